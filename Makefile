@@ -1,0 +1,40 @@
+# Two commands: `make` sets up .venv and builds the main products into build/; `make test` runs the tests.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: all build test bench preview clean system-check
+
+all: build
+
+$(STAMP): pyproject.toml
+	@$(MAKE) --no-print-directory system-check
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+# WeasyPrint needs Pango (a system library pip cannot install): say so plainly instead of a traceback.
+system-check:
+	@$(PYTHON) -c "import ctypes.util, sys; sys.exit(0 if ctypes.util.find_library('pango-1.0') else 1)" || { \
+	  echo "WeasyPrint needs the Pango library, which is not installed."; \
+	  echo "On Debian/Ubuntu:  sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0"; \
+	  echo "On macOS:          brew install pango"; \
+	  exit 1; }
+
+build: $(STAMP)
+	$(BIN)/dungeonpress build all --quiet
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python scripts/bench.py
+
+# Rasterise every PDF in build/ to PNG pages under preview/ (to look at what we print).
+preview: $(STAMP)
+	$(BIN)/python scripts/preview.py build preview
+
+clean:
+	rm -rf build preview

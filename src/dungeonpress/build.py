@@ -1,0 +1,112 @@
+"""Run the products, write build/ atomically, report what was written."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dungeonpress import __version__, load, validate
+from dungeonpress.model import Content
+from dungeonpress.products.common import BuildContext, Command, Output
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+CONTENT_DIR = PROJECT_ROOT / "content"
+TEMPLATES_DIR = PROJECT_ROOT / "templates"
+DEFAULT_OUT = PROJECT_ROOT / "build"
+
+# Product modules in the order `build all` runs them; each defines COMMANDS.
+PRODUCT_MODULES = ("rulebook", "tables", "exports", "dungeon", "sheets", "paperogue", "dunginoes", "delve")
+
+
+def commands() -> list[Command]:
+    """Every product command, from the product modules that exist."""
+    found = []
+    for name in PRODUCT_MODULES:
+        try:
+            module = importlib.import_module(f"dungeonpress.products.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"dungeonpress.products.{name}":
+                continue
+            raise
+        found.extend(module.COMMANDS)
+    return found
+
+
+def load_content(user_packs: list[Path] | None = None) -> Content:
+    """Read and check the built-in packs and any user packs (which may replace tables by id)."""
+    user_packs = list(user_packs or [])
+    raw = load.load_content([CONTENT_DIR])
+    first_user = len(raw.packs)
+    if user_packs:
+        extra = load.load_content(user_packs)
+        raw.packs.extend(extra.packs)
+        raw.errors.extend(extra.errors)
+        raw.first_user_pack = first_user
+    return validate.validate_content(raw)
+
+
+def context_for(content: Content, *, seed=None, progress=None, user_packs=()) -> BuildContext:
+    roots = (CONTENT_DIR, TEMPLATES_DIR, *[Path(p) for p in user_packs])
+    return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
+                        version=__version__, progress=progress)
+
+
+@dataclass
+class BuildReport:
+    written: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)
+
+
+def run_command(command: Command, ctx: BuildContext, options: dict, out_dir: Path) -> BuildReport:
+    """Make every output of one command, then write them all (nothing is written if making fails)."""
+    outputs = command.run(ctx, options)
+    report = BuildReport(warnings=list(ctx.warnings))
+    report.written = write_outputs(out_dir, outputs)
+    return report
+
+
+def write_outputs(out_dir: Path, outputs: list[Output]) -> list[Path]:
+    """Write each output atomically: temp file in the same folder, fsync, then rename over the old one."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    _remove_stale_temps(out_dir)
+    written = []
+    for output in outputs:
+        if output.kind == "pdf":
+            verify_pdf(output)
+        target = out_dir / output.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, output.data)
+        written.append(target)
+    return written
+
+
+def write_atomic(target: Path, data: bytes) -> None:
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    folder = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
+def verify_pdf(output: Output) -> None:
+    """A PDF we are about to write must be whole: header at the start, %%EOF at the end."""
+    if not output.data.startswith(b"%PDF-") or b"%%EOF" not in output.data[-1024:]:
+        raise RuntimeError(f"{output.name}: PDF is incomplete (bug: refusing to write it)")
+
+
+def _remove_stale_temps(out_dir: Path) -> None:
+    for stale in out_dir.rglob(".*.part"):
+        stale.unlink(missing_ok=True)

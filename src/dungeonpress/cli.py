@@ -1,0 +1,172 @@
+"""Parse arguments, call build, show errors, choose the exit code."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from pathlib import Path
+
+from dungeonpress import __version__, build
+from dungeonpress.errors import ContentErrors, RenderError
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+# What `dungeonpress build all` (and so `make`) builds: (command, options).
+DEFAULT_BUILD = (
+    ("rulebook", {}),
+    ("tables", {}),
+    ("export-tables", {"format": "json"}),
+    ("export-tables", {"format": "csv"}),
+    ("export-tables", {"format": "foundry"}),
+    ("dungeon", {"seed": 1234, "layout": "zine", "paper": "a4"}),
+    ("dungeon", {"seed": 1234, "layout": "zine", "paper": "letter"}),
+    ("dungeon", {"seed": 1234, "layout": "booklet"}),
+    ("dungeon", {"seed": 66, "count": 6}),
+    ("sheet", {}),
+    ("character", {"seed": 1234, "count": 4}),
+    ("paper", {}),
+    ("paperogue", {"seed": 1234}),
+    ("dunginoes", {"seed": 1234}),
+    ("delve", {"seed": 1234}),
+)
+
+
+def _parser(commands) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dungeonpress", description="Print solo dungeon-crawling games from YAML content.")
+    parser.add_argument("--version", action="version", version=f"dungeonpress {__version__}")
+    top = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def common(sub, seeded: bool):
+        sub.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
+                         help="an extra content pack (or folder of packs); its tables replace built-in ones by id")
+        sub.add_argument("--out", type=Path, default=build.DEFAULT_OUT, metavar="DIR", help="output folder (default: build/)")
+        sub.add_argument("--quiet", action="store_true", help="no progress output")
+        sub.add_argument("--strict", action="store_true", help="treat rendering warnings as errors")
+        sub.add_argument("--debug", action="store_true", help="show tracebacks")
+        if seeded:
+            sub.add_argument("--seed", type=int, default=None, help="make the same output again (default: a fresh seed, printed)")
+
+    validate = top.add_parser("validate", help="check every content file and report all mistakes")
+    validate.add_argument("--content", action="append", type=Path, default=[], metavar="DIR")
+    validate.add_argument("--debug", action="store_true")
+
+    build_parser = top.add_parser("build", help="build a book product (rulebook, tables) or everything (all)")
+    build_sub = build_parser.add_subparsers(dest="product", metavar="PRODUCT", required=True)
+    all_parser = build_sub.add_parser("all", help="build every main product into build/ (what `make` runs)")
+    common(all_parser, seeded=False)
+
+    for command in commands:
+        holder = build_sub if command.under_build else top
+        sub = holder.add_parser(command.name, help=command.help, description=command.help,
+                                epilog=f"example: {command.example}" if command.example else None)
+        common(sub, seeded=command.seeded)
+        for option in command.options:
+            kwargs = {"help": option.help, "dest": option.flags[0].lstrip("-").replace("-", "_")}
+            if option.flag:
+                kwargs["action"] = "store_true"
+            else:
+                kwargs.update(type=option.type, default=option.default)
+                if option.choices:
+                    kwargs["choices"] = option.choices
+            sub.add_argument(*option.flags, **kwargs)
+        sub.set_defaults(_command=command)
+    return parser
+
+
+def main(argv=None, stdout=None, stderr=None) -> int:
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    commands = build.commands()
+    parser = _parser(commands)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: 0 for --help/--version, 2 for usage errors
+        return int(exc.code or 0)
+    if not args.command:
+        parser.print_help(stdout)
+        return EXIT_USAGE
+    try:
+        return _dispatch(args, commands, stdout, stderr)
+    except ContentErrors as exc:
+        print(exc, file=stderr)
+        return EXIT_FAILED
+    except RenderError as exc:
+        print(f"error: {exc}", file=stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("interrupted", file=stderr)
+        return EXIT_INTERRUPTED
+    except OSError as exc:
+        if getattr(args, "debug", False):
+            raise
+        print(f"error: {exc}", file=stderr)
+        return EXIT_FAILED
+
+
+def _dispatch(args, commands, stdout, stderr) -> int:
+    content = build.load_content(args.content)
+    if args.command == "validate":
+        tables = len(content.tables)
+        print(f"content ok: {tables} tables, {len(content.creatures)} creatures, "
+              f"{len(content.book.chapters) if content.book else 0} chapters", file=stdout)
+        return EXIT_OK
+    if args.command == "build" and args.product == "all":
+        by_name = {c.name: c for c in commands}
+        jobs = [(by_name[name], options) for name, options in DEFAULT_BUILD if name in by_name]
+        return _run_jobs(jobs, args, content, stdout, stderr)
+    command = args._command
+    options = {k: v for k, v in vars(args).items() if not k.startswith("_")}
+    return _run_jobs([(command, options)], args, content, stdout, stderr)
+
+
+def _run_jobs(jobs, args, content, stdout, stderr) -> int:
+    status = EXIT_OK
+    for command, given in jobs:
+        options = _defaults(command) | given
+        seed = options.get("seed")
+        if command.seeded and seed is None:
+            seed = secrets.randbelow(10**9)
+            print(f"seed: {seed}", file=stderr)
+        options["seed"] = seed
+        progress = None if args.quiet else _progress_printer(stderr)
+        ctx = build.context_for(content, seed=seed, progress=progress, user_packs=args.content)
+        report = build.run_command(command, ctx, options, args.out)
+        for warning in report.warnings:
+            print(f"warning: {warning}", file=stderr)
+        if report.warnings and args.strict:
+            status = EXIT_FAILED
+        for path in report.written:
+            print(f"wrote {_shown(path)}", file=stdout)
+    return status
+
+
+def _defaults(command) -> dict:
+    out = {"seed": None}
+    for option in command.options:
+        out[option.flags[0].lstrip("-").replace("-", "_")] = False if option.flag else option.default
+    return out
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _progress_printer(stream):
+    """A one-line progress bar on stderr, redrawn in place when stderr is a terminal."""
+    interactive = stream.isatty()
+
+    def show(done: int, total: int, label: str) -> None:
+        width = 24
+        filled = width * done // max(total, 1)
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label}"
+        if interactive:
+            stream.write("\r" + line.ljust(70) + ("\n" if done >= total else ""))
+        else:
+            stream.write(line + "\n")
+        stream.flush()
+
+    return show

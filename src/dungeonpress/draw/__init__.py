@@ -1,0 +1,1 @@
+"""Drawings: generated things → SVG strings."""

@@ -1,0 +1,68 @@
+"""Content errors with file:line locations, and how they are shown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a value came from: a file (relative to the project when possible) and a 1-based line."""
+
+    path: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+def display_path(path: Path | str) -> str:
+    """Show `path` relative to the working directory when it lies below it, as compilers do."""
+    path = Path(path)
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+class ContentError(Exception):
+    """One mistake in the content, shown as `path:line: message`."""
+
+    def __init__(self, source: Source | None, message: str):
+        super().__init__(message)
+        self.source = source
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.message}" if self.source else self.message
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ContentError) and str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
+class ContentErrors(Exception):
+    """Every mistake found in one pass, so the user can fix them all before the next run."""
+
+    def __init__(self, errors: list[ContentError]):
+        super().__init__(f"{len(errors)} content error(s)")
+        self.errors = sorted(set(errors), key=_error_order)
+
+    def __str__(self) -> str:
+        lines = [str(e) for e in self.errors]
+        count = len(self.errors)
+        lines.append(f"build failed: {count} content error{'s' if count != 1 else ''}")
+        return "\n".join(lines)
+
+
+class RenderError(Exception):
+    """A template or layout problem that is not the content's fault (shown without a traceback)."""
+
+
+def _error_order(error: ContentError) -> tuple:
+    if error.source is None:
+        return ("", 0, error.message)
+    return (error.source.path, error.source.line, error.message)

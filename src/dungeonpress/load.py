@@ -1,0 +1,235 @@
+"""Read content files into raw data that remembers file and line (the only yaml import)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+from yaml.events import AliasEvent
+
+from dungeonpress.errors import ContentError, Source, display_path
+
+MAX_FILE_BYTES = 2_000_000  # a content file larger than this is a mistake, not a rulebook
+MAX_DEPTH = 40  # nesting deeper than this is refused before PyYAML can hit RecursionError
+
+
+class LocatedDict(dict):
+    """A YAML mapping that knows where it and each of its keys were written."""
+
+    source: Source
+    key_sources: dict
+
+
+class LocatedList(list):
+    """A YAML sequence that knows where it and each of its items were written."""
+
+    source: Source
+    item_sources: list
+
+
+def source_of(value, default: Source) -> Source:
+    """The location of a loaded mapping or list, or `default` for a bare scalar."""
+    return getattr(value, "source", default)
+
+
+@dataclass
+class RawPack:
+    """One content folder as read from disk, before any checking."""
+
+    name: str
+    root: Path
+    tables: list = field(default_factory=list)  # (Source, data) per tables/*.yaml
+    bestiary: tuple | None = None  # (Source, data)
+    media: tuple | None = None
+    book: tuple | None = None
+    texts: dict = field(default_factory=dict)  # path relative to the pack -> (Source, text)
+
+
+@dataclass
+class RawContent:
+    """Every pack in load order (built-in first, the user's last), and the errors met reading them."""
+
+    packs: list
+    errors: list
+
+
+# Plain (unquoted) scalars are read with a small YAML 1.2-like core schema, so `no`, `on`
+# and `1:30` stay strings instead of becoming booleans and sexagesimal numbers.
+_INT = re.compile(r"^[-+]?[0-9]+$")
+_FLOAT = re.compile(r"^[-+]?[0-9]*\.[0-9]+$")
+
+
+def _plain_scalar(text: str):
+    if _INT.match(text):
+        return int(text)
+    if _FLOAT.match(text):
+        return float(text)
+    if text in ("true", "True", "TRUE"):
+        return True
+    if text in ("false", "False", "FALSE"):
+        return False
+    if text in ("", "~", "null", "Null", "NULL"):
+        return None
+    return text
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that refuses aliases (alias bombs) and deep nesting."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        if self.check_event(AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, "aliases (*name) are not allowed in content files", event.start_mark
+            )
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None, None, f"nested too deeply (more than {MAX_DEPTH} levels)", self.peek_event().start_mark
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def _convert(node, path: str):
+    """Turn a composed YAML node into located Python values; raises ContentError on bad input."""
+    where = Source(path, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        out = LocatedDict()
+        out.source = where
+        out.key_sources = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise ContentError(Source(path, key_node.start_mark.line + 1), "a mapping key must be a plain value")
+            key = _scalar(key_node)
+            key_where = Source(path, key_node.start_mark.line + 1)
+            if key in out:
+                first = out.key_sources[key].line
+                raise ContentError(key_where, f"duplicate key '{key}' (first at line {first})")
+            out[key] = _convert(value_node, path)
+            out.key_sources[key] = key_where
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        out = LocatedList()
+        out.source = where
+        out.item_sources = []
+        for item in node.value:
+            out.append(_convert(item, path))
+            out.item_sources.append(Source(path, item.start_mark.line + 1))
+        return out
+    return _scalar(node)
+
+
+def _scalar(node):
+    if node.tag not in ("tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool",
+                        "tag:yaml.org,2002:float", "tag:yaml.org,2002:null", "tag:yaml.org,2002:timestamp",
+                        "tag:yaml.org,2002:value", "tag:yaml.org,2002:merge"):
+        raise ContentError(Source("", node.start_mark.line + 1), f"unsupported YAML tag '{node.tag}'")
+    if node.style:  # quoted or block scalars are always text
+        return node.value
+    return _plain_scalar(node.value)
+
+
+def load_yaml(path: Path) -> object:
+    """Parse one YAML file into located values; raises ContentError with `path:line`."""
+    shown = display_path(path)
+    text = read_text(path)
+    try:
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise ContentError(Source(shown, line), f"YAML syntax error: {problem}") from None
+    except yaml.YAMLError as exc:  # ReaderError: a character YAML cannot hold
+        raise ContentError(Source(shown, 1), f"YAML error: {exc}") from None
+    if node is None:
+        return None
+    try:
+        return _convert(node, shown)
+    except ContentError as exc:
+        if exc.source and not exc.source.path:
+            raise ContentError(Source(shown, exc.source.line), exc.message) from None
+        raise
+
+
+def read_text(path: Path) -> str:
+    """Read a content file as UTF-8, refusing huge files and bytes that are not text."""
+    shown = display_path(path)
+    data = path.read_bytes()
+    if len(data) > MAX_FILE_BYTES:
+        raise ContentError(Source(shown, 1), f"file is {len(data)} bytes (at most {MAX_FILE_BYTES})")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ContentError(Source(shown, line), f"byte 0x{data[exc.start]:02x} is not UTF-8 text (save the file as UTF-8)") from None
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise ContentError(Source(shown, line), "NUL character in a text file (expected plain text)")
+    return text.lstrip("\ufeff")
+
+
+def is_pack(folder: Path) -> bool:
+    """A pack holds tables, a bestiary, media or a book; anything else is a folder of packs."""
+    return any((folder / name).exists() for name in ("tables", "bestiary.yaml", "media.yaml", "book.yaml"))
+
+
+def pack_folders(folder: Path) -> list[Path]:
+    """`folder` itself when it is a pack, else its sub-folders that are packs, sorted by name."""
+    if is_pack(folder):
+        return [folder]
+    return [p for p in sorted(folder.iterdir()) if p.is_dir() and is_pack(p)]
+
+
+def load_content(folders: list[Path]) -> RawContent:
+    """Read every pack below `folders`, in order; collect read errors instead of stopping."""
+    packs, errors = [], []
+    for folder in folders:
+        for pack_dir in pack_folders(folder):
+            packs.append(_load_pack(pack_dir, errors))
+    return RawContent(packs=packs, errors=errors)
+
+
+def _load_pack(root: Path, errors: list) -> RawPack:
+    pack = RawPack(name=root.name, root=root)
+
+    def located(path: Path):
+        try:
+            return (Source(display_path(path), 1), load_yaml(path))
+        except ContentError as exc:
+            errors.append(exc)
+            return None
+
+    tables_dir = root / "tables"
+    if tables_dir.is_dir():
+        for path in sorted(tables_dir.glob("*.yaml")):
+            item = located(path)
+            if item:
+                pack.tables.append((path, *item))
+    for name in ("bestiary", "media", "book"):
+        path = root / f"{name}.yaml"
+        if path.is_file():
+            item = located(path)
+            if item:
+                setattr(pack, name, item)
+    for path in sorted(root.rglob("*.md")):
+        if path.name == "README.md":
+            continue
+        try:
+            pack.texts[path.relative_to(root).as_posix()] = (Source(display_path(path), 1), read_text(path))
+        except ContentError as exc:
+            errors.append(exc)
+    return pack

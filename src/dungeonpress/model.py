@@ -1,0 +1,129 @@
+"""Frozen dataclasses for validated content: tables, rows, creatures, media and the book."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dungeonpress.errors import Source
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a table: the results it covers (`low`..`high`) and its column values."""
+
+    low: int
+    high: int
+    values: tuple  # (column key, value) pairs in column order
+    see: str | None = None  # id of the table that resolves this row
+    creature: int | None = None  # bestiary key this row names
+    source: Source | None = field(default=None, compare=False)
+
+    @property
+    def label(self) -> str:
+        """How the roll is printed: `7`, `1-3` (en dash in print is the template's job)."""
+        return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
+
+    def get(self, key: str):
+        return dict(self.values)[key]
+
+    @property
+    def text(self) -> str:
+        """All column values joined, for one-line uses (zines, exports)."""
+        return " / ".join(str(v) for _, v in self.values)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A random (or reference) table: id, die, ordered columns and the rows covering the die."""
+
+    id: str
+    title: str
+    die: str  # a dice.DICE_NAMES entry; "none" for a table that is read, not rolled
+    columns: tuple  # (key, header) pairs
+    rows: tuple
+    source_pack: str
+    origin: str  # core | dungeoneer | dungeonpress | paperogue | dunginoes | solo-turns
+    group: str = ""
+    note: str = ""
+    source: Source | None = field(default=None, compare=False)
+
+    @property
+    def rolled(self) -> bool:
+        return self.die != "none"
+
+    def row_for(self, result: int) -> Row:
+        for row in self.rows:
+            if row.low <= result <= row.high:
+                return row
+        raise KeyError(f"table '{self.id}' has no row for {result}")
+
+
+@dataclass(frozen=True)
+class Creature:
+    """A bestiary entry in the Loner creature format; non-living things have no goal/motive/nemesis."""
+
+    key: int
+    name: str
+    tier: str
+    living: bool
+    concept: str
+    skills: tuple
+    frailty: str
+    gear: tuple
+    goal: str | None
+    motive: str | None
+    nemesis: str | None
+    description: str = ""
+    source: Source | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class MediaWork:
+    title: str
+    creator: str
+    year: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class MediaGroup:
+    type: str
+    works: tuple
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """One Markdown chapter of the book, with where it was listed and where its text lives."""
+
+    path: str  # relative to its pack, as written in book.yaml
+    text: str
+    source: Source  # the chapter file, line 1
+    listed_at: Source | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Book:
+    title: str
+    subtitle: str
+    chapters: tuple
+
+
+@dataclass(frozen=True)
+class Content:
+    """Everything the products read: tables by id, the bestiary, media and the book."""
+
+    tables: dict  # id -> Table, in load order
+    creatures: tuple  # Creature, by key
+    media: tuple  # MediaGroup
+    book: Book | None
+    bestiary_title: str = "Creatures & Foes"
+    digest: str = ""  # sha256 of every content file read, for the colophon
+
+    def table(self, table_id: str) -> Table:
+        return self.tables[table_id]
+
+    def creature(self, key: int) -> Creature:
+        for creature in self.creatures:
+            if creature.key == key:
+                return creature
+        raise KeyError(f"no creature {key} in the bestiary")

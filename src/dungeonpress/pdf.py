@@ -1,0 +1,140 @@
+"""Turn an HTML string into PDF bytes with WeasyPrint, reading only our own files."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import mimetypes
+import stat
+import urllib.parse
+import urllib.request
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import weasyprint
+from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
+
+from dungeonpress.errors import RenderError
+
+MAX_RESOURCE_BYTES = 20_000_000  # no font, image or stylesheet of ours is near this
+
+
+class SealedFetcher(URLFetcher):
+    """Serve `file:` URLs that resolve inside `roots` (symlinks and `..` resolved first), refuse the rest.
+
+    WeasyPrint's default fetcher reads any local file and any URL; content packs may come
+    from strangers, so everything outside our folders is refused and remembered.
+    """
+
+    def __init__(self, roots):
+        super().__init__(allowed_protocols=("file", "data"))
+        self.roots = [Path(root).resolve() for root in roots]
+        self.refused: list[str] = []
+
+    def fetch(self, url, headers=None):
+        problem = self._problem(url)
+        if problem:
+            self.refused.append(f"{url} ({problem})")
+            raise ValueError(f"refused {url}: {problem}")
+        if url.startswith("data:"):
+            return super().fetch(url, headers)
+        path = self._path(url)
+        mime, _ = mimetypes.guess_type(path.name)
+        return URLFetcherResponse(url, body=path.read_bytes(), headers={"Content-Type": mime or "application/octet-stream"})
+
+    def _path(self, url: str) -> Path:
+        parts = urllib.parse.urlsplit(url)
+        return Path(urllib.request.url2pathname(parts.path)).resolve()
+
+    def _problem(self, url: str) -> str | None:
+        """Why `url` may not be read, or None when it may."""
+        scheme = url.split(":", 1)[0].lower()
+        if scheme == "data":
+            return None
+        if scheme != "file":
+            return "only files under content/ and templates/ may be used; no network"
+        parts = urllib.parse.urlsplit(url)
+        if parts.netloc not in ("", "localhost"):
+            return f"file URL names host '{parts.netloc}'"
+        path = self._path(url)
+        if not any(path.is_relative_to(root) for root in self.roots):
+            return "outside content/ and templates/"
+        try:
+            info = path.stat()
+        except OSError:
+            return "no such file"
+        if not stat.S_ISREG(info.st_mode):
+            return "not a regular file"
+        if info.st_size > MAX_RESOURCE_BYTES:
+            return f"{info.st_size} bytes, larger than {MAX_RESOURCE_BYTES}"
+        return None
+
+
+@dataclass
+class Rendered:
+    """A laid-out document, the warnings WeasyPrint logged while doing it, and how to write it."""
+
+    document: object
+    warnings: list
+    fetcher: SealedFetcher
+
+    @property
+    def page_count(self) -> int:
+        return len(self.document.pages)
+
+
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+@contextmanager
+def _warnings_collected():
+    handler = _Collect()
+    loggers = [logging.getLogger("weasyprint"), logging.getLogger("weasyprint.progress")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    old = loggers[0].propagate
+    loggers[0].propagate = False  # the warnings are reported by us, once, in our words
+    try:
+        yield handler.messages
+    finally:
+        loggers[0].propagate = old
+        for logger in loggers:
+            logger.removeHandler(handler)
+
+
+def layout_html(html: str, *, base_url: Path, roots) -> Rendered:
+    """Lay out `html` (relative URLs resolve against `base_url`); raise RenderError on a refused fetch."""
+    fetcher = SealedFetcher(roots)
+    with _warnings_collected() as messages:
+        try:
+            document = weasyprint.HTML(string=html, base_url=base_url.resolve().as_uri() + "/",
+                                       url_fetcher=fetcher).render()
+        except FatalURLFetchingError as exc:  # a BaseException: `except Exception` would miss it
+            raise RenderError(f"could not fetch a resource: {exc}") from None
+        except RecursionError:
+            raise RenderError("document nested too deeply to lay out") from None
+    if fetcher.refused:
+        raise RenderError("refused to read: " + "; ".join(fetcher.refused))
+    return Rendered(document=document, warnings=list(messages), fetcher=fetcher)
+
+
+def write_pdf(rendered: Rendered, *, forms: bool = False) -> bytes:
+    """PDF bytes for a laid-out document, with a fixed identifier so rebuilds are byte-identical."""
+    digest = hashlib.sha256(repr([(p.width, p.height) for p in rendered.document.pages]).encode())
+    with _warnings_collected() as messages:
+        data = rendered.document.write_pdf(pdf_identifier=digest.hexdigest()[:32].encode(), pdf_forms=forms)
+    rendered.warnings.extend(messages)
+    return data
+
+
+def html_to_pdf(html: str, *, base_url: Path, roots, forms: bool = False) -> tuple[bytes, list]:
+    """Lay out and write in one call: (PDF bytes, WeasyPrint warnings)."""
+    rendered = layout_html(html, base_url=base_url, roots=roots)
+    return write_pdf(rendered, forms=forms), rendered.warnings

@@ -1,0 +1,1 @@
+"""One module per product: what it gathers, which template, which outputs."""

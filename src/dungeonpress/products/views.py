@@ -1,0 +1,115 @@
+"""View-models: content objects turned into plain, already-formatted values for templates."""
+
+from __future__ import annotations
+
+import re
+
+from dungeonpress.generate import oracle
+from dungeonpress.model import Content, Creature, Table
+
+_COUNT = re.compile(r"^\s*(\d+)\b")
+MAX_BOXES = 8  # more marks than this are written as a number, not drawn
+
+
+def roll_label(low: int, high: int) -> str:
+    """`7`, or `1–3` with an en dash, as a printed table shows a range."""
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def die_label(table: Table) -> str:
+    return {"none": "", "d66": "d66", "2d6": "2d6"}.get(table.die, table.die)
+
+
+def boxes_for(value) -> int:
+    """How many durability boxes a value such as '3 uses' or 2 draws (0: none, e.g. 'permanent')."""
+    match = _COUNT.match(str(value))
+    count = int(match.group(1)) if match else 0
+    return count if count <= MAX_BOXES else 0
+
+
+def table_view(table: Table, content: Content) -> dict:
+    """Everything a template needs to print a table, with links to the tables and creatures it names."""
+    rows = []
+    for row in table.rows:
+        cells = []
+        for key, value in row.values:
+            cells.append({"text": str(value), "boxes": boxes_for(value) if key == "durability" else 0})
+        see = content.tables.get(row.see) if row.see else None
+        creature = _creature(content, row.creature)
+        rows.append({
+            "label": roll_label(row.low, row.high) if table.rolled else "",
+            "cells": cells,
+            "see_id": see.id if see else "",
+            "see_title": see.title if see else "",
+            "creature_key": creature.key if creature else "",
+            "creature_name": creature.name if creature else "",
+        })
+    single = len(table.columns) == 1
+    return {
+        "id": table.id,
+        "title": table.title,
+        "note": table.note,
+        "die": die_label(table),
+        "rolled": table.rolled,
+        "headers": [header for _, header in table.columns],
+        "rows": rows,
+        # a one-column d66 list is long and narrow: print it in two columns to halve its height
+        "flow": single and table.die == "d66",
+        "wide": len(table.columns) >= 3,
+    }
+
+
+def _creature(content: Content, key) -> Creature | None:
+    if key is None:
+        return None
+    try:
+        return content.creature(key)
+    except KeyError:
+        return None
+
+
+def creature_view(creature: Creature) -> dict:
+    return {
+        "key": creature.key,
+        "name": creature.name,
+        "tier": creature.tier.capitalize(),
+        "living": creature.living,
+        "concept": creature.concept,
+        "skills": ", ".join(creature.skills),
+        "frailty": creature.frailty,
+        "gear": ", ".join(creature.gear),
+        "goal": creature.goal or "",
+        "motive": creature.motive or "",
+        "nemesis": creature.nemesis or "",
+        "description": creature.description,
+    }
+
+
+def media_view(content: Content) -> list:
+    return [{"type": g.type, "works": [{"title": w.title, "creator": w.creator, "year": w.year, "note": w.note}
+                                       for w in g.works]} for g in content.media]
+
+
+def oracle_odds_view() -> dict:
+    """Exact oracle odds as printed rows: one row per answer, one column per way of rolling."""
+    odds = {mode: oracle.oracle_odds(mode) for mode in oracle.MODES}
+    rows = []
+    for answer in oracle.ANSWERS:
+        rows.append({"answer": answer, "cells": [oracle.percent(odds[m][answer]) for m in oracle.MODES]})
+    rows.append({"answer": "Double (Yes, but… and +1 twist)",
+                 "cells": [oracle.percent(odds[m][oracle.DOUBLE]) for m in oracle.MODES]})
+    yes = [sum((odds[m][a] for a in (oracle.YES_AND, oracle.YES, oracle.YES_BUT, oracle.DOUBLE))) for m in oracle.MODES]
+    summary = {"yes": [oracle.percent(v) for v in yes],
+               "twist_every": int(oracle.TWIST_AT / odds["plain"][oracle.DOUBLE])}
+    return {"modes": ["Plain", "Advantage", "Disadvantage"], "rows": rows, "summary": summary}
+
+
+def harm_odds_view() -> dict:
+    odds = {mode: oracle.harm_odds(mode) for mode in oracle.MODES}
+    order = ["Cause 3", "Cause 2", "Cause 1", "Take 1", "Take 2", "Take 3"]
+    answer_for = {v: k for k, v in oracle.HARM.items()}
+    rows = [{"answer": f"{answer_for[h]} ({h})", "cells": [oracle.percent(odds[m][h]) for m in oracle.MODES]}
+            for h in order]
+    expected = [oracle.expected_harm(m) for m in oracle.MODES]
+    return {"modes": ["Plain", "Advantage", "Disadvantage"], "rows": rows,
+            "dealt": [f"{float(e[0]):.2f}" for e in expected], "taken": [f"{float(e[1]):.2f}" for e in expected]}

@@ -1,0 +1,107 @@
+"""Turn model objects into one HTML string (Jinja2 + markdown-it-py; the only import of either)."""
+
+from __future__ import annotations
+
+import re
+import traceback
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from dungeonpress.errors import RenderError, display_path
+
+# CommonMark with raw HTML off: a content pack can never smuggle <link>, <script> or
+# <img src=file:…> into the page through its prose. Typographer gives curly quotes and dashes.
+_MD = MarkdownIt("commonmark", {"html": False, "typographer": True}).enable(
+    ["table", "strikethrough", "replacements", "smartquotes"])
+
+DIRECTIVE_LINE = re.compile(r"^\[\[\s*(\w+)(?:\s+([\w-]+))?\s*\]\]\s*$")
+_PLACEHOLDER = "DPDIRECTIVE{}X"
+
+
+@lru_cache(maxsize=4)
+def environment(templates_dir: str) -> jinja2.Environment:
+    """One Jinja2 environment per template folder: autoescape everywhere, undefined is an error."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates_dir),
+        autoescape=True,  # every template, whatever its file name
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["md"] = markdown_html
+    env.filters["md_inline"] = markdown_inline
+    return env
+
+
+def render_template(templates_dir: Path, name: str, **context) -> str:
+    """Render one template; template mistakes come back as RenderError `path:line: message`."""
+    try:
+        return environment(str(templates_dir)).get_template(name).render(**context)
+    except jinja2.TemplateSyntaxError as exc:
+        raise RenderError(f"{display_path(exc.filename or name)}:{exc.lineno}: {exc.message}") from None
+    except jinja2.TemplateNotFound as exc:
+        raise RenderError(f"template '{exc.name}' not found in {display_path(templates_dir)}") from None
+    except jinja2.UndefinedError as exc:
+        raise RenderError(f"{_template_location(exc, name)}: {exc.message}") from None
+
+
+def _template_location(exc: Exception, name: str) -> str:
+    """The innermost template file and line of an error raised while rendering."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename.endswith(".j2"):
+            return f"{display_path(frame.filename)}:{frame.lineno}"
+    return name
+
+
+def markdown_html(text: str) -> Markup:
+    """Markdown prose to safe HTML (raw HTML in the source is shown as text, never passed through)."""
+    return Markup(_MD.render(text or ""))
+
+
+def markdown_inline(text: str) -> Markup:
+    """One line of Markdown (emphasis, links) without a wrapping paragraph."""
+    return Markup(_MD.renderInline(text or ""))
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
+
+
+def render_chapter(text: str, prefix: str, directive_html) -> tuple[str, list]:
+    """Markdown chapter → (HTML, headings) where headings are (level, text, id) for h1 and h2.
+
+    A line holding only a directive such as `[[table room_type]]` becomes whatever
+    `directive_html(name, arg)` returns, so a table is written once and shown anywhere.
+    """
+    directives = []
+    lines = []
+    for line in text.splitlines():
+        match = DIRECTIVE_LINE.match(line.strip())
+        if match:
+            lines.extend(["", _PLACEHOLDER.format(len(directives)), ""])
+            directives.append(match.groups())
+        else:
+            lines.append(line)
+    tokens = _MD.parse("\n".join(lines))
+    headings, seen = [], set()
+    for index, token in enumerate(tokens):
+        if token.type != "heading_open":
+            continue
+        level = int(token.tag[1])
+        title = tokens[index + 1].content
+        anchor = f"{prefix}-{slug(title)}"
+        while anchor in seen:
+            anchor += "-x"
+        seen.add(anchor)
+        token.attrSet("id", anchor)
+        if level <= 2:
+            headings.append((level, Markup(_MD.renderInline(title)), anchor))
+    html = _MD.renderer.render(tokens, _MD.options, {})
+    for number, (name, arg) in enumerate(directives):
+        html = html.replace(f"<p>{_PLACEHOLDER.format(number)}</p>", directive_html(name, arg))
+    return Markup(html), headings
