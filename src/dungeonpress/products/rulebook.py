@@ -29,6 +29,8 @@ def build_rulebook(ctx: BuildContext, options: dict) -> list[Output]:
     padding = -rendered.page_count % 4
     if padding:
         rendered = layout(ctx, html_with(padding))
+        if rendered.page_count % 4:  # a notes page must never spill onto a second page
+            raise RenderError(f"rulebook has {rendered.page_count} pages after padding (expected a multiple of 4)")
     reading = write(ctx, rendered)
     ctx.tick(1, 3, "imposing booklets")
 
@@ -72,7 +74,7 @@ def chapter_views(ctx: BuildContext) -> list:
 def quickref_view(ctx: BuildContext) -> dict:
     """The tables the one-page quick reference shows, when the content has them."""
     wanted = ("oracle", "twist", "harm", "scene_mood")
-    return {name: views.table_view(ctx.content.tables[name], ctx.content)
+    return {name: views.table_view(ctx.content.tables[name], ctx.content) | {"anchor": f"quickref-{name}"}
             for name in wanted if name in ctx.content.tables}
 
 

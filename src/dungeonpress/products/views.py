@@ -47,6 +47,7 @@ def table_view(table: Table, content: Content) -> dict:
     single = len(table.columns) == 1
     return {
         "id": table.id,
+        "anchor": f"table-{table.id}",
         "title": table.title,
         "note": table.note,
         "die": die_label(table),
