@@ -18,7 +18,7 @@ TEMPLATES_DIR = PROJECT_ROOT / "templates"
 DEFAULT_OUT = PROJECT_ROOT / "build"
 
 # Product modules in the order `build all` runs them; each defines COMMANDS.
-PRODUCT_MODULES = ("rulebook", "tables", "exports", "dungeon", "sheets", "paperogue", "dunginoes", "delve")
+PRODUCT_MODULES = ("rulebook", "tables_booklet", "exports", "dungeon", "sheets", "paperogue", "dunginoes", "delve")
 
 
 def commands() -> list[Command]:

@@ -14,11 +14,11 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 # What `dungeonpress build all` (and so `make`) builds: (command, options).
 DEFAULT_BUILD = (
-    ("rulebook", {}),
-    ("tables", {}),
-    ("export-tables", {"format": "json"}),
-    ("export-tables", {"format": "csv"}),
-    ("export-tables", {"format": "foundry"}),
+    ("build rulebook", {}),
+    ("build tables", {}),
+    ("export tables", {"format": "json"}),
+    ("export tables", {"format": "csv"}),
+    ("export tables", {"format": "foundry"}),
     ("dungeon", {"seed": 1234, "layout": "zine", "paper": "a4"}),
     ("dungeon", {"seed": 1234, "layout": "zine", "paper": "letter"}),
     ("dungeon", {"seed": 1234, "layout": "booklet"}),
@@ -55,9 +55,12 @@ def _parser(commands) -> argparse.ArgumentParser:
     build_sub = build_parser.add_subparsers(dest="product", metavar="PRODUCT", required=True)
     all_parser = build_sub.add_parser("all", help="build every main product into build/ (what `make` runs)")
     common(all_parser, seeded=False)
+    export_parser = top.add_parser("export", help="export content as data files (tables as JSON, CSV, Foundry VTT)")
+    export_sub = export_parser.add_subparsers(dest="product", metavar="WHAT", required=True)
+    parents = {"": top, "build": build_sub, "export": export_sub}
 
     for command in commands:
-        holder = build_sub if command.under_build else top
+        holder = parents[command.parent]
         sub = holder.add_parser(command.name, help=command.help, description=command.help,
                                 epilog=f"example: {command.example}" if command.example else None)
         common(sub, seeded=command.seeded)
@@ -112,7 +115,7 @@ def _dispatch(args, commands, stdout, stderr) -> int:
               f"{len(content.book.chapters) if content.book else 0} chapters", file=stdout)
         return EXIT_OK
     if args.command == "build" and args.product == "all":
-        by_name = {c.name: c for c in commands}
+        by_name = {full_name(c): c for c in commands}
         jobs = [(by_name[name], options) for name, options in DEFAULT_BUILD if name in by_name]
         return _run_jobs(jobs, args, content, stdout, stderr)
     command = args._command
@@ -139,6 +142,11 @@ def _run_jobs(jobs, args, content, stdout, stderr) -> int:
         for path in report.written:
             print(f"wrote {_shown(path)}", file=stdout)
     return status
+
+
+def full_name(command) -> str:
+    """How a command is typed after `dungeonpress`: `build rulebook`, `export tables`, `dungeon`."""
+    return f"{command.parent} {command.name}".strip()
 
 
 def _defaults(command) -> dict:

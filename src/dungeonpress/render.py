@@ -76,17 +76,21 @@ def render_chapter(text: str, prefix: str, directive_html) -> tuple[str, list]:
     """Markdown chapter → (HTML, headings) where headings are (level, text, id) for h1 and h2.
 
     A line holding only a directive such as `[[table room_type]]` becomes whatever
-    `directive_html(name, arg)` returns, so a table is written once and shown anywhere.
+    `directive_html(name, arg, heading)` returns, so a table is written once and shown anywhere;
+    `heading` is the text of a heading the directive follows directly (so a table need not repeat it).
     """
     directives = []
     lines = []
+    heading = None  # the heading a directive sits right under, if any
     for line in text.splitlines():
         match = DIRECTIVE_LINE.match(line.strip())
         if match:
             lines.extend(["", _PLACEHOLDER.format(len(directives)), ""])
-            directives.append(match.groups())
+            directives.append((*match.groups(), heading))
         else:
             lines.append(line)
+            if line.strip():
+                heading = line.lstrip("#").strip() if line.startswith("#") else None
     tokens = _MD.parse("\n".join(lines))
     headings, seen = [], set()
     for index, token in enumerate(tokens):
@@ -102,6 +106,6 @@ def render_chapter(text: str, prefix: str, directive_html) -> tuple[str, list]:
         if level <= 2:
             headings.append((level, Markup(_MD.renderInline(title)), anchor))
     html = _MD.renderer.render(tokens, _MD.options, {})
-    for number, (name, arg) in enumerate(directives):
-        html = html.replace(f"<p>{_PLACEHOLDER.format(number)}</p>", directive_html(name, arg))
+    for number, (name, arg, heading) in enumerate(directives):
+        html = html.replace(f"<p>{_PLACEHOLDER.format(number)}</p>", directive_html(name, arg, heading))
     return Markup(html), headings

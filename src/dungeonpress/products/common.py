@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dungeonpress import pdf, render
+from dungeonpress.errors import RenderError
 from dungeonpress.model import Content
 
 PAPER_SIZES = {"a4": "A4", "letter": "Letter", "a5": "A5"}
@@ -56,6 +57,18 @@ def write(ctx: BuildContext, rendered: pdf.Rendered, *, forms: bool = False) -> 
     return data
 
 
+def layout_padded(ctx: BuildContext, html_with_notes, *, multiple: int = 4) -> pdf.Rendered:
+    """Lay out `html_with_notes(n)`, adding n notes pages so the page count folds into a booklet."""
+    rendered = layout(ctx, html_with_notes(0))
+    padding = -rendered.page_count % multiple
+    if padding:
+        rendered = layout(ctx, html_with_notes(padding))
+        if rendered.page_count % multiple:  # a notes page must never spill onto a second page
+            raise RenderError(f"{rendered.page_count} pages after adding {padding} notes pages "
+                              f"(expected a multiple of {multiple})")
+    return rendered
+
+
 def pdf_from_template(ctx: BuildContext, template: str, *, forms: bool = False, **context) -> bytes:
     """Render a template and print it to PDF bytes in one step."""
     return write(ctx, layout(ctx, html_from_template(ctx, template, **context)), forms=forms)
@@ -85,5 +98,5 @@ class Command:
     run: object
     options: tuple = ()
     seeded: bool = False
-    under_build: bool = False  # `dungeonpress build NAME` rather than `dungeonpress NAME`
+    parent: str = ""  # "build" or "export" for `dungeonpress build NAME`; "" for `dungeonpress NAME`
     example: str = ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dungeonpress import impose, render
 from dungeonpress.errors import RenderError
 from dungeonpress.products import views
-from dungeonpress.products.common import BuildContext, Command, Option, Output, html_from_template, layout, write
+from dungeonpress.products.common import BuildContext, Command, Option, Output, html_from_template, layout_padded, write
 
 PAPERS = ("a4", "letter")
 LAYOUTS = ("pages", "booklet")
@@ -25,12 +25,7 @@ def build_rulebook(ctx: BuildContext, options: dict) -> list[Output]:
         return html_from_template(ctx, "book.html.j2", book=book, chapters=chapters, notes_pages=notes,
                                   quickref=quickref_view(ctx), digest=ctx.content.digest[:12])
     ctx.tick(0, 3, "laying out the rulebook")
-    rendered = layout(ctx, html_with(0))
-    padding = -rendered.page_count % 4
-    if padding:
-        rendered = layout(ctx, html_with(padding))
-        if rendered.page_count % 4:  # a notes page must never spill onto a second page
-            raise RenderError(f"rulebook has {rendered.page_count} pages after padding (expected a multiple of 4)")
+    rendered = layout_padded(ctx, html_with)
     reading = write(ctx, rendered)
     ctx.tick(1, 3, "imposing booklets")
 
@@ -51,9 +46,12 @@ def chapter_views(ctx: BuildContext) -> list:
     content = ctx.content
     creatures = [views.creature_view(c) for c in content.creatures]
 
-    def directive_html(name: str, arg: str | None) -> str:
+    def directive_html(name: str, arg: str | None, heading: str | None) -> str:
         if name == "table":
-            return html_from_template(ctx, "partials/table.html.j2", table=views.table_view(content.table(arg), content))
+            table = content.table(arg)
+            view = views.table_view(table, content)
+            view["show_title"] = not heading or heading.casefold() != table.title.casefold()
+            return html_from_template(ctx, "partials/table.html.j2", table=view)
         if name == "bestiary":
             return html_from_template(ctx, "partials/bestiary.html.j2", creatures=creatures)
         if name == "media":
@@ -73,9 +71,11 @@ def chapter_views(ctx: BuildContext) -> list:
 
 def quickref_view(ctx: BuildContext) -> dict:
     """The tables the one-page quick reference shows, when the content has them."""
-    wanted = ("oracle", "twist", "harm", "scene_mood")
-    return {name: views.table_view(ctx.content.tables[name], ctx.content) | {"anchor": f"quickref-{name}"}
-            for name in wanted if name in ctx.content.tables}
+    # (table id, the columns short enough for a half-page column); the oracle is told in prose there
+    wanted = (("twist", None), ("harm", ("answer", "harm")), ("scene_mood", None))
+    tables = ctx.content.tables
+    return {name: views.table_view(tables[name], ctx.content, columns=columns, note=False)
+            | {"anchor": f"quickref-{name}"} for name, columns in wanted if name in tables}
 
 
 COMMANDS = (
@@ -83,7 +83,7 @@ COMMANDS = (
         name="rulebook",
         help="the Loner: Dungeoneer rulebook: A5 reading PDF and saddle-stitch booklets",
         run=build_rulebook,
-        under_build=True,
+        parent="build",
         options=(
             Option(("--paper",), "booklet paper (default: both a4 and letter)", choices=PAPERS),
             Option(("--layout",), "pages (A5 reading order) or booklet (imposed); default both", choices=LAYOUTS),

@@ -27,12 +27,18 @@ def boxes_for(value) -> int:
     return count if count <= MAX_BOXES else 0
 
 
-def table_view(table: Table, content: Content) -> dict:
-    """Everything a template needs to print a table, with links to the tables and creatures it names."""
+def table_view(table: Table, content: Content, *, columns: tuple | None = None, note: bool = True) -> dict:
+    """Everything a template needs to print a table, with links to the tables and creatures it names.
+
+    `columns` keeps only those column keys (a quick reference prints the short ones).
+    """
+    keep = columns or tuple(key for key, _ in table.columns)
     rows = []
     for row in table.rows:
         cells = []
         for key, value in row.values:
+            if key not in keep:
+                continue
             cells.append({"text": str(value), "boxes": boxes_for(value) if key == "durability" else 0})
         see = content.tables.get(row.see) if row.see else None
         creature = _creature(content, row.creature)
@@ -44,19 +50,24 @@ def table_view(table: Table, content: Content) -> dict:
             "creature_key": creature.key if creature else "",
             "creature_name": creature.name if creature else "",
         })
-    single = len(table.columns) == 1
+    single = len(keep) == 1
+    flow = single and table.die == "d66"
+    half = (len(rows) + 1) // 2
     return {
         "id": table.id,
         "anchor": f"table-{table.id}",
         "title": table.title,
-        "note": table.note,
+        "note": table.note if note else "",
         "die": die_label(table),
         "rolled": table.rolled,
-        "headers": [header for _, header in table.columns],
+        "headers": [header for key, header in table.columns if key in keep],
         "rows": rows,
-        # a one-column d66 list is long and narrow: print it in two columns to halve its height
-        "flow": single and table.die == "d66",
-        "wide": len(table.columns) >= 3,
+        # a one-column d66 list is long and narrow: print rows side by side (11 beside 41) to halve
+        # its height, as one table that may still break between rows
+        "flow": flow,
+        "pairs": [(rows[i], rows[i + half] if i + half < len(rows) else None) for i in range(half)] if flow else [],
+        "show_title": True,
+        "wide": len(keep) >= 3,
     }
 
 

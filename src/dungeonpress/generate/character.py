@@ -1,0 +1,154 @@
+"""Turn content tables and a seeded Random into a pre-rolled Loner: Dungeoneer Character."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from dungeonpress.dice import d, roll_on
+from dungeonpress.errors import ContentError, ContentErrors
+from dungeonpress.model import Content, Row, Table
+
+LUCK = 6  # the seed: Luck starts and caps at 6
+NAME_LISTS = {1: "female_names", 2: "female_names", 3: "female_names",
+              4: "male_names", 5: "male_names", 6: "male_names"}  # d6: 1-3 female, 4-6 male
+# Where an item's durability is looked up when its own row has no durability column, in order.
+DURABILITY_TABLES = ("durability_ratings", "adventure_gear")
+_REPEAT_LIMIT = 200  # rerolls allowed while looking for a second, different entry
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One value taken from a table, and the roll behind it."""
+
+    table: str  # table id
+    result: int  # the die as read: a d66 gives 11..66
+    value: str  # the row's text
+    rerolled: tuple = ()  # earlier results thrown away because they repeated a value already taken
+
+
+@dataclass(frozen=True)
+class GearItem:
+    """A piece of starting gear and its durability, when some table gives one."""
+
+    item: Roll
+    durability: str | None = None  # as the table writes it: "3 uses", "2 scenes", "permanent"
+    durability_table: str | None = None  # the table that gave the durability
+
+
+@dataclass(frozen=True)
+class Character:
+    """A pre-rolled delver: every trait of the seed, each with the roll that gave it."""
+
+    name_list_roll: int  # the d6 that chose the first-name table (1-3 female, 4-6 male)
+    first_name: Roll
+    surname: Roll
+    nickname: Roll
+    concept: Roll
+    skills: tuple  # two Rolls with different values
+    frailty: Roll
+    gear: tuple  # two GearItems with different items
+    goal: Roll
+    motive: Roll
+    nemesis: Roll
+    luck: int = LUCK
+
+    @property
+    def name(self) -> str:
+        """`Elara “Stonefoot” Duskbane`: first name, nickname in quotes, surname."""
+        return f"{self.first_name.value} \u201c{self.nickname.value}\u201d {self.surname.value}"
+
+
+def generate_character(content: Content, rng: random.Random) -> Character:
+    """Roll one delver on the trait, name and delver tables; same rng state and content → same Character."""
+    _require(content, ("female_names", "male_names", "surnames", "nicknames", "concepts", "skills",
+                       "frailties", "gear", "delver_goals", "delver_motives", "delver_nemeses"))
+    list_roll = d(rng, 6)
+    first_name = _roll(rng, content.table(NAME_LISTS[list_roll]))
+    surname = _roll(rng, content.table("surnames"))
+    nickname = _roll(rng, content.table("nicknames"))
+    concept = _roll(rng, content.table("concepts"))
+    skills = _roll_different(rng, content.table("skills"), 2)
+    frailty = _roll(rng, content.table("frailties"))
+    gear_table = content.table("gear")
+    gear = tuple(_gear_item(content, gear_table, roll) for roll in _roll_different(rng, gear_table, 2))
+    goal = _roll(rng, content.table("delver_goals"))
+    motive = _roll(rng, content.table("delver_motives"))
+    nemesis = _roll(rng, content.table("delver_nemeses"))
+    return Character(name_list_roll=list_roll, first_name=first_name, surname=surname, nickname=nickname,
+                     concept=concept, skills=skills, frailty=frailty, gear=gear, goal=goal, motive=motive,
+                     nemesis=nemesis)
+
+
+def _require(content: Content, ids) -> None:
+    """Every table a pre-roll needs must exist and be rollable; say which are missing, all at once."""
+    problems = []
+    for table_id in ids:
+        table = content.tables.get(table_id)
+        if table is None:
+            problems.append(ContentError(None, f"pre-rolled characters need table '{table_id}', which no content "
+                                               f"pack defines (expected <pack>/tables/{table_id}.yaml)"))
+        elif not table.rolled:
+            problems.append(ContentError(table.source, f"table '{table_id}' must have a die to roll for "
+                                                       f"pre-rolled characters (got die: none)"))
+    if problems:
+        raise ContentErrors(problems)
+
+
+def _first_value(row: Row) -> str:
+    return str(row.values[0][1])
+
+
+def _roll(rng: random.Random, table: Table) -> Roll:
+    result, row = roll_on(rng, table)
+    return Roll(table=table.id, result=result, value=_first_value(row))
+
+
+def _roll_different(rng: random.Random, table: Table, count: int) -> tuple:
+    """`count` rolls with different values: a repeat is rolled again, as the seed's tables say."""
+    distinct = {_first_value(row).casefold() for row in table.rows}
+    if len(distinct) < count:
+        raise ContentErrors([ContentError(table.source, f"table '{table.id}' needs at least {count} different "
+                                                        f"entries for a pre-rolled character (got {len(distinct)})")])
+    taken, rolls = [], []
+    for _ in range(count):
+        thrown = []
+        for _ in range(_REPEAT_LIMIT):
+            roll = _roll(rng, table)
+            if roll.value.casefold() not in taken:
+                break
+            thrown.append(roll.result)
+        else:  # pragma: no cover - needs a table that is almost all repeats and very bad luck
+            raise ContentErrors([ContentError(table.source, f"table '{table.id}' kept repeating itself "
+                                                            f"({_REPEAT_LIMIT} rerolls)")])
+        taken.append(roll.value.casefold())
+        rolls.append(Roll(table=roll.table, result=roll.result, value=roll.value, rerolled=tuple(thrown)))
+    return tuple(rolls)
+
+
+def _gear_item(content: Content, gear_table: Table, roll: Roll) -> GearItem:
+    """The item with its durability: from its own row when the gear table has a durability column,
+    else from the first durability table that names the same item, else none."""
+    row = gear_table.row_for(roll.result)
+    own = dict(row.values).get("durability")
+    if own not in (None, ""):
+        return GearItem(item=roll, durability=str(own), durability_table=gear_table.id)
+    wanted = _item_key(roll.value)
+    for table_id in DURABILITY_TABLES:
+        table = content.tables.get(table_id)
+        if table is None or "durability" not in dict(table.columns):
+            continue
+        for other in table.rows:
+            values = dict(other.values)
+            name = values.get("item", other.values[0][1])
+            if _item_key(str(name)) & wanted:
+                return GearItem(item=roll, durability=str(values["durability"]), durability_table=table_id)
+    return GearItem(item=roll)
+
+
+def _item_key(name: str) -> set:
+    """How an item name is compared: case and spacing ignored, and a trailing `(note)` optional."""
+    plain = " ".join(name.casefold().split())
+    bare = re.sub(r"\s*\([^)]*\)\s*$", "", plain)
+    return {plain, bare}

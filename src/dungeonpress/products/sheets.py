@@ -1,0 +1,302 @@
+"""Character sheets: content (and seeded pre-rolls) → blank fillable and print sheet PDFs, pre-rolled character PDFs and JSON."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+from dungeonpress.dice import sub_rng
+from dungeonpress.generate import oracle
+from dungeonpress.generate.character import Character, Roll, generate_character
+from dungeonpress.generate.paperogue_character import PaperogueCharacter, generate_paperogue_character
+from dungeonpress.model import Content
+from dungeonpress.products import views
+from dungeonpress.products.common import PAPER_SIZES, BuildContext, Command, Option, Output, pdf_from_template
+
+GAMES = ("dungeoneer", "paperogue")
+PAPERS = ("a4", "letter", "a5")
+FORMATS = ("pdf", "json")
+GEAR_SLOTS, BACKPACK_SLOTS, DURABILITY_BOXES = 6, 2, 5
+LUCK_BOXES, TWIST_BOXES, MEAL_BOXES = 6, 3, 3
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How many writing lines and boxes one paper size holds (the CSS sizes them to fit one page)."""
+
+    skills_gained: int
+    frailties_gained: int
+    tag_lines: int  # stress, fatigue and conditions each
+    list_lines: int  # NPCs, locations and events each
+    log_rows: int
+    light: int
+    rations: int
+    items: int  # Paperogue identified-item lines
+    spells: int
+
+
+LAYOUTS = {
+    "a4": Layout(skills_gained=3, frailties_gained=1, tag_lines=3, list_lines=6, log_rows=25, light=10, rations=8,
+                 items=9, spells=5),
+    "letter": Layout(skills_gained=3, frailties_gained=1, tag_lines=3, list_lines=5, log_rows=23, light=10,
+                     rations=8, items=8, spells=4),
+    "a5": Layout(skills_gained=2, frailties_gained=1, tag_lines=2, list_lines=4, log_rows=18, light=8, rations=8,
+                 items=7, spells=4),
+}
+
+
+def build_sheets(ctx: BuildContext, options: dict) -> list[Output]:
+    """Blank sheets: every game, paper and form asked for (by default all of them)."""
+    games = [options["game"]] if options.get("game") else list(GAMES)
+    papers = [options["paper"]] if options.get("paper") else list(PAPERS)
+    forms = [form for form in ("fillable", "print") if options.get(form)] or ["fillable", "print"]
+    jobs = [(game, paper, form) for game in games for paper in papers for form in forms]
+    outputs = []
+    for done, (game, paper, form) in enumerate(jobs):
+        ctx.tick(done, len(jobs), f"{game} sheet, {paper}, {form}")
+        outputs.append(Output(sheet_file_name(game, paper, form), render_sheet_pdf(ctx, game, paper, form == "fillable")))
+    ctx.tick(len(jobs), len(jobs), "sheets done")
+    return outputs
+
+
+def sheet_file_name(game: str, paper: str, form: str) -> str:
+    """`sheet-dungeoneer-a4-fillable.pdf`; Paperogue's pencil sheet is plain `sheet-paperogue-a4.pdf`."""
+    if game == "paperogue" and form == "print":
+        return f"sheet-paperogue-{paper}.pdf"
+    return f"sheet-{game}-{paper}-{form}.pdf"
+
+
+def render_sheet_pdf(ctx: BuildContext, game: str, paper: str, fillable: bool) -> bytes:
+    layout = LAYOUTS[paper]
+    if game == "dungeoneer":
+        sheet = dungeoneer_view(ctx.content, layout, None, kicker="Character sheet")
+        return _pdf(ctx, "sheet_dungeoneer.html.j2", paper, fillable, [sheet], "Loner: Dungeoneer character sheet")
+    sheet = paperogue_view(layout, None, kicker="Character sheet")
+    return _pdf(ctx, "sheet_paperogue.html.j2", paper, fillable, [sheet], "Paperogue character sheet")
+
+
+def build_characters(ctx: BuildContext, options: dict) -> list[Output]:
+    """Pre-rolled characters: N filled sheets in one PDF, and the same characters as JSON."""
+    # 1. Roll: each character has its own stream, so character 3 is the same whatever the count.
+    game = options.get("game") or "dungeoneer"
+    count = max(1, int(options.get("count") or 1))
+    paper = options.get("paper") or "a4"
+    formats = [options["format"]] if options.get("format") else list(FORMATS)
+    generate = generate_character if game == "dungeoneer" else generate_paperogue_character
+    characters = [generate(ctx.content, sub_rng(ctx.seed, "character", game, str(n))) for n in range(1, count + 1)]
+
+    # 2. Write what was asked for.
+    stem = f"characters-{ctx.seed}" if game == "dungeoneer" else f"characters-{game}-{ctx.seed}"
+    outputs = []
+    if "pdf" in formats:
+        ctx.tick(0, 1, f"laying out {count} pre-rolled {game} character(s)")
+        layout = LAYOUTS[paper]
+        if game == "dungeoneer":
+            sheets = [dungeoneer_view(ctx.content, layout, c, kicker=f"Pre-rolled delver {n} · seed {ctx.seed}")
+                      for n, c in enumerate(characters, start=1)]
+            data = _pdf(ctx, "sheet_dungeoneer.html.j2", paper, False, sheets, f"Pre-rolled delvers, seed {ctx.seed}")
+        else:
+            sheets = [paperogue_view(layout, c, kicker=f"Pre-rolled rogue {n} · seed {ctx.seed}")
+                      for n, c in enumerate(characters, start=1)]
+            data = _pdf(ctx, "sheet_paperogue.html.j2", paper, False, sheets, f"Pre-rolled rogues, seed {ctx.seed}")
+        outputs.append(Output(f"{stem}.pdf", data))
+        ctx.tick(1, 1, "characters done")
+    if "json" in formats:
+        outputs.append(Output(f"{stem}.json", characters_json(ctx, game, characters)))
+    return outputs
+
+
+def characters_json(ctx: BuildContext, game: str, characters: list) -> bytes:
+    """Every value with the table and roll behind it; stable key order, so a seed gives the same bytes."""
+    items = []
+    for number, character in enumerate(characters, start=1):
+        items.append({"number": number, "name": character.name, **asdict(character)})
+    doc = {"game": game, "seed": ctx.seed, "count": len(characters), "generator": f"dungeonpress {ctx.version}",
+           "characters": items}
+    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _pdf(ctx: BuildContext, template: str, paper: str, fillable: bool, sheets: list, title: str) -> bytes:
+    form = "fillable" if fillable else "print"
+    return pdf_from_template(ctx, template, forms=fillable, sheets=sheets, fillable=fillable, paper=paper,
+                             page_size=PAPER_SIZES[paper], doc_title=title,
+                             body_class=f"sheets paper-{paper} {form}", oracle=oracle_strip_view())
+
+
+# ---------------------------------------------------------------- view-models: fields
+
+
+def text(name: str, title: str, value="", note: str = "") -> dict:
+    """A writing line; in the fillable PDF a text field called `name`."""
+    return {"name": name, "title": title, "value": "" if value is None else str(value), "note": note}
+
+
+def box(name: str, title: str, *, checked: bool = False, off: bool = False) -> dict:
+    """A tick box; in the fillable PDF a checkbox called `name`. `off` draws nothing (a slot not in use)."""
+    return {"name": name, "title": title, "checked": checked, "off": off}
+
+
+def _texts(prefix: str, title: str, count: int, start: int = 1, values=()) -> list:
+    values = list(values)
+    return [text(f"{prefix}_{n}", f"{title} {n}", values[n - start] if n - start < len(values) else "")
+            for n in range(start, start + count)]
+
+
+def _boxes(prefix: str, title: str, count: int) -> list:
+    return [box(f"{prefix}_{n}", f"{title} {n}") for n in range(1, count + 1)]
+
+
+def roll_note(content: Content, *rolls: Roll) -> str:
+    """`d66 34`, or `d66 34 (21 rerolled)` when a repeat was thrown away; several rolls joined by ` · `."""
+    parts = []
+    for roll in rolls:
+        table = content.tables.get(roll.table)
+        die = views.die_label(table) if table else ""
+        part = f"{die} {roll.result}".strip()
+        if roll.rerolled:
+            part += f" ({', '.join(str(r) for r in roll.rerolled)} rerolled)"
+        parts.append(part)
+    return " · ".join(parts)
+
+
+# ---------------------------------------------------------------- view-models: Loner: Dungeoneer
+
+
+def dungeoneer_view(content: Content, layout: Layout, character: Character | None, *, kicker: str) -> dict:
+    """Every field of the Dungeoneer sheet, empty or filled from a pre-rolled Character."""
+    c = character
+
+    def value(roll):
+        return roll.value if roll else ""
+
+    def note(*rolls):
+        return roll_note(content, *rolls) if c else ""
+
+    skills = []
+    for n in (1, 2):
+        roll = c.skills[n - 1] if c else None
+        skills.append(text(f"skill_{n}", f"Skill {n}", value(roll), note(roll) if roll else ""))
+    name_note = f"d6 {c.name_list_roll} · {note(c.first_name, c.surname, c.nickname)}" if c else ""
+    sheet = {
+        "anchor": f"sheet-{c.first_name.value.lower()}" if c else "sheet",
+        "kicker": kicker,
+        "name": text("name", "Name", c.name if c else "", name_note),
+        "concept": text("concept", "Concept", value(c and c.concept), note(c.concept) if c else ""),
+        "skills": skills,
+        "skills_gained": _texts("skill", "Skill", layout.skills_gained, start=3),
+        "frailty": text("frailty_1", "Frailty 1", value(c and c.frailty), note(c.frailty) if c else ""),
+        "frailties_gained": _texts("frailty", "Frailty", layout.frailties_gained, start=2),
+        "goal": text("goal", "Goal", value(c and c.goal), note(c.goal) if c else ""),
+        "motive": text("motive", "Motive", value(c and c.motive), note(c.motive) if c else ""),
+        "nemesis": text("nemesis", "Nemesis", value(c and c.nemesis), note(c.nemesis) if c else ""),
+        "gear": _gear_slots(content, c),
+        "luck": _boxes("luck", "Luck", LUCK_BOXES),
+        "twist": _boxes("twist", "Twist", TWIST_BOXES),
+        "stress": _texts("stress", "Stress tag", layout.tag_lines),
+        "fatigue": _texts("fatigue", "Fatigue tag", layout.tag_lines),
+        "conditions": _texts("condition", "Condition", layout.tag_lines),
+        "light_source": text("light_source", "Light source"),
+        "light": _boxes("light", "Light, scenes left", layout.light),
+        "rations": _boxes("ration", "Ration", layout.rations),
+        "meal": _boxes("meal", "Scenes since last meal", MEAL_BOXES),
+        "lists": [
+            {"title": "NPCs", "lines": _texts("npc", "NPC", layout.list_lines)},
+            {"title": "Locations", "lines": _texts("location", "Location", layout.list_lines)},
+            {"title": "Events", "lines": _texts("event", "Event", layout.list_lines)},
+        ],
+        "log": log_view(content, layout, c.name if c else ""),
+    }
+    return sheet
+
+
+def _gear_slots(content: Content, character: Character | None) -> list:
+    """Eight slots, 7 and 8 the backpack's; a pre-rolled item shows exactly its durability boxes."""
+    slots = []
+    for n in range(1, GEAR_SLOTS + BACKPACK_SLOTS + 1):
+        gear = character.gear[n - 1] if character and n <= len(character.gear) else None
+        item = text(f"gear_{n}", f"Gear {n}", gear.item.value if gear else "",
+                    roll_note(content, gear.item) if gear else "")
+        boxes = [box(f"gear_{n}_durability_{k}", f"Gear {n} durability {k}") for k in range(1, DURABILITY_BOXES + 1)]
+        dur_text = ""
+        if gear:
+            marks = views.boxes_for(gear.durability) if gear.durability else 0
+            boxes = [b | {"off": k >= marks} for k, b in enumerate(boxes)]
+            dur_text = "" if marks else (gear.durability or "no rating")
+        slots.append({"number": str(n), "item": item, "boxes": boxes, "dur_text": dur_text,
+                      "backpack": n > GEAR_SLOTS, "first_backpack": n == GEAR_SLOTS + 1})
+    return slots
+
+
+def log_view(content: Content, layout: Layout, delver: str) -> dict:
+    rows = [{"scene": text(f"log_{n}_scene", f"Log {n} scene"),
+             "question": text(f"log_{n}_question", f"Log {n} question"),
+             "answer": text(f"log_{n}_answer", f"Log {n} answer"),
+             "twist": text(f"log_{n}_twist", f"Log {n} twist count")} for n in range(1, layout.log_rows + 1)]
+    return {"delver": text("log_delver", "Delver", delver), "delve": text("log_delve", "Delve"),
+            "session": text("log_session", "Session"), "rows": rows, "twist_table": twist_table_view(content)}
+
+
+def twist_table_view(content: Content) -> dict | None:
+    """The twist table turned on its side: one row per column (Subject, Action), one cell per die face."""
+    table = content.tables.get("twist")
+    if table is None:
+        return None
+    rows = [{"header": header, "cells": [str(row.get(key)) for row in table.rows]} for key, header in table.columns]
+    return {"title": table.title, "how": "When the counter reaches 3: roll a d6 for each line, read them together.",
+            "numbers": [views.roll_label(row.low, row.high) for row in table.rows], "rows": rows}
+
+
+def oracle_strip_view() -> dict:
+    """The oracle grid computed from the rules in generate.oracle (never typed by hand), with Conflict harm."""
+    cases = (("Both 4–6", 5, 4), ("One of each", 4, 2), ("Both 1–3", 3, 1))
+    rows = []
+    for label, high, low in cases:
+        yes, _ = oracle.resolve(high, low)
+        no, _ = oracle.resolve(low, high)
+        rows.append({"dice": label, "yes": {"answer": yes, "harm": oracle.HARM[yes].lower()},
+                     "no": {"answer": no, "harm": oracle.HARM[no].lower()}})
+    double, _ = oracle.resolve(3, 3)
+    notes = [
+        {"term": "Equal dice:", "text": f"{double}, and +1 on the twist counter (in a Conflict: "
+                                        f"{oracle.HARM[double].lower()}, no twist)."},
+        {"term": "Advantage:", "text": "add a Chance die. Disadvantage: add a Risk die. Keep the higher of that colour."},
+        {"term": "Conflict:", "text": "cause n, the foe loses n Luck; take n, you lose n Luck."},
+    ]
+    return {"rows": rows, "notes": notes}
+
+
+# ---------------------------------------------------------------- view-models: Paperogue
+
+
+def paperogue_view(layout: Layout, character: PaperogueCharacter | None, *, kicker: str) -> dict:
+    """Every field of the Paperogue sheet, empty or filled from a pre-rolled character."""
+    raise NotImplementedError
+
+
+COMMANDS = (
+    Command(
+        name="sheet",
+        help="blank character sheets: fillable PDF form and pencil version, A4, Letter and A5",
+        run=build_sheets,
+        options=(
+            Option(("--game",), "which game's sheet (default: both)", choices=GAMES),
+            Option(("--paper",), "paper size (default: all three)", choices=PAPERS),
+            Option(("--fillable",), "only the fillable PDF form (default: fillable and print)", flag=True),
+            Option(("--print",), "only the version for pencil (default: fillable and print)", flag=True),
+        ),
+        example="dungeonpress sheet --game dungeoneer --paper letter --fillable",
+    ),
+    Command(
+        name="character",
+        help="pre-rolled characters: N filled sheets in one PDF, and JSON with every roll",
+        run=build_characters,
+        seeded=True,
+        options=(
+            Option(("--count",), "how many characters (default: 1)", type=int, default=1),
+            Option(("--game",), "dungeoneer (default) or paperogue", choices=GAMES),
+            Option(("--format",), "pdf or json (default: both)", choices=FORMATS),
+            Option(("--paper",), "paper size of the PDF (default: a4)", choices=PAPERS),
+        ),
+        example="dungeonpress character --seed 1234 --count 4 --game dungeoneer",
+    ),
+)

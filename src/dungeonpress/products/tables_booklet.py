@@ -1,0 +1,43 @@
+"""The tables booklet: every random table of every pack → a compact A5 reference PDF and its booklets."""
+
+from __future__ import annotations
+
+from dungeonpress import impose
+from dungeonpress.export import rolled_tables
+from dungeonpress.products import views
+from dungeonpress.products.common import BuildContext, Command, Output, html_from_template, layout_padded, write
+
+PACK_TITLES = {"core": "Loner core", "dungeoneer": "Loner: Dungeoneer", "dungeonpress": "Loner: Dungeoneer, filled tables",
+               "paperogue": "Paperogue", "dunginoes": "Dunginoes", "solo-turns": "Solo turn procedure"}
+
+
+def build_tables_booklet(ctx: BuildContext, options: dict) -> list[Output]:
+    """`tables.pdf` (A5 pages) and `tables-booklet-a4.pdf` / `-letter.pdf` (saddle-stitch)."""
+    # 1. Group the rolled tables by the game they come from (core first), then by their group.
+    by_origin: dict[str, list] = {}
+    for table in sorted(rolled_tables(ctx.content), key=lambda t: (t.group, t.title)):
+        by_origin.setdefault(table.origin, []).append(views.table_view(table, ctx.content))
+    order = list(PACK_TITLES)
+    origins = sorted(by_origin, key=lambda o: (order.index(o) if o in order else len(order), o))
+    sections = [{"title": PACK_TITLES.get(o, o), "anchor": f"pack-{o}", "tables": by_origin[o]} for o in origins]
+    bestiary = [views.creature_view(c) for c in ctx.content.creatures]
+
+    # 2. Lay out, padded to whole sheets, and impose.
+    def html_with(notes: int) -> str:
+        return html_from_template(ctx, "tables.html.j2", sections=sections, bestiary=bestiary, notes_pages=notes,
+                                  digest=ctx.content.digest[:12])
+    reading = write(ctx, layout_padded(ctx, html_with))
+    return [Output("tables.pdf", reading),
+            Output("tables-booklet-a4.pdf", impose.impose_booklet(reading, "a4")),
+            Output("tables-booklet-letter.pdf", impose.impose_booklet(reading, "letter"))]
+
+
+COMMANDS = (
+    Command(
+        name="tables",
+        parent="build",
+        help="every random table of the system as a compact A5 reference booklet (build/tables.pdf)",
+        run=build_tables_booklet,
+        example="dungeonpress build tables",
+    ),
+)
