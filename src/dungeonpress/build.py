@@ -86,6 +86,7 @@ def write_outputs(out_dir: Path, outputs: list[Output]) -> list[Path]:
 def write_atomic(target: Path, data: bytes) -> None:
     fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are ordinary files
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -99,6 +100,12 @@ def write_atomic(target: Path, data: bytes) -> None:
         os.fsync(folder)
     finally:
         os.close(folder)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def verify_pdf(output: Output) -> None:

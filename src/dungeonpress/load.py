@@ -99,9 +99,14 @@ class _Loader(yaml.SafeLoader):
             self._depth -= 1
 
 
+_COLLECTION_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:omap")
+
+
 def _convert(node, path: str):
     """Turn a composed YAML node into located Python values; raises ContentError on bad input."""
     where = Source(path, node.start_mark.line + 1)
+    if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _COLLECTION_TAGS:
+        raise ContentError(where, f"unsupported YAML tag '{node.tag}'")
     if isinstance(node, yaml.MappingNode):
         out = LocatedDict()
         out.source = where

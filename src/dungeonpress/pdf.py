@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import weasyprint
+from weasyprint.text.ffi import harfbuzz_subset
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
 from dungeonpress.errors import RenderError
@@ -132,11 +133,19 @@ def layout_html(html: str, *, base_url: Path, roots) -> Rendered:
     return Rendered(document=document, warnings=list(messages), fetcher=fetcher)
 
 
+# Font subsetting must be deterministic for byte-identical rebuilds. HarfBuzz-Subset is; the
+# fontTools fallback WeasyPrint uses without it gives different bytes under different
+# PYTHONHASHSEEDs (measured). Without HarfBuzz-Subset we embed whole fonts instead: larger files,
+# same bytes every time.
+SUBSET_FONTS = harfbuzz_subset is not None
+
+
 def write_pdf(rendered: Rendered, *, forms: bool = False) -> bytes:
     """PDF bytes for a laid-out document, with a fixed identifier so rebuilds are byte-identical."""
     digest = hashlib.sha256(repr([(p.width, p.height) for p in rendered.document.pages]).encode())
     with _warnings_collected() as messages:
-        data = rendered.document.write_pdf(pdf_identifier=digest.hexdigest()[:32].encode(), pdf_forms=forms)
+        data = rendered.document.write_pdf(pdf_identifier=digest.hexdigest()[:32].encode(), pdf_forms=forms,
+                                           full_fonts=not SUBSET_FONTS)
     rendered.warnings.extend(messages)
     return data
 

@@ -1,14 +1,15 @@
-"""Turn a seeded Random into Dunginoes games (rules engine, simulator) and domino dungeon maps.
+"""Turn a seeded Random into Dunginoes games (rules engine and simulator) and domino dungeon maps.
 
-The game is played on an abstract table: what a player can do depends only on the values of
-the free ends, so the simulator keeps a list of them. The map generators lay real tiles on a
-grid (one domino half is a 2 x 2 square of grid units) and never let two tiles overlap.
+The game is played on an abstract table: what a player may do depends only on the numbers
+showing on the free ends, so the simulator keeps a list of them. The map generators lay real
+tiles on a grid, where one half of a domino is a 2 x 2 square of grid units, and never let
+two tiles overlap or touch unless one was laid on the other.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -17,7 +18,8 @@ from dungeonpress.dice import d, pick, roll_on, shuffled, sub_rng
 # --- the set and the fight rule ------------------------------------------------------------
 
 DOUBLE_SIX_SET = tuple((low, high) for low in range(7) for high in range(low, 7))  # 28 dominoes
-SOLO_GOAL = 14  # a solo player wants to escape with more than this
+SOLO_GOAL = 14  # a solo player wants to escape with a score above this
+MODES = ("before", "fly")
 
 
 def is_double(tile) -> bool:
@@ -45,35 +47,34 @@ def win_chance(tile) -> Fraction:
     return Fraction(high - low + 1, 6)
 
 
-_KEEP = {tile: float(win_chance(tile)) * pips(tile) for tile in DOUBLE_SIX_SET}
+_VALUE = {tile: float(win_chance(tile)) * pips(tile) for tile in DOUBLE_SIX_SET}
 
 
 def keep_value(tile) -> float:
-    """The score a domino is expected to bring out of the boss fight: pips x chance to win."""
-    return _KEEP[tuple(sorted(tile))]
+    """The score a domino is expected to bring out of the boss fight: its pips times its win chance."""
+    return _VALUE[(min(tile), max(tile))]
 
 
 # --- the game ------------------------------------------------------------------------------
 
 POLICY = (
-    "Each simulated player plays the least valuable domino that fits, but keeps a domino "
-    "worth {keep} or more (pips times its chance to be beaten) and searches instead; after "
-    "a won fight they keep the two dominoes worth most, and a lost fight flips the one worth "
-    "least. A value of 0 means: always explore when a domino fits."
+    "Explore whenever a domino in hand fits, playing the one worth least (pips times the chance "
+    "to beat it) on the end that keeps the most dominoes playable, your own first; search only "
+    "when nothing fits; after a won fight keep the dominoes worth most; after a lost fight flip "
+    "the one worth least."
 )
-KEEP_AT = 4.0  # the simulated player's threshold (chosen by simulation, see `simulate`)
 
 
 @dataclass
 class _Player:
     up: list  # face-up dominoes: usable, and the loot
-    down: list = field(default_factory=list)  # flipped by lost fights: unusable, scores nothing
+    down: list = field(default_factory=list)  # flipped by lost fights: unusable, worth nothing
     stunned: bool = False
 
 
 @dataclass(frozen=True)
 class GameResult:
-    """One finished game: each player's score, whether they were stunned, and what happened."""
+    """One finished game: each player's score, who was stunned, and what happened on the way."""
 
     scores: tuple
     stunned: tuple
@@ -85,27 +86,39 @@ class GameResult:
 
     @property
     def escaped(self) -> tuple:
-        """Solo goal per player: not stunned and a score above 14."""
-        return tuple(not s and score > SOLO_GOAL for score, s in zip(self.scores, self.stunned))
+        """The solo goal, per player: not stunned, and a score above 14."""
+        return tuple(not out and score > SOLO_GOAL for score, out in zip(self.scores, self.stunned))
 
 
 def _fits(tile, ends: list) -> bool:
     return tile[0] in ends or tile[1] in ends
 
 
-def _attach(rng: random.Random, tile, ends: list) -> None:
-    """Put `tile` on a free end it matches (a random one if several): doubles open three ends."""
-    options = [end for end in tile if end in ends]
-    value = pick(rng, options)
-    ends.remove(value)
-    if is_double(tile):
-        ends.extend([value] * 3)
-    else:
-        ends.append(tile[1] if value == tile[0] else tile[0])
+def ends_after(ends: list, tile, value: int) -> list:
+    """The free ends once `tile` is laid on an end showing `value`; a double opens three of its number."""
+    after = list(ends)
+    after.remove(value)
+    after += [value] * 3 if is_double(tile) else [tile[1] if value == tile[0] else tile[0]]
+    return after
+
+
+def _choose_play(rng: random.Random, tiles: list, ends: list, hand: list, pile: list):
+    """(domino, end value) to play from `tiles`: the domino worth least, on the end keeping most playable."""
+    options = [(tile, value) for tile in tiles for value in sorted(set(tile)) if value in ends]
+    if not options:
+        return None
+
+    def score(option):
+        tile, value = option
+        after = ends_after(ends, tile, value)
+        mine = sum(_fits(t, after) for t in hand if t != tile)
+        return -keep_value(tile), 3 * mine + sum(_fits(t, after) for t in pile)
+    best = max(score(option) for option in options)
+    return pick(rng, [option for option in options if score(option) == best])
 
 
 def _fight(rng: random.Random, player: _Player, monster, pile: list) -> bool:
-    """Roll one die against `monster`; a win swaps it into the hand, a loss flips a domino."""
+    """Roll one die against `monster`: a win swaps it into the hand, a loss flips a domino face down."""
     if fight_wins(monster, d(rng, 6)):
         player.up.append(monster)
         player.up.remove(min(player.up, key=keep_value))
@@ -118,57 +131,58 @@ def _fight(rng: random.Random, player: _Player, monster, pile: list) -> bool:
     return False
 
 
-def play_game(rng: random.Random, players: int = 1, keep_at: float = KEEP_AT) -> GameResult:
-    """Play one game of Dunginoes by the rules with `players` simulated players (see POLICY)."""
-    # 1. Deal two each; without a double anywhere, everyone puts them back and redraws.
+def _deal(rng: random.Random, players: int):
+    """Shuffle and deal two each until someone holds a double: (heap, hands, first player, their double)."""
     while True:
         pile = shuffled(rng, DOUBLE_SIX_SET)
         hands = [_Player(up=[pile.pop(), pile.pop()]) for _ in range(players)]
-        doubles = [(max((t for t in p.up if is_double(t)), default=None), i) for i, p in enumerate(hands)]
-        doubles = [(t, i) for t, i in doubles if t is not None]
+        doubles = [(tile, index) for index, hand in enumerate(hands) for tile in hand.up if is_double(tile)]
         if doubles:
-            break
-    start_tile, current = max(doubles)
+            tile, first = max(doubles)
+            return pile, hands, first, tile
 
-    # 2. The starting player opens the dungeon with their highest double, draws, then takes a turn.
-    ends = [start_tile[0]] * 3
-    hands[current].up.remove(start_tile)
+
+def play_game(rng: random.Random, players: int = 1) -> GameResult:
+    """Play one game by the rules with `players` simulated players who follow POLICY."""
+    # 1. The player with the highest double lays it (three free ends), draws, then takes a turn.
+    pile, hands, current, start = _deal(rng, players)
+    hands[current].up.remove(start)
     hands[current].up.append(pile.pop())
+    ends = [start[0]] * 3
     rooms, turns, won, lost, stalled = 1, 0, 0, 0, False
-    endgame = not pile
 
-    # 3. Turns go round until the last domino has been drawn (or nothing can be played).
-    while not endgame:
+    # 2. Turns go round until the last domino is drawn, everyone is stunned, or nothing can be played.
+    while pile and not all(hand.stunned for hand in hands):
         player = hands[current]
-        if not player.stunned:
-            if not any(_fits(t, ends) for t in pile) and not any(
-                    _fits(t, ends) for p in hands if not p.stunned for t in p.up):
-                stalled = True
-                break
-            turns += 1
-            playable = sorted((t for t in player.up if _fits(t, ends)), key=keep_value)
-            if playable and keep_value(playable[0]) < keep_at or playable and keep_at <= 0:
-                player.up.remove(playable[0])
-                _attach(rng, playable[0], ends)
-                rooms += 1
-                player.up.append(pile.pop())
-            else:
-                found = pile.pop()
-                endgame_now = not pile
-                if _fits(found, ends):
-                    _attach(rng, found, ends)
-                    rooms += 1
-                elif _fight(rng, player, found, pile):
-                    won += 1
-                else:
-                    lost += 1
-                endgame = endgame_now
-            endgame = endgame or not pile
-        if all(p.stunned for p in hands):
-            break
         current = (current + 1) % players
+        if player.stunned:
+            continue
+        standing = [t for hand in hands if not hand.stunned for t in hand.up]
+        if not any(_fits(t, ends) for t in pile) and not any(_fits(t, ends) for t in standing):
+            stalled = True
+            break
+        turns += 1
+        play = _choose_play(rng, player.up, ends, player.up, pile)
+        if play:  # explore: lay a domino from the hand, then draw
+            player.up.remove(play[0])
+            ends = ends_after(ends, *play)
+            rooms += 1
+            player.up.append(pile.pop())
+            continue
+        found = pile.pop()  # search: a secret passage, or a monster to fight
+        last = not pile
+        secret = _choose_play(rng, [found], ends, player.up, pile)
+        if secret:
+            ends = ends_after(ends, *secret)
+            rooms += 1
+        elif _fight(rng, player, found, pile):
+            won += 1
+        else:
+            lost += 1
+        if last:  # drawing the last domino starts the endgame, even if a lost fight put it back
+            break
 
-    # 4. The boss fight: every player still standing fights each face-up domino once.
+    # 3. The boss fight: everyone still standing fights each face-up domino once; the survivors score.
     for player in hands:
         if not player.stunned:
             player.up = [t for t in player.up if fight_wins(t, d(rng, 6))]
@@ -179,32 +193,287 @@ def play_game(rng: random.Random, players: int = 1, keep_at: float = KEEP_AT) ->
 
 @dataclass(frozen=True)
 class Simulation:
-    """Many games with a fixed seed: the solo escape rate and the average score by player count."""
+    """Many games from a fixed seed: the solo escape rate and the average score by player count."""
 
     seed: str
-    games: int  # per player count
-    keep_at: float
+    solo_games: int
+    group_games: int  # games for each of 2, 3 and 4 players
     solo_escape: Fraction
     solo_stunned: Fraction
-    average_score: tuple  # (players, average score per player) for 1..4 players
-    average_rooms: tuple  # (players, average dominoes on the table)
+    average_score: tuple  # (players, average final score per player), 1..4 players
+    average_rooms: tuple  # (players, average dominoes on the table at the end)
 
 
-@lru_cache(maxsize=8)
-def simulate(seed: str = "dunginoes/simulation", games: int = 2000, keep_at: float = KEEP_AT) -> Simulation:
-    """Play `games` games for each of 1-4 players, each count on its own seeded stream."""
-    scores, rooms, escape, stunned = [], [], 0, 0
+@lru_cache(maxsize=4)
+def simulate(seed: str = "dunginoes/simulation", solo_games: int = 4000, group_games: int = 1000) -> Simulation:
+    """Play many games for 1-4 players, each player count on its own seeded stream."""
+    scores, rooms, escaped, stunned = [], [], 0, 0
     for players in range(1, 5):
         rng = sub_rng(seed, f"players-{players}")
-        total, table = 0, 0
+        games = solo_games if players == 1 else group_games
+        total = table = 0
         for _ in range(games):
-            result = play_game(rng, players, keep_at)
+            result = play_game(rng, players)
             total += sum(result.scores)
             table += result.rooms
-            if players == 1:
-                escape += result.escaped[0]
-                stunned += result.stunned[0]
+            escaped += players == 1 and result.escaped[0]
+            stunned += players == 1 and result.stunned[0]
         scores.append((players, Fraction(total, games * players)))
         rooms.append((players, Fraction(table, games)))
-    return Simulation(seed=seed, games=games, keep_at=keep_at, solo_escape=Fraction(escape, games),
-                      solo_stunned=Fraction(stunned, games), average_score=tuple(scores), average_rooms=tuple(rooms))
+    return Simulation(seed=seed, solo_games=solo_games, group_games=group_games,
+                      solo_escape=Fraction(escaped, solo_games), solo_stunned=Fraction(stunned, solo_games),
+                      average_score=tuple(scores), average_rooms=tuple(rooms))
+
+
+# --- maps ----------------------------------------------------------------------------------
+
+_TURNS = {(1, 0): (0, 1), (0, 1): (-1, 0), (-1, 0): (0, -1), (0, -1): (1, 0)}  # clockwise (y grows down)
+
+
+@dataclass(frozen=True)
+class End:
+    """An open edge of a tile: its midpoint (x, y), the way out (dx, dy), the number showing, its room."""
+
+    x: int
+    y: int
+    dx: int
+    dy: int
+    value: int
+    room: int
+    long_side: bool = False  # the far side of a crosswise double: dominoes go straight on from it
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One domino on the map: two halves (centre x, centre y, number), the first touching its parent."""
+
+    room: int  # 1, 2, 3… in the order laid
+    halves: tuple
+    parent: int  # 0 for the first room
+    via: End | None  # the parent's end it was laid on
+    crosswise: bool = False
+    special: str = ""  # mode before: the special encounter marked here when the builder got stuck
+    risk: int | None = None  # mode fly: number on the revealed domino's left side
+    reward: int | None = None  # … and on its right side
+    blocked_roll: int = 0  # mode fly: the d8 rolled for blocked exits
+    locked: bool = False  # mode fly: the door in is locked (the pre-drawn domino did not match)
+    secret: bool = False  # mode fly: the door in is a secret exit the DM opened
+    final: bool = False  # mode fly: the double six, the final encounter
+
+    @property
+    def domino(self) -> tuple[int, int]:
+        return self.halves[0][2], self.halves[1][2]
+
+    def cells(self) -> list:
+        return [cell for cx, cy, _ in self.halves for cell in _square(cx, cy)]
+
+
+@dataclass(frozen=True)
+class DominoMap:
+    """A dungeon of dominoes laid by one of the seed's two procedures."""
+
+    mode: str  # before | fly
+    size: int  # rooms asked for
+    tiles: tuple
+    open_ends: tuple  # free ends nothing was laid on (before), or open exits left unexplored (fly)
+    blocked: tuple  # fly: exits the d8 blocked
+    discarded: tuple  # before: dominoes thrown back when stuck
+    entrance: End  # where the party comes in (the first tile's parent side)
+
+
+def _square(cx: int, cy: int) -> tuple:
+    """The four grid cells of a domino half centred on (cx, cy)."""
+    return ((cx - 1, cy - 1), (cx, cy - 1), (cx - 1, cy), (cx, cy))
+
+
+class _Grid:
+    """Which room holds each grid cell; room 0 is the entrance passage."""
+
+    def __init__(self):
+        self.owner: dict = {}
+
+    def fits(self, halves, parent: int) -> bool:
+        """Free cells, and no side shared with any room but the parent (so no loops, even drawn ones)."""
+        cells = [cell for cx, cy, _ in halves for cell in _square(cx, cy)]
+        if any(cell in self.owner for cell in cells):
+            return False
+        for x, y in cells:
+            for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                owner = self.owner.get((nx, ny))
+                if owner is not None and owner != parent:
+                    return False
+        return True
+
+    def take(self, cells, room: int) -> None:
+        for cell in cells:
+            self.owner[cell] = room
+
+
+def _shapes(end: End, near: int, far: int, crosswise: bool):
+    """Ways to lay a domino on `end`: (halves, free ends as (x, y, dx, dy, number)).
+
+    A normal domino goes straight on or turns a corner (not off the long side of a double, where a
+    turn would lie alongside it); a double in mode before lies crosswise, centred on the end, and opens
+    its far side and both short ends.
+    """
+    px, py, dx, dy = end.x, end.y, end.dx, end.dy
+    if crosswise:
+        ex, ey = _TURNS[(dx, dy)]
+        halves = ((px + dx + ex, py + dy + ey, near), (px + dx - ex, py + dy - ey, far))
+        ends = ((px + 2 * dx, py + 2 * dy, dx, dy, near, True), (px + dx + 2 * ex, py + dy + 2 * ey, ex, ey, near),
+                (px + dx - 2 * ex, py + dy - 2 * ey, -ex, -ey, near))
+        return [(halves, ends)]
+    out = []
+    turns = () if end.long_side else (_TURNS[(dx, dy)], _TURNS[(-dx, -dy)])
+    for ex, ey in ((dx, dy), *turns):
+        cx, cy = px + dx, py + dy
+        fx, fy = cx + 2 * ex, cy + 2 * ey
+        out.append((((cx, cy, near), (fx, fy, far)), ((fx + ex, fy + ey, ex, ey, far),)))
+    return out
+
+
+def _edges(halves, entry: End) -> list:
+    """Every outer edge of a tile but the one it was entered by: five doors a room may have (mode fly)."""
+    (ax, ay, av), (bx, by, bv) = halves
+    inner = ((ax + bx) // 2, (ay + by) // 2)
+    out = []
+    for cx, cy, value in halves:
+        for ux, uy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            x, y = cx + ux, cy + uy
+            if (x, y) != inner and (x, y) != (entry.x, entry.y):
+                out.append((x, y, ux, uy, value))
+    return out
+
+
+def generate_map(rng: random.Random, size: int, mode: str, specials=None) -> DominoMap:
+    """Lay a domino dungeon of up to `size` rooms by the seed's 'before the game' or 'on the fly' procedure."""
+    if mode == "before":
+        return _before(rng, size, specials)
+    if mode == "fly":
+        return _fly(rng, size)
+    raise ValueError(f"unknown map mode {mode!r} (expected one of {', '.join(MODES)})")
+
+
+def _before(rng: random.Random, size: int, specials) -> DominoMap:
+    """Hand of three; numbers match; one domino per free end; doubles crosswise; stuck → marker, discard."""
+    # 1. Shuffle face down, take three, and start with the domino that opens most: a double if any.
+    pile = shuffled(rng, DOUBLE_SIX_SET)
+    hand = [pile.pop() for _ in range(3)]
+
+    def opening(tile):
+        ends = [tile[0]] * 3 if is_double(tile) else list(tile)
+        return is_double(tile), sum(_fits(t, ends) for t in hand if t != tile)
+    best = max(opening(t) for t in hand)
+    first = pick(rng, [t for t in hand if opening(t) == best])
+    hand.remove(first)
+    entrance = End(0, 0, 1, 0, first[0], 0)
+    grid = _Grid()
+    if is_double(first):
+        halves, made = _shapes(entrance, first[0], first[1], True)[0]
+        grid.take([c for cy in (-2, -1, 0, 1) for c in ((-2, cy), (-1, cy))], 0)  # the way in
+    else:
+        first = shuffled(rng, first)
+        halves = ((1, 0, first[0]), (3, 0, first[1]))
+        made = ((0, 0, -1, 0, first[0]), (4, 0, 1, 0, first[1]))
+    tiles = [Tile(room=1, halves=halves, parent=0, via=None, crosswise=is_double(first))]
+    grid.take(tiles[0].cells(), 1)
+    ends = [_end(e, 1) for e in made]
+    specials_at, discarded = {}, []
+    hand.append(pile.pop())
+
+    # 2. Lay one domino on a matching free end, then draw back up to three; when stuck, mark and discard.
+    while len(tiles) < size:
+        options = []
+        for tile in hand:
+            for end in ends:
+                if end.value not in tile:
+                    continue
+                far = tile[1] if tile[0] == end.value else tile[0]
+                fits = [s for s in _shapes(end, end.value, far, is_double(tile)) if grid.fits(s[0], end.room)]
+                if fits:
+                    options.append((tile, end, fits))
+        if not options:
+            if len(tiles) not in specials_at:
+                specials_at[len(tiles)] = roll_on(rng, specials)[1].text if specials else "special encounter"
+            if not hand:
+                break
+            thrown = pick(rng, hand)
+            hand.remove(thrown)
+            discarded.append(thrown)
+            if pile:
+                hand.append(pile.pop())
+            continue
+        tile, end, fits = pick(rng, options)
+        halves, made = pick(rng, fits)
+        room = len(tiles) + 1
+        tiles.append(Tile(room=room, halves=halves, parent=end.room, via=end, crosswise=is_double(tile)))
+        grid.take(tiles[-1].cells(), room)
+        ends.remove(end)
+        ends.extend(_end(e, room) for e in made)
+        hand.remove(tile)
+        while len(hand) < 3 and pile:
+            hand.append(pile.pop())
+
+    tiles = [replace(t, special=specials_at.get(t.room, "")) for t in tiles]
+    return DominoMap(mode="before", size=size, tiles=tuple(tiles), open_ends=tuple(ends), blocked=(),
+                     discarded=tuple(discarded), entrance=entrance)
+
+
+def _fly(rng: random.Random, size: int) -> DominoMap:
+    """Double six buried at room `size`; rooms drawn as explored; d8 exits blocked; left risk, right reward."""
+    # 1. One stack, with the double six as deep as the final encounter should be.
+    rest = shuffled(rng, [t for t in DOUBLE_SIX_SET if t != (6, 6)])
+    stack = rest[:size - 1] + [(6, 6)] + rest[size - 1:]
+    stack.reverse()  # draw with pop()
+    grid = _Grid()
+    grid.take([(-2, -1), (-1, -1), (-2, 0), (-1, 0)], 0)  # the way in
+    entrance = End(0, 0, 1, 0, 0, 0)
+    tiles, open_exits, blocked = [], [], []
+
+    def lay(domino, end: End, shapes, locked=False, secret=False):
+        risk, reward = domino if d(rng, 2) == 1 else domino[::-1]  # as revealed: left, right
+        halves = pick(rng, shapes)[0]
+        halves = ((halves[0][0], halves[0][1], risk), (halves[1][0], halves[1][1], reward))
+        room = len(tiles) + 1
+        exits = [_end(e, room) for e in _edges(halves, end)]
+        grid.take([c for cx, cy, _ in halves for c in _square(cx, cy)], room)
+        roll = d(rng, 8)
+        cramped = [e for e in exits if not _room_for(grid, e)]
+        roomy = shuffled(rng, [e for e in exits if _room_for(grid, e)])
+        shut = (cramped + roomy)[:min(roll, len(exits))]  # the DM blocks the cramped ones first
+        blocked.extend(shut)
+        open_exits.extend(e for e in exits if e not in shut)
+        tiles.append(Tile(room=room, halves=halves, parent=end.room, via=end if end.room else None,
+                          risk=risk, reward=reward, blocked_roll=roll, locked=locked, secret=secret,
+                          final=domino == (6, 6)))
+
+    lay(stack.pop(), entrance, _shapes(entrance, 0, 0, False)[:1])
+
+    # 2. Explore an open exit: pre-draw the next domino (a locked door unless a number matches), lay it.
+    while len(tiles) < size and stack:
+        secret = not open_exits
+        choices = open_exits or [e for e in blocked if _room_for(grid, e)]
+        if not choices:
+            break  # nowhere left to dig: the dungeon ends early
+        end = pick(rng, choices)
+        (open_exits if not secret else blocked).remove(end)
+        shapes = [s for s in _shapes(end, 0, 0, False) if grid.fits(s[0], end.room)]
+        if not shapes:  # another passage took the space: this exit has caved in
+            blocked.append(end)
+            continue
+        domino = stack.pop()
+        lay(domino, end, shapes, locked=not secret and end.value not in domino, secret=secret)
+
+    return DominoMap(mode="fly", size=size, tiles=tuple(tiles), open_ends=tuple(open_exits),
+                     blocked=tuple(blocked), discarded=(), entrance=entrance)
+
+
+def _end(made: tuple, room: int) -> End:
+    """An End from a shape's (x, y, dx, dy, number[, long side]) tuple."""
+    return End(*made[:5], room=room, long_side=len(made) > 5 and made[5])
+
+
+def _room_for(grid: _Grid, end: End) -> bool:
+    return any(grid.fits(s[0], end.room) for s in _shapes(end, 0, 0, False))
+
+

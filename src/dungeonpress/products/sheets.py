@@ -27,6 +27,7 @@ class Layout:
     skills_gained: int
     frailties_gained: int
     tag_lines: int  # stress, fatigue and conditions each
+    treasure_lines: int
     list_lines: int  # NPCs, locations and events each
     log_rows: int
     light: int
@@ -36,12 +37,12 @@ class Layout:
 
 
 LAYOUTS = {
-    "a4": Layout(skills_gained=3, frailties_gained=1, tag_lines=3, list_lines=6, log_rows=25, light=10, rations=8,
-                 items=9, spells=5),
-    "letter": Layout(skills_gained=3, frailties_gained=1, tag_lines=3, list_lines=5, log_rows=23, light=10,
-                     rations=8, items=8, spells=4),
-    "a5": Layout(skills_gained=2, frailties_gained=1, tag_lines=2, list_lines=4, log_rows=18, light=8, rations=8,
-                 items=7, spells=4),
+    "a4": Layout(skills_gained=3, frailties_gained=1, tag_lines=3, treasure_lines=2, list_lines=7, log_rows=31,
+                 light=10, rations=8, items=11, spells=6),
+    "letter": Layout(skills_gained=3, frailties_gained=1, tag_lines=3, treasure_lines=2, list_lines=6, log_rows=29,
+                     light=10, rations=8, items=9, spells=4),
+    "a5": Layout(skills_gained=2, frailties_gained=1, tag_lines=2, treasure_lines=1, list_lines=4, log_rows=27,
+                 light=8, rations=8, items=6, spells=2),
 }
 
 
@@ -71,7 +72,7 @@ def render_sheet_pdf(ctx: BuildContext, game: str, paper: str, fillable: bool) -
     if game == "dungeoneer":
         sheet = dungeoneer_view(ctx.content, layout, None, kicker="Character sheet")
         return _pdf(ctx, "sheet_dungeoneer.html.j2", paper, fillable, [sheet], "Loner: Dungeoneer character sheet")
-    sheet = paperogue_view(layout, None, kicker="Character sheet")
+    sheet = paperogue_view(ctx.content, layout, None, kicker="Character sheet")
     return _pdf(ctx, "sheet_paperogue.html.j2", paper, fillable, [sheet], "Paperogue character sheet")
 
 
@@ -92,11 +93,13 @@ def build_characters(ctx: BuildContext, options: dict) -> list[Output]:
         ctx.tick(0, 1, f"laying out {count} pre-rolled {game} character(s)")
         layout = LAYOUTS[paper]
         if game == "dungeoneer":
-            sheets = [dungeoneer_view(ctx.content, layout, c, kicker=f"Pre-rolled delver {n} · seed {ctx.seed}")
+            sheets = [dungeoneer_view(ctx.content, layout, c, kicker=f"Pre-rolled delver {n} · seed {ctx.seed}",
+                                    legend="Grey numbers: the d66 rolls")
                       for n, c in enumerate(characters, start=1)]
             data = _pdf(ctx, "sheet_dungeoneer.html.j2", paper, False, sheets, f"Pre-rolled delvers, seed {ctx.seed}")
         else:
-            sheets = [paperogue_view(layout, c, kicker=f"Pre-rolled rogue {n} · seed {ctx.seed}")
+            sheets = [paperogue_view(ctx.content, layout, c, kicker=f"Pre-rolled rogue {n} · seed {ctx.seed}",
+                                     legend="Grey numbers: the rolls")
                       for n, c in enumerate(characters, start=1)]
             data = _pdf(ctx, "sheet_paperogue.html.j2", paper, False, sheets, f"Pre-rolled rogues, seed {ctx.seed}")
         outputs.append(Output(f"{stem}.pdf", data))
@@ -128,7 +131,7 @@ def _pdf(ctx: BuildContext, template: str, paper: str, fillable: bool, sheets: l
 
 def text(name: str, title: str, value="", note: str = "") -> dict:
     """A writing line; in the fillable PDF a text field called `name`."""
-    return {"name": name, "title": title, "value": "" if value is None else str(value), "note": note}
+    return {"name": name, "title": title, "value": "" if value is None else str(value), "note": note, "off": False}
 
 
 def box(name: str, title: str, *, checked: bool = False, off: bool = False) -> dict:
@@ -147,12 +150,13 @@ def _boxes(prefix: str, title: str, count: int) -> list:
 
 
 def roll_note(content: Content, *rolls: Roll) -> str:
-    """`d66 34`, or `d66 34 (21 rerolled)` when a repeat was thrown away; several rolls joined by ` · `."""
+    """The rolls behind a value, small: `42` for a d66 (the sheet says so once), `2d6 7` for other dice,
+    `42 (21 rerolled)` when a repeat was thrown away; several rolls joined by ` · `."""
     parts = []
     for roll in rolls:
         table = content.tables.get(roll.table)
         die = views.die_label(table) if table else ""
-        part = f"{die} {roll.result}".strip()
+        part = str(roll.result) if die == "d66" else f"{die} {roll.result}".strip()
         if roll.rerolled:
             part += f" ({', '.join(str(r) for r in roll.rerolled)} rerolled)"
         parts.append(part)
@@ -162,7 +166,8 @@ def roll_note(content: Content, *rolls: Roll) -> str:
 # ---------------------------------------------------------------- view-models: Loner: Dungeoneer
 
 
-def dungeoneer_view(content: Content, layout: Layout, character: Character | None, *, kicker: str) -> dict:
+def dungeoneer_view(content: Content, layout: Layout, character: Character | None, *, kicker: str,
+                    legend: str = "") -> dict:
     """Every field of the Dungeoneer sheet, empty or filled from a pre-rolled Character."""
     c = character
 
@@ -176,10 +181,11 @@ def dungeoneer_view(content: Content, layout: Layout, character: Character | Non
     for n in (1, 2):
         roll = c.skills[n - 1] if c else None
         skills.append(text(f"skill_{n}", f"Skill {n}", value(roll), note(roll) if roll else ""))
-    name_note = f"d6 {c.name_list_roll} · {note(c.first_name, c.surname, c.nickname)}" if c else ""
+    name_note = f"d6 {c.name_list_roll} · {note(c.first_name, c.nickname, c.surname)}" if c else ""
     sheet = {
         "anchor": f"sheet-{c.first_name.value.lower()}" if c else "sheet",
         "kicker": kicker,
+        "legend": legend,
         "name": text("name", "Name", c.name if c else "", name_note),
         "concept": text("concept", "Concept", value(c and c.concept), note(c.concept) if c else ""),
         "skills": skills,
@@ -199,6 +205,7 @@ def dungeoneer_view(content: Content, layout: Layout, character: Character | Non
         "light": _boxes("light", "Light, scenes left", layout.light),
         "rations": _boxes("ration", "Ration", layout.rations),
         "meal": _boxes("meal", "Scenes since last meal", MEAL_BOXES),
+        "treasure": _texts("treasure", "Treasure", layout.treasure_lines),
         "lists": [
             {"title": "NPCs", "lines": _texts("npc", "NPC", layout.list_lines)},
             {"title": "Locations", "lines": _texts("location", "Location", layout.list_lines)},
@@ -268,9 +275,184 @@ def oracle_strip_view() -> dict:
 # ---------------------------------------------------------------- view-models: Paperogue
 
 
-def paperogue_view(layout: Layout, character: PaperogueCharacter | None, *, kicker: str) -> dict:
+PAPEROGUE_STATS = (("hp_roll", "HP roll"), ("mp_roll", "MP roll"), ("str", "STR"), ("dex", "DEX"), ("int", "INT"))
+PAPEROGUE_GAINS = (("hp", "HP"), ("mp", "MP"))
+LEDGER_ROWS = (("start", "Start"), ("level_2", "Level 2"), ("level_3", "Level 3"))
+DEFAULT_ARMOR = ("Helmet", "Mail", "Breastplate", "Gauntlets", "Boots", "Belt")
+JEWELRY_SLOTS = (("neck", "Neck"), ("monocle", "Monocle"), ("wrist_left", "Left wrist"),
+                 ("wrist_right", "Right wrist"), ("ear_left", "Left ear"), ("ear_right", "Right ear"))
+FINGERS = 5
+SCORE_LINES = (("gold", "Gold", "× 1"), ("slain_1", "Slain on level 1", "× 1"), ("slain_2", "Slain on level 2", "× 2"),
+               ("slain_3", "Slain on level 3", "× 3"), ("items", "Items carried", "× 1"), ("hp_left", "HP left", "× 10"),
+               ("alive", "Made it out alive", "+ 1000"))
+
+
+def paperogue_view(content: Content, layout: Layout, character: PaperogueCharacter | None, *, kicker: str,
+                   legend: str = "") -> dict:
     """Every field of the Paperogue sheet, empty or filled from a pre-rolled character."""
-    raise NotImplementedError
+    c = character
+    scores = dict(c.scores) if c else {}
+    stat_values = {"hp_roll": scores.get("HP"), "mp_roll": scores.get("MP"), "str": scores.get("STR"),
+                   "dex": scores.get("DEX"), "int": scores.get("INT"),
+                   "hp": c.hp if c else None, "mp": c.mp if c else None}
+    columns = PAPEROGUE_STATS + PAPEROGUE_GAINS
+    bonuses = _stat_bonuses(c)
+
+    def cell(field, stat):
+        return {"field": field, "gain": stat in dict(PAPEROGUE_GAINS), "off": False}
+
+    ledger = []
+    for key, label in LEDGER_ROWS:
+        values = stat_values if key == "start" else {}
+        ledger.append({"label": label, "cls": key, "cells": [
+            cell(text(f"{key}_{stat}", f"{label} {title}", values.get(stat, "")), stat) for stat, title in columns]})
+    # Totals and item bonuses have nothing to add under the bare HP and MP rolls.
+    for key, label, values in (("total", "Total", stat_values), ("bonus", "Items", bonuses)):
+        cells = [cell(text(f"{key}_{stat}", f"{label} {title}", values.get(stat, "")), stat) for stat, title in columns]
+        for item, (stat, _) in zip(cells, columns):
+            item["off"] = stat.endswith("_roll")
+        ledger.append({"label": label, "cls": key, "cells": cells})
+    rolled = ""
+    if c:
+        rolled = "Rolled " + ", ".join(f"{stat} {roll}" for stat, roll in c.rolls)
+        rolled += f"; swapped {c.swap[0]} and {c.swap[1]}." if c.swap else "; no swap."
+    items = list(c.items) if c else []
+    weapon = next((i for i in items if i.kind == "weapon"), None)
+    armor = {i.name.casefold(): i for i in items if i.kind == "armor"}
+    jewels = {_jewel_slot(i.name): i for i in items if i.kind == "jewelry"}
+    pack = [i for i in items if i.kind in ("potion", "scroll", "book", "key")]
+    return {
+        "anchor": "sheet",
+        "kicker": kicker,
+        "legend": legend,
+        "name": text("name", "Name"),
+        "level": [box(f"level_{n}", f"Level {n}") | {"label": str(n)} for n in (1, 2, 3)],
+        "headers": [{"title": title, "gain": stat in dict(PAPEROGUE_GAINS)} for stat, title in columns],
+        "ledger": ledger,
+        "rolled": rolled,
+        "swap": box("swap_used", "Swap used", checked=bool(c and c.swap)),
+        "swap_pair": text("swap_pair", "Swapped stats", f"{c.swap[0]} ↔ {c.swap[1]}" if c and c.swap else ""),
+        "hp_current": text("hp_current", "Current HP", c.hp if c else ""),
+        "mp_current": text("mp_current", "Current MP", c.mp if c else ""),
+        "weapons": [_weapon_line(n, weapon if n == 1 else None, content) for n in (1, 2)],
+        "armor": [_armor_line(name, armor.get(name.casefold()), content) for name in _armor_names(content)],
+        "jewelry": [_jewel_line(key, label, jewels.get(key), content) for key, label in JEWELRY_SLOTS],
+        "rings": [{"hand": hand, "fingers": [_ring(f"ring_{side}_{n}", f"{hand} finger {n}",
+                                                  jewels.get("ring") if side == "left" and n == 1 else None)
+                                            for n in range(1, FINGERS + 1)]}
+                  for side, hand in (("left", "Left hand"), ("right", "Right hand"))],
+        "pack": [_pack_line(n, pack[n - 1] if n <= len(pack) else None, content) for n in range(1, layout.items + 1)],
+        "known": _known_types(content),
+        "spells": _texts("spell", "Spell", layout.spells, values=list(c.spells) if c else []),
+        "gold": text("gold", "Gold", c.gold if c and c.gold else ""),
+        "key_count": text("keys", "Keys", sum(1 for i in items if i.kind == "key") or ""),
+        "score": [{"label": label, "factor": factor, "tally": text(f"score_{key}_count", f"{label} count"),
+                   "points": text(f"score_{key}", f"{label} points")} for key, label, factor in SCORE_LINES],
+        "score_total": text("score_total", "Score total"),
+        "rules": PAPEROGUE_RULES,
+    }
+
+
+# The play rules a player needs at the table, in our words (the seed's Steps 3-5).
+PAPEROGUE_RULES = (
+    {"term": "Fight:", "text": "roll 1d10 on level 1, 2d10 on level 2, 3d10 on level 3; at or under your weapon's stat "
+                              "(bare hands: STR or DEX) the monster loses 1 HP, over it you lose 1 HP. 0 HP ends the game."},
+    {"term": "Dual wield:", "text": "two weapons of different stats; pass both rolls to hit."},
+    {"term": "Backtrack:", "text": "roll any die, odd means the monsters are back."},
+    {"term": "Rest:", "text": "d20, 1–12 regain half your max HP (round down), 13–20 monsters respawn."},
+    {"term": "Spells:", "text": "roll under INT; success costs 1 MP. Regain 1 MP every 2 rooms."},
+    {"term": "Descend:", "text": "HP and MP refill; roll a d10 for each stat and add it, as in the ledger."},
+)
+
+
+def _stat_bonuses(character) -> dict:
+    """Identified item bonuses by ledger column: `+3 INT` → {"int": "+3"}."""
+    out = {}
+    if not character:
+        return out
+    for item in character.items:
+        parts = item.effect.split()
+        if item.identified and len(parts) == 2 and parts[0][:1] in "+-" and parts[1].lower() in ("str", "dex", "int", "hp", "mp"):
+            out[parts[1].lower()] = parts[0]
+    return out
+
+
+def _item_note(content: Content, item) -> str:
+    if not item:
+        return ""
+    note = roll_note(content, *item.rolls)
+    for notation, results in item.dice:
+        note += f" · {notation} {'+'.join(str(r) for r in results)}"
+    return note
+
+
+def _weapon_line(n: int, item, content: Content) -> dict:
+    label = "Main hand" if n == 1 else "Off hand"
+    return {"label": label,
+            "item": text(f"weapon_{n}", f"Weapon {n}", item.name if item else "", _item_note(content, item)),
+            "stat": text(f"weapon_{n}_stat", f"Weapon {n} stat", item.stat if item else ""),
+            "bonus": text(f"weapon_{n}_bonus", f"Weapon {n} bonus", item.effect if item else ""),
+            "known": box(f"weapon_{n}_id", f"Weapon {n} identified", checked=bool(item and item.identified))}
+
+
+def _armor_names(content: Content) -> list:
+    table = content.tables.get("paperogue_armor")
+    if table is None:
+        return list(DEFAULT_ARMOR)
+    return [str(dict(row.values).get("item", row.values[-1][1])) for row in table.rows]
+
+
+def _armor_line(name: str, item, content: Content) -> dict:
+    key = _field_key(name)
+    return {"label": name,
+            "bonus": text(f"armor_{key}", f"{name} bonus", item.effect if item else "", _item_note(content, item)),
+            "worn": box(f"armor_{key}_worn", f"{name} worn", checked=bool(item)),
+            "known": box(f"armor_{key}_id", f"{name} identified", checked=bool(item and item.identified))}
+
+
+def _jewel_slot(name: str) -> str:
+    lowered = name.casefold()
+    for word, slot in (("earring", "ear_left"), ("ring", "ring"), ("bracelet", "wrist_left"), ("watch", "wrist_left"),
+                       ("necklace", "neck"), ("monocle", "monocle")):
+        if word in lowered:
+            return slot
+    return "neck"
+
+
+def _jewel_line(key: str, label: str, item, content: Content) -> dict:
+    value = f"{item.name}: {item.effect}" if item else ""
+    return {"label": label,
+            "item": text(f"jewel_{key}", label, value, _item_note(content, item)),
+            "known": box(f"jewel_{key}_id", f"{label} identified", checked=bool(item and item.identified))}
+
+
+def _ring(name: str, title: str, item) -> dict:
+    return text(name, title, item.effect if item else "")
+
+
+def _pack_line(n: int, item, content: Content) -> dict:
+    return {"item": text(f"item_{n}", f"Item {n}", item.name if item else "", _item_note(content, item)),
+            "effect": text(f"item_{n}_effect", f"Item {n} effect", item.effect if item else ""),
+            "known": box(f"item_{n}_id", f"Item {n} identified", checked=bool(item and item.identified))}
+
+
+def _known_types(content: Content) -> list:
+    """Potion colours and scroll names from the content, each with a line for what it turned out to do."""
+    out = []
+    for table_id, kind, title in (("paperogue_potions", "potion", "Potions"), ("paperogue_scrolls", "scroll", "Scrolls")):
+        table = content.tables.get(table_id)
+        if table is None:
+            continue
+        rows = []
+        for row in table.rows:
+            label = str(dict(row.values).get("item", row.values[-1][1]))
+            rows.append({"label": label, "field": text(f"{kind}_{row.low}", f"{title}: {label}")})
+        out.append({"title": f"{title} identified", "rows": rows})
+    return out
+
+
+def _field_key(label: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in label.casefold()).strip("_")
 
 
 COMMANDS = (

@@ -1,0 +1,176 @@
+"""Turn a DominoMap into an SVG string: dominoes with pips on a grid, doors, markers and the way in."""
+
+from __future__ import annotations
+
+from dungeonpress.generate.dunginoes import DominoMap, End, Tile
+
+UNIT = 10  # SVG user units per grid unit; one domino half is 2 x 2 grid units
+MARGIN = 2  # grid units of paper around the dungeon
+INK, ACCENT, GRID, PAPER, TILE = "#1d1a17", "#7a1f1f", "#ddd6ca", "#fbf8f2", "#ffffff"
+_PIP_R = 0.19
+_SPREAD = 0.5  # pip offset from a half's centre, in grid units
+
+# Pip positions for 0..6 on a half whose long axis is x: (along, across) offsets in steps of _SPREAD.
+_PIPS = {
+    0: (),
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1)),
+}
+
+
+def draw_domino_map(dungeon: DominoMap, *, max_width_mm: float = 180, max_height_mm: float = 200) -> str:
+    """The whole map as one <svg>, scaled to fit `max_width_mm` x `max_height_mm` (at most 6 mm a grid unit)."""
+    x0, y0, x1, y1 = _bounds(dungeon)
+    width, height = x1 - x0, y1 - y0
+    scale = min(max_width_mm / width, max_height_mm / height, 6.0)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="domino-map" '
+             f'viewBox="{x0 * UNIT} {y0 * UNIT} {width * UNIT} {height * UNIT}" '
+             f'width="{width * scale:.1f}mm" height="{height * scale:.1f}mm">',
+             f'<rect x="{x0 * UNIT}" y="{y0 * UNIT}" width="{width * UNIT}" height="{height * UNIT}" fill="{PAPER}"/>']
+    parts.append(_grid(x0, y0, x1, y1))
+    parts.append(_entrance(dungeon.entrance))
+    for end in dungeon.open_ends if dungeon.mode == "fly" else ():
+        parts.append(_stub(end))
+    for tile in dungeon.tiles:
+        parts.append(_tile(tile))
+    for tile in dungeon.tiles if dungeon.mode == "fly" else ():
+        if tile.via:
+            parts.append(_door(tile))
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _bounds(dungeon: DominoMap) -> tuple[int, int, int, int]:
+    xs, ys = [], []
+    for tile in dungeon.tiles:
+        for x, y in tile.cells():
+            xs += [x, x + 1]
+            ys += [y, y + 1]
+    entrance = dungeon.entrance
+    xs += [entrance.x - 2]
+    ys += [entrance.y - 1, entrance.y + 1]
+    for end in dungeon.open_ends if dungeon.mode == "fly" else ():
+        xs.append(end.x + end.dx)
+        ys.append(end.y + end.dy)
+    return min(xs) - MARGIN, min(ys) - MARGIN, max(xs) + MARGIN, max(ys) + MARGIN
+
+
+def _u(value: float) -> str:
+    """A grid coordinate in SVG user units, written short."""
+    text = f"{value * UNIT:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _grid(x0: int, y0: int, x1: int, y1: int) -> str:
+    lines = [f'<path d="' + " ".join(f"M{_u(x)} {_u(y0)}V{_u(y1)}" for x in range(x0, x1 + 1))
+             + " " + " ".join(f"M{_u(x0)} {_u(y)}H{_u(x1)}" for y in range(y0, y1 + 1))
+             + f'" stroke="{GRID}" stroke-width="0.5" fill="none"/>']
+    return "\n".join(lines)
+
+
+def _tile(tile: Tile) -> str:
+    (ax, ay, av), (bx, by, bv) = tile.halves
+    left, top = min(ax, bx) - 1, min(ay, by) - 1
+    right, bottom = max(ax, bx) + 1, max(ay, by) + 1
+    inset = 0.1
+    stroke, width = (ACCENT, 3.2) if tile.final else (INK, 1.3)
+    out = [f'<g class="tile" id="room-{tile.room}">',
+           f'<rect x="{_u(left + inset)}" y="{_u(top + inset)}" width="{_u(right - left - 2 * inset)}" '
+           f'height="{_u(bottom - top - 2 * inset)}" rx="{_u(0.35)}" fill="{TILE}" stroke="{stroke}" '
+           f'stroke-width="{width}"/>']
+    mx, my = (ax + bx) / 2, (ay + by) / 2  # the middle of the dividing line
+    horizontal = ay == by
+    if horizontal:
+        out.append(f'<line x1="{_u(mx)}" y1="{_u(my - 0.7)}" x2="{_u(mx)}" y2="{_u(my + 0.7)}" stroke="{INK}" stroke-width="1"/>')
+    else:
+        out.append(f'<line x1="{_u(mx - 0.7)}" y1="{_u(my)}" x2="{_u(mx + 0.7)}" y2="{_u(my)}" stroke="{INK}" stroke-width="1"/>')
+    for cx, cy, value in tile.halves:
+        for along, across in _PIPS[value]:
+            px, py = (along, across) if horizontal else (across, along)
+            out.append(f'<circle cx="{_u(cx + px * _SPREAD)}" cy="{_u(cy + py * _SPREAD)}" r="{_u(_PIP_R)}" fill="{INK}"/>')
+    out.append(_badge(mx, my, tile.room, diamond=bool(tile.special)))
+    out.append("</g>")
+    return "\n".join(out)
+
+
+def _badge(x: float, y: float, number, diamond: bool = False) -> str:
+    """The room number over the middle of the dividing line: in a disc, or in a diamond for a special room."""
+    if diamond:
+        r = 0.56
+        points = f"{_u(x)},{_u(y - r)} {_u(x + r)},{_u(y)} {_u(x)},{_u(y + r)} {_u(x - r)},{_u(y)}"
+        mark = f'<polygon points="{points}" fill="{ACCENT}" stroke="#ffffff" stroke-width="0.6"/>'
+    else:
+        mark = f'<circle cx="{_u(x)}" cy="{_u(y)}" r="{_u(0.41)}" fill="{ACCENT}" stroke="#ffffff" stroke-width="0.6"/>'
+    size = 0.5 if len(str(number)) < 2 else 0.44
+    return (f'{mark}<text x="{_u(x)}" y="{_u(y + size * 0.36)}" text-anchor="middle" font-family="Vollkorn" '
+            f'font-weight="700" font-size="{_u(size)}" fill="#ffffff">{number}</text>')
+
+
+def _entrance(end: End, label: bool = True) -> str:
+    """An arrow in the passage the party comes in by, pointing at the first room."""
+    x, y = end.x, end.y
+    points = " ".join(f"{_u(px)},{_u(py)}" for px, py in (
+        (x - 1.8, y - 0.3), (x - 0.9, y - 0.3), (x - 0.9, y - 0.75), (x - 0.15, y), (x - 0.9, y + 0.75),
+        (x - 0.9, y + 0.3), (x - 1.8, y + 0.3)))
+    arrow = f'<polygon points="{points}" fill="{ACCENT}"/>'
+    if not label:
+        return arrow
+    return (f'{arrow}<text x="{_u(x - 1.05)}" y="{_u(y - 1.0)}" text-anchor="middle" font-family="Cinzel" font-weight="700" '
+            f'font-size="{_u(0.5)}" fill="{ACCENT}">IN</text>')
+
+
+def _stub(end: End) -> str:
+    """An open exit nobody has explored yet: a short dashed passage leading off the tile."""
+    x, y = end.x, end.y
+    tx, ty = end.x + end.dx * 0.95, end.y + end.dy * 0.95
+    return (f'<line x1="{_u(x)}" y1="{_u(y)}" x2="{_u(tx)}" y2="{_u(ty)}" stroke="{INK}" stroke-width="1.3" '
+            f'stroke-dasharray="2 1.5"/><circle cx="{_u(tx)}" cy="{_u(ty)}" r="{_u(0.16)}" fill="{PAPER}" '
+            f'stroke="{INK}" stroke-width="1"/>')
+
+
+def _door(tile: Tile) -> str:
+    """The door a room was entered by (mode fly): open, locked (filled) or secret (an S)."""
+    end = tile.via
+    x, y = end.x, end.y
+    if tile.secret:
+        return (f'<circle cx="{_u(x)}" cy="{_u(y)}" r="{_u(0.36)}" fill="{PAPER}" stroke="{ACCENT}" stroke-width="1"/>'
+                f'<text x="{_u(x)}" y="{_u(y + 0.17)}" text-anchor="middle" font-family="Vollkorn" font-weight="700" '
+                f'font-size="{_u(0.48)}" fill="{ACCENT}">S</text>')
+    along, across = 0.42, 0.2  # half sizes of the door leaf
+    w, h = (across, along) if end.dx else (along, across)
+    fill = INK if tile.locked else TILE
+    return (f'<rect x="{_u(x - w)}" y="{_u(y - h)}" width="{_u(2 * w)}" height="{_u(2 * h)}" fill="{fill}" '
+            f'stroke="{INK}" stroke-width="1"/>')
+
+
+ICONS = ("entrance", "room", "special", "final", "door", "locked", "secret", "unexplored")
+
+
+def draw_icon(kind: str) -> str:
+    """A small SVG of one map mark, for the legend: one of ICONS."""
+    boxes = {"entrance": (-2.0, -0.9, 2.0, 1.8), "final": (-1.2, -0.7, 2.4, 1.4)}
+    x, y, w, h = boxes.get(kind, (-0.7, -0.7, 1.4, 1.4))
+    if kind == "entrance":
+        body = _entrance(End(0, 0, 1, 0, 0, 0), label=False)
+    elif kind == "room":
+        body = _badge(0, 0, 7)
+    elif kind == "special":
+        body = _badge(0, 0, 7, diamond=True)
+    elif kind == "final":
+        body = (f'<rect x="{_u(-1.1)}" y="{_u(-0.6)}" width="{_u(2.2)}" height="{_u(1.2)}" rx="{_u(0.3)}" '
+                f'fill="{TILE}" stroke="{ACCENT}" stroke-width="3.2"/>')
+    elif kind in ("door", "locked", "secret"):
+        fake = Tile(room=0, halves=(), parent=0, via=End(0, 0, 0, 1, 0, 0), locked=kind == "locked",
+                    secret=kind == "secret")
+        body = _door(fake)
+    elif kind == "unexplored":
+        x, w = -0.2, 1.4
+        body = _stub(End(0, 0, 1, 0, 0, 0))
+    else:
+        raise ValueError(f"unknown map icon {kind!r} (expected one of {', '.join(ICONS)})")
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="icon" viewBox="{_u(x)} {_u(y)} {_u(w)} {_u(h)}" '
+            f'width="{w * 2.6:.1f}mm" height="{h * 2.6:.1f}mm">{body}</svg>')

@@ -1,0 +1,250 @@
+"""Turn a grid size and a pre-rolled Paperogue Level into an SVG string of graph paper with the level drawn on it.
+
+All coordinates are millimetres (the viewBox is in mm and the width/height attributes say
+mm), so one grid cell is exactly `cell` mm on paper. Rooms are 2 x 2 cells, one lattice step
+is PITCH cells, and corridors run along the grid line through the middle of a wall.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from dungeonpress.generate.paperogue import STEP, Level, Room
+
+PITCH = 4  # cells from one room's corner to the next room's: a 2-cell room and a 2-cell corridor
+ROOM = 2  # a room is ROOM x ROOM cells, one cell per quadrant
+PAD = 0.5  # mm of paper drawn around the grid so its outer lines are not clipped
+DEAD_END = 1  # cells a dead-end corridor runs before it stops
+
+INK = "#1d1a17"
+ACCENT = "#7a1f1f"
+GRID_LINE = "#aab1ba"
+GRID_DOT = "#6f7680"
+QUADRANT = "#8c8377"
+MUTED = "#5a534b"
+MARK_FONT = "Paperogue Marks"  # Vollkorn with lining figures, declared in templates/css/paperogue.css
+
+
+def sheet_svg(cols: int, rows: int, cell: float, grid: str = "square", level: Level | None = None) -> str:
+    """A `cols` x `rows` grid of `cell` mm squares (lines, or dots for grid="dot"), with `level` drawn centred."""
+    width, height = cols * cell, rows * cell
+    parts = [_open(width + 2 * PAD, height + 2 * PAD, -PAD, -PAD, "paperogue-grid")]
+    parts.append(_dots(cols, rows, cell) if grid == "dot" else _lines(cols, rows, cell))
+    if level is not None:
+        origin = level_origin(level, cols, rows)
+        parts.append(_level(level, cell, origin))
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def level_span(level: Level) -> tuple[int, int]:
+    """How many cells wide and tall a drawn level is, dead-end corridors included."""
+    xs = [room.x for room in level.rooms]
+    ys = [room.y for room in level.rooms]
+    return ((max(xs) - min(xs)) * PITCH + ROOM + 2 * DEAD_END,
+            (max(ys) - min(ys)) * PITCH + ROOM + 2 * DEAD_END)
+
+
+def level_origin(level: Level, cols: int, rows: int) -> tuple[int, int]:
+    """The cell where lattice place (0, 0)'s room corner goes, so the level sits centred on whole cells."""
+    span_w, span_h = level_span(level)
+    if span_w > cols or span_h > rows:
+        raise ValueError(f"level {level.number} needs {span_w} x {span_h} cells; the sheet has {cols} x {rows}")
+    left = (cols - span_w) // 2 + DEAD_END
+    top = (rows - span_h) // 2 + DEAD_END
+    return (left - min(r.x for r in level.rooms) * PITCH, top - min(r.y for r in level.rooms) * PITCH)
+
+
+def room_cell(room: Room, origin: tuple[int, int]) -> tuple[int, int]:
+    """The grid cell (column, row) of a room's top-left corner."""
+    return origin[0] + room.x * PITCH, origin[1] + room.y * PITCH
+
+
+# --- the grid ------------------------------------------------------------------------------------
+
+def _open(width: float, height: float, x: float, y: float, css_class: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" width="{_n(width)}mm" '
+            f'height="{_n(height)}mm" viewBox="{_n(x)} {_n(y)} {_n(width)} {_n(height)}">')
+
+
+def _lines(cols: int, rows: int, cell: float) -> str:
+    """One <line> per grid line, so each can be found and measured in the PDF."""
+    width, height = cols * cell, rows * cell
+    out = [f'<g stroke="{GRID_LINE}" stroke-width="0.18" fill="none">']
+    for i in range(cols + 1):
+        out.append(f'<line x1="{_n(i * cell)}" y1="0" x2="{_n(i * cell)}" y2="{_n(height)}"/>')
+    for j in range(rows + 1):
+        out.append(f'<line x1="0" y1="{_n(j * cell)}" x2="{_n(width)}" y2="{_n(j * cell)}"/>')
+    out.append("</g>")
+    return "\n".join(out)
+
+
+def _dots(cols: int, rows: int, cell: float) -> str:
+    """One dot at every grid corner."""
+    out = [f'<g fill="{GRID_DOT}" stroke="none">']
+    for j in range(rows + 1):
+        for i in range(cols + 1):
+            out.append(f'<circle cx="{_n(i * cell)}" cy="{_n(j * cell)}" r="0.3"/>')
+    out.append("</g>")
+    return "\n".join(out)
+
+
+# --- the level -----------------------------------------------------------------------------------
+
+def _level(level: Level, cell: float, origin: tuple[int, int]) -> str:
+    corridors, doors, rooms = [], [], []
+    locked = {(lock.room, lock.direction) for lock in level.locks if lock.room}
+    for room in level.rooms:
+        cx, cy = room_cell(room, origin)
+        for door in room.exits:
+            start = _wall_middle(cx, cy, door.direction, cell)
+            if door.leads_to is None:
+                corridors.append(_dead_end(start, door.direction, cell))
+            elif door.leads_to > room.number:  # each corridor once, from its lower-numbered room
+                other = level.room(door.leads_to)
+                ox, oy = room_cell(other, origin)
+                end = _wall_middle(ox, oy, _facing(door.direction), cell)
+                corridors.append(_segment(start, end, "corridor"))
+            if (room.number, door.direction) in locked:
+                doors.append(_lock(start, door.direction, cell))
+        rooms.append(_room(room, level, cell, cx, cy))
+    return "\n".join([f'<g class="level" data-level="{level.number}">',
+                      f'<g stroke="{INK}" stroke-width="0.7" stroke-linecap="square" fill="none">',
+                      *corridors, "</g>", *rooms, *doors, "</g>"])
+
+
+def _facing(direction: str) -> str:
+    return {"N": "S", "E": "W", "S": "N", "W": "E"}[direction]
+
+
+def _wall_middle(cx: int, cy: int, direction: str, cell: float) -> tuple[float, float]:
+    """The point in the middle of a room's wall (a grid corner, since a wall is two cells long)."""
+    half = ROOM / 2
+    dx, dy = STEP[direction]
+    return ((cx + half + dx * half) * cell, (cy + half + dy * half) * cell)
+
+
+def _segment(start, end, css_class: str) -> str:
+    return (f'<line class="{css_class}" x1="{_n(start[0])}" y1="{_n(start[1])}" '
+            f'x2="{_n(end[0])}" y2="{_n(end[1])}"/>')
+
+
+def _dead_end(start, direction: str, cell: float) -> str:
+    """A corridor stub one cell long, closed by a bar across its end."""
+    dx, dy = STEP[direction]
+    end = (start[0] + dx * DEAD_END * cell, start[1] + dy * DEAD_END * cell)
+    bar = 0.3 * cell
+    a = (end[0] - dy * bar, end[1] - dx * bar)
+    b = (end[0] + dy * bar, end[1] + dx * bar)
+    return _segment(start, end, "dead-end") + _segment(a, b, "dead-end")
+
+
+def _lock(at, direction: str, cell: float) -> str:
+    """A locked door: a filled bar across the corridor just outside the locked room's wall."""
+    dx, dy = STEP[direction]
+    centre = (at[0] + dx * 0.22 * cell, at[1] + dy * 0.22 * cell)
+    long_, short = 0.62 * cell, 0.26 * cell
+    w, h = (short, long_) if dx else (long_, short)
+    return (f'<rect class="lock" x="{_n(centre[0] - w / 2)}" y="{_n(centre[1] - h / 2)}" width="{_n(w)}" '
+            f'height="{_n(h)}" fill="{ACCENT}" stroke="{INK}" stroke-width="0.2"/>')
+
+
+def _room(room: Room, level: Level, cell: float, cx: int, cy: int) -> str:
+    x, y, size = cx * cell, cy * cell, ROOM * cell
+    mid_x, mid_y = x + cell, y + cell
+    out = [f'<g class="room" data-room="{room.number}">',
+           f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(size)}" height="{_n(size)}" fill="#ffffff" '
+           f'stroke="{INK}" stroke-width="0.5"/>',
+           f'<line x1="{_n(mid_x)}" y1="{_n(y)}" x2="{_n(mid_x)}" y2="{_n(y + size)}" stroke="{QUADRANT}" '
+           f'stroke-width="0.15"/>',
+           f'<line x1="{_n(x)}" y1="{_n(mid_y)}" x2="{_n(x + size)}" y2="{_n(mid_y)}" stroke="{QUADRANT}" '
+           f'stroke-width="0.15"/>']
+    if room.monster:
+        out.append(_mark(room.monster, x, y, cell, ACCENT, "monster"))
+    if room.stairs:
+        out.append(stairs_glyph(room.stairs, x + cell, y, cell))
+        out.append(_text(str(room.number), x + size, y - 0.3 * cell, 0.5 * cell, MUTED, "end", "number"))
+    else:
+        out.append(_mark(str(room.number), x + cell, y, cell, INK, "number"))
+    if room.treasure.mark:
+        out.append(_mark(room.treasure.mark, x, y + cell, cell, INK, "subtype"))
+    out.append(_mark(room.treasure.initial, x + cell, y + cell, cell, INK, "treasure"))
+    out.append("</g>")
+    return "\n".join(out)
+
+
+def _mark(text: str, qx: float, qy: float, cell: float, colour: str, css_class: str) -> str:
+    """Text centred in the quadrant whose top-left corner is (qx, qy), shrunk to fit its width."""
+    size = min(0.62 * cell, 0.86 * cell / (0.66 * len(text)))
+    return _text(text, qx + cell / 2, qy + cell / 2 + 0.36 * size, size, colour, "middle", css_class)
+
+
+def _text(text: str, x: float, y: float, size: float, colour: str, anchor: str, css_class: str) -> str:
+    return (f'<text class="{css_class}" x="{_n(x)}" y="{_n(y)}" font-family="{MARK_FONT}" font-weight="700" '
+            f'font-size="{_n(size)}" fill="{colour}" text-anchor="{anchor}">{escape(text)}</text>')
+
+
+def stairs_glyph(kinds, qx: float, qy: float, cell: float) -> str:
+    """Stairs in a quadrant: a down arrow (stairs down), an up arrow (stairs up), or both side by side."""
+    kinds = tuple(kinds)
+    out = []
+    width = cell / len(kinds)
+    for index, kind in enumerate(kinds):
+        centre = qx + width * (index + 0.5)
+        out.append(_arrow(centre, qy + cell / 2, cell * 0.62, min(width * 0.7, cell * 0.42), kind == "down"))
+    return "\n".join(out)
+
+
+def _arrow(x: float, y: float, length: float, head: float, down: bool) -> str:
+    sign = 1 if down else -1
+    tip = y + sign * length / 2
+    tail = y - sign * length / 2
+    base = tip - sign * head * 0.9
+    return (f'<path class="stairs-{"down" if down else "up"}" d="M{_n(x)} {_n(tail)} L{_n(x)} {_n(base)}" '
+            f'stroke="{INK}" stroke-width="0.45" fill="none"/>'
+            f'<path d="M{_n(x - head / 2)} {_n(base)} L{_n(x + head / 2)} {_n(base)} L{_n(x)} {_n(tip)} Z" '
+            f'fill="{INK}" stroke="none"/>')
+
+
+# --- legend pictures -----------------------------------------------------------------------------
+
+def legend_room_svg(size_mm: float = 16.0, *, labels=("M", "7", "250", "G")) -> str:
+    """A sample room, drawn large, for the legend: the four quadrants with example marks."""
+    cell = size_mm / 2
+    out = [_open(size_mm + 1, size_mm + 1, -0.5, -0.5, "legend-room"),
+           f'<rect x="0" y="0" width="{_n(size_mm)}" height="{_n(size_mm)}" fill="#ffffff" stroke="{INK}" '
+           f'stroke-width="0.45"/>',
+           f'<line x1="{_n(cell)}" y1="0" x2="{_n(cell)}" y2="{_n(size_mm)}" stroke="{QUADRANT}" stroke-width="0.2"/>',
+           f'<line x1="0" y1="{_n(cell)}" x2="{_n(size_mm)}" y2="{_n(cell)}" stroke="{QUADRANT}" stroke-width="0.2"/>']
+    colours = (ACCENT, INK, INK, INK)
+    corners = ((0, 0), (cell, 0), (0, cell), (cell, cell))
+    for text, colour, (qx, qy) in zip(labels, colours, corners):
+        if text:
+            out.append(_mark(text, qx, qy, cell, colour, "sample"))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def legend_symbol_svg(kind: str, cell: float = 5.0) -> str:
+    """One legend picture, one cell tall: "down", "up", "lock", "dead-end" or "corridor"."""
+    width = 2 * cell
+    out = [_open(width, cell, 0, 0, f"legend-symbol {kind}")]
+    mid = cell / 2
+    if kind in ("down", "up"):
+        out.append(stairs_glyph((kind,), cell / 2, 0, cell))
+    elif kind == "lock":
+        out.append(f'<line x1="0" y1="{_n(mid)}" x2="{_n(width)}" y2="{_n(mid)}" stroke="{INK}" stroke-width="0.7"/>')
+        out.append(_lock((cell * 0.8, mid), "E", cell))
+    elif kind == "dead-end":
+        out.append(f'<g stroke="{INK}" stroke-width="0.7" fill="none">'
+                   + _dead_end((0.2 * cell, mid), "E", cell) + "</g>")
+    else:
+        out.append(f'<line x1="0" y1="{_n(mid)}" x2="{_n(width)}" y2="{_n(mid)}" stroke="{INK}" stroke-width="0.7"/>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _n(value: float) -> str:
+    """A coordinate in mm, short and stable: at most three decimals, no trailing zeros."""
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text

@@ -1,0 +1,317 @@
+"""Turn content tables and a seeded Random into a Dungeon: rooms rolled by the Dungeoneer generator, laid out.
+
+The procedure is the seed's, roll for roll (every roll is kept, so the key can print
+"2d6 = 9: Large chamber with columns/statues"):
+
+- room type 2d6, two feature tags 2d6 (a repeated tag is kept once), exits d6;
+- a trapped room (its type's row names traps) rolls its device on `traps` (d66);
+- encounter check d6; on a row with `see:`, encounter type 2d6, then the d66 table its row names;
+- a treasure check 2d6 (then the table its row names) where a room or encounter calls for one:
+  functional rooms, shrines and boss chambers, and lairs, bosses and hostile monsters;
+- one environmental condition d6 and a name from three d66 tables for the whole dungeon;
+- a d6 wandering-encounter table and a page of pre-rolled oracle answers and twists.
+
+A dungeon has one master. The first room type 12 (a boss chamber) or Dungeon Boss
+encounter holds it; a later type 12 is read as the row's "special location", and a later
+Dungeon Boss encounter is rolled again (the key shows both rolls). A boss chamber's
+occupant comes straight from `dungeon_bosses`, with no encounter check.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+
+from dungeonpress.dice import d, roll_on, sub_rng
+from dungeonpress.errors import ContentError, ContentErrors
+from dungeonpress.generate import layout as layout_mod
+from dungeonpress.generate.oracle import OracleRoll, roll_oracle
+from dungeonpress.model import Content, Creature, Table
+
+# Tables the generator rolls on by name; the d66 tables behind encounter and treasure rows
+# are found through each row's `see:`, so a content pack may rename or add them.
+NEEDED = ("room_type", "room_features", "exits", "encounter_check", "encounter_type", "treasure_check",
+          "environmental_conditions", "name_adjectives", "name_places", "name_regions",
+          "traps", "dungeon_bosses", "twist")
+BOSS_TABLE = "dungeon_bosses"
+TRAPPED_ROOM, BOSS_ROOM = 8, 12  # room_type results the seed gives a trap and a master
+TREASURE_ROOMS = (7, 11, 12)  # functional room (vault), shrine, boss chamber
+TREASURE_ENCOUNTERS = ("hostile_monsters", "monster_lairs", "dungeon_bosses")
+FEATURE_ROLLS = 2
+WANDERING = 6  # a d6 table
+ORACLE_ROWS, TWISTS, D6S = 40, 8, 36  # enough for a long delve with no dice at hand
+MAX_CHAIN = 4  # `see:` links followed from one roll (content could loop them)
+
+# How big each room type is drawn, in cells (width, height); corridors and hallways are long and thin.
+SIZES = {2: (3, 3), 3: (2, 5), 4: (5, 4), 5: (2, 4), 6: (3, 3), 7: (4, 3), 8: (3, 3), 9: (4, 4),
+         10: (4, 4), 11: (3, 4), 12: (5, 5)}
+DEFAULT_SIZE = (3, 3)
+CAVE_ROOM = 10  # natural cave or underground pool: drawn with rounded walls
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One roll on one table: the table, its dice, the value rolled and the row's columns as (header, value)."""
+
+    table: str
+    dice: str
+    value: int
+    fields: tuple  # ((column key, header, value), ...) in column order
+    see: str | None = None
+    creature: int | None = None
+    note: str = ""  # e.g. why a result was rolled again
+
+    @property
+    def text(self) -> str:
+        """The row's first column: what a one-line print shows."""
+        return str(self.fields[0][2])
+
+    def field(self, key: str):
+        for name, _, value in self.fields:
+            if name == key:
+                return value
+        raise KeyError(key)
+
+    @property
+    def label(self) -> str:
+        """How the key prints it: `2d6 = 9: Large chamber with columns/statues`."""
+        return f"{self.dice} = {self.value}: {self.text}"
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A roll and the rolls its `see:` led to (encounter type 2d6 → hostile monsters d66), with any creature."""
+
+    rolls: tuple
+    creature: Creature | None = None
+
+    @property
+    def result(self) -> Roll:
+        return self.rolls[-1]
+
+    @property
+    def table(self) -> str:
+        return self.rolls[-1].table
+
+
+@dataclass(frozen=True)
+class Room:
+    """A rolled room, numbered as on the map; encounter, trap and treasure are None when there are none."""
+
+    number: int
+    type: Roll
+    features: tuple
+    exits: Roll
+    encounter_check: Roll | None  # None in the boss chamber: its master is always at home
+    encounter: Chain | None
+    trap: Chain | None
+    treasure: Chain | None
+    boss: bool = False
+    special: bool = False  # a second "boss chamber" roll, read as a special location
+
+    @property
+    def exit_count(self) -> int:
+        return int(self.exits.field("exits"))
+
+
+@dataclass(frozen=True)
+class Twist:
+    """A pre-rolled twist: one roll for the subject column, one for the action column."""
+
+    subject: Roll
+    action: Roll
+
+    @property
+    def text(self) -> str:
+        return f"{self.subject.fields[0][2]} {str(self.action.fields[1][2]).lower()}"
+
+
+@dataclass(frozen=True)
+class OracleRow:
+    """One pre-rolled consultation, rolled three ways: plain, with advantage, with disadvantage."""
+
+    plain: OracleRoll
+    advantage: OracleRoll
+    disadvantage: OracleRoll
+
+
+@dataclass(frozen=True)
+class Dungeon:
+    """A whole pre-rolled dungeon: name, condition, rooms in key order, the map plan and its play aids."""
+
+    name: str
+    name_rolls: tuple
+    condition: Roll
+    rooms: tuple  # Room, rooms[0] is room 1
+    layout: layout_mod.Layout
+    wandering: tuple  # Chain, one per d6 face
+    oracle: tuple  # OracleRow
+    twists: tuple  # Twist
+    d6s: tuple  # pre-rolled d6 results for any other roll (fatigue, light, the wandering table)
+
+    def room(self, number: int) -> Room:
+        return self.rooms[number - 1]
+
+
+def generate_dungeon(content: Content, rng: random.Random, *, rooms: int = 8) -> Dungeon:
+    """Roll a dungeon of `rooms` rooms; the same content and rng state give an equal Dungeon."""
+    tables = needed_tables(content)
+    if rooms < 2:
+        raise ValueError(f"a dungeon needs at least 2 rooms (got {rooms})")
+    # One draw from the caller's rng seeds a stream per part, so a roll added to one part
+    # (say, more oracle rows) leaves the rooms and the map of the same seed unchanged.
+    key = int(rng.random() * 2**53)
+    streams = {part: sub_rng(key, part) for part in ("name", "rooms", "layout", "wandering", "oracle")}
+
+    name_rolls = tuple(_roll(streams["name"], tables[t]) for t in ("name_adjectives", "name_places", "name_regions"))
+    condition = _roll(streams["name"], tables["environmental_conditions"])
+    rolled = _roll_rooms(content, tables, streams["rooms"], rooms)
+
+    specs = [_spec(room) for room in rolled]
+    plan = layout_mod.layout_dungeon(specs, streams["layout"])
+    numbered = tuple(_renumber(rolled[placed.spec], placed.number) for placed in plan.rooms)
+
+    return Dungeon(
+        name=dungeon_name(name_rolls),
+        name_rolls=name_rolls,
+        condition=condition,
+        rooms=numbered,
+        layout=plan,
+        wandering=_roll_wandering(content, tables, streams["wandering"]),
+        oracle=tuple(OracleRow(*(roll_oracle(streams["oracle"], m) for m in ("plain", "advantage", "disadvantage")))
+                     for _ in range(ORACLE_ROWS)),
+        twists=tuple(_roll_twist(streams["oracle"], tables["twist"]) for _ in range(TWISTS)),
+        d6s=tuple(d(streams["oracle"], 6) for _ in range(D6S)),
+    )
+
+
+def needed_tables(content: Content) -> dict:
+    """The tables the generator rolls on, by id; raise ContentErrors naming every one that is missing."""
+    errors = []
+    for name in NEEDED:
+        table = content.tables.get(name)
+        if table is None:
+            errors.append(ContentError(None, f"the dungeon generator needs table '{name}', which no content pack "
+                                             f"defines (expected tables/{name}.yaml in a pack)"))
+        elif not table.rolled:
+            errors.append(ContentError(table.source, f"table '{name}' must be rolled to generate a dungeon "
+                                                     f"(got die: none)"))
+    exits = content.tables.get("exits")
+    if exits is not None and exits.rolled:
+        for row in exits.rows:
+            value = dict(row.values).get("exits")
+            if not isinstance(value, int) or not 1 <= value <= 4:
+                errors.append(ContentError(row.source, f"row {row.label} of table 'exits' needs a column 'exits' "
+                                                       f"holding 1 to 4 (got {value!r})"))
+    twist = content.tables.get("twist")
+    if twist is not None and len(twist.columns) < 2:
+        errors.append(ContentError(twist.source, "table 'twist' needs two columns, subject and action "
+                                                 f"(got {len(twist.columns)})"))
+    if errors:
+        raise ContentErrors(errors)
+    return {name: content.tables[name] for name in NEEDED}
+
+
+def dungeon_name(name_rolls) -> str:
+    """`The Drowned Vault of Ashenwood` from the adjective, place and region rolls."""
+    adjective, place, region = (roll.text for roll in name_rolls)
+    return f"The {adjective} {place} of {region}"
+
+
+def _roll(rng: random.Random, table: Table, note: str = "") -> Roll:
+    value, row = roll_on(rng, table)
+    headers = dict(table.columns)
+    fields = tuple((key, headers[key], cell) for key, cell in row.values)
+    return Roll(table.id, table.die, value, fields, see=row.see, creature=row.creature, note=note)
+
+
+def _follow(content: Content, rng: random.Random, first: Roll) -> Chain:
+    """Roll on the table each `see:` names, from `first` on; the last creature named is the one met."""
+    rolls = [first]
+    while rolls[-1].see and len(rolls) < MAX_CHAIN:
+        rolls.append(_roll(rng, content.table(rolls[-1].see)))
+    return Chain(tuple(rolls), _creature(content, rolls))
+
+
+def _creature(content: Content, rolls) -> Creature | None:
+    for roll in reversed(rolls):
+        if roll.creature is not None:
+            return content.creature(roll.creature)
+    return None
+
+
+def _roll_rooms(content: Content, tables: dict, rng: random.Random, count: int) -> list:
+    """Roll `count` rooms in order; the first boss rolled becomes the dungeon's master."""
+    rooms, has_boss = [], False
+    for _ in range(count):
+        room_type = _roll(rng, tables["room_type"])
+        features = _features(rng, tables["room_features"])
+        exits = _roll(rng, tables["exits"])
+        check = encounter = trap = treasure = None
+        boss = special = False
+        if room_type.value == BOSS_ROOM and not has_boss:
+            boss = has_boss = True
+            encounter = _follow(content, rng, _roll(rng, tables[BOSS_TABLE]))
+        else:
+            special = room_type.value == BOSS_ROOM
+            check = _roll(rng, tables["encounter_check"])
+            if check.see:
+                encounter = _encounter(content, tables, rng, check.see, allow_boss=not has_boss)
+                if encounter.table == BOSS_TABLE:
+                    boss = has_boss = True
+        if room_type.value == TRAPPED_ROOM:
+            trap = _follow(content, rng, _roll(rng, tables["traps"]))
+        if room_type.value in TREASURE_ROOMS or (encounter and encounter.table in TREASURE_ENCOUNTERS):
+            treasure = _follow(content, rng, _roll(rng, tables["treasure_check"]))
+        rooms.append(Room(0, room_type, features, exits, check, encounter, trap, treasure, boss, special))
+    return rooms
+
+
+def _features(rng: random.Random, table: Table) -> tuple:
+    """Two feature tags; rolling the same tag twice gives it once."""
+    features = []
+    for _ in range(FEATURE_ROLLS):
+        roll = _roll(rng, table)
+        if all(roll.value != kept.value for kept in features):
+            features.append(roll)
+    return tuple(features)
+
+
+def _encounter(content: Content, tables: dict, rng: random.Random, type_table: str, *, allow_boss: bool) -> Chain:
+    """Encounter type (2d6), then the table its row names; a Dungeon Boss when one exists is rolled again."""
+    discarded = []
+    roll = _roll(rng, content.table(type_table))
+    while roll.see == BOSS_TABLE and not allow_boss:
+        discarded.append(replace(roll, note="the dungeon has its master already: rolled again"))
+        roll = _roll(rng, content.table(type_table))
+    chain = _follow(content, rng, roll)
+    return Chain(tuple(discarded) + chain.rolls, chain.creature)
+
+
+def _roll_wandering(content: Content, tables: dict, rng: random.Random) -> tuple:
+    """Six encounters for the d6 wandering table: encounter type, then its table; no boss, no repeats."""
+    entries, seen = [], []
+    while len(entries) < WANDERING:
+        chain = _encounter(content, tables, rng, "encounter_type", allow_boss=False)
+        key = (chain.table, chain.result.value)
+        if key not in seen:  # the same row twice would waste a face of the die
+            seen.append(key)
+            entries.append(Chain(tuple(r for r in chain.rolls if not r.note), chain.creature))
+    return tuple(entries)
+
+
+def _roll_twist(rng: random.Random, table: Table) -> Twist:
+    """One die for the subject column, one for the action column, as the twist table says."""
+    return Twist(subject=_roll(rng, table), action=_roll(rng, table))
+
+
+def _spec(room: Room) -> layout_mod.RoomSpec:
+    width, height = SIZES.get(room.type.value, DEFAULT_SIZE)
+    if room.boss:  # the master's hall is large whatever kind of room it is
+        width, height = max(width, 4), max(height, 4)
+    return layout_mod.RoomSpec(exits=room.exit_count, width=width, height=height, boss=room.boss,
+                               shape="cave" if room.type.value == CAVE_ROOM else "rect")
+
+
+def _renumber(room: Room, number: int) -> Room:
+    return replace(room, number=number)

@@ -1,0 +1,205 @@
+"""Pre-rolled dungeons: content + seed → the one-sheet mini zine, the A5 booklet, packs, and JSON."""
+
+from __future__ import annotations
+
+import json
+
+from dungeonpress import impose
+from dungeonpress.dice import d, sub_rng
+from dungeonpress.errors import RenderError
+from dungeonpress.generate.dungeon import Dungeon, generate_dungeon
+from dungeonpress.products import dungeon_views as views
+from dungeonpress.products.common import BuildContext, Command, Option, Output, html_from_template, layout, write
+
+LAYOUTS = ("zine", "booklet", "pack")
+PAPERS = ("a4", "letter")
+FORMATS = ("pdf", "html", "json")
+DEFAULT_ROOMS = views.DEFAULT_ROOMS  # every layout: a seed names one dungeon, printed as zine or booklet
+MAX_ZINE_ROOMS = 10  # more keyed rooms than this do not fit three A7 pages at a legible size
+MIN_ROOMS, MAX_ROOMS = 3, 30
+PACK_COUNT = 6
+ZINE_PAGES = 8
+
+# Where the map goes, in mm (width, height): the page's text box less the heading and legend lines.
+MAP_BOX = {"zine-a4": (64.2, 84.0), "zine-letter": (59.8, 87.0), "a5": (124.0, 160.0), "half-letter": (115.0, 166.0)}
+# How much of the pre-rolled oracle each layout prints (the JSON always has all of it).
+ORACLE = {"zine": {"oracle_rows": 20, "twists": 3, "d6s": 20}, "booklet": {"oracle_rows": 40, "twists": 8, "d6s": 36}}
+
+
+def build_dungeon(ctx: BuildContext, options: dict) -> list[Output]:
+    """One dungeon as a zine or booklet, or a pack of them; PDFs come with the JSON of what they print."""
+    seed = options["seed"]
+    count = options.get("count")
+    chosen = options.get("layout") or ("pack" if count else "zine")
+    if count is not None and chosen == "zine":
+        raise RenderError("--count makes a pack, which is an A5 booklet: leave out --layout zine")
+    if chosen == "pack":
+        return build_pack(ctx, options, count or PACK_COUNT)
+    rooms = options.get("rooms") or DEFAULT_ROOMS
+    if chosen == "zine" and rooms > MAX_ZINE_ROOMS:
+        raise RenderError(f"a zine holds at most {MAX_ZINE_ROOMS} rooms (got --rooms {rooms}): "
+                          f"use --layout booklet for bigger dungeons")
+    fmt = options.get("format") or "pdf"
+    paper = options.get("paper") or "a4"
+
+    # 1. Roll the dungeon (pure), and keep its data for the JSON beside the print files.
+    ctx.tick(0, 3, f"rolling dungeon {seed}")
+    dungeon = roll_dungeon(ctx, seed, rooms)
+    data = Output(f"dungeon-{seed}.json", to_json(views.dungeon_data(dungeon, seed=seed)))
+    if fmt == "json":
+        return [data]
+
+    # 2. Render the layout asked for.
+    ctx.tick(1, 3, f"laying out the {chosen}")
+    if chosen == "zine":
+        outputs = zine_outputs(ctx, dungeon, seed, rooms, paper, fmt)
+    else:
+        outputs = booklet_outputs(ctx, [(dungeon, seed)], rooms, paper, fmt, name=f"dungeon-{seed}")
+    ctx.tick(3, 3, "done")
+    return outputs + ([data] if fmt == "pdf" else [])
+
+
+def roll_dungeon(ctx: BuildContext, seed: int, rooms: int) -> Dungeon:
+    """The dungeon a seed makes; its own stream, so a pack's dungeon equals the one built alone from its seed."""
+    return generate_dungeon(ctx.content, sub_rng(seed, "dungeon"), rooms=rooms)
+
+
+def pack_seeds(seed: int, count: int) -> list[int]:
+    """Each delve's seed, derived from the pack's seed and its place in the pack (printed in the pack)."""
+    return [d(sub_rng(seed, "pack", str(n)), 999_999_999) for n in range(1, count + 1)]
+
+
+def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fmt: str) -> list[Output]:
+    """The 8-page mini zine, imposed on one landscape sheet of `paper` (or its HTML)."""
+    view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
+                              **ORACLE["zine"])
+
+    def html_with(notes: int, flowing: bool = False) -> str:
+        return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, legend=views.legend_view(),
+                                  notes_pages=notes, flowing=flowing, body_class=f"zine zine-{paper}")
+
+    name = f"dungeon-{seed}-zine-{paper}"
+    if fmt == "html":
+        return [Output(f"{name}.html", _standalone(ctx, html_with(0)))]
+    # Key entries stay whole on a page when they can; if that overflows the eight pages, they may
+    # turn the page between paragraphs. A notes page fills a short key up to eight pages.
+    rendered = layout(ctx, html_with(0))
+    flowing = rendered.page_count > ZINE_PAGES
+    if flowing:
+        rendered = layout(ctx, html_with(0, flowing=True))
+    if rendered.page_count < ZINE_PAGES:
+        rendered = layout(ctx, html_with(ZINE_PAGES - rendered.page_count, flowing))
+    if rendered.page_count != ZINE_PAGES:
+        raise RenderError(f"the zine of '{dungeon.name}' came out at {rendered.page_count} pages, not "
+                          f"{ZINE_PAGES}: try fewer --rooms or --layout booklet")
+    pages = write(ctx, rendered)
+    ctx.tick(2, 3, "imposing the zine")
+    return [Output(f"{name}.pdf", impose.impose_zine(pages, paper))]
+
+
+def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, fmt: str, *, name: str,
+                    pack_seed: int | None = None) -> list[Output]:
+    """An A5 (or half-letter) reading PDF and its saddle-stitch imposition; one dungeon, or a pack with an index."""
+    page = "a5" if paper == "a4" else "half-letter"
+    prefixes = [f"d{n}" for n in range(1, len(dungeons) + 1)]
+    dungeon_views = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=p, map_box=MAP_BOX[page], **ORACLE["booklet"])
+                     for (dg, s), p in zip(dungeons, prefixes)]
+    index, title = None, dungeon_views[0]["name"]
+    if pack_seed is not None:
+        die = views.pick_die(len(dungeons))
+        for view, pick in zip(dungeon_views, die["ranges"]):
+            view["pick"] = pick
+        index = {"seed": pack_seed, "count": len(dungeons), "rooms": rooms, "die": die["die"],
+                 "reroll": die["reroll"], "entries": [{"view": view} for view in dungeon_views]}
+        title = f"A Pack of Delves, seed {pack_seed}"
+
+    def html_with(notes: int) -> str:
+        return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=dungeon_views, index=index,
+                                  legend=views.legend_view(), notes_pages=notes, body_class=f"dbook dbook-{page}",
+                                  doc_title=title)
+
+    if fmt == "html":
+        return [Output(f"{name}.html", _standalone(ctx, html_with(0)))]
+    ctx.tick(len(dungeons), len(dungeons) + 2, "laying out the booklet")
+    rendered = layout(ctx, html_with(0))
+    padding = -rendered.page_count % 4
+    if padding:  # notes pages before the back cover, so the booklet folds from whole sheets
+        rendered = layout(ctx, html_with(padding))
+        if rendered.page_count % 4:
+            raise RenderError(f"{name} has {rendered.page_count} pages after padding (expected a multiple of 4)")
+    reading = write(ctx, rendered)
+    ctx.tick(len(dungeons) + 1, len(dungeons) + 2, "imposing the booklet")
+    suffix = "" if paper == "a4" else "-letter"
+    return [Output(f"{name}-{page}.pdf", reading),
+            Output(f"{name}-booklet{suffix}.pdf", impose.impose_booklet(reading, paper))]
+
+
+def build_pack(ctx: BuildContext, options: dict, count: int) -> list[Output]:
+    """`count` dungeons from seeds derived from the pack seed, in one booklet with a "roll to pick" index."""
+    seed = options["seed"]
+    if not 1 <= count <= 36:
+        raise RenderError(f"a pack holds 1 to 36 dungeons (got --count {count})")
+    rooms = options.get("rooms") or DEFAULT_ROOMS
+    fmt = options.get("format") or "pdf"
+    paper = options.get("paper") or "a4"
+    dungeons = []
+    for n, dungeon_seed in enumerate(pack_seeds(seed, count)):
+        ctx.tick(n, count + 2, f"rolling delve {n + 1} of {count} (seed {dungeon_seed})")
+        dungeons.append((roll_dungeon(ctx, dungeon_seed, rooms), dungeon_seed))
+    data = Output(f"pack-{seed}.json", to_json({"format": "dungeonpress-pack/1", "seed": seed, "rooms": rooms,
+                                                 "dungeons": [views.dungeon_data(dg, seed=s) for dg, s in dungeons]}))
+    if fmt == "json":
+        return [data]
+    outputs = booklet_outputs(ctx, dungeons, rooms, paper, fmt, name=f"pack-{seed}", pack_seed=seed)
+    if fmt == "pdf":
+        # The pack's reading PDF is the pack itself: pack-<seed>.pdf.
+        outputs[0] = Output(f"pack-{seed}.pdf", outputs[0].data)
+        outputs.append(data)
+    ctx.tick(count + 2, count + 2, "pack done")
+    return outputs
+
+
+def to_json(data: dict) -> bytes:
+    """Stable JSON text: keys in the documented order, UTF-8, a newline at the end."""
+    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def _standalone(ctx: BuildContext, html: str) -> bytes:
+    """HTML that opens in a browser from build/: relative links resolve against the templates folder."""
+    base = f'<base href="{ctx.templates_dir.resolve().as_uri()}/">'
+    return html.replace("<head>", f"<head>\n{base}", 1).encode("utf-8")
+
+
+class _Bounded:
+    """An argparse `type` for a whole number in a range; its name is what argparse prints on a bad value."""
+
+    def __init__(self, low: int, high: int, what: str):
+        self.low, self.high = low, high
+        self.__name__ = f"{what} ({low} to {high})"
+
+    def __call__(self, text: str) -> int:
+        value = int(text)
+        if not self.low <= value <= self.high:
+            raise ValueError(text)
+        return value
+
+
+COMMANDS = (
+    Command(
+        name="dungeon",
+        help="a pre-rolled dungeon: one-sheet mini zine, A5 booklet, or a pack of delves (--count)",
+        run=build_dungeon,
+        seeded=True,
+        options=(
+            Option(("--rooms",), f"how many rooms (default: {DEFAULT_ROOMS}; a zine holds up to {MAX_ZINE_ROOMS})",
+                   type=_Bounded(MIN_ROOMS, MAX_ROOMS, "room count")),
+            Option(("--layout",), "zine (one folded sheet), booklet (A5) or pack (default: zine; pack with --count)",
+                   choices=LAYOUTS),
+            Option(("--paper",), "sheet to print on: a4 or letter (default: a4)", choices=PAPERS),
+            Option(("--count",), f"make a pack of N dungeons in one booklet (a pack has {PACK_COUNT} by default)",
+                   type=_Bounded(1, 36, "dungeon count")),
+            Option(("--format",), "pdf (with the JSON beside it), html, or json only (default: pdf)", choices=FORMATS),
+        ),
+        example="dungeonpress dungeon --seed 1234 --layout zine --paper letter",
+    ),
+)

@@ -1,0 +1,237 @@
+"""Turn a generated Dungeon into plain values: view-models for the zine and booklet templates, and the JSON export."""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from dungeonpress.draw.dungeon_map import draw_dungeon_map, draw_legend_icon
+from dungeonpress.generate.dungeon import Chain, Dungeon, Roll
+from dungeonpress.generate.layout import OUTSIDE
+from dungeonpress.generate.oracle import OracleRoll
+from dungeonpress.model import Creature
+
+JSON_FORMAT = "dungeonpress-dungeon/1"
+DIRECTIONS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+DEFAULT_ROOMS = 8  # what `dungeonpress dungeon` rolls when --rooms is not given
+
+
+def regenerate_command(seed: int, rooms: int) -> str:
+    """The command that rolls this dungeon again, as printed on it."""
+    extra = "" if rooms == DEFAULT_ROOMS else f" --rooms {rooms}"
+    return f"dungeonpress dungeon --seed {seed}{extra}"
+
+
+# ---------------------------------------------------------------- template views
+
+
+def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_box: tuple, oracle_rows: int,
+                 twists: int, d6s: int) -> dict:
+    """Everything the templates print for one dungeon, already formatted; `prefix` keeps anchors unique in a pack."""
+    width_mm, height_mm = map_box
+    return {
+        "name": dungeon.name,
+        "anchor": f"{prefix}-dungeon",
+        "pick": "",  # a pack sets the die result that picks this delve
+        "seed": seed,
+        "rooms_count": len(dungeon.rooms),
+        "regenerate": regenerate_command(seed, rooms),
+        "condition": {"roll": roll_label(dungeon.condition), "tag": dungeon.condition.text,
+                      "effect": _rest(dungeon.condition)},
+        "map": Markup(draw_dungeon_map(dungeon.layout, width_mm=width_mm, height_mm=height_mm,
+                                       title=f"Map of {dungeon.name}")),
+        "rooms": [room_view(dungeon, room.number, prefix) for room in dungeon.rooms],
+        "wandering": [{"face": face, "steps": chain_steps(chain), "creature": creature_line(chain.creature)}
+                      for face, chain in enumerate(dungeon.wandering, start=1)],
+        "oracle": [oracle_row_view(n, row) for n, row in enumerate(dungeon.oracle[:oracle_rows], start=1)],
+        "twists": [{"number": n, "text": twist.text,
+                    "rolls": f"d6 = {twist.subject.value}, d6 = {twist.action.value}"}
+                   for n, twist in enumerate(dungeon.twists[:twists], start=1)],
+        "d6s": [str(value) for value in dungeon.d6s[:d6s]],
+    }
+
+
+def legend_view() -> dict:
+    """The map legend's little icons, as inline SVG."""
+    return {kind: Markup(draw_legend_icon(kind)) for kind in ("entrance", "door", "dead", "stairs")}
+
+
+def roll_label(roll: Roll) -> str:
+    """`2d6 = 9:`: the roll part of "2d6 = 9: Large chamber with columns/statues"."""
+    return f"{roll.dice} = {roll.value}:"
+
+
+def room_view(dungeon: Dungeon, number: int, prefix: str) -> dict:
+    room, placed = dungeon.room(number), dungeon.layout.room(number)
+    doors = []
+    for door in placed.doors:
+        if door.to == OUTSIDE:
+            where = "the way out"
+        elif door.to is None:
+            where = "dead end"
+        else:
+            where = f"room {door.to}"
+        doors.append({"dir": door.side, "direction": DIRECTIONS[door.side], "to": where,
+                      "room": door.to if door.to else None, "anchor": f"{prefix}-room-{door.to}" if door.to else "",
+                      "extra": door.extra})
+    rolled = room.exit_count
+    return {
+        "number": number,
+        "anchor": f"{prefix}-room-{number}",
+        "type": {"roll": roll_label(room.type), "text": room.type.text},
+        "special": room.special,
+        "features": [{"roll": roll_label(f), "text": f.text} for f in room.features],
+        "exits": {"roll": roll_label(room.exits), "count": rolled,
+                  "text": f"{rolled} exit{'s' if rolled != 1 else ''}"},
+        "doors": doors,
+        "extra_doors": placed.extra_doors,
+        "entrance": number == dungeon.layout.entrance,
+        "stairs": number == dungeon.layout.stairs,
+        "boss": room.boss and room.encounter_check is None,
+        "check": {"roll": roll_label(room.encounter_check), "text": room.encounter_check.text}
+        if room.encounter_check else None,
+        "encounter": chain_view(room.encounter),
+        "trap": chain_view(room.trap),
+        "treasure": chain_view(room.treasure),
+    }
+
+
+def chain_view(chain: Chain | None) -> dict | None:
+    if chain is None:
+        return None
+    return {"steps": chain_steps(chain), "creature": creature_line(chain.creature)}
+
+
+def chain_steps(chain: Chain) -> list:
+    """Each roll of a chain: its roll label, its main text, the row's other columns, and any reroll note."""
+    return [{"roll": roll_label(roll), "text": roll.text, "note": roll.note,
+             "details": [{"header": header, "text": str(value)} for _, header, value in roll.fields[1:]]}
+            for roll in chain.rolls]
+
+
+def creature_line(creature: Creature | None) -> dict | None:
+    """The creature's tags, as the key prints them under the encounter."""
+    if creature is None:
+        return None
+    return {"key": creature.key, "name": creature.name, "tier": creature.tier, "concept": creature.concept,
+            "skills": ", ".join(creature.skills), "frailty": creature.frailty, "gear": ", ".join(creature.gear),
+            "goal": creature.goal or "", "motive": creature.motive or "", "nemesis": creature.nemesis or ""}
+
+
+def oracle_row_view(number: int, row) -> dict:
+    return {"number": number, "cells": [oracle_cell(roll) for roll in (row.plain, row.advantage, row.disadvantage)]}
+
+
+def oracle_cell(roll: OracleRoll) -> dict:
+    """One pre-rolled answer, with the dice that made it (Chance dice, then Risk dice) and the double mark."""
+    dice = f"{'/'.join(map(str, roll.chance))}:{'/'.join(map(str, roll.risk))}"
+    return {"answer": roll.answer, "dice": dice, "double": roll.double}
+
+
+def pick_die(count: int) -> dict:
+    """How a pack's index is rolled: `d6` with ranges for 2, 3 or 6 delves, or the smallest die that fits."""
+    for die in (4, 6, 8, 10, 12, 20):
+        if die >= count:
+            break
+    else:
+        return {"die": "", "ranges": [str(n) for n in range(1, count + 1)], "reroll": ""}
+    if die % count == 0:
+        step = die // count
+        ranges = [str(1 + i * step) if step == 1 else f"{1 + i * step}–{(i + 1) * step}" for i in range(count)]
+        return {"die": f"1d{die}", "ranges": ranges, "reroll": ""}
+    return {"die": f"1d{die}", "ranges": [str(n) for n in range(1, count + 1)],
+            "reroll": f"roll again on {count + 1}–{die}" if count + 1 < die else f"roll again on {die}"}
+
+
+def _rest(roll: Roll) -> str:
+    """A row's second column (a condition's effect), or nothing."""
+    return str(roll.fields[1][2]) if len(roll.fields) > 1 else ""
+
+
+# ---------------------------------------------------------------- JSON export
+
+
+def dungeon_data(dungeon: Dungeon, *, seed: int) -> dict:
+    """The stable JSON shape documented in the README (grid coordinates in cells, rooms numbered from 1)."""
+    plan = dungeon.layout
+    rooms = []
+    for room in dungeon.rooms:
+        placed = plan.room(room.number)
+        rooms.append({
+            "id": room.number,
+            "type": room.type.text,
+            "features": [f.text for f in room.features],
+            "exits": room.exit_count,
+            "x": placed.x, "y": placed.y, "w": placed.w, "h": placed.h,
+            "depth": placed.depth,
+            "doors": [{"side": door.side, "x": door.x, "y": door.y,
+                       "to": "entrance" if door.to == OUTSIDE else door.to, "extra": door.extra}
+                      for door in placed.doors],
+            "encounter": _chain_data(room.encounter),
+            "trap": _chain_data(room.trap),
+            "treasure": _chain_data(room.treasure),
+            "stairs": room.number == plan.stairs,
+            "boss": room.boss,
+            "rolls": [_roll_data(roll) for roll in _room_rolls(room)],
+        })
+    return {
+        "format": JSON_FORMAT,
+        "seed": seed,
+        "name": dungeon.name,
+        "condition": {"tag": dungeon.condition.text, "effect": _rest(dungeon.condition),
+                      "roll": _roll_data(dungeon.condition)},
+        "entrance": plan.entrance,
+        "stairs": plan.stairs,
+        "boss": plan.boss,
+        "grid": {"width": plan.width, "height": plan.height},
+        "rooms": rooms,
+        "connections": [list(pair) for pair in plan.connections],
+        "corridors": [{"from": c.start, "to": "entrance" if c.end == OUTSIDE else c.end,
+                       "points": [list(p) for p in c.points]} for c in plan.corridors],
+        "wandering": [{"roll": face, **_chain_data(chain)} for face, chain in enumerate(dungeon.wandering, start=1)],
+        "oracle": [{mode: _oracle_data(getattr(row, mode)) for mode in ("plain", "advantage", "disadvantage")}
+                   for row in dungeon.oracle],
+        "twists": [{"subject": t.subject.fields[0][2], "action": t.action.fields[1][2],
+                    "rolls": [_roll_data(t.subject), _roll_data(t.action)]} for t in dungeon.twists],
+        "d6": list(dungeon.d6s),
+        "name_rolls": [_roll_data(roll) for roll in dungeon.name_rolls],
+    }
+
+
+def _room_rolls(room) -> list:
+    rolls = [room.type, *room.features, room.exits]
+    if room.encounter_check:
+        rolls.append(room.encounter_check)
+    for chain in (room.encounter, room.trap, room.treasure):
+        if chain:
+            rolls.extend(chain.rolls)
+    return rolls
+
+
+def _roll_data(roll: Roll) -> dict:
+    out = {"table": roll.table, "dice": roll.dice, "value": roll.value, "result": roll.text}
+    if roll.note:
+        out["note"] = roll.note
+    return out
+
+
+def _chain_data(chain: Chain | None) -> dict | None:
+    if chain is None:
+        return None
+    result, creature = chain.result, chain.creature
+    kept = [roll for roll in chain.rolls if not roll.note]  # without results that were rolled again
+    return {
+        "kind": kept[0].text,
+        "table": result.table,
+        "result": result.text,
+        "fields": {key: value for key, _, value in result.fields},
+        "creature": None if creature is None else {
+            "key": creature.key, "name": creature.name, "tier": creature.tier, "concept": creature.concept,
+            "skills": list(creature.skills), "frailty": creature.frailty, "gear": list(creature.gear)},
+        "rolls": [_roll_data(roll) for roll in chain.rolls],
+    }
+
+
+def _oracle_data(roll: OracleRoll) -> dict:
+    return {"chance": list(roll.chance), "risk": list(roll.risk), "answer": roll.answer, "double": roll.double}

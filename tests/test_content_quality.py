@@ -1,0 +1,105 @@
+"""The content as players meet it: full d66 tables, no repeats, complete creatures, true examples, spelling."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+D66 = [10 * a + b for a in range(1, 7) for b in range(1, 7)]
+WRITTEN = ["stress_tags", "fatigue_tags", "traps", "adventure_gear", "environmental_hazards", "minor_traps",
+           "small_creatures", "ambushes", "hidden_treasures", "neutral_presences", "puzzles", "hostile_monsters",
+           "major_traps", "monster_lairs", "dungeon_bosses", "minor_treasures", "major_treasures", "dungeon_verbs",
+           "dungeon_adjectives", "dungeon_nouns", "delver_goals", "delver_motives", "delver_nemeses",
+           "name_adjectives", "name_places", "name_regions"]
+
+
+def folded(text) -> str:
+    return re.sub(r"\s+", " ", str(text)).strip().casefold()
+
+
+@pytest.mark.parametrize("table_id", WRITTEN)
+def test_the_tables_this_project_writes_exist(content, table_id):
+    table = content.table(table_id)
+    assert table.die == "d66" and table.origin == "dungeonpress"
+
+
+def test_every_d66_table_has_36_distinct_rows(content):
+    d66 = [t for t in content.tables.values() if t.die == "d66"]
+    assert len(d66) >= 40
+    for table in d66:
+        assert [row.low for row in table.rows] == D66, table.id
+        entries = [folded(" ".join(str(v) for _, v in row.values)) for row in table.rows]
+        assert len(set(entries)) == 36, f"{table.id} repeats an entry"
+        firsts = [folded(row.values[0][1]) for row in table.rows]
+        if table.origin == "dungeonpress":
+            assert len(set(firsts)) == 36, f"{table.id} repeats a first column"
+
+
+def test_bestiary_has_36_complete_creatures(content):
+    creatures = content.creatures
+    assert [c.key for c in creatures] == D66
+    assert len({folded(c.name) for c in creatures}) == 36
+    tiers = {c.tier for c in creatures}
+    assert {"vermin", "boss"} <= tiers
+    for c in creatures:
+        assert len(c.skills) == 2 and len(c.gear) == 2 and c.frailty and c.concept
+        assert len(c.concept.split()) >= 2, c.concept  # adjective + noun
+        if c.living:
+            assert c.goal and c.motive and c.nemesis
+        else:
+            assert c.goal is None and c.motive is None and c.nemesis is None
+    assert any(not c.living for c in creatures)
+
+
+def test_encounter_rows_point_to_their_tables(content):
+    for row in content.table("encounter_type").rows:
+        assert row.see in content.tables, row
+    bosses = content.table("dungeon_bosses")
+    assert all(row.creature for row in bosses.rows)
+
+
+def test_media_appendix(content):
+    works = [w for g in content.media for w in g.works]
+    assert 20 <= len(works) <= 35
+    assert {g.type for g in content.media} >= {"Books", "Films", "Video games", "Tabletop games"}
+    assert all(1800 < w.year <= 2026 and w.creator for w in works)
+
+
+def test_examples_quote_the_numbers_their_tables_give(content):
+    """'Grand hall with high ceilings (4)': the number in brackets must be that row's roll."""
+    rows_by_text = {}
+    for table in content.tables.values():
+        if table.die in ("2d6", "d6", "d66"):
+            for row in table.rows:
+                for _, value in row.values:
+                    rows_by_text.setdefault(folded(value).rstrip("."), []).append(row)
+    checked = 0
+    for chapter in content.book.chapters:
+        for match in re.finditer(r"([A-Z][\w' ,/-]{2,60}?) \((\d{1,2})\)", chapter.text):
+            words, number = folded(match.group(1)), int(match.group(2))
+            candidates = [rows for text, rows in rows_by_text.items() if text and words.endswith(text)]
+            if not candidates:
+                continue
+            checked += 1
+            numbers = {n for rows in candidates for row in rows for n in range(row.low, row.high + 1)}
+            assert number in numbers, f"{chapter.path}: '{match.group(0)}' but the table gives {sorted(numbers)}"
+    assert checked >= 5
+
+
+def test_no_emoji_in_print():
+    emoji = re.compile("[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F]")
+    for path in list((ROOT / "content").rglob("*.yaml")) + list((ROOT / "content").rglob("*.md")) + \
+            list((ROOT / "templates").rglob("*.j2")):
+        assert not emoji.search(path.read_text()), path
+
+
+def test_spelling():
+    codespell = shutil.which("codespell") or str(Path(sys.executable).parent / "codespell")
+    result = subprocess.run([codespell, "content", "templates", "README.md"], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout

@@ -1,0 +1,128 @@
+"""The rulebook PDF as a reader gets it: pages, contents, bookmarks, fonts, booklet order, rebuilds."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+
+import pikepdf
+import pytest
+from pypdf import PdfReader
+
+from dungeonpress import build
+from dungeonpress.impose import booklet_order
+from dungeonpress.products import rulebook
+
+A5 = (419.53, 595.28)
+SHEETS = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}
+
+
+@pytest.fixture(scope="module")
+def built(content):
+    ctx = build.context_for(content)
+    outputs = {o.name: o.data for o in rulebook.build_rulebook(ctx, {"layout": None, "paper": None})}
+    return outputs, ctx.warnings
+
+
+@pytest.fixture(scope="module")
+def reader(built):
+    return PdfReader(io.BytesIO(built[0]["dungeoneer-rulebook.pdf"]), strict=True)
+
+
+@pytest.fixture(scope="module")
+def page_texts(reader):
+    return [page.extract_text() for page in reader.pages]
+
+
+def test_no_weasyprint_warnings(built):
+    assert built[1] == []
+
+
+def test_outputs_and_page_sizes(built, reader):
+    assert sorted(built[0]) == ["dungeoneer-rulebook-booklet-a4.pdf", "dungeoneer-rulebook-booklet-letter.pdf",
+                                "dungeoneer-rulebook.pdf"]
+    assert len(reader.pages) % 4 == 0 and len(reader.pages) >= 60
+    for page in reader.pages:
+        assert (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2)) == A5
+    for paper, size in SHEETS.items():
+        sheets = PdfReader(io.BytesIO(built[0][f"dungeoneer-rulebook-booklet-{paper}.pdf"]), strict=True)
+        assert len(sheets.pages) == len(reader.pages) // 2
+        for page in sheets.pages:
+            assert (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2)) == size
+
+
+def test_contents_page_numbers_match_the_headings(page_texts):
+    contents = next(i for i, text in enumerate(page_texts) if text.startswith("Contents"))
+    entries = []
+    for text in page_texts[contents:contents + 3]:
+        for line in text.splitlines():
+            match = re.match(r"^(.*?)[ .]*?(\d+)$", line.strip())
+            if match and not line.startswith("Contents"):
+                entries.append((match.group(1).rstrip(" ."), int(match.group(2))))
+    assert len(entries) > 40
+    for title, number in entries:
+        assert number > contents + 1, f"contents entry {title!r} has page {number}"
+        body = page_texts[number - 1]
+        assert title.split()[0] in body, f"{title!r} is not on page {number}"
+
+
+def test_chapters_and_sections_are_bookmarked(reader):
+    top = [item.title for item in reader.outline if not isinstance(item, list)]
+    for chapter in ("Introduction", "Characters", "Playing the Game", "Dungeon Generator", "Creatures & Foes",
+                    "Quick Reference", "Character Sheet"):
+        assert chapter in top
+    assert any(isinstance(item, list) and len(item) >= 3 for item in reader.outline)
+
+
+def test_every_font_is_embedded_and_ours(built):
+    with pikepdf.open(io.BytesIO(built[0]["dungeoneer-rulebook.pdf"])) as pdf:
+        names = set()
+        for page in pdf.pages:
+            for font in page.Resources.get("/Font", {}).values():
+                descendant = font.get("/DescendantFonts", [font])[0]
+                descriptor = descendant.FontDescriptor
+                assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), font.BaseFont
+                names.add(str(font.BaseFont).split("+", 1)[-1])
+    assert names and all(name.startswith(("Vollkorn", "Cinzel")) for name in names), names
+
+
+def test_the_book_quotes_the_rules_it_computes(page_texts):
+    text = "\n".join(page_texts)
+    assert "Designer" in text and "Yes, but" in text
+    assert "8.3%" in text and "14.4%" in text  # Yes-and, plain and with advantage
+    assert "Grand hall with high ceilings (4)" in text.replace("\n", " ") or "Grand hall" in text
+
+
+def test_no_placeholder_is_left(page_texts):
+    text = "\n".join(page_texts)
+    for placeholder in ("[Creature Name]", "[Bestiary", "[[", "]]", "DPDIRECTIVE", "TODO"):
+        assert placeholder not in text
+
+
+def test_booklet_pages_are_in_saddle_stitch_order(built, reader):
+    count = len(reader.pages)
+    sides = booklet_order(count)
+    assert sides[0] == (count - 1, 0) and sides[1] == (1, count - 2)
+    with pikepdf.open(io.BytesIO(built[0]["dungeoneer-rulebook-booklet-a4.pdf"])) as pdf, \
+            pikepdf.open(io.BytesIO(built[0]["dungeoneer-rulebook.pdf"])) as source:
+        for side, (left, right) in zip(pdf.pages[:4], sides[:4]):
+            forms = side.Resources.XObject
+            assert forms["/P0"].read_bytes() == source.pages[left].as_form_xobject().read_bytes()
+            assert forms["/P1"].read_bytes() == source.pages[right].as_form_xobject().read_bytes()
+
+
+def test_booklet_shares_fonts_and_stays_small(built):
+    reading = len(built[0]["dungeoneer-rulebook.pdf"])
+    assert len(built[0]["dungeoneer-rulebook-booklet-a4.pdf"]) < reading * 1.3
+
+
+def test_same_content_gives_the_same_bytes_in_another_process(built, tmp_path):
+    script = ("import sys; from dungeonpress import build; from dungeonpress.products import rulebook;"
+              "ctx = build.context_for(build.load_content());"
+              "out = rulebook.build_rulebook(ctx, {'layout': 'pages', 'paper': None});"
+              "sys.stdout.buffer.write(out[0].data)")
+    again = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True,
+                           env={"PYTHONHASHSEED": "12345", "PATH": "/usr/bin:/bin"}).stdout
+    assert again == built[0]["dungeoneer-rulebook.pdf"]
