@@ -1,0 +1,59 @@
+"""Imposition on synthetic documents: booklet page order and the one-sheet zine's panels."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pikepdf
+import pytest
+
+from dungeonpress import impose
+
+
+def numbered_pdf(count: int, size=(210, 297)) -> bytes:
+    pdf = pikepdf.new()
+    for n in range(count):
+        page = pdf.add_blank_page(page_size=size)
+        page.obj.Contents = pdf.make_stream(f"% page {n + 1}\n".encode())
+    buffer = io.BytesIO()
+    pdf.save(buffer)
+    return buffer.getvalue()
+
+
+def placed(data: bytes) -> list:
+    """For each sheet side: (page number, 'a b c d e f' matrix) per placed form, in drawing order."""
+    sides = []
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages:
+            ops = page.Contents.read_bytes().decode()
+            side = []
+            for matrix, name in re.findall(r"q ([-\d. ]+) cm (/P\d+) Do Q", ops):
+                number = int(re.search(rb"page (\d+)", page.Resources.XObject[name].read_bytes()).group(1))
+                side.append((number, [float(v) for v in matrix.split()]))
+            sides.append(side)
+    return sides
+
+
+def test_booklet_order_eight_pages():
+    assert impose.booklet_order(8) == [(7, 0), (1, 6), (5, 2), (3, 4)]
+    with pytest.raises(ValueError):
+        impose.booklet_order(6)
+
+
+def test_booklet_sheets_carry_pages_left_and_right():
+    sides = placed(impose.impose_booklet(numbered_pdf(8), "a4"))
+    assert [[n for n, _ in side] for side in sides] == [[8, 1], [2, 7], [6, 3], [4, 5]]
+    left, right = sides[0][0][1], sides[0][1][1]
+    assert left[4] < right[4]  # the first page named goes on the left half
+
+
+def test_zine_panels_fold_into_order():
+    sides = placed(impose.impose_zine(numbered_pdf(8, size=(210, 148)), "a4"))
+    assert len(sides) == 1
+    panels = sides[0]
+    top, bottom = panels[:4], panels[4:]
+    assert [n for n, _ in top] == [5, 4, 3, 2] and [n for n, _ in bottom] == [6, 7, 8, 1]
+    assert all(m[0] < 0 and m[3] < 0 for _, m in top)  # top row printed upside down
+    assert all(m[0] > 0 and m[3] > 0 for _, m in bottom)
+    assert [m[4] for _, m in bottom] == sorted(m[4] for _, m in bottom)  # left to right
