@@ -1,0 +1,28 @@
+"""The README tells the truth: the two commands, and every CLI command with an example."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dungeonpress import build
+from dungeonpress.cli import full_name
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+
+
+def test_the_two_commands():
+    assert "make        #" in README and "make test   #" in README
+
+
+def test_every_command_is_documented_with_an_example():
+    for command in build.commands():
+        name = full_name(command)
+        assert f"`dungeonpress {name}" in README, name
+        assert f"dungeonpress {name} " in README.split("Examples:")[1], f"no example for {name}"
+        for option in command.options:
+            assert option.flags[0] in README, f"{name} {option.flags[0]}"
+
+
+def test_ci_runs_the_readme_test_command():
+    ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text()
+    assert "make test" in ci
