@@ -18,7 +18,8 @@ def test_every_command_is_documented_with_an_example():
     for command in build.commands():
         name = full_name(command)
         assert f"`dungeonpress {name}" in README, name
-        assert f"dungeonpress {name} " in README.split("Examples:")[1], f"no example for {name}"
+        examples = README.split("Examples:")[1].split("```")[1]
+        assert any(line.split("dungeonpress ", 1)[-1].startswith(name) for line in examples.splitlines()), name
         for option in command.options:
             assert option.flags[0] in README, f"{name} {option.flags[0]}"
 
