@@ -77,7 +77,9 @@ def render_chapter(text: str, prefix: str, directive_html) -> tuple[str, list]:
 
     A line holding only a directive such as `[[table room_type]]` becomes whatever
     `directive_html(name, arg, heading)` returns, so a table is written once and shown anywhere;
-    `heading` is the text of a heading the directive follows directly (so a table need not repeat it).
+    `heading` is the text of the heading the directive sits under (so a table need not repeat it).
+    A directive and the heading plus short introduction just above it are wrapped together, so
+    the heading is never left at the foot of a page while its table starts the next.
     """
     directives = []
     lines = []
@@ -89,8 +91,8 @@ def render_chapter(text: str, prefix: str, directive_html) -> tuple[str, list]:
             directives.append((*match.groups(), heading))
         else:
             lines.append(line)
-            if line.strip():
-                heading = line.lstrip("#").strip() if line.startswith("#") else None
+            if line.startswith("#"):
+                heading = line.lstrip("#").strip()
     tokens = _MD.parse("\n".join(lines))
     headings, seen = [], set()
     for index, token in enumerate(tokens):
@@ -107,5 +109,23 @@ def render_chapter(text: str, prefix: str, directive_html) -> tuple[str, list]:
             headings.append((level, Markup(_MD.renderInline(title)), anchor))
     html = _MD.renderer.render(tokens, _MD.options, {})
     for number, (name, arg, heading) in enumerate(directives):
-        html = html.replace(f"<p>{_PLACEHOLDER.format(number)}</p>", directive_html(name, arg, heading))
+        marker = f"<p>{_PLACEHOLDER.format(number)}</p>"
+        block = directive_html(name, arg, heading)
+        if "data-keep" in block:  # the block fits on one page: let its heading travel with it
+            html = _keep_with_heading(html, marker)
+        html = html.replace(marker, block)
     return Markup(html), headings
+
+
+_KEEP_INTRO = 700  # characters of HTML between a heading and its table that may travel with it
+
+
+def _keep_with_heading(html: str, marker: str) -> str:
+    at = html.index(marker)
+    start = max(html.rfind("<h2", 0, at), html.rfind("<h3", 0, at), html.rfind("<h4", 0, at))
+    between = html[start:at]
+    if start < 0 or at - start > _KEEP_INTRO or _PLACEHOLDER.split("{")[0] in between or "</table>" in between:
+        return html
+    end = at + len(marker)
+    return f'{html[:start]}<div class="keep">{html[start:end]}</div>{html[end:]}'
+

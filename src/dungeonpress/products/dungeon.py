@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from dungeonpress import impose
+from dungeonpress import impose, pdf
 from dungeonpress.dice import d, sub_rng
 from dungeonpress.errors import RenderError
 from dungeonpress.generate.dungeon import Dungeon, generate_dungeon
@@ -19,11 +19,13 @@ MAX_ZINE_ROOMS = 10  # more keyed rooms than this do not fit three A7 pages at a
 MIN_ROOMS, MAX_ROOMS = 3, 30
 PACK_COUNT = 6
 ZINE_PAGES = 8
+MAX_ZINE_NOTES = 2  # a one-page key leaves two zine pages to fill
+MAX_BOOKLET_NOTES = 3  # the most a booklet needs to reach a multiple of four pages
 
 # Where the map goes, in mm (width, height): the page's text box less the heading and legend lines.
-MAP_BOX = {"zine-a4": (64.2, 84.0), "zine-letter": (59.8, 87.0), "a5": (124.0, 160.0), "half-letter": (115.0, 166.0)}
+MAP_BOX = {"zine-a4": (64.2, 84.0), "zine-letter": (59.8, 87.0), "a5": (122.0, 142.0), "half-letter": (113.0, 148.0)}
 # How much of the pre-rolled oracle each layout prints (the JSON always has all of it).
-ORACLE = {"zine": {"oracle_rows": 20, "twists": 3, "d6s": 20}, "booklet": {"oracle_rows": 40, "twists": 8, "d6s": 36}}
+ORACLE = {"zine": {"oracle_rows": 20, "twists": 3, "d6s": 20}, "booklet": {"oracle_rows": 34, "twists": 8, "d6s": 36}}
 
 
 def build_dungeon(ctx: BuildContext, options: dict) -> list[Output]:
@@ -55,7 +57,7 @@ def build_dungeon(ctx: BuildContext, options: dict) -> list[Output]:
         outputs = zine_outputs(ctx, dungeon, seed, rooms, paper, fmt)
     else:
         outputs = booklet_outputs(ctx, [(dungeon, seed)], rooms, paper, fmt, name=f"dungeon-{seed}")
-    ctx.tick(3, 3, "done")
+    ctx.tick(3, 3, f"{chosen} done")
     return outputs + ([data] if fmt == "pdf" else [])
 
 
@@ -71,39 +73,43 @@ def pack_seeds(seed: int, count: int) -> list[int]:
 
 def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fmt: str) -> list[Output]:
     """The 8-page mini zine, imposed on one landscape sheet of `paper` (or its HTML)."""
-    view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
-                              **ORACLE["zine"])
-
-    def html_with(notes: int, flowing: bool = False) -> str:
-        return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, legend=views.legend_view(),
-                                  notes_pages=notes, flowing=flowing, body_class=f"zine zine-{paper}")
-
     name = f"dungeon-{seed}-zine-{paper}"
     if fmt == "html":
-        return [Output(f"{name}.html", _standalone(ctx, html_with(0)))]
+        return [Output(f"{name}.html", _standalone(ctx, zine_html(ctx, dungeon, seed, rooms, paper)))]
+    pages = zine_pages(ctx, dungeon, seed, rooms, paper)
+    ctx.tick(2, 3, "imposing the zine")
+    return [Output(f"{name}.pdf", impose.impose_zine(pages, paper))]
+
+
+def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, *, flowing: bool = False) -> str:
+    """The zine's eight pages as HTML, with spare notes pages (dropped after layout when not needed)."""
+    view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
+                              **ORACLE["zine"])
+    return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, legend=views.legend_view(),
+                              notes_pages=MAX_ZINE_NOTES, flowing=flowing, body_class=f"zine zine-{paper}")
+
+
+def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str) -> bytes:
+    """The zine's eight pages in reading order, as PDF bytes (before imposition)."""
     # Key entries stay whole on a page when they can; if that overflows the eight pages, they may
-    # turn the page between paragraphs. A notes page fills a short key up to eight pages.
-    rendered = layout(ctx, html_with(0))
-    flowing = rendered.page_count > ZINE_PAGES
-    if flowing:
-        rendered = layout(ctx, html_with(0, flowing=True))
-    if rendered.page_count < ZINE_PAGES:
-        rendered = layout(ctx, html_with(ZINE_PAGES - rendered.page_count, flowing))
+    # turn the page between paragraphs. Notes pages fill a short key up to eight; spares are dropped.
+    rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper))
+    if rendered.page_count - len(_notes_pages(rendered)) > ZINE_PAGES:
+        rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, flowing=True))
+    rendered = _drop_notes(rendered, rendered.page_count - ZINE_PAGES)
     if rendered.page_count != ZINE_PAGES:
         raise RenderError(f"the zine of '{dungeon.name}' came out at {rendered.page_count} pages, not "
                           f"{ZINE_PAGES}: try fewer --rooms or --layout booklet")
-    pages = write(ctx, rendered)
-    ctx.tick(2, 3, "imposing the zine")
-    return [Output(f"{name}.pdf", impose.impose_zine(pages, paper))]
+    return write(ctx, rendered)
 
 
 def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, fmt: str, *, name: str,
                     pack_seed: int | None = None) -> list[Output]:
     """An A5 (or half-letter) reading PDF and its saddle-stitch imposition; one dungeon, or a pack with an index."""
     page = "a5" if paper == "a4" else "half-letter"
-    prefixes = [f"d{n}" for n in range(1, len(dungeons) + 1)]
-    dungeon_views = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=p, map_box=MAP_BOX[page], **ORACLE["booklet"])
-                     for (dg, s), p in zip(dungeons, prefixes)]
+    dungeon_views = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=MAP_BOX[page],
+                                        **ORACLE["booklet"])
+                     for n, (dg, s) in enumerate(dungeons, start=1)]
     index, title = None, dungeon_views[0]["name"]
     if pack_seed is not None:
         die = views.pick_die(len(dungeons))
@@ -112,26 +118,36 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         index = {"seed": pack_seed, "count": len(dungeons), "rooms": rooms, "die": die["die"],
                  "reroll": die["reroll"], "entries": [{"view": view} for view in dungeon_views]}
         title = f"A Pack of Delves, seed {pack_seed}"
-
-    def html_with(notes: int) -> str:
-        return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=dungeon_views, index=index,
-                                  legend=views.legend_view(), notes_pages=notes, body_class=f"dbook dbook-{page}",
-                                  doc_title=title)
-
+    html = html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=dungeon_views, index=index,
+                              legend=views.legend_view(), notes_pages=MAX_BOOKLET_NOTES,
+                              body_class=f"dbook dbook-{page}", doc_title=title)
     if fmt == "html":
-        return [Output(f"{name}.html", _standalone(ctx, html_with(0)))]
-    ctx.tick(len(dungeons), len(dungeons) + 2, "laying out the booklet")
-    rendered = layout(ctx, html_with(0))
-    padding = -rendered.page_count % 4
-    if padding:  # notes pages before the back cover, so the booklet folds from whole sheets
-        rendered = layout(ctx, html_with(padding))
-        if rendered.page_count % 4:
-            raise RenderError(f"{name} has {rendered.page_count} pages after padding (expected a multiple of 4)")
+        return [Output(f"{name}.html", _standalone(ctx, html))]
+    # Laid out once with spare notes pages before the back cover; keep just enough to fold whole sheets.
+    rendered = layout(ctx, html)
+    notes = len(_notes_pages(rendered))
+    rendered = _drop_notes(rendered, notes - (-(rendered.page_count - notes) % 4))
+    if rendered.page_count % 4:
+        raise RenderError(f"{name} has {rendered.page_count} pages after padding (expected a multiple of 4)")
     reading = write(ctx, rendered)
-    ctx.tick(len(dungeons) + 1, len(dungeons) + 2, "imposing the booklet")
     suffix = "" if paper == "a4" else "-letter"
     return [Output(f"{name}-{page}.pdf", reading),
             Output(f"{name}-booklet{suffix}.pdf", impose.impose_booklet(reading, paper))]
+
+
+def _notes_pages(rendered: pdf.Rendered) -> list[int]:
+    """Indices of the notes pages (their sections carry ids `notes-N`)."""
+    return [i for i, page in enumerate(rendered.document.pages)
+            if any(anchor.startswith("notes-") for anchor in page.anchors)]
+
+
+def _drop_notes(rendered: pdf.Rendered, surplus: int) -> pdf.Rendered:
+    """The same document without its last `surplus` notes pages (a copy: nothing is laid out again)."""
+    if surplus <= 0:
+        return rendered
+    dropped = set(_notes_pages(rendered)[-surplus:])
+    kept = [page for i, page in enumerate(rendered.document.pages) if i not in dropped]
+    return pdf.Rendered(document=rendered.document.copy(kept), warnings=rendered.warnings, fetcher=rendered.fetcher)
 
 
 def build_pack(ctx: BuildContext, options: dict, count: int) -> list[Output]:
@@ -144,18 +160,19 @@ def build_pack(ctx: BuildContext, options: dict, count: int) -> list[Output]:
     paper = options.get("paper") or "a4"
     dungeons = []
     for n, dungeon_seed in enumerate(pack_seeds(seed, count)):
-        ctx.tick(n, count + 2, f"rolling delve {n + 1} of {count} (seed {dungeon_seed})")
+        ctx.tick(n, count + 1, f"rolling delve {n + 1} of {count} (seed {dungeon_seed})")
         dungeons.append((roll_dungeon(ctx, dungeon_seed, rooms), dungeon_seed))
     data = Output(f"pack-{seed}.json", to_json({"format": "dungeonpress-pack/1", "seed": seed, "rooms": rooms,
                                                  "dungeons": [views.dungeon_data(dg, seed=s) for dg, s in dungeons]}))
     if fmt == "json":
         return [data]
+    ctx.tick(count, count + 1, "laying out the pack")
     outputs = booklet_outputs(ctx, dungeons, rooms, paper, fmt, name=f"pack-{seed}", pack_seed=seed)
     if fmt == "pdf":
         # The pack's reading PDF is the pack itself: pack-<seed>.pdf.
         outputs[0] = Output(f"pack-{seed}.pdf", outputs[0].data)
         outputs.append(data)
-    ctx.tick(count + 2, count + 2, "pack done")
+    ctx.tick(count + 1, count + 1, "pack done")
     return outputs
 
 

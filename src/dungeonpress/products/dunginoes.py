@@ -17,7 +17,7 @@ MODE_TITLES = {"before": "Laid before the game", "fly": "Laid on the fly"}
 def build_dunginoes(ctx: BuildContext, options: dict) -> list[Output]:
     """The rules card with score sheet, and one map for each mode asked for (both by default)."""
     # 1. Check the options before making anything.
-    size = options.get("size") or DEFAULT_SIZE
+    size = DEFAULT_SIZE if options.get("size") is None else options["size"]
     if not SIZES[0] <= size <= SIZES[1]:
         raise RenderError(f"dunginoes: --size must be {SIZES[0]}-{SIZES[1]} rooms (got {size})")
     modes = [options["mode"]] if options.get("mode") else list(dunginoes.MODES)

@@ -27,7 +27,7 @@ DEFAULT_CELL = {"a4": "5mm", "letter": "quarter-inch"}  # each paper's usual gra
 MARGIN_MM = 9.0  # @page margin
 SLACK_MM = 1.0  # rounding room, so the band never tips onto a second page
 SHEET_RESERVED_MM = 34.0 + 3.0 + SLACK_MM  # blank sheet: .band height 34 mm + 3 mm above it
-LEVEL_RESERVED_MM = 10.0 + 52.0 + 3.0 + SLACK_MM  # level sheet: .level-head 10 mm, .band 52 mm + 3 mm above
+LEVEL_RESERVED_MM = 10.0 + 44.0 + 3.0 + SLACK_MM  # level sheet: .level-head 10 mm, .band 44 mm + 3 mm above
 LEVEL_CELL = "5mm"  # pre-rolled levels are drawn on 5 mm squares, which fit a 20-room level on both papers
 BLANK_LISTS = 3  # the seed: "write 1-6 three times"
 
@@ -214,7 +214,7 @@ def card_view(ctx: BuildContext) -> dict:
         headers = [t.title.replace("Table ", "T").replace(":", "") + (f" ({t.die})" if len(dice) > 1 else "")
                    for t in chosen]
         results = max(t.rows[-1].high for t in chosen)
-        die = dice[0] if len(dice) == 1 else "roll"
+        die = dice[0] if len(dice) == 1 else "Roll"
         rows = []
         for result in range(1, results + 1):
             rows.append({"roll": str(result), "cells": [_card_cell(t, result) for t in chosen]})

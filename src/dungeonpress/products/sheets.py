@@ -39,9 +39,9 @@ class Layout:
 LAYOUTS = {
     "a4": Layout(skills_gained=3, frailties_gained=1, tag_lines=3, treasure_lines=2, list_lines=7, log_rows=31,
                  light=10, rations=8, items=11, spells=6),
-    "letter": Layout(skills_gained=3, frailties_gained=1, tag_lines=3, treasure_lines=2, list_lines=6, log_rows=29,
+    "letter": Layout(skills_gained=3, frailties_gained=1, tag_lines=3, treasure_lines=2, list_lines=5, log_rows=29,
                      light=10, rations=8, items=9, spells=4),
-    "a5": Layout(skills_gained=2, frailties_gained=1, tag_lines=2, treasure_lines=1, list_lines=4, log_rows=27,
+    "a5": Layout(skills_gained=2, frailties_gained=1, tag_lines=3, treasure_lines=1, list_lines=4, log_rows=27,
                  light=8, rations=8, items=6, spells=2),
 }
 
@@ -94,12 +94,12 @@ def build_characters(ctx: BuildContext, options: dict) -> list[Output]:
         layout = LAYOUTS[paper]
         if game == "dungeoneer":
             sheets = [dungeoneer_view(ctx.content, layout, c, kicker=f"Pre-rolled delver {n} · seed {ctx.seed}",
-                                    legend="Grey numbers: the d66 rolls")
+                                    legend="Grey numbers: the d66 rolls", anchor=f"sheet-{n}")
                       for n, c in enumerate(characters, start=1)]
             data = _pdf(ctx, "sheet_dungeoneer.html.j2", paper, False, sheets, f"Pre-rolled delvers, seed {ctx.seed}")
         else:
             sheets = [paperogue_view(ctx.content, layout, c, kicker=f"Pre-rolled rogue {n} · seed {ctx.seed}",
-                                     legend="Grey numbers: the rolls")
+                                     legend="Grey numbers: the rolls", anchor=f"sheet-{n}")
                       for n, c in enumerate(characters, start=1)]
             data = _pdf(ctx, "sheet_paperogue.html.j2", paper, False, sheets, f"Pre-rolled rogues, seed {ctx.seed}")
         outputs.append(Output(f"{stem}.pdf", data))
@@ -111,12 +111,24 @@ def build_characters(ctx: BuildContext, options: dict) -> list[Output]:
 
 def characters_json(ctx: BuildContext, game: str, characters: list) -> bytes:
     """Every value with the table and roll behind it; stable key order, so a seed gives the same bytes."""
-    items = []
-    for number, character in enumerate(characters, start=1):
-        items.append({"number": number, "name": character.name, **asdict(character)})
+    items = [{"number": number, **character_record(character)} for number, character in enumerate(characters, start=1)]
     doc = {"game": game, "seed": ctx.seed, "count": len(characters), "generator": f"dungeonpress {ctx.version}",
            "characters": items}
     return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def character_record(character) -> dict:
+    """A character as plain JSON values: dataclass fields, with stat pairs and dice turned into objects."""
+    record = asdict(character)
+    if isinstance(character, PaperogueCharacter):
+        record["rolls"] = dict(character.rolls)
+        record["scores"] = dict(character.scores)
+        record["swap"] = list(character.swap) if character.swap else None
+        for item in record["items"]:
+            item["dice"] = [{"dice": notation, "results": list(results)} for notation, results in item["dice"]]
+    else:
+        record = {"name": character.name, **record}
+    return record
 
 
 def _pdf(ctx: BuildContext, template: str, paper: str, fillable: bool, sheets: list, title: str) -> bytes:
@@ -167,7 +179,7 @@ def roll_note(content: Content, *rolls: Roll) -> str:
 
 
 def dungeoneer_view(content: Content, layout: Layout, character: Character | None, *, kicker: str,
-                    legend: str = "") -> dict:
+                    legend: str = "", anchor: str = "sheet") -> dict:
     """Every field of the Dungeoneer sheet, empty or filled from a pre-rolled Character."""
     c = character
 
@@ -183,7 +195,7 @@ def dungeoneer_view(content: Content, layout: Layout, character: Character | Non
         skills.append(text(f"skill_{n}", f"Skill {n}", value(roll), note(roll) if roll else ""))
     name_note = f"d6 {c.name_list_roll} · {note(c.first_name, c.nickname, c.surname)}" if c else ""
     sheet = {
-        "anchor": f"sheet-{c.first_name.value.lower()}" if c else "sheet",
+        "anchor": anchor,
         "kicker": kicker,
         "legend": legend,
         "name": text("name", "Name", c.name if c else "", name_note),
@@ -288,7 +300,7 @@ SCORE_LINES = (("gold", "Gold", "× 1"), ("slain_1", "Slain on level 1", "× 1")
 
 
 def paperogue_view(content: Content, layout: Layout, character: PaperogueCharacter | None, *, kicker: str,
-                   legend: str = "") -> dict:
+                   legend: str = "", anchor: str = "sheet") -> dict:
     """Every field of the Paperogue sheet, empty or filled from a pre-rolled character."""
     c = character
     scores = dict(c.scores) if c else {}
@@ -322,11 +334,11 @@ def paperogue_view(content: Content, layout: Layout, character: PaperogueCharact
     jewels = {_jewel_slot(i.name): i for i in items if i.kind == "jewelry"}
     pack = [i for i in items if i.kind in ("potion", "scroll", "book", "key")]
     return {
-        "anchor": "sheet",
+        "anchor": anchor,
         "kicker": kicker,
         "legend": legend,
         "name": text("name", "Name"),
-        "level": [box(f"level_{n}", f"Level {n}") | {"label": str(n)} for n in (1, 2, 3)],
+        "level": [box(f"level_{n}", f"Level {n}", checked=bool(c) and n == 1) | {"label": str(n)} for n in (1, 2, 3)],
         "headers": [{"title": title, "gain": stat in dict(PAPEROGUE_GAINS)} for stat, title in columns],
         "ledger": ledger,
         "rolled": rolled,
@@ -420,7 +432,8 @@ def _jewel_slot(name: str) -> str:
 
 
 def _jewel_line(key: str, label: str, item, content: Content) -> dict:
-    value = f"{item.name}: {item.effect}" if item else ""
+    # The slot names the jewel, except on a wrist, which takes a bracelet or a wristwatch.
+    value = (f"{item.name}: {item.effect}" if key.startswith("wrist") else item.effect) if item else ""
     return {"label": label,
             "item": text(f"jewel_{key}", label, value, _item_note(content, item)),
             "known": box(f"jewel_{key}_id", f"{label} identified", checked=bool(item and item.identified))}

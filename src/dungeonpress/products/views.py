@@ -9,6 +9,7 @@ from dungeonpress.model import Content, Creature, Table
 
 _COUNT = re.compile(r"^\s*(\d+)\b")
 MAX_BOXES = 8  # more marks than this are written as a number, not drawn
+FLOW_MAX = 32  # longest entry (characters) of a d66 list printed as two half-width columns
 
 
 def roll_label(low: int, high: int) -> str:
@@ -51,7 +52,9 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
             "creature_name": creature.name if creature else "",
         })
     single = len(keep) == 1
-    flow = single and table.die == "d66"
+    # short one-column d66 lists (names, tags) print rows side by side; long entries would wrap
+    # into a pair of tables taller than a page, so they stay one list that can break between rows
+    flow = single and table.die == "d66" and max(len(str(v)) for row in table.rows for _, v in row.values) <= FLOW_MAX
     half = (len(rows) + 1) // 2
     return {
         "id": table.id,
@@ -67,6 +70,8 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
         "flow": flow,
         "pairs": [(rows[i], rows[i + half] if i + half < len(rows) else None) for i in range(half)] if flow else [],
         "show_title": True,
+        # fits on one A5 page, so it is never split and its heading is kept with it
+        "keep": flow or len(rows) <= 14,
         "wide": len(keep) >= 3,
     }
 
