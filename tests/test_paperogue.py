@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import subprocess
@@ -23,7 +24,6 @@ from dungeonpress.dice import DiceSpec, sub_rng
 from dungeonpress.draw import paperogue_grid as grid
 from dungeonpress.errors import ContentErrors
 from dungeonpress.generate import paperogue as gen
-from dungeonpress.model import Content
 from dungeonpress.products import paperogue as product
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -315,7 +315,9 @@ def test_level_pdf_has_one_level_per_page_with_seed_and_number(kit):
 
 def test_level_pdf_grid_cells_are_exactly_five_millimetres(kit):
     xs, ys = _grid_lines(kit[0]["paperogue-1234.pdf"], 0)
-    assert _steps(xs) == {round(5 * MM, 2)} and _steps(ys) == {round(5 * MM, 2)}
+    cols, rows = product.fit_grid("a4", "5mm", product.LEVEL_RESERVED_MM)
+    assert (len(xs), len(ys)) == (cols + 1, rows + 1)
+    assert all(abs(step - 5 * MM) < 0.01 for step in _steps(xs) | _steps(ys))
 
 
 def test_json_matches_the_generator(kit, content):
@@ -362,8 +364,7 @@ def test_letter_levels_and_json_only(content):
 
 # --- helpers -------------------------------------------------------------------------------------
 
-def _file(data: bytes):
-    import io
+def _file(data: bytes) -> io.BytesIO:
     return io.BytesIO(data)
 
 
@@ -385,4 +386,30 @@ def _grid_lines(data: bytes, page_index: int):
 
 
 def _steps(values) -> set:
-    return {round(b - a, 2) for a, b in zip(values, values[1:])}
+    return {round(b - a, 3) for a, b in zip(values, values[1:])}
+
+
+def test_a_user_table_missing_a_column_is_a_content_error(content):
+    monsters = content.table(gen.MONSTER_TABLE)
+    broken = dataclasses.replace(monsters, columns=(("initial", "Mark"),),
+                                 rows=tuple(dataclasses.replace(r, values=r.values[:1]) for r in monsters.rows))
+    tables = dict(content.tables, **{gen.MONSTER_TABLE: broken})
+    with pytest.raises(ContentErrors, match="needs the column\\(s\\) monster"):
+        gen.generate_paperogue(dataclasses.replace(content, tables=tables), sub_rng(1, "x"))
+
+
+GOLDEN_1234 = """\
+1 17 7 C3 S5 P6 V9 PWD VAG CMB PK CG100 SS2 -MM CPW CPU -S1 CAG VPU SK SS10 PAH SJB VAM
+2 12 8 S3 T11 L15 D16 SJM TWT SK DJM LMV SAO DAH TS10 SPG DS8 TJN LK
+3 14 2 J8 M10 P14 D19 PK DJM DJN MS9 JWD JMB PG5 JJN JJW MJW -PE -AO -JR -AT"""
+
+
+def test_seed_1234_is_pinned(content):
+    """The dungeon `make` prints: rooms, stairs, monster list and each room's marks. A change here changes
+    every printed seed, so it must be deliberate (update this text in the same change)."""
+    dungeon = gen.generate_paperogue(content, sub_rng(1234, "paperogue"))
+    lines = [f"{lv.number} {lv.room_count} {lv.stairs_room} "
+             + " ".join(f"{m.initial}{m.roll}" for m in lv.monsters) + " "
+             + " ".join(f"{r.monster or '-'}{r.treasure.initial}{r.treasure.mark}" for r in lv.rooms)
+             for lv in dungeon.levels]
+    assert "\n".join(lines) == GOLDEN_1234

@@ -208,27 +208,32 @@ def generate_level(content: Content, rng: random.Random, number: int, *, rooms_d
 
 
 def _require(content: Content) -> None:
-    """The tables a level needs, all reported at once when missing."""
+    """The tables a level needs, with the columns it reads, all reported at once."""
     treasure = content.tables.get(TREASURE_TABLE)
-    needed = [TREASURE_TABLE, MONSTER_TABLE, GOLD_TABLE]
+    needed = {TREASURE_TABLE: ("initial", "treasure"), MONSTER_TABLE: ("initial", "monster"), GOLD_TABLE: ("gold",)}
     if treasure is not None:
-        needed += sorted({row.see for row in treasure.rows if row.see})
+        for row in treasure.rows:
+            if row.see and row.see not in needed:
+                needed[row.see] = ("item",)
     problems = []
-    for table_id in needed:
+    for table_id, columns in needed.items():
         table = content.tables.get(table_id)
         if table is None:
             problems.append(ContentError(None, f"pre-rolled Paperogue levels need table '{table_id}', which no "
                                                f"content pack defines (expected <pack>/tables/{table_id}.yaml)"))
-        elif not table.rolled:
+            continue
+        if not table.rolled:
             problems.append(ContentError(table.source, f"table '{table_id}' must have a die to roll for "
                                                        f"pre-rolled Paperogue levels (got die: none)"))
-    monsters = content.tables.get(MONSTER_TABLE)
-    if monsters is not None and "initial" not in dict(monsters.columns):
-        problems.append(ContentError(monsters.source, f"table '{MONSTER_TABLE}' needs an 'initial' column "
-                                                      f"(the letter written in a room)"))
-    elif monsters is not None and len({str(r.get("initial")) for r in monsters.rows}) < len(MONSTER_SLOTS):
-        problems.append(ContentError(monsters.source, f"table '{MONSTER_TABLE}' needs at least "
-                                                      f"{len(MONSTER_SLOTS)} different initials for a level"))
+        missing = [c for c in columns if c not in dict(table.columns)]
+        if missing:
+            problems.append(ContentError(table.source, f"table '{table_id}' needs the column(s) "
+                                                       f"{', '.join(missing)} for pre-rolled Paperogue levels"))
+        elif table_id == GOLD_TABLE and not all(isinstance(r.get("gold"), int) for r in table.rows):
+            problems.append(ContentError(table.source, f"table '{GOLD_TABLE}' must give whole numbers of gold"))
+        elif table_id == MONSTER_TABLE and len({str(r.get("initial")) for r in table.rows}) < len(MONSTER_SLOTS):
+            problems.append(ContentError(table.source, f"table '{MONSTER_TABLE}' needs at least "
+                                                       f"{len(MONSTER_SLOTS)} different initials for a level"))
     if problems:
         raise ContentErrors(problems)
 

@@ -137,10 +137,22 @@ def build_levels(ctx: BuildContext, options: dict) -> list[Output]:
 
 
 def _require_card_tables(ctx: BuildContext) -> None:
-    missing = [t for t in CARD_TABLES if t not in ctx.content.tables]
-    if missing:
-        raise ContentErrors([ContentError(None, f"the Paperogue kit needs table '{t}', which no content pack "
-                                                f"defines (expected <pack>/tables/{t}.yaml)") for t in missing])
+    """Every table the reference card prints, with the columns it reads, or one error per problem."""
+    columns = {"paperogue_treasure_type": ("initial", "treasure"), "paperogue_spells": ("spell", "effect"),
+               "paperogue_rules": ("topic", "rule")}
+    problems = []
+    for table_id in CARD_TABLES:
+        table = ctx.content.tables.get(table_id)
+        if table is None:
+            problems.append(ContentError(None, f"the Paperogue kit needs table '{table_id}', which no content pack "
+                                               f"defines (expected <pack>/tables/{table_id}.yaml)"))
+            continue
+        missing = [c for c in columns.get(table_id, ()) if c not in dict(table.columns)]
+        if missing:
+            problems.append(ContentError(table.source, f"table '{table_id}' needs the column(s) {', '.join(missing)} "
+                                                       f"for the Paperogue reference card"))
+    if problems:
+        raise ContentErrors(problems)
 
 
 def dungeon_json(dungeon: paperogue.PaperogueDungeon, seed: int) -> dict:
@@ -160,10 +172,10 @@ def level_view(level: paperogue.Level, dungeon: paperogue.PaperogueDungeon, seed
         treasure = room.treasure
         item = treasure.item if treasure.kind in ("Gold", "Key") else f"{treasure.kind}: {treasure.item}"
         if room.number in keys:
-            item += f" (opens room {keys[room.number]})" if keys[room.number] else " (a spare)"
+            item += f", opens {keys[room.number]}" if keys[room.number] else ", a spare"
         notes = []
         if room.number in locks:
-            notes.append(f"locked; key in room {locks[room.number]}")
+            notes.append(f"locked, key in {locks[room.number]}")
         if "down" in room.stairs:
             notes.append("way out" if level.last else "stairs down")
         rooms.append({"number": room.number, "monster": room.monster,
