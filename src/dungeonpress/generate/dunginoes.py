@@ -123,7 +123,7 @@ def _fight(rng: random.Random, player: _Player, monster, pile: list) -> bool:
         player.up.append(monster)
         player.up.remove(min(player.up, key=keep_value))
         return True
-    pile.insert(int(rng.random() * (len(pile) + 1)), monster)  # back into the heap, anywhere
+    pile.insert(d(rng, len(pile) + 1) - 1, monster)  # back into the heap, anywhere in it
     worst = min(player.up, key=keep_value)
     player.up.remove(worst)
     player.down.append(worst)

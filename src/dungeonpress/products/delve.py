@@ -87,7 +87,9 @@ def delve_view(rolled: delve.Delve, seed: int) -> dict:
         elif turn.lost:
             marks.append("Still lost")
         if turn.light_out:
-            marks.append(f"Your {_ordinal(turn.light_number)} {light} goes out: light another or go blind")
+            which = _ordinal(turn.light_number)
+            marks.append(f"Your {which} {light} goes out: light another or go blind" if " " not in which
+                         else f"Your {light} ({which}) goes out: light another or go blind")
         rolls = []
         if turn.wandering_roll is not None:
             rolls.append(f"W {turn.wandering_roll}")
@@ -135,11 +137,8 @@ def delve_view(rolled: delve.Delve, seed: int) -> dict:
 
 
 def _ordinal(number: int) -> str:
-    """'first'…'tenth', then 11th, 21st, 22nd, 23rd…"""
-    if number <= len(ORDINALS):
-        return ORDINALS[number - 1]
-    suffix = "th" if number % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+    """'first'…'tenth', then 'no. 11', 'no. 12'…"""
+    return ORDINALS[number - 1] if number <= len(ORDINALS) else f"no. {number}"
 
 
 COMMANDS = (

@@ -108,13 +108,13 @@ def map_view(ctx: BuildContext, dungeon: dunginoes.DominoMap, seed: int) -> dict
             if tile.parent else "the way in"
         notes = []
         if tile.final:
-            notes.append("Final encounter")
+            notes.append("final encounter")
         if tile.special:
-            notes.append(f"Special encounter: {tile.special}")
+            notes.append(f"special encounter: {tile.special}")
         if tile.secret:
-            notes.append("Entered by a secret exit")
+            notes.append("entered by a secret exit")
         elif tile.locked:
-            notes.append("Door in is locked")
+            notes.append("door in is locked")
         exits = sum(1 for end in dungeon.open_ends if end.room == tile.room)
         if dungeon.mode == "fly" and exits:
             notes.append(f"{exits} unexplored exit{'s' if exits > 1 else ''}")
@@ -125,7 +125,7 @@ def map_view(ctx: BuildContext, dungeon: dunginoes.DominoMap, seed: int) -> dict
             "risk": f"{tile.risk}: {risk.get(tile.risk, '')}" if tile.risk is not None else "",
             "reward": f"{tile.reward}: {reward.get(tile.reward, '')}" if tile.reward is not None else "",
             "blocked": f"d8 {tile.blocked_roll}" if tile.blocked_roll else "",
-            "notes": notes,
+            "notes": "; ".join(notes)[:1].upper() + "; ".join(notes)[1:],
             "special": bool(tile.special),
         })
     laid = len(dungeon.tiles)
