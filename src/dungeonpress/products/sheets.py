@@ -1,4 +1,4 @@
-"""Character sheets: content (and seeded pre-rolls) → blank fillable and print sheet PDFs, pre-rolled character PDFs and JSON."""
+"""Character sheets: content and seeded pre-rolls → blank sheet PDFs (fillable, pencil), pre-rolled PDFs and JSON."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from dungeonpress.generate.character import Character, Roll, generate_character
 from dungeonpress.generate.paperogue_character import PaperogueCharacter, generate_paperogue_character
 from dungeonpress.model import Content
 from dungeonpress.products import views
-from dungeonpress.products.common import PAPER_SIZES, BuildContext, Command, Option, Output, pdf_from_template
+from dungeonpress.errors import RenderError
+from dungeonpress.products.common import BuildContext, Command, Option, Output, pdf_from_template
 
 GAMES = ("dungeoneer", "paperogue")
 PAPERS = ("a4", "letter", "a5")
@@ -55,7 +56,8 @@ def build_sheets(ctx: BuildContext, options: dict) -> list[Output]:
     outputs = []
     for done, (game, paper, form) in enumerate(jobs):
         ctx.tick(done, len(jobs), f"{game} sheet, {paper}, {form}")
-        outputs.append(Output(sheet_file_name(game, paper, form), render_sheet_pdf(ctx, game, paper, form == "fillable")))
+        data = render_sheet_pdf(ctx, game, paper, form == "fillable")
+        outputs.append(Output(sheet_file_name(game, paper, form), data))
     ctx.tick(len(jobs), len(jobs), "sheets done")
     return outputs
 
@@ -80,7 +82,9 @@ def build_characters(ctx: BuildContext, options: dict) -> list[Output]:
     """Pre-rolled characters: N filled sheets in one PDF, and the same characters as JSON."""
     # 1. Roll: each character has its own stream, so character 3 is the same whatever the count.
     game = options.get("game") or "dungeoneer"
-    count = max(1, int(options.get("count") or 1))
+    count = 1 if options.get("count") is None else options["count"]
+    if count < 1:
+        raise RenderError(f"--count must be at least 1 (got {count})")
     paper = options.get("paper") or "a4"
     formats = [options["format"]] if options.get("format") else list(FORMATS)
     generate = generate_character if game == "dungeoneer" else generate_paperogue_character
@@ -133,8 +137,7 @@ def character_record(character) -> dict:
 
 def _pdf(ctx: BuildContext, template: str, paper: str, fillable: bool, sheets: list, title: str) -> bytes:
     form = "fillable" if fillable else "print"
-    return pdf_from_template(ctx, template, forms=fillable, sheets=sheets, fillable=fillable, paper=paper,
-                             page_size=PAPER_SIZES[paper], doc_title=title,
+    return pdf_from_template(ctx, template, forms=fillable, sheets=sheets, fillable=fillable, doc_title=title,
                              body_class=f"sheets paper-{paper} {form}", oracle=oracle_strip_view())
 
 
@@ -183,30 +186,24 @@ def dungeoneer_view(content: Content, layout: Layout, character: Character | Non
     """Every field of the Dungeoneer sheet, empty or filled from a pre-rolled Character."""
     c = character
 
-    def value(roll):
-        return roll.value if roll else ""
+    def trait(name: str, title: str, roll: Roll | None) -> dict:
+        """A line, filled with a pre-rolled value and its roll when there is one."""
+        return text(name, title, roll.value, roll_note(content, roll)) if roll else text(name, title)
 
-    def note(*rolls):
-        return roll_note(content, *rolls) if c else ""
-
-    skills = []
-    for n in (1, 2):
-        roll = c.skills[n - 1] if c else None
-        skills.append(text(f"skill_{n}", f"Skill {n}", value(roll), note(roll) if roll else ""))
-    name_note = f"d6 {c.name_list_roll} · {note(c.first_name, c.nickname, c.surname)}" if c else ""
-    sheet = {
+    name_note = f"d6 {c.name_list_roll} · {roll_note(content, c.first_name, c.nickname, c.surname)}" if c else ""
+    return {
         "anchor": anchor,
         "kicker": kicker,
         "legend": legend,
         "name": text("name", "Name", c.name if c else "", name_note),
-        "concept": text("concept", "Concept", value(c and c.concept), note(c.concept) if c else ""),
-        "skills": skills,
+        "concept": trait("concept", "Concept", c and c.concept),
+        "skills": [trait(f"skill_{n}", f"Skill {n}", c and c.skills[n - 1]) for n in (1, 2)],
         "skills_gained": _texts("skill", "Skill", layout.skills_gained, start=3),
-        "frailty": text("frailty_1", "Frailty 1", value(c and c.frailty), note(c.frailty) if c else ""),
+        "frailty": trait("frailty_1", "Frailty 1", c and c.frailty),
         "frailties_gained": _texts("frailty", "Frailty", layout.frailties_gained, start=2),
-        "goal": text("goal", "Goal", value(c and c.goal), note(c.goal) if c else ""),
-        "motive": text("motive", "Motive", value(c and c.motive), note(c.motive) if c else ""),
-        "nemesis": text("nemesis", "Nemesis", value(c and c.nemesis), note(c.nemesis) if c else ""),
+        "goal": trait("goal", "Goal", c and c.goal),
+        "motive": trait("motive", "Motive", c and c.motive),
+        "nemesis": trait("nemesis", "Nemesis", c and c.nemesis),
         "gear": _gear_slots(content, c),
         "luck": _boxes("luck", "Luck", LUCK_BOXES),
         "twist": _boxes("twist", "Twist", TWIST_BOXES),
@@ -225,7 +222,6 @@ def dungeoneer_view(content: Content, layout: Layout, character: Character | Non
         ],
         "log": log_view(content, layout, c.name if c else ""),
     }
-    return sheet
 
 
 def _gear_slots(content: Content, character: Character | None) -> list:
@@ -276,9 +272,10 @@ def oracle_strip_view() -> dict:
                      "no": {"answer": no, "harm": oracle.HARM[no].lower()}})
     double, _ = oracle.resolve(3, 3)
     notes = [
-        {"term": "Equal dice:", "text": f"{double}, and +1 on the twist counter (in a Conflict: "
+        {"term": "Equal dice:", "text": f"read {double} and add 1 to the twist counter (in a Conflict: "
                                         f"{oracle.HARM[double].lower()}, no twist)."},
-        {"term": "Advantage:", "text": "add a Chance die. Disadvantage: add a Risk die. Keep the higher of that colour."},
+        {"term": "Advantage:",
+         "text": "add a Chance die. Disadvantage: add a Risk die. Keep the higher of that colour."},
         {"term": "Conflict:", "text": "cause n, the foe loses n Luck; take n, you lose n Luck."},
     ]
     return {"rows": rows, "notes": notes}
@@ -294,8 +291,10 @@ DEFAULT_ARMOR = ("Helmet", "Mail", "Breastplate", "Gauntlets", "Boots", "Belt")
 JEWELRY_SLOTS = (("neck", "Neck"), ("monocle", "Monocle"), ("wrist_left", "Left wrist"),
                  ("wrist_right", "Right wrist"), ("ear_left", "Left ear"), ("ear_right", "Right ear"))
 FINGERS = 5
-SCORE_LINES = (("gold", "Gold", "× 1"), ("slain_1", "Slain on level 1", "× 1"), ("slain_2", "Slain on level 2", "× 2"),
-               ("slain_3", "Slain on level 3", "× 3"), ("items", "Items carried", "× 1"), ("hp_left", "HP left", "× 10"),
+STAT_KEYS = ("str", "dex", "int", "hp", "mp")  # ledger columns an item bonus may name
+SCORE_LINES = (("gold", "Gold", "× 1"), ("slain_1", "Slain on level 1", "× 1"),
+               ("slain_2", "Slain on level 2", "× 2"), ("slain_3", "Slain on level 3", "× 3"),
+               ("items", "Items carried", "× 1"), ("hp_left", "HP left", "× 10"),
                ("alive", "Made it out alive", "+ 1000"))
 
 
@@ -344,8 +343,9 @@ def paperogue_view(content: Content, layout: Layout, character: PaperogueCharact
         "rolled": rolled,
         "swap": box("swap_used", "Swap used", checked=bool(c and c.swap)),
         "swap_pair": text("swap_pair", "Swapped stats", f"{c.swap[0]} ↔ {c.swap[1]}" if c and c.swap else ""),
-        "hp_current": text("hp_current", "Current HP", c.hp if c else ""),
-        "mp_current": text("mp_current", "Current MP", c.mp if c else ""),
+        # A worn, identified "+5 HP" counts from the start.
+        "hp_current": text("hp_current", "Current HP", c.hp + int(bonuses.get("hp", 0)) if c else ""),
+        "mp_current": text("mp_current", "Current MP", c.mp + int(bonuses.get("mp", 0)) if c else ""),
         "weapons": [_weapon_line(n, weapon if n == 1 else None, content) for n in (1, 2)],
         "armor": [_armor_line(name, armor.get(name.casefold()), content) for name in _armor_names(content)],
         "jewelry": [_jewel_line(key, label, jewels.get(key), content) for key, label in JEWELRY_SLOTS],
@@ -367,8 +367,9 @@ def paperogue_view(content: Content, layout: Layout, character: PaperogueCharact
 
 # The play rules a player needs at the table, in our words (the seed's Steps 3-5).
 PAPEROGUE_RULES = (
-    {"term": "Fight:", "text": "roll 1d10 on level 1, 2d10 on level 2, 3d10 on level 3; at or under your weapon's stat "
-                              "(bare hands: STR or DEX) the monster loses 1 HP, over it you lose 1 HP. 0 HP ends the game."},
+    {"term": "Fight:", "text": "roll 1d10 on level 1, 2d10 on level 2, 3d10 on level 3; at or under your weapon's "
+                              "stat (bare hands: STR or DEX) the monster loses 1 HP, over it you lose 1 HP. "
+                              "0 HP ends the game."},
     {"term": "Dual wield:", "text": "two weapons of different stats; pass both rolls to hit."},
     {"term": "Backtrack:", "text": "roll any die, odd means the monsters are back."},
     {"term": "Rest:", "text": "d20, 1–12 regain half your max HP (round down), 13–20 monsters respawn."},
@@ -384,7 +385,7 @@ def _stat_bonuses(character) -> dict:
         return out
     for item in character.items:
         parts = item.effect.split()
-        if item.identified and len(parts) == 2 and parts[0][:1] in "+-" and parts[1].lower() in ("str", "dex", "int", "hp", "mp"):
+        if item.identified and len(parts) == 2 and parts[0][:1] in "+-" and parts[1].lower() in STAT_KEYS:
             out[parts[1].lower()] = parts[0]
     return out
 
@@ -452,7 +453,8 @@ def _pack_line(n: int, item, content: Content) -> dict:
 def _known_types(content: Content) -> list:
     """Potion colours and scroll names from the content, each with a line for what it turned out to do."""
     out = []
-    for table_id, kind, title in (("paperogue_potions", "potion", "Potions"), ("paperogue_scrolls", "scroll", "Scrolls")):
+    for table_id, kind, title in (("paperogue_potions", "potion", "Potions"),
+                                  ("paperogue_scrolls", "scroll", "Scrolls")):
         table = content.tables.get(table_id)
         if table is None:
             continue

@@ -1,0 +1,245 @@
+"""Character sheet PDFs: form fields, page sizes, filled pre-rolls, JSON, determinism, no WeasyPrint warnings."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from pypdf import PdfReader, PdfWriter
+
+from dungeonpress import build, cli
+from dungeonpress.dice import sub_rng
+from dungeonpress.generate.character import generate_character
+from dungeonpress.generate.paperogue_character import generate_paperogue_character
+from dungeonpress.products import sheets
+
+POINTS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0), "a5": (419.53, 595.28)}
+
+
+def _run(content, run, options, seed=None):
+    """Run a product function; every output keyed by file name, and the warnings WeasyPrint logged."""
+    ctx = build.context_for(content, seed=seed)
+    outputs = run(ctx, options)
+    return {o.name: o.data for o in outputs}, list(ctx.warnings)
+
+
+@pytest.fixture(scope="module")
+def dungeoneer_fillable(content):
+    """The fillable Dungeoneer sheet on every paper (one build per paper for the whole module)."""
+    made = {}
+    for paper in sheets.PAPERS:
+        outputs, warnings = _run(content, sheets.build_sheets, {"game": "dungeoneer", "paper": paper, "fillable": True})
+        assert warnings == []
+        assert list(outputs) == [f"sheet-dungeoneer-{paper}-fillable.pdf"]
+        made[paper] = outputs[f"sheet-dungeoneer-{paper}-fillable.pdf"]
+    return made
+
+
+@pytest.fixture(scope="module")
+def dungeoneer_print(content):
+    outputs, warnings = _run(content, sheets.build_sheets, {"game": "dungeoneer", "paper": "letter", "print": True})
+    assert warnings == []
+    return outputs["sheet-dungeoneer-letter-print.pdf"]
+
+
+@pytest.fixture(scope="module")
+def paperogue_sheets(content):
+    """Paperogue A4 fillable and A5 for pencil."""
+    made = {}
+    for paper, form in (("a4", "fillable"), ("a5", "print")):
+        outputs, warnings = _run(content, sheets.build_sheets, {"game": "paperogue", "paper": paper, form: True})
+        assert warnings == []
+        made.update(outputs)
+    return made
+
+
+@pytest.fixture(scope="module")
+def prerolled(content):
+    """Two pre-rolled characters of each game, PDF and JSON; one Paperogue rogue built twice, for determinism."""
+    made = {}
+    for game in sheets.GAMES:
+        outputs, warnings = _run(content, sheets.build_characters, {"game": game, "count": 2}, seed=1234)
+        assert warnings == []
+        made.update(outputs)
+    for run in ("first", "again"):
+        made[run], _ = _run(content, sheets.build_characters, {"game": "paperogue", "count": 1}, seed=99)
+    return made
+
+
+def _reader(data: bytes) -> PdfReader:
+    return PdfReader(io.BytesIO(data))
+
+
+def _text(data: bytes) -> str:
+    """Extracted text with runs of whitespace made single (extraction doubles some spaces)."""
+    return " ".join(" ".join(page.extract_text() for page in _reader(data).pages).split())
+
+
+def _expected_dungeoneer_fields(paper: str) -> tuple[set, set]:
+    """(text fields, checkboxes) the Dungeoneer sheet must have on `paper`."""
+    layout = sheets.LAYOUTS[paper]
+    texts = {"name", "concept", "frailty_1", "goal", "motive", "nemesis", "light_source",
+             "log_delver", "log_delve", "log_session"}
+    texts |= {f"skill_{n}" for n in range(1, 3 + layout.skills_gained)}
+    texts |= {f"frailty_{n}" for n in range(2, 2 + layout.frailties_gained)}
+    texts |= {f"gear_{n}" for n in range(1, 9)}
+    for prefix in ("stress", "fatigue", "condition"):
+        texts |= {f"{prefix}_{n}" for n in range(1, layout.tag_lines + 1)}
+    for prefix in ("npc", "location", "event"):
+        texts |= {f"{prefix}_{n}" for n in range(1, layout.list_lines + 1)}
+    texts |= {f"treasure_{n}" for n in range(1, layout.treasure_lines + 1)}
+    texts |= {f"log_{n}_{col}" for n in range(1, layout.log_rows + 1)
+              for col in ("scene", "question", "answer", "twist")}
+    boxes = {f"luck_{n}" for n in range(1, 7)} | {f"twist_{n}" for n in range(1, 4)}
+    boxes |= {f"meal_{n}" for n in range(1, 4)}
+    boxes |= {f"gear_{g}_durability_{k}" for g in range(1, 9) for k in range(1, sheets.DURABILITY_BOXES + 1)}
+    boxes |= {f"light_{n}" for n in range(1, layout.light + 1)} | {f"ration_{n}" for n in range(1, layout.rations + 1)}
+    return texts, boxes
+
+
+@pytest.mark.parametrize("paper", sheets.PAPERS)
+def test_fillable_dungeoneer_has_every_field(dungeoneer_fillable, paper):
+    fields = _reader(dungeoneer_fillable[paper]).get_fields()
+    texts, boxes = _expected_dungeoneer_fields(paper)
+    assert set(fields) == texts | boxes
+    assert {name for name, f in fields.items() if f.get("/FT") == "/Tx"} == texts
+    assert {name for name, f in fields.items() if f.get("/FT") == "/Btn"} == boxes
+    assert fields["luck_3"]["/TU"] == "Luck 3"  # a readable name for screen readers and tooltips
+
+
+@pytest.mark.parametrize("paper", sheets.PAPERS)
+def test_page_sizes_and_counts(dungeoneer_fillable, paper):
+    pages = _reader(dungeoneer_fillable[paper]).pages
+    assert len(pages) == 2  # the sheet and its adventure log
+    for page in pages:
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(POINTS[paper], abs=0.5)
+
+
+def test_field_names_are_unique(dungeoneer_fillable):
+    reader = _reader(dungeoneer_fillable["a4"])
+    widgets = [annot.get_object()["/T"] for page in reader.pages for annot in page.get("/Annots", [])]
+    assert len(widgets) == len(set(widgets)) == len(reader.get_fields())
+
+
+def test_typing_into_the_fillable_form(dungeoneer_fillable):
+    """Fill fields the way a PDF viewer would, save, and read the values back."""
+    writer = PdfWriter(clone_from=_reader(dungeoneer_fillable["a4"]))
+    values = {"name": "Kaela Greystone", "skill_1": "Rune Decipherer", "gear_2": "Oiled Lantern",
+              "log_1_question": "Is the door locked?", "luck_3": "/on", "gear_2_durability_1": "/on"}
+    for page in writer.pages:
+        writer.update_page_form_field_values(page, values, auto_regenerate=False)
+    out = io.BytesIO()
+    writer.write(out)
+    fields = PdfReader(io.BytesIO(out.getvalue())).get_fields()
+    assert {name: fields[name].get("/V") for name in values} == values
+
+
+def test_print_version_has_no_fields_and_reads_like_a_sheet(dungeoneer_print):
+    reader = _reader(dungeoneer_print)
+    assert not reader.get_fields()
+    assert len(reader.pages) == 2
+    assert (float(reader.pages[0].mediabox.width), float(reader.pages[0].mediabox.height)) == \
+        pytest.approx(POINTS["letter"], abs=0.5)
+    text = _text(dungeoneer_print)
+    for heading in ("Skills", "Frailty", "Drive", "Gear", "Backpack", "Luck", "Twist counter", "Stress", "Fatigue",
+                    "Conditions", "Light", "Rations", "NPCs", "Locations", "Events", "Oracle", "Adventure log"):
+        assert heading.lower() in text.lower(), heading
+    # The oracle strip is computed from the rules, not typed: every answer and the harm it does.
+    for answer in ("Yes, and…", "Yes, but…", "No, but…", "No, and…", "cause 3", "take 3"):
+        assert answer in text
+
+
+def test_paperogue_sheets(paperogue_sheets):
+    fillable = _reader(paperogue_sheets["sheet-paperogue-a4-fillable.pdf"])
+    fields = fillable.get_fields()
+    for name in ("start_hp_roll", "start_mp_roll", "start_str", "start_dex", "start_int", "start_hp", "start_mp",
+                 "level_2_str", "total_hp", "hp_current", "mp_current", "gold", "weapon_1", "weapon_1_stat",
+                 "armor_helmet", "jewel_neck", "ring_left_1", "item_1", "potion_1", "scroll_10", "spell_1",
+                 "score_gold", "score_total"):
+        assert fields[name]["/FT"] == "/Tx", name
+    for name in ("swap_used", "level_1", "weapon_1_id", "armor_mail_worn", "item_1_id"):
+        assert fields[name]["/FT"] == "/Btn", name
+    assert len(fillable.pages) == 1
+    pencil = _reader(paperogue_sheets["sheet-paperogue-a5.pdf"])
+    assert not pencil.get_fields() and len(pencil.pages) == 1
+    page = pencil.pages[0]
+    assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(POINTS["a5"], abs=0.5)
+    text = _text(paperogue_sheets["sheet-paperogue-a5.pdf"])
+    for word in ("Stats", "Swap used", "Weapons", "Armor", "Jewelry", "Pack", "Spells", "Score", "Vinzit Coro Donia"):
+        assert word.lower() in text.lower(), word
+
+
+def test_prerolled_dungeoneer_sheets_show_every_value(content, prerolled):
+    pdf = prerolled["characters-1234.pdf"]
+    assert len(_reader(pdf).pages) == 4  # two characters, each with its log
+    text = _text(pdf)
+    for n in (1, 2):
+        c = generate_character(content, sub_rng(1234, "character", "dungeoneer", str(n)))
+        for value in (c.first_name.value, c.surname.value, c.nickname.value, c.concept.value, c.frailty.value,
+                      c.goal.value, c.motive.value, c.nemesis.value, *(s.value for s in c.skills),
+                      *(g.item.value for g in c.gear)):
+            assert value in text, value
+
+
+def test_prerolled_json_records_every_roll(content, prerolled):
+    doc = json.loads(prerolled["characters-1234.json"])
+    assert (doc["game"], doc["seed"], doc["count"]) == ("dungeoneer", 1234, 2)
+    first = doc["characters"][0]
+    c = generate_character(content, sub_rng(1234, "character", "dungeoneer", "1"))
+    assert first["name"] == c.name
+    assert first["concept"] == {"table": "concepts", "result": c.concept.result, "value": c.concept.value,
+                                "rerolled": []}
+    assert [s["value"] for s in first["skills"]] == [s.value for s in c.skills]
+    assert first["luck"] == 6
+    paperogue = json.loads(prerolled["characters-paperogue-1234.json"])["characters"][1]
+    p = generate_paperogue_character(content, sub_rng(1234, "character", "paperogue", "2"))
+    assert paperogue["rolls"] == dict(p.rolls) and paperogue["scores"] == dict(p.scores)
+    assert paperogue["hp"] == p.scores[0][1] + p.scores[2][1]
+    assert paperogue["items"][0]["rolls"][0]["table"] == "paperogue_treasure_type"
+
+
+def test_prerolled_paperogue_sheet(content, prerolled):
+    text = _text(prerolled["characters-paperogue-1234.pdf"])
+    p = generate_paperogue_character(content, sub_rng(1234, "character", "paperogue", "1"))
+    assert "Rolled " + ", ".join(f"{stat} {roll}" for stat, roll in p.rolls) in text
+    assert "seed 1234" in text
+
+
+def test_same_seed_same_bytes(prerolled):
+    assert prerolled["first"].keys() == {"characters-paperogue-99.pdf", "characters-paperogue-99.json"}
+    assert prerolled["again"] == prerolled["first"]
+
+
+def test_file_names():
+    assert sheets.sheet_file_name("dungeoneer", "a4", "fillable") == "sheet-dungeoneer-a4-fillable.pdf"
+    assert sheets.sheet_file_name("dungeoneer", "letter", "print") == "sheet-dungeoneer-letter-print.pdf"
+    assert sheets.sheet_file_name("paperogue", "a5", "print") == "sheet-paperogue-a5.pdf"
+
+
+def test_cli_character_json(tmp_path):
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.main(["character", "--seed", "7", "--count", "3", "--game", "paperogue", "--format", "json",
+                       "--out", str(tmp_path), "--quiet"], stdout=out, stderr=err)
+    assert status == 0, err.getvalue()
+    doc = json.loads((tmp_path / "characters-paperogue-7.json").read_text())
+    assert doc["count"] == 3 and [c["number"] for c in doc["characters"]] == [1, 2, 3]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["characters-paperogue-7.json"]
+
+
+def test_cli_declares_the_options():
+    by_name = {c.name: c for c in build.commands()}
+    assert {"sheet", "character"} <= set(by_name)
+    flags = {name: {f for o in by_name[name].options for f in o.flags} for name in ("sheet", "character")}
+    assert flags["sheet"] == {"--game", "--paper", "--fillable", "--print"}
+    assert {"--count", "--game", "--format"} <= flags["character"]
+    assert by_name["character"].seeded
+
+
+def test_cli_refuses_a_count_below_one(tmp_path):
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.main(["character", "--seed", "7", "--count", "0", "--out", str(tmp_path), "--quiet"],
+                      stdout=out, stderr=err)
+    assert status == 1
+    assert err.getvalue().strip() == "error: --count must be at least 1 (got 0)"
+    assert not list(tmp_path.iterdir())
