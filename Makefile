@@ -33,7 +33,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
-	$(BIN)/python scripts/bench.py
+	$(BIN)/python -m scripts.bench
 
 # Rasterise every PDF in build/ to PNG pages under preview/ (to look at what we print).
 preview: $(STAMP)
