@@ -14,7 +14,7 @@ from dungeonpress.generate.layout import OUTSIDE, Layout, PlacedRoom
 UNIT = 10  # SVG user units per grid cell
 INK, PAPER, GRID, CORRIDOR = "#1d1a17", "#ffffff", "#c4ccd4", "#1d1a17"
 FONT = "Cinzel"
-NUMBER_SIZE = 8.5  # user units: about 2 mm tall when a cell prints 2.5 mm wide
+NUMBER_SIZE = 9.5  # user units: about 2 mm tall when a cell prints 2.2 mm wide
 
 
 def draw_dungeon_map(layout: Layout, *, width_mm: float, height_mm: float, title: str = "Dungeon map") -> str:
@@ -42,7 +42,8 @@ def draw_legend_icon(kind: str) -> str:
     body = {
         "door": f'<rect x="1" y="6" width="14" height="4" fill="{PAPER}" stroke="{INK}" stroke-width="1.2"/>'
                 f'<path d="M1 4V12M15 4V12" stroke="{INK}" stroke-width="1.6"/>',
-        "dead": _dead_end_marks(2, 8, "E", 12),
+        "dead": f'<path d="M0 8H12" stroke="{CORRIDOR}" stroke-width="6.4"/>'
+                f'<path d="M0 8H12" stroke="{PAPER}" stroke-width="4.2"/>' + _dead_end_marks(12, 8, "E", 6.4),
         "stairs": _stairs_icon(2, 2, 12, 12),
         "entrance": _arrow(8, 14, 8),
     }[kind]
@@ -102,7 +103,7 @@ def _dead_end_marks(x: float, y: float, side: str, width: float) -> str:
 def _room(room: PlacedRoom) -> str:
     x, y, w, h = room.x * UNIT, room.y * UNIT, room.w * UNIT, room.h * UNIT
     corner = ' rx="5" ry="5"' if room.shape == "cave" else ""
-    return (f'<rect x="{x}" y="{y}" width="{w}" height="{h}"{corner} fill="{PAPER}" '
+    return (f'<rect class="room" x="{x}" y="{y}" width="{w}" height="{h}"{corner} fill="{PAPER}" '
             f'stroke="{INK}" stroke-width="1.6"/>')
 
 

@@ -3,11 +3,12 @@
 The procedure is the seed's, roll for roll (every roll is kept, so the key can print
 "2d6 = 9: Large chamber with columns/statues"):
 
-- room type 2d6, two feature tags 2d6 (a repeated tag is kept once), exits d6;
-- a trapped room (its type's row names traps) rolls its device on `traps` (d66);
+- room type 2d6, a feature tag 2d6, exits d6;
+- a trapped room (room type 8) rolls its device on `traps` (d66): type, trigger and effect;
 - encounter check d6; on a row with `see:`, encounter type 2d6, then the d66 table its row names;
 - a treasure check 2d6 (then the table its row names) where a room or encounter calls for one:
-  functional rooms, shrines and boss chambers, and lairs, bosses and hostile monsters;
+  functional rooms, shrines and boss chambers, and lairs, bosses and hostile monsters (a
+  hidden-treasure encounter is its own prize);
 - one environmental condition d6 and a name from three d66 tables for the whole dungeon;
 - a d6 wandering-encounter table and a page of pre-rolled oracle answers and twists.
 
@@ -37,7 +38,7 @@ BOSS_TABLE = "dungeon_bosses"
 TRAPPED_ROOM, BOSS_ROOM = 8, 12  # room_type results the seed gives a trap and a master
 TREASURE_ROOMS = (7, 11, 12)  # functional room (vault), shrine, boss chamber
 TREASURE_ENCOUNTERS = ("hostile_monsters", "monster_lairs", "dungeon_bosses")
-FEATURE_ROLLS = 2
+FEATURE_ROLLS = 1  # the seed's example reads one type with one feature: "a Grand Hall with Broken Statues"
 WANDERING = 6  # a d6 table
 ORACLE_ROWS, TWISTS, D6S = 40, 8, 36  # enough for a long delve with no dice at hand
 MAX_CHAIN = 4  # `see:` links followed from one roll (content could loop them)
@@ -51,7 +52,7 @@ CAVE_ROOM = 10  # natural cave or underground pool: drawn with rounded walls
 
 @dataclass(frozen=True)
 class Roll:
-    """One roll on one table: the table, its dice, the value rolled and the row's columns as (header, value)."""
+    """One roll on one table: the table, its dice, the value rolled, and the row it hit (columns, see, creature)."""
 
     table: str
     dice: str
@@ -268,7 +269,7 @@ def _roll_rooms(content: Content, tables: dict, rng: random.Random, count: int) 
 
 
 def _features(rng: random.Random, table: Table) -> tuple:
-    """Two feature tags; rolling the same tag twice gives it once."""
+    """FEATURE_ROLLS feature tags; rolling the same tag twice gives it once."""
     features = []
     for _ in range(FEATURE_ROLLS):
         roll = _roll(rng, table)

@@ -7,16 +7,19 @@ How the plan grows (the rule for exits, printed in the README):
    other or pass through a room, and each wall has at most one door.
 2. A room's rolled exits are its doors, and the way in counts as one of them (the seed:
    "count the way you came in"). The entrance room's way in is the dungeon entrance.
-3. Rooms are placed as a delver would find them: an open door whose far slot is free gets
-   the next room. A door that faces a neighbour's open door joins it (a loop). A door that
+3. Rooms are placed as a delver would find them: an open door whose far slot is free gets a
+   room. That room is the first one (in rolled order) with exits enough to join every open
+   door facing its slot, plus one onward if those are the last open doors; failing that, the
+   room with the most exits. Two open doors that face each other join (a loop). A door that
    faces nothing usable when the rooms run out becomes a **dead end** (rubble), so every
    rolled exit is still drawn.
 4. When every open door is used up but rooms remain, the dice cannot make a connected
    dungeon: the room with the fewest doors (the latest placed on a tie) **breaks through**
    one extra door. This is the only way a room gets more doors than it rolled, and the key
    says so.
-5. The boss room goes last, behind a door of a room at the greatest depth, so it is strictly
-   the deepest room; it only loops back to rooms at that same depth.
+5. The boss room goes last, behind an open door of a room at the greatest depth (one breaks
+   through if none is open), so it is strictly the deepest room; it only loops back to rooms
+   at that same depth.
 6. Rooms are numbered breadth-first from the entrance, so numbers grow with depth.
 """
 
@@ -157,13 +160,15 @@ class _Plan:
         target = (col + dc, row + dr)
         return target if 0 <= target[0] < self.cols and 0 <= target[1] < self.rows else None
 
-    def _usable(self, index: int, side: str, may_loop) -> bool:
-        """Would a door on `side` lead anywhere: a free slot, or a neighbour's open door facing it?"""
+    def _rank(self, index: int, side: str, may_loop) -> int:
+        """0: a neighbour's open door faces this side; 1: a free slot lies beyond; 2: nothing usable."""
         target = self.neighbour(index, side)
         if target is None:
-            return False
+            return 2
         other = self.at.get(target)
-        return other is None or (self.doors[other].get(OPPOSITE[side]) == _OPEN and may_loop(other))
+        if other is None:
+            return 1
+        return 0 if self.doors[other].get(OPPOSITE[side]) == _OPEN and may_loop(other) else 2
 
     def place(self, index: int, slot, entry_side: str, came_from, rng, may_loop=lambda other: True) -> None:
         """Put room `index` in `slot`, entered through `entry_side`; its other rolled exits become open doors."""
@@ -173,8 +178,9 @@ class _Plan:
         self.extra[index] = set()
         self.order.append(index)
         others = [side for side in SIDES if side != entry_side]
-        # Prefer sides that lead somewhere; random among equals so maps vary.
-        ranked = sorted(shuffled(rng, others), key=lambda side: not self._usable(index, side, may_loop))
+        # Doors first where a neighbour's open door already faces us (a loop, so neither is wasted),
+        # then toward free slots, then the rest; random among equals so maps vary.
+        ranked = sorted(shuffled(rng, others), key=lambda side: self._rank(index, side, may_loop))
         wanted = max(0, min(self.specs[index].exits, 4) - 1)
         for side in ranked[:wanted]:
             self.doors[index][side] = _OPEN
@@ -183,6 +189,10 @@ class _Plan:
             if other is not None and self.doors[other].get(OPPOSITE[side]) == _OPEN and may_loop(other):
                 self.doors[index][side] = other  # two open doors face each other: a loop
                 self.doors[other][OPPOSITE[side]] = index
+
+    def facing(self, slot) -> list:
+        """Open doors of placed rooms that face the free `slot`: (room, side)."""
+        return [(index, side) for index, side in self.frontier() if self.neighbour(index, side) == slot]
 
     def frontier(self, rooms=None) -> list:
         """Open doors whose far slot is free: (room, side), in placement order."""
@@ -244,11 +254,16 @@ def _grow(specs, rng, cols: int, rows: int):
     others.remove(first)
     plan.place(first, (cols // 2, rows - 1), ENTRANCE_SIDE, _OUT, rng)
 
-    for new in others:
-        frontier = plan.frontier()
-        if not frontier:
-            frontier = [plan.break_through(plan.order)]
+    while others:
+        frontier = plan.frontier() or [plan.break_through(plan.order)]
         index, side = pick(rng, frontier)
+        # Which room goes there: the first (in rolled order) with exits enough to take every
+        # open door facing the slot, plus one onward if those are the last open doors; else the
+        # room with the most exits. A door left facing a room without one becomes a dead end.
+        facing = plan.facing(plan.neighbour(index, side))
+        wanted = len(facing) + (1 if len(frontier) == len(facing) and len(others) > 1 else 0)
+        new = next((i for i in others if specs[i].exits >= wanted), max(others, key=lambda i: specs[i].exits))
+        others.remove(new)
         plan.grow_into(index, side, new, rng)
 
     if boss:

@@ -20,10 +20,11 @@ MIN_ROOMS, MAX_ROOMS = 3, 30
 PACK_COUNT = 6
 ZINE_PAGES = 8
 MAX_ZINE_NOTES = 2  # a one-page key leaves two zine pages to fill
+ZINE_FITS = ("whole", "flowing", "dense")  # ways to lay out the zine, tried in turn until it fits
 MAX_BOOKLET_NOTES = 3  # the most a booklet needs to reach a multiple of four pages
 
 # Where the map goes, in mm (width, height): the page's text box less the heading and legend lines.
-MAP_BOX = {"zine-a4": (64.2, 84.0), "zine-letter": (59.8, 87.0), "a5": (122.0, 142.0), "half-letter": (113.0, 148.0)}
+MAP_BOX = {"zine-a4": (64.2, 79.0), "zine-letter": (59.8, 81.0), "a5": (122.0, 142.0), "half-letter": (113.0, 148.0)}
 # How much of the pre-rolled oracle each layout prints (the JSON always has all of it).
 ORACLE = {"zine": {"oracle_rows": 20, "twists": 3, "d6s": 20}, "booklet": {"oracle_rows": 34, "twists": 8, "d6s": 36}}
 
@@ -31,12 +32,12 @@ ORACLE = {"zine": {"oracle_rows": 20, "twists": 3, "d6s": 20}, "booklet": {"orac
 def build_dungeon(ctx: BuildContext, options: dict) -> list[Output]:
     """One dungeon as a zine or booklet, or a pack of them; PDFs come with the JSON of what they print."""
     seed = options["seed"]
-    count = options.get("count")
-    chosen = options.get("layout") or ("pack" if count else "zine")
-    if count is not None and chosen == "zine":
+    count, asked = options.get("count"), options.get("layout")
+    if count is not None and asked == "zine":
         raise RenderError("--count makes a pack, which is an A5 booklet: leave out --layout zine")
-    if chosen == "pack":
+    if count is not None or asked == "pack":
         return build_pack(ctx, options, count or PACK_COUNT)
+    chosen = asked or "zine"
     rooms = options.get("rooms") or DEFAULT_ROOMS
     if chosen == "zine" and rooms > MAX_ZINE_ROOMS:
         raise RenderError(f"a zine holds at most {MAX_ZINE_ROOMS} rooms (got --rooms {rooms}): "
@@ -81,21 +82,24 @@ def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, pap
     return [Output(f"{name}.pdf", impose.impose_zine(pages, paper))]
 
 
-def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, *, flowing: bool = False) -> str:
+def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fit: str = "whole") -> str:
     """The zine's eight pages as HTML, with spare notes pages (dropped after layout when not needed)."""
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
-                              **ORACLE["zine"])
+                              compact=True, **ORACLE["zine"])
     return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, legend=views.legend_view(),
-                              notes_pages=MAX_ZINE_NOTES, flowing=flowing, body_class=f"zine zine-{paper}")
+                              notes_pages=MAX_ZINE_NOTES, flowing=fit != "whole",
+                              body_class=f"zine zine-{paper}" + (" dense" if fit == "dense" else ""))
 
 
 def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str) -> bytes:
     """The zine's eight pages in reading order, as PDF bytes (before imposition)."""
     # Key entries stay whole on a page when they can; if that overflows the eight pages, they may
-    # turn the page between paragraphs. Notes pages fill a short key up to eight; spares are dropped.
-    rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper))
-    if rendered.page_count - len(_notes_pages(rendered)) > ZINE_PAGES:
-        rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, flowing=True))
+    # turn the page between paragraphs, and as a last resort the type steps down half a point.
+    # Notes pages fill a short key up to eight; the spares are dropped.
+    for fit in ZINE_FITS:
+        rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit))
+        if rendered.page_count - len(_notes_pages(rendered)) <= ZINE_PAGES:
+            break
     rendered = _drop_notes(rendered, rendered.page_count - ZINE_PAGES)
     if rendered.page_count != ZINE_PAGES:
         raise RenderError(f"the zine of '{dungeon.name}' came out at {rendered.page_count} pages, not "
@@ -107,18 +111,17 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
                     pack_seed: int | None = None) -> list[Output]:
     """An A5 (or half-letter) reading PDF and its saddle-stitch imposition; one dungeon, or a pack with an index."""
     page = "a5" if paper == "a4" else "half-letter"
-    dungeon_views = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=MAP_BOX[page],
-                                        **ORACLE["booklet"])
-                     for n, (dg, s) in enumerate(dungeons, start=1)]
-    index, title = None, dungeon_views[0]["name"]
+    shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=MAP_BOX[page], **ORACLE["booklet"])
+             for n, (dg, s) in enumerate(dungeons, start=1)]
+    index, title = None, shown[0]["name"]
     if pack_seed is not None:
         die = views.pick_die(len(dungeons))
-        for view, pick in zip(dungeon_views, die["ranges"]):
+        for view, pick in zip(shown, die["ranges"]):
             view["pick"] = pick
         index = {"seed": pack_seed, "count": len(dungeons), "rooms": rooms, "die": die["die"],
-                 "reroll": die["reroll"], "entries": [{"view": view} for view in dungeon_views]}
+                 "reroll": die["reroll"], "entries": [{"view": view} for view in shown]}
         title = f"A Pack of Delves, seed {pack_seed}"
-    html = html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=dungeon_views, index=index,
+    html = html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index,
                               legend=views.legend_view(), notes_pages=MAX_BOOKLET_NOTES,
                               body_class=f"dbook dbook-{page}", doc_title=title)
     if fmt == "html":

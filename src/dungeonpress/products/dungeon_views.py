@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from markupsafe import Markup
-
 from dungeonpress.draw.dungeon_map import draw_dungeon_map, draw_legend_icon
 from dungeonpress.generate.dungeon import Chain, Dungeon, Roll
 from dungeonpress.generate.layout import OUTSIDE
@@ -27,8 +25,12 @@ def regenerate_command(seed: int, rooms: int) -> str:
 
 
 def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_box: tuple, oracle_rows: int,
-                 twists: int, d6s: int) -> dict:
-    """Everything the templates print for one dungeon, already formatted; `prefix` keeps anchors unique in a pack."""
+                 twists: int, d6s: int, compact: bool = False) -> dict:
+    """Everything the templates print for one dungeon, already formatted; `prefix` keeps anchors unique in a pack.
+
+    `compact` is for the A7 zine: compass letters instead of words, and the in-between rolls
+    of a chain without their parenthetical examples ("Hostile monster", not "… (moderate strength)").
+    """
     width_mm, height_mm = map_box
     return {
         "name": dungeon.name,
@@ -39,10 +41,10 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
         "regenerate": regenerate_command(seed, rooms),
         "condition": {"roll": roll_label(dungeon.condition), "tag": dungeon.condition.text,
                       "effect": _rest(dungeon.condition)},
-        "map": Markup(draw_dungeon_map(dungeon.layout, width_mm=width_mm, height_mm=height_mm,
-                                       title=f"Map of {dungeon.name}")),
-        "rooms": [room_view(dungeon, room.number, prefix) for room in dungeon.rooms],
-        "wandering": [{"face": face, "steps": chain_steps(chain), "creature": creature_line(chain.creature)}
+        "map": draw_dungeon_map(dungeon.layout, width_mm=width_mm, height_mm=height_mm,
+                                title=f"Map of {dungeon.name}"),  # SVG we drew: the template marks it safe
+        "rooms": [room_view(dungeon, room.number, prefix, compact) for room in dungeon.rooms],
+        "wandering": [{"face": face, "steps": chain_steps(chain, compact), "creature": creature_line(chain.creature)}
                       for face, chain in enumerate(dungeon.wandering, start=1)],
         "oracle": [oracle_row_view(n, row) for n, row in enumerate(dungeon.oracle[:oracle_rows], start=1)],
         "twists": [{"number": n, "text": twist.text,
@@ -53,8 +55,8 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
 
 
 def legend_view() -> dict:
-    """The map legend's little icons, as inline SVG."""
-    return {kind: Markup(draw_legend_icon(kind)) for kind in ("entrance", "door", "dead", "stairs")}
+    """The map legend's little icons, as inline SVG (the template marks them safe)."""
+    return {kind: draw_legend_icon(kind) for kind in ("entrance", "door", "dead", "stairs")}
 
 
 def roll_label(roll: Roll) -> str:
@@ -62,17 +64,17 @@ def roll_label(roll: Roll) -> str:
     return f"{roll.dice} = {roll.value}:"
 
 
-def room_view(dungeon: Dungeon, number: int, prefix: str) -> dict:
+def room_view(dungeon: Dungeon, number: int, prefix: str, compact: bool = False) -> dict:
     room, placed = dungeon.room(number), dungeon.layout.room(number)
     doors = []
     for door in placed.doors:
         if door.to == OUTSIDE:
-            where = "the way out"
+            where = "way out" if compact else "the way out"
         elif door.to is None:
             where = "dead end"
         else:
             where = f"room {door.to}"
-        doors.append({"dir": door.side, "direction": DIRECTIONS[door.side], "to": where,
+        doors.append({"dir": door.side, "direction": door.side if compact else DIRECTIONS[door.side], "to": where,
                       "room": door.to if door.to else None, "anchor": f"{prefix}-room-{door.to}" if door.to else "",
                       "extra": door.extra})
     rolled = room.exit_count
@@ -91,23 +93,32 @@ def room_view(dungeon: Dungeon, number: int, prefix: str) -> dict:
         "boss": room.boss and room.encounter_check is None,
         "check": {"roll": roll_label(room.encounter_check), "text": room.encounter_check.text}
         if room.encounter_check else None,
-        "encounter": chain_view(room.encounter),
-        "trap": chain_view(room.trap),
-        "treasure": chain_view(room.treasure),
+        "encounter": chain_view(room.encounter, compact),
+        "trap": chain_view(room.trap, compact),
+        "treasure": chain_view(room.treasure, compact),
     }
 
 
-def chain_view(chain: Chain | None) -> dict | None:
+def chain_view(chain: Chain | None, compact: bool = False) -> dict | None:
     if chain is None:
         return None
-    return {"steps": chain_steps(chain), "creature": creature_line(chain.creature)}
+    return {"steps": chain_steps(chain, compact), "creature": creature_line(chain.creature)}
 
 
-def chain_steps(chain: Chain) -> list:
+def chain_steps(chain: Chain, compact: bool = False) -> list:
     """Each roll of a chain: its roll label, its main text, the row's other columns, and any reroll note."""
-    return [{"roll": roll_label(roll), "text": roll.text, "note": roll.note,
-             "details": [{"header": header, "text": str(value)} for _, header, value in roll.fields[1:]]}
-            for roll in chain.rolls]
+    steps = []
+    for n, roll in enumerate(chain.rolls):
+        text = roll.text
+        if compact and n < len(chain.rolls) - 1:  # the next roll says what it is; drop the examples
+            text = text.split(" (", 1)[0]
+        details, before = [], text
+        for _, header, value in roll.fields[1:]:  # "Trap. Trigger: … Effect: …", one full stop between
+            details.append({"sep": " " if before.rstrip().endswith((".", "!", "?")) else ". ",
+                            "header": header, "text": str(value)})
+            before = str(value)
+        steps.append({"roll": roll_label(roll), "text": text, "note": roll.note, "details": details})
+    return steps
 
 
 def creature_line(creature: Creature | None) -> dict | None:
@@ -130,18 +141,21 @@ def oracle_cell(roll: OracleRoll) -> dict:
 
 
 def pick_die(count: int) -> dict:
-    """How a pack's index is rolled: `d6` with ranges for 2, 3 or 6 delves, or the smallest die that fits."""
-    for die in (4, 6, 8, 10, 12, 20):
-        if die >= count:
-            break
+    """How a pack's index is rolled: 1d6 for up to six delves (ranges for 2 or 3, a d4 for 4), else the smallest die that fits."""
+    if count == 4:
+        die = 4
+    elif count <= 6:
+        die = 6
     else:
+        die = next((size for size in (8, 10, 12, 20) if size >= count), None)
+    if die is None:
         return {"die": "", "ranges": [str(n) for n in range(1, count + 1)], "reroll": ""}
     if die % count == 0:
         step = die // count
         ranges = [str(1 + i * step) if step == 1 else f"{1 + i * step}–{(i + 1) * step}" for i in range(count)]
         return {"die": f"1d{die}", "ranges": ranges, "reroll": ""}
-    return {"die": f"1d{die}", "ranges": [str(n) for n in range(1, count + 1)],
-            "reroll": f"roll again on {count + 1}–{die}" if count + 1 < die else f"roll again on {die}"}
+    spare = f"{count + 1}–{die}" if count + 1 < die else str(die)
+    return {"die": f"1d{die}", "ranges": [str(n) for n in range(1, count + 1)], "reroll": f"roll again on {spare}"}
 
 
 def _rest(roll: Roll) -> str:

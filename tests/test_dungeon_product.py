@@ -1,0 +1,247 @@
+"""The dungeon product: zine imposition order and orientation, booklet and pack, JSON, determinism, CLI."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pypdf
+import pytest
+
+from dungeonpress import build, impose
+from dungeonpress.cli import main
+from dungeonpress.generate.layout import OUTSIDE
+from dungeonpress.products import dungeon as product
+from dungeonpress.products import dungeon_views
+
+MM = 72 / 25.4
+SEED = 1234
+
+
+def make(content, **options):
+    """Run the dungeon command as the CLI would; return ({name: bytes}, the build context)."""
+    ctx = build.context_for(content, seed=options.get("seed"))
+    defaults = {"rooms": None, "layout": None, "paper": None, "count": None, "format": None}
+    outputs = product.build_dungeon(ctx, defaults | options)
+    return {o.name: o.data for o in outputs}, ctx
+
+
+@pytest.fixture(scope="module")
+def zine_a4(content):
+    return make(content, seed=SEED, layout="zine", paper="a4")
+
+
+@pytest.fixture(scope="module")
+def zine_letter(content):
+    return make(content, seed=SEED, layout="zine", paper="letter")
+
+
+@pytest.fixture(scope="module")
+def booklet(content):
+    return make(content, seed=SEED, layout="booklet")
+
+
+@pytest.fixture(scope="module")
+def pack(content):
+    return make(content, seed=66, count=3)
+
+
+@pytest.fixture(scope="module")
+def zine_pages_a4(content):
+    """The zine's eight reading pages, made again from scratch (same seed)."""
+    ctx = build.context_for(content, seed=SEED)
+    dungeon = product.roll_dungeon(ctx, SEED, 8)
+    return product.zine_pages(ctx, dungeon, SEED, 8, "a4"), ctx
+
+
+def reader(data: bytes) -> pypdf.PdfReader:
+    return pypdf.PdfReader(io.BytesIO(data))
+
+
+def size_mm(page) -> tuple:
+    box = page.mediabox
+    return round(float(box.width) / MM, 1), round(float(box.height) / MM, 1)
+
+
+def test_outputs_are_named_as_documented(zine_a4, zine_letter, booklet, pack):
+    assert sorted(zine_a4[0]) == [f"dungeon-{SEED}-zine-a4.pdf", f"dungeon-{SEED}.json"]
+    assert sorted(zine_letter[0]) == [f"dungeon-{SEED}-zine-letter.pdf", f"dungeon-{SEED}.json"]
+    assert sorted(booklet[0]) == [f"dungeon-{SEED}-a5.pdf", f"dungeon-{SEED}-booklet.pdf", f"dungeon-{SEED}.json"]
+    assert sorted(pack[0]) == ["pack-66-booklet.pdf", "pack-66.json", "pack-66.pdf"]
+
+
+def test_no_weasyprint_warnings(zine_a4, zine_letter, booklet, pack, zine_pages_a4):
+    for _, ctx in (zine_a4, zine_letter, booklet, pack, zine_pages_a4):
+        assert ctx.warnings == []
+
+
+def test_zine_is_one_landscape_sheet_of_eight_quarter_pages(zine_a4, zine_letter, zine_pages_a4):
+    assert [size_mm(p) for p in reader(zine_a4[0][f"dungeon-{SEED}-zine-a4.pdf"]).pages] == [(297.0, 210.0)]
+    assert [size_mm(p) for p in reader(zine_letter[0][f"dungeon-{SEED}-zine-letter.pdf"]).pages] == [(279.4, 215.9)]
+    pages = reader(zine_pages_a4[0]).pages
+    assert len(pages) == 8
+    assert {size_mm(p) for p in pages} == {(74.3, 105.0)}  # 297/4 by 210/2
+
+
+PLACEMENT = re.compile(rb"q (-?[\d.]+) 0 0 (-?[\d.]+) (-?[\d.]+) (-?[\d.]+) cm (/P\d) Do Q")
+
+
+def test_zine_panel_order_and_orientation(zine_a4, zine_pages_a4):
+    """Top row 5 4 3 2 upside down, bottom row 6 7 8 1 upright, read back from the imposed PDF."""
+    sheet = reader(zine_a4[0][f"dungeon-{SEED}-zine-a4.pdf"]).pages[0]
+    width, height = float(sheet.mediabox.width), float(sheet.mediabox.height)
+    placed = PLACEMENT.findall(sheet["/Contents"].get_object().get_data())
+    assert len(placed) == 8
+    pages = reader(zine_pages_a4[0]).pages
+    streams = [page["/Contents"].get_object().get_data() for page in pages]
+    xobjects = sheet["/Resources"]["/XObject"]
+    seen = []
+    for a, d, e, f, name in placed:
+        a, d, e, f = float(a), float(d), float(e), float(f)
+        page_number = streams.index(xobjects[name.decode()].get_object().get_data()) + 1
+        upside_down = a < 0 and d < 0
+        # the panel's lower-left corner on the sheet (a rotated panel is drawn from its far corner)
+        left = e - width / 4 if upside_down else e
+        bottom = f - height / 2 if upside_down else f
+        row = "top" if bottom > height / 4 else "bottom"
+        seen.append((row, round(left / (width / 4)), page_number, upside_down))
+    top = sorted((col, page, flipped) for row, col, page, flipped in seen if row == "top")
+    bottom = sorted((col, page, flipped) for row, col, page, flipped in seen if row == "bottom")
+    assert top == [(0, 5, True), (1, 4, True), (2, 3, True), (3, 2, True)]
+    assert bottom == [(0, 6, False), (1, 7, False), (2, 8, False), (3, 1, False)]
+
+
+def test_same_seed_same_pdf_bytes(zine_a4, zine_pages_a4):
+    assert impose.impose_zine(zine_pages_a4[0], "a4") == zine_a4[0][f"dungeon-{SEED}-zine-a4.pdf"]
+
+
+def test_different_seeds_differ(content, zine_a4):
+    other, _ = make(content, seed=SEED + 1, layout="zine", paper="a4", format="json")
+    assert other[f"dungeon-{SEED + 1}.json"] != zine_a4[0][f"dungeon-{SEED}.json"]
+
+
+def test_zine_pages_read_in_order(zine_pages_a4):
+    texts = [page.extract_text() for page in reader(zine_pages_a4[0]).pages]
+    data = json.loads(make_json(zine_pages_a4[1]))
+    assert data["name"].split()[-1] in texts[0] and f"seed {SEED}" in texts[0].lower()
+    assert texts[1].startswith("Map")
+    assert "Room Key" in texts[2] and "2d6 = " in texts[2]
+    assert "Wandering Encounters" in texts[5]
+    assert "Pre-rolled Oracle" in texts[6] and "Twists" in texts[6]
+    assert "Asking the Oracle" in texts[7] and f"dungeonpress dungeon --seed {SEED}" in texts[7]
+    key = "".join(texts[2:5])
+    for room in data["rooms"]:
+        assert f"2d6 = {room['rolls'][0]['value']}:" in key
+
+
+def make_json(ctx) -> bytes:
+    return product.to_json(dungeon_views.dungeon_data(product.roll_dungeon(ctx, SEED, 8), seed=SEED))
+
+
+DOOR = re.compile(r'<span class="door">(\w+)(?: → <a href="#d1-room-(\d+)">(\d+)</a>|: ([\w ]+))( \(broken through\))?</span>')
+
+
+@pytest.mark.parametrize("compact", [True, False])
+def test_every_key_reference_matches_the_layout(content, compact):
+    """Each key entry's exits, read from the HTML, are the room's doors: same compass side, same room."""
+    ctx = build.context_for(content, seed=SEED)
+    for seed in range(40):
+        dungeon = product.roll_dungeon(ctx, seed, 10)
+        view = dungeon_views.dungeon_view(dungeon, seed=seed, rooms=10, prefix="d1", map_box=(60, 80),
+                                          oracle_rows=1, twists=1, d6s=1, compact=compact)
+        html = product.html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, legend=dungeon_views.legend_view(),
+                                          notes_pages=0, flowing=False, body_class="zine zine-a4")
+        entries = re.split(r'<div class="room" id="d1-room-(\d+)"', html)[1:]
+        assert [int(n) for n in entries[::2]] == [room.number for room in dungeon.rooms]
+        for number, entry in zip(entries[::2], entries[1::2]):
+            placed = dungeon.layout.room(int(number))
+            printed = []
+            for side, href, shown, other, extra in DOOR.findall(entry.split("</p>", 2)[1]):
+                assert href == shown
+                printed.append((side[0], int(href) if href else other, bool(extra)))
+            expected = [(door.side, door.to if door.to not in (None, OUTSIDE) else
+                         ("dead end" if door.to is None else ("way out" if compact else "the way out")), door.extra)
+                        for door in placed.doors]
+            assert printed == expected
+            for side, to, _ in printed:
+                if isinstance(to, int):
+                    assert tuple(sorted((int(number), to))) in dungeon.layout.connections
+            assert ("Stairs down" in entry) == (int(number) == dungeon.layout.stairs)
+
+
+def test_the_player_map_has_no_encounter_marks(zine_a4, content):
+    ctx = build.context_for(content, seed=SEED)
+    dungeon = product.roll_dungeon(ctx, SEED, 8)
+    html = product.zine_html(ctx, dungeon, SEED, 8, "a4")
+    svg = html.split('<div class="map">', 1)[1].split("</svg>", 1)[0]
+    assert re.findall(r"<text[^>]*>([^<]*)</text>", svg) == [str(n) for n in range(1, 9)]
+    for room in dungeon.rooms:
+        if room.encounter:
+            assert room.encounter.result.text not in svg
+
+
+def test_json_export_shape(zine_a4):
+    data = json.loads(zine_a4[0][f"dungeon-{SEED}.json"])
+    assert data["format"] == "dungeonpress-dungeon/1"
+    assert {"seed", "name", "condition", "entrance", "rooms", "connections"} <= set(data)
+    assert data["seed"] == SEED and data["entrance"] == 1
+    for room in data["rooms"]:
+        assert {"id", "type", "features", "exits", "x", "y", "w", "h", "encounter", "treasure", "stairs"} <= set(room)
+        assert all(isinstance(room[k], int) for k in ("x", "y", "w", "h", "exits"))
+        assert room["encounter"] is None or {"table", "result", "rolls"} <= set(room["encounter"])
+    assert sum(room["stairs"] for room in data["rooms"]) == 1
+    ids = {room["id"] for room in data["rooms"]}
+    assert all(a in ids and b in ids and a < b for a, b in data["connections"])
+
+
+def test_booklet_folds_from_whole_sheets(booklet):
+    reading = reader(booklet[0][f"dungeon-{SEED}-a5.pdf"])
+    count = len(reading.pages)
+    assert count % 4 == 0 and {size_mm(p) for p in reading.pages} == {(148.0, 210.0)}
+    imposed = reader(booklet[0][f"dungeon-{SEED}-booklet.pdf"])
+    assert len(imposed.pages) == count // 2 and size_mm(imposed.pages[0]) == (297.0, 210.0)
+    # the booklet shows the same dungeon as the zine of the same seed
+    assert "Room Key" in reading.pages[2].extract_text() or "Room Key" in reading.pages[1].extract_text()
+
+
+def test_pack_index_seeds_and_dungeons(pack, content):
+    data = json.loads(pack[0]["pack-66.json"])
+    seeds = product.pack_seeds(66, 3)
+    assert [d["seed"] for d in data["dungeons"]] == seeds
+    text = "\n".join(page.extract_text() for page in reader(pack[0]["pack-66.pdf"]).pages)
+    assert "Roll 1d6, then turn to the page shown." in text
+    for seed, pick in zip(seeds, ("1–2", "3–4", "5–6")):
+        assert f"seed {seed}" in text and pick in text
+    # a pack's delve is the dungeon its own seed makes alone
+    alone, _ = make(content, seed=seeds[0], format="json")
+    assert json.loads(alone[f"dungeon-{seeds[0]}.json"]) == data["dungeons"][0]
+    assert len(reader(pack[0]["pack-66.pdf"]).pages) % 4 == 0
+
+
+def test_pick_die():
+    assert dungeon_views.pick_die(6) == {"die": "1d6", "ranges": ["1", "2", "3", "4", "5", "6"], "reroll": ""}
+    assert dungeon_views.pick_die(2)["ranges"] == ["1–3", "4–6"]
+    assert dungeon_views.pick_die(5) == {"die": "1d6", "ranges": ["1", "2", "3", "4", "5"], "reroll": "roll again on 6"}
+    assert dungeon_views.pick_die(4)["die"] == "1d4"
+    assert dungeon_views.pick_die(7)["reroll"] == "roll again on 8"
+    assert dungeon_views.pick_die(12)["die"] == "1d12"
+
+
+def test_cli_json_progress_and_quiet(tmp_path):
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["dungeon", "--seed", "5", "--format", "json", "--out", str(tmp_path)], out, err) == 0
+    assert "rolling dungeon 5" in err.getvalue()
+    assert json.loads((tmp_path / "dungeon-5.json").read_text())["seed"] == 5
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["dungeon", "--format", "json", "--quiet", "--out", str(tmp_path)], out, err) == 0
+    assert re.fullmatch(r"seed: \d+\n", err.getvalue())  # a fresh seed is printed; no progress
+
+
+def test_cli_rejects_bad_options(tmp_path, capsys):
+    assert main(["dungeon", "--rooms", "1", "--out", str(tmp_path)], io.StringIO(), io.StringIO()) == 2
+    assert "argument --rooms: invalid room count (3 to 30) value: '1'" in capsys.readouterr().err  # argparse's own stderr
+    err = io.StringIO()
+    assert main(["dungeon", "--seed", "1", "--rooms", "20", "--out", str(tmp_path)], io.StringIO(), err) == 1
+    assert "a zine holds at most 10 rooms" in err.getvalue()
+    assert not list(tmp_path.glob("*.pdf"))
