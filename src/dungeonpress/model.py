@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dungeonpress.errors import Source
+from dungeonpress.errors import ContentError, Source
 
 
 @dataclass(frozen=True)
@@ -121,6 +121,30 @@ class Content:
 
     def table(self, table_id: str) -> Table:
         return self.tables[table_id]
+
+    def table_problems(self, needs, *, needer: str, purpose: str, rolled: bool = True) -> list:
+        """ContentErrors for every table a product or generator needs that is absent, unrolled or short of columns.
+
+        `needs` maps table id to the column keys read (or is a plain list of ids); `needer` starts the
+        missing-table message ("the dungeon generator needs"), `purpose` ends the others ("to
+        generate a dungeon"). Callers add their own checks and raise them all together.
+        """
+        needs = needs if isinstance(needs, dict) else {table_id: () for table_id in needs}
+        problems = []
+        for table_id, columns in needs.items():
+            table = self.tables.get(table_id)
+            if table is None:
+                problems.append(ContentError(None, f"{needer} table '{table_id}', which no content pack defines "
+                                                   f"(expected <pack>/tables/{table_id}.yaml)"))
+                continue
+            if rolled and not table.rolled:
+                problems.append(ContentError(table.source, f"table '{table_id}' must have a die to roll "
+                                                           f"{purpose} (got die: none)"))
+            missing = [c for c in columns if c not in dict(table.columns)]
+            if missing:
+                problems.append(ContentError(table.source, f"table '{table_id}' needs the column(s) "
+                                                           f"{', '.join(missing)} {purpose}"))
+        return problems
 
     def creature(self, key: int) -> Creature:
         for creature in self.creatures:

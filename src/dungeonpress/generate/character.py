@@ -82,16 +82,7 @@ def generate_character(content: Content, rng: random.Random) -> Character:
 
 
 def _require(content: Content, ids) -> None:
-    """Every table a pre-roll needs must exist and be rollable; say which are missing, all at once."""
-    problems = []
-    for table_id in ids:
-        table = content.tables.get(table_id)
-        if table is None:
-            problems.append(ContentError(None, f"pre-rolled characters need table '{table_id}', which no content "
-                                               f"pack defines (expected <pack>/tables/{table_id}.yaml)"))
-        elif not table.rolled:
-            problems.append(ContentError(table.source, f"table '{table_id}' must have a die to roll for "
-                                                       f"pre-rolled characters (got die: none)"))
+    problems = content.table_problems(ids, needer="pre-rolled characters need", purpose="for pre-rolled characters")
     if problems:
         raise ContentErrors(problems)
 

@@ -188,15 +188,7 @@ def generate_dungeon(content: Content, rng: random.Random, *, rooms: int = 8) ->
 
 def needed_tables(content: Content) -> dict:
     """The tables the generator rolls on, by id; raise ContentErrors naming every one that is missing."""
-    errors = []
-    for name in NEEDED:
-        table = content.tables.get(name)
-        if table is None:
-            errors.append(ContentError(None, f"the dungeon generator needs table '{name}', which no content pack "
-                                             f"defines (expected tables/{name}.yaml in a pack)"))
-        elif not table.rolled:
-            errors.append(ContentError(table.source, f"table '{name}' must be rolled to generate a dungeon "
-                                                     f"(got die: none)"))
+    errors = content.table_problems(NEEDED, needer="the dungeon generator needs", purpose="to generate a dungeon")
     exits = content.tables.get("exits")
     if exits is not None and exits.rolled:
         for row in exits.rows:

@@ -215,21 +215,13 @@ def _require(content: Content) -> None:
         for row in treasure.rows:
             if row.see and row.see not in needed:
                 needed[row.see] = ("item",)
-    problems = []
-    for table_id, columns in needed.items():
+    problems = content.table_problems(needed, needer="pre-rolled Paperogue levels need",
+                                      purpose="for pre-rolled Paperogue levels")
+    for table_id in (GOLD_TABLE, MONSTER_TABLE):  # what the columns must hold, once they are there
         table = content.tables.get(table_id)
-        if table is None:
-            problems.append(ContentError(None, f"pre-rolled Paperogue levels need table '{table_id}', which no "
-                                               f"content pack defines (expected <pack>/tables/{table_id}.yaml)"))
+        if table is None or any(c not in dict(table.columns) for c in needed[table_id]):
             continue
-        if not table.rolled:
-            problems.append(ContentError(table.source, f"table '{table_id}' must have a die to roll for "
-                                                       f"pre-rolled Paperogue levels (got die: none)"))
-        missing = [c for c in columns if c not in dict(table.columns)]
-        if missing:
-            problems.append(ContentError(table.source, f"table '{table_id}' needs the column(s) "
-                                                       f"{', '.join(missing)} for pre-rolled Paperogue levels"))
-        elif table_id == GOLD_TABLE and not all(isinstance(r.get("gold"), int) for r in table.rows):
+        if table_id == GOLD_TABLE and not all(isinstance(r.get("gold"), int) for r in table.rows):
             problems.append(ContentError(table.source, f"table '{GOLD_TABLE}' must give whole numbers of gold"))
         elif table_id == MONSTER_TABLE and len({str(r.get("initial")) for r in table.rows}) < len(MONSTER_SLOTS):
             problems.append(ContentError(table.source, f"table '{MONSTER_TABLE}' needs at least "

@@ -208,8 +208,7 @@ def _text(row: Row, prefer: str = "") -> str:
 
 
 def _require(content: Content, ids) -> None:
-    missing = [ContentError(None, f"pre-rolled Paperogue characters need table '{table_id}', which no content "
-                                  f"pack defines (expected <pack>/tables/{table_id}.yaml)")
-               for table_id in ids if table_id not in content.tables]
-    if missing:
-        raise ContentErrors(missing)
+    problems = content.table_problems(ids, needer="pre-rolled Paperogue characters need",
+                                      purpose="for pre-rolled Paperogue characters", rolled=False)
+    if problems:
+        raise ContentErrors(problems)

@@ -8,7 +8,7 @@ import math
 from dungeonpress import export
 from dungeonpress.dice import sub_rng
 from dungeonpress.draw import paperogue_grid as grid
-from dungeonpress.errors import ContentError, ContentErrors
+from dungeonpress.errors import ContentErrors
 from dungeonpress.generate import paperogue
 from dungeonpress.products.common import BuildContext, Command, Option, Output, pdf_from_template
 
@@ -140,17 +140,9 @@ def _require_card_tables(ctx: BuildContext) -> None:
     """Every table the reference card prints, with the columns it reads, or one error per problem."""
     columns = {"paperogue_treasure_type": ("initial", "treasure"), "paperogue_spells": ("spell", "effect"),
                "paperogue_rules": ("topic", "rule")}
-    problems = []
-    for table_id in CARD_TABLES:
-        table = ctx.content.tables.get(table_id)
-        if table is None:
-            problems.append(ContentError(None, f"the Paperogue kit needs table '{table_id}', which no content pack "
-                                               f"defines (expected <pack>/tables/{table_id}.yaml)"))
-            continue
-        missing = [c for c in columns.get(table_id, ()) if c not in dict(table.columns)]
-        if missing:
-            problems.append(ContentError(table.source, f"table '{table_id}' needs the column(s) {', '.join(missing)} "
-                                                       f"for the Paperogue reference card"))
+    needs = {table_id: columns.get(table_id, ()) for table_id in CARD_TABLES}
+    problems = ctx.content.table_problems(needs, needer="the Paperogue kit needs",
+                                          purpose="for the Paperogue reference card", rolled=False)
     if problems:
         raise ContentErrors(problems)
 
