@@ -117,13 +117,16 @@ def _warnings_collected():
             logger.removeHandler(handler)
 
 
-def layout_html(html: str, *, base_url: Path, roots) -> Rendered:
-    """Lay out `html` (relative URLs resolve against `base_url`); raise RenderError on a refused fetch."""
+def layout_html(html: str, *, base_url: Path, roots, forms: bool = False) -> Rendered:
+    """Lay out `html` (relative URLs resolve against `base_url`); raise RenderError on a refused fetch.
+
+    `forms` applies WeasyPrint's form stylesheet while laying out, so inputs become PDF form fields.
+    """
     fetcher = SealedFetcher(roots)
     with _warnings_collected() as messages:
         try:
             document = weasyprint.HTML(string=html, base_url=base_url.resolve().as_uri() + "/",
-                                       url_fetcher=fetcher).render()
+                                       url_fetcher=fetcher).render(pdf_forms=forms)
         except FatalURLFetchingError as exc:  # a BaseException: `except Exception` would miss it
             raise RenderError(f"could not fetch a resource: {exc}") from None
         except RecursionError:
@@ -152,5 +155,5 @@ def write_pdf(rendered: Rendered, *, forms: bool = False) -> bytes:
 
 def html_to_pdf(html: str, *, base_url: Path, roots, forms: bool = False) -> tuple[bytes, list]:
     """Lay out and write in one call: (PDF bytes, WeasyPrint warnings)."""
-    rendered = layout_html(html, base_url=base_url, roots=roots)
+    rendered = layout_html(html, base_url=base_url, roots=roots, forms=forms)
     return write_pdf(rendered, forms=forms), rendered.warnings

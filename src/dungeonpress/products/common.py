@@ -45,9 +45,9 @@ def html_from_template(ctx: BuildContext, template: str, **context) -> str:
     return render.render_template(ctx.templates_dir, template, version=ctx.version, **context)
 
 
-def layout(ctx: BuildContext, html: str) -> pdf.Rendered:
-    """Lay out HTML against the templates folder (relative links resolve there)."""
-    return pdf.layout_html(html, base_url=ctx.templates_dir, roots=ctx.roots)
+def layout(ctx: BuildContext, html: str, *, forms: bool = False) -> pdf.Rendered:
+    """Lay out HTML against the templates folder (relative links resolve there); `forms` makes fields."""
+    return pdf.layout_html(html, base_url=ctx.templates_dir, roots=ctx.roots, forms=forms)
 
 
 def write(ctx: BuildContext, rendered: pdf.Rendered, *, forms: bool = False) -> bytes:
@@ -71,7 +71,7 @@ def layout_padded(ctx: BuildContext, html_with_notes, *, multiple: int = 4) -> p
 
 def pdf_from_template(ctx: BuildContext, template: str, *, forms: bool = False, **context) -> bytes:
     """Render a template and print it to PDF bytes in one step."""
-    return write(ctx, layout(ctx, html_from_template(ctx, template, **context)), forms=forms)
+    return write(ctx, layout(ctx, html_from_template(ctx, template, **context), forms=forms), forms=forms)
 
 
 @dataclass(frozen=True)
