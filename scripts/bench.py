@@ -25,7 +25,7 @@ def timed(function):
 def bench_rulebook(runs: int) -> dict:
     """Median seconds for each stage of the rulebook: load, validate, HTML, layout, PDF write, imposition."""
     stages = {name: [] for name in ("load", "validate", "html", "layout", "pdf write", "imposition (2 papers)")}
-    pages = 0
+    pages, padded = 0, None
     for _ in range(runs):
         raw, t = timed(lambda: load.load_content([build.CONTENT_DIR]))
         stages["load"].append(t)
@@ -44,9 +44,8 @@ def bench_rulebook(runs: int) -> dict:
         pages = rendered.page_count
         data, t = timed(lambda: pdf.write_pdf(rendered))
         stages["pdf write"].append(t)
-        padded = data if pages % 4 == 0 else None
-        if padded is None:  # impose needs whole sheets: time it on the padded book the product makes
-            padded = rulebook.build_rulebook(ctx, {"layout": "pages", "paper": None})[0].data
+        if padded is None:  # impose needs whole sheets: the padded book the product makes, built once
+            padded = data if pages % 4 == 0 else rulebook.build_rulebook(ctx, {"layout": "pages", "paper": None})[0].data
         _, t = timed(lambda: [impose.impose_booklet(padded, p) for p in ("a4", "letter")])
         stages["imposition (2 papers)"].append(t)
     out = {f"rulebook {name} (s)": statistics.median(values) for name, values in stages.items()}

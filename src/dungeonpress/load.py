@@ -53,6 +53,7 @@ class RawContent:
 
     packs: list
     errors: list
+    first_user_pack: int | None = None  # packs from this index on came from --content and may replace tables
 
 
 # Plain (unquoted) scalars are read with a small YAML 1.2-like core schema, so `no`, `on`

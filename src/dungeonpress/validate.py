@@ -35,7 +35,7 @@ def validate_content(raw: RawContent) -> Content:
     """Check every pack and build the Content; raise ContentErrors listing all problems."""
     errors = _Errors(raw.errors)
     tables, creatures, media, book, bestiary_title = {}, (), (), None, "Creatures & Foes"
-    first_user_pack = _first_user_pack(raw)
+    first_user_pack = raw.first_user_pack
 
     for index, pack in enumerate(raw.packs):
         for path, where, data in pack.tables:
@@ -70,11 +70,6 @@ def validate_content(raw: RawContent) -> Content:
         raise ContentErrors(list(errors))
     return Content(tables=tables, creatures=creatures, media=media, book=book,
                    bestiary_title=bestiary_title, digest=_digest(raw))
-
-
-def _first_user_pack(raw: RawContent):
-    """Index of the first pack from `--content` (packs after it may override tables by id)."""
-    return getattr(raw, "first_user_pack", None)
 
 
 def _digest(raw: RawContent) -> str:
