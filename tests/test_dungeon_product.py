@@ -13,7 +13,8 @@ from dungeonpress import build, impose
 from dungeonpress.cli import main
 from dungeonpress.generate.layout import OUTSIDE
 from dungeonpress.products import dungeon as product
-from dungeonpress.products import dungeon_views
+from dungeonpress.products.options import parse
+from dungeonpress.views import dungeon as dungeon_views
 
 MM = 72 / 25.4
 SEED = 1234
@@ -21,9 +22,8 @@ SEED = 1234
 
 def make(content, **options):
     """Run the dungeon command as the CLI would; return ({name: bytes}, the build context)."""
-    ctx = build.context_for(content, seed=options.get("seed"))
-    defaults = {"rooms": None, "layout": None, "paper": None, "count": None, "format": None}
-    outputs = product.build_dungeon(ctx, defaults | options)
+    ctx = build.context_for(content, seed=options.pop("seed", None))
+    outputs = product.build_dungeon(ctx, parse(product.DungeonOptions, options))
     return {o.name: o.data for o in outputs}, ctx
 
 
@@ -242,6 +242,6 @@ def test_cli_rejects_bad_options(tmp_path, capsys):
     assert main(["dungeon", "--rooms", "1", "--out", str(tmp_path)], io.StringIO(), io.StringIO()) == 2
     assert "argument --rooms: invalid room count (3 to 30) value: '1'" in capsys.readouterr().err  # argparse's own stderr
     err = io.StringIO()
-    assert main(["dungeon", "--seed", "1", "--rooms", "20", "--out", str(tmp_path)], io.StringIO(), err) == 1
+    assert main(["dungeon", "--seed", "1", "--rooms", "20", "--out", str(tmp_path)], io.StringIO(), err) == 2
     assert "a zine holds at most 10 rooms" in err.getvalue()
     assert not list(tmp_path.glob("*.pdf"))

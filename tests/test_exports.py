@@ -16,7 +16,7 @@ from dungeonpress.products import exports
 @pytest.fixture(scope="module")
 def outputs(content):
     ctx = build.context_for(content)
-    return {fmt: {o.name: o.data for o in exports.build_exports(ctx, {"format": fmt})} for fmt in exports.FORMATS}
+    return {fmt: {o.name: o.data for o in exports.build_exports(ctx, exports.ExportOptions(format=fmt))} for fmt in exports.FORMATS}
 
 
 def test_one_file_per_rolled_table(content, outputs):

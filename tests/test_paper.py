@@ -20,7 +20,7 @@ PAGE_PT = {"a4": (595, 842), "letter": (612, 792)}
 def sheets(content):
     """The default `paper` run: square and dot, A4 and Letter."""
     ctx = build.context_for(content)
-    outputs = {o.name: o.data for o in product.build_paper(ctx, {})}
+    outputs = {o.name: o.data for o in product.build_paper(ctx, product.PaperOptions())}
     return outputs, ctx.warnings
 
 
@@ -65,7 +65,7 @@ def test_sheet_carries_the_legend_the_monster_lists_and_the_tally(sheets):
 
 def test_cell_option_overrides_the_paper_default(content):
     ctx = build.context_for(content)
-    outputs = product.build_paper(ctx, {"grid": "square", "paper": "letter", "cell": "5mm"})
+    outputs = product.build_paper(ctx, product.PaperOptions(grid="square", paper="letter", cell="5mm"))
     assert [o.name for o in outputs] == ["paper-square-letter-5mm.pdf"]
     xs, _ = _grid_positions(outputs[0].data, "square")
     assert all(abs((b - a) - 5 * MM) < 0.01 for a, b in zip(xs, xs[1:]))

@@ -292,7 +292,7 @@ def test_corridors_join_the_middles_of_facing_walls(drawn):
 @pytest.fixture(scope="module")
 def kit(content):
     ctx = build.context_for(content, seed=1234)
-    outputs = {o.name: o.data for o in product.build_levels(ctx, {"seed": 1234})}
+    outputs = {o.name: o.data for o in product.build_levels(ctx, product.PaperogueOptions())}
     return outputs, ctx.warnings
 
 
@@ -341,7 +341,7 @@ def test_reference_card_is_two_a5_pages_with_tables_and_rules(kit):
 
 def test_same_seed_same_bytes(kit, content):
     ctx = build.context_for(content, seed=1234)
-    again = {o.name: o.data for o in product.build_levels(ctx, {"seed": 1234, "format": "pdf"})}
+    again = {o.name: o.data for o in product.build_levels(ctx, product.PaperogueOptions(format="pdf"))}
     assert again["paperogue-1234.pdf"] == kit[0]["paperogue-1234.pdf"]
     assert again["paperogue-reference.pdf"] == kit[0]["paperogue-reference.pdf"]
 
@@ -349,7 +349,7 @@ def test_same_seed_same_bytes(kit, content):
 def test_json_is_the_same_whatever_the_hash_seed(tmp_path):
     script = ("import sys; from dungeonpress import build; from dungeonpress.products import paperogue as p; "
               "ctx = build.context_for(build.load_content(), seed=99); "
-              "sys.stdout.buffer.write(p.build_levels(ctx, {'format': 'json', 'levels': 4, 'rooms_die': 'd12'})[0].data)")
+              "sys.stdout.buffer.write(p.build_levels(ctx, p.PaperogueOptions(format='json', levels=4, rooms_die='d12'))[0].data)")
     runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, check=True, cwd=ROOT,
                            env={**os.environ, "PYTHONHASHSEED": hash_seed}).stdout for hash_seed in ("1", "2")]
     assert runs[0] == runs[1] and json.loads(runs[0])["levels"][3]["hit_dice"] == "4d10"
@@ -357,7 +357,7 @@ def test_json_is_the_same_whatever_the_hash_seed(tmp_path):
 
 def test_letter_levels_and_json_only(content):
     ctx = build.context_for(content, seed=5)
-    names = [o.name for o in product.build_levels(ctx, {"format": "json", "levels": 1})]
+    names = [o.name for o in product.build_levels(ctx, product.PaperogueOptions(format="json", levels=1))]
     assert names == ["paperogue-5.json"]
     assert product.fit_grid("letter", "5mm", product.LEVEL_RESERVED_MM)[1] >= 36  # a full 9-place map fits
 

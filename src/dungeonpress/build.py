@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dungeonpress import __version__, load, validate
+from dungeonpress import __version__, load, products, validate
 from dungeonpress.model import Content
 from dungeonpress.products.common import BuildContext, Command, Output
 
@@ -17,22 +16,10 @@ CONTENT_DIR = PROJECT_ROOT / "content"
 TEMPLATES_DIR = PROJECT_ROOT / "templates"
 DEFAULT_OUT = PROJECT_ROOT / "build"
 
-# Product modules in the order `build all` runs them; each defines COMMANDS.
-PRODUCT_MODULES = ("rulebook", "tables_booklet", "exports", "dungeon", "sheets", "paperogue", "dunginoes", "delve")
-
 
 def commands() -> list[Command]:
-    """Every product command, from the product modules that exist."""
-    found = []
-    for name in PRODUCT_MODULES:
-        try:
-            module = importlib.import_module(f"dungeonpress.products.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"dungeonpress.products.{name}":
-                continue
-            raise
-        found.extend(module.COMMANDS)
-    return found
+    """Every product command, in the order `build all` runs them (each product registers its own)."""
+    return products.commands()
 
 
 def load_content(user_packs: list[Path] | None = None) -> Content:
@@ -48,10 +35,12 @@ def load_content(user_packs: list[Path] | None = None) -> Content:
     return validate.validate_content(raw)
 
 
-def context_for(content: Content, *, seed=None, progress=None, user_packs=()) -> BuildContext:
+def context_for(content: Content, *, seed=None, progress=None, user_packs=(), strict: bool = False,
+                theme: str = "standard") -> BuildContext:
+    """What every product gets: the content, the folders it may read, the seed and the options common to all."""
     roots = (CONTENT_DIR, TEMPLATES_DIR, *[Path(p) for p in user_packs])
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
-                        version=__version__, progress=progress)
+                        version=__version__, progress=progress, strict=strict, theme=theme)
 
 
 @dataclass

@@ -8,8 +8,10 @@ from pathlib import Path
 from dungeonpress import pdf, render
 from dungeonpress.errors import RenderError
 from dungeonpress.model import Content
+from dungeonpress.products.options import Options
 
 PAPER_SIZES = {"a4": "A4", "letter": "Letter", "a5": "A5"}
+THEMES = ("standard",)  # the looks a product can print in; `--theme` picks one for every product
 
 
 @dataclass
@@ -19,8 +21,11 @@ class BuildContext:
     content: Content
     templates_dir: Path
     roots: tuple  # folders the PDF renderer may read from (content packs and templates)
-    seed: int | None = None
+    seed: int | None = None  # the one seed of this run (seeded commands); sub-generators derive streams from it
     version: str = ""
+    theme: str = "standard"  # the look every product prints in (one theme so far)
+    paper: str = "a4"  # the paper of a single-paper output when its command's --paper is not given
+    strict: bool = False  # warnings fail the build
     progress: object = None  # callable(done, total, label) or None
     warnings: list = field(default_factory=list)
 
@@ -75,28 +80,39 @@ def pdf_from_template(ctx: BuildContext, template: str, *, forms: bool = False, 
 
 
 @dataclass(frozen=True)
-class Option:
-    """One command-line option of a product, declared here so only cli.py touches argparse."""
+class NoOptions(Options):
+    """A command without options of its own."""
 
-    flags: tuple  # e.g. ("--paper",)
-    help: str
-    type: type = str
-    default: object = None
-    choices: tuple | None = None
-    flag: bool = False  # a switch (store_true); `--no-x` style switches name the negative flag
+
+@dataclass(frozen=True)
+class Job:
+    """One run of a command in `build all`: its seed (for seeded commands) and options by field name."""
+
+    options: dict = field(default_factory=dict)
+    seed: int | None = None
 
 
 @dataclass(frozen=True)
 class Command:
     """A product as the CLI sees it: `dungeonpress [build] NAME [options]`, and the function that makes it.
 
-    `run(ctx, options)` returns the outputs; `seeded` commands get a seed (given or fresh and printed).
+    `run(ctx, options)` returns the outputs, `options` being an instance of the command's frozen
+    `options` dataclass (checked before any content is read); `seeded` commands get a seed (given,
+    or fresh and printed) on the context. `build_all` lists what `dungeonpress build all` makes of
+    this command, and `order` where in that run it comes.
     """
 
     name: str
     help: str
     run: object
-    options: tuple = ()
+    options: type = NoOptions
     seeded: bool = False
     parent: str = ""  # "build" or "export" for `dungeonpress build NAME`; "" for `dungeonpress NAME`
     example: str = ""
+    build_all: tuple = ()
+    order: int = 100
+
+    @property
+    def full_name(self) -> str:
+        """How the command is typed after `dungeonpress`: `build rulebook`, `export tables`, `dungeon`."""
+        return f"{self.parent} {self.name}".strip()

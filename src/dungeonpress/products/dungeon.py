@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from dungeonpress import impose, pdf
 from dungeonpress.dice import d, sub_rng
-from dungeonpress.errors import RenderError
+from dungeonpress.errors import RenderError, UsageError
 from dungeonpress.generate.dungeon import Dungeon, generate_dungeon
-from dungeonpress.products import dungeon_views as views
-from dungeonpress.products.common import BuildContext, Command, Option, Output, html_from_template, layout, write
+from dungeonpress.views import dungeon as views
+from dungeonpress.products import options
+from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
 
 LAYOUTS = ("zine", "booklet", "pack")
 PAPERS = ("a4", "letter")
@@ -18,6 +20,7 @@ DEFAULT_ROOMS = views.DEFAULT_ROOMS  # every layout: a seed names one dungeon, p
 MAX_ZINE_ROOMS = 10  # more keyed rooms than this do not fit three A7 pages at a legible size
 MIN_ROOMS, MAX_ROOMS = 3, 30
 PACK_COUNT = 6
+MAX_PACK = 36  # a d66 picks from at most 36 delves
 ZINE_PAGES = 8
 MAX_ZINE_NOTES = 2  # a one-page key leaves two zine pages to fill
 ZINE_FITS = ("whole", "flowing", "dense")  # ways to lay out the zine, tried in turn until it fits
@@ -29,21 +32,15 @@ MAP_BOX = {"zine-a4": (64.2, 79.0), "zine-letter": (59.8, 81.0), "a5": (122.0, 1
 ORACLE = {"zine": {"oracle_rows": 20, "twists": 3, "d6s": 20}, "booklet": {"oracle_rows": 34, "twists": 8, "d6s": 36}}
 
 
-def build_dungeon(ctx: BuildContext, options: dict) -> list[Output]:
+def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
     """One dungeon as a zine or booklet, or a pack of them; PDFs come with the JSON of what they print."""
-    seed = options["seed"]
-    count, asked = options.get("count"), options.get("layout")
-    if count is not None and asked == "zine":
-        raise RenderError("--count makes a pack, which is an A5 booklet: leave out --layout zine")
-    if count is not None or asked == "pack":
-        return build_pack(ctx, options, count or PACK_COUNT)
-    chosen = asked or "zine"
-    rooms = options.get("rooms") or DEFAULT_ROOMS
-    if chosen == "zine" and rooms > MAX_ZINE_ROOMS:
-        raise RenderError(f"a zine holds at most {MAX_ZINE_ROOMS} rooms (got --rooms {rooms}): "
-                          f"use --layout booklet for bigger dungeons")
-    fmt = options.get("format") or "pdf"
-    paper = options.get("paper") or "a4"
+    seed = ctx.seed
+    if opts.count is not None or opts.layout == "pack":
+        return build_pack(ctx, opts, opts.count or PACK_COUNT)
+    chosen = opts.layout or "zine"
+    rooms = opts.rooms or DEFAULT_ROOMS
+    fmt = opts.format or "pdf"
+    paper = opts.paper or ctx.paper
 
     # 1. Roll the dungeon (pure), and keep its data for the JSON beside the print files.
     ctx.tick(0, 3, f"rolling dungeon {seed}")
@@ -153,14 +150,12 @@ def _drop_notes(rendered: pdf.Rendered, surplus: int) -> pdf.Rendered:
     return pdf.Rendered(document=rendered.document.copy(kept), warnings=rendered.warnings, fetcher=rendered.fetcher)
 
 
-def build_pack(ctx: BuildContext, options: dict, count: int) -> list[Output]:
+def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Output]:
     """`count` dungeons from seeds derived from the pack seed, in one booklet with a "roll to pick" index."""
-    seed = options["seed"]
-    if not 1 <= count <= 36:
-        raise RenderError(f"a pack holds 1 to 36 dungeons (got --count {count})")
-    rooms = options.get("rooms") or DEFAULT_ROOMS
-    fmt = options.get("format") or "pdf"
-    paper = options.get("paper") or "a4"
+    seed = ctx.seed
+    rooms = opts.rooms or DEFAULT_ROOMS
+    fmt = opts.format or "pdf"
+    paper = opts.paper or ctx.paper
     dungeons = []
     for n, dungeon_seed in enumerate(pack_seeds(seed, count)):
         ctx.tick(n, count + 1, f"rolling delve {n + 1} of {count} (seed {dungeon_seed})")
@@ -190,18 +185,24 @@ def _standalone(ctx: BuildContext, html: str) -> bytes:
     return html.replace("<head>", f"<head>\n{base}", 1).encode("utf-8")
 
 
-class _Bounded:
-    """An argparse `type` for a whole number in a range; its name is what argparse prints on a bad value."""
+@dataclass(frozen=True)
+class DungeonOptions(options.Options):
+    rooms: int | None = options.option(None, f"how many rooms (default: {DEFAULT_ROOMS}; a zine holds up to "
+                                       f"{MAX_ZINE_ROOMS})", min=MIN_ROOMS, max=MAX_ROOMS)
+    layout: str | None = options.layout(LAYOUTS, help="zine (one folded sheet), booklet (A5) or pack "
+                                                      "(default: zine; pack with --count)")
+    paper: str | None = options.paper(help="sheet to print on: a4 or letter (default: a4)")
+    count: int | None = options.option(None, f"make a pack of N dungeons in one booklet (a pack has {PACK_COUNT} "
+                                       f"by default)", min=1, max=MAX_PACK)
+    format: str | None = options.output_format(FORMATS, help="pdf (with the JSON beside it), html, or json only "
+                                                             "(default: pdf)")
 
-    def __init__(self, low: int, high: int, what: str):
-        self.low, self.high = low, high
-        self.__name__ = f"{what} ({low} to {high})"
-
-    def __call__(self, text: str) -> int:
-        value = int(text)
-        if not self.low <= value <= self.high:
-            raise ValueError(text)
-        return value
+    def check(self) -> None:
+        if self.count is not None and self.layout == "zine":
+            raise UsageError("--count makes a pack, which is an A5 booklet: leave out --layout zine")
+        if self.count is None and self.layout in (None, "zine") and (self.rooms or 0) > MAX_ZINE_ROOMS:
+            raise UsageError(f"--rooms must be at most {MAX_ZINE_ROOMS} in a zine (got {self.rooms}): "
+                             f"use --layout booklet for bigger dungeons")
 
 
 COMMANDS = (
@@ -210,16 +211,10 @@ COMMANDS = (
         help="a pre-rolled dungeon: one-sheet mini zine, A5 booklet, or a pack of delves (--count)",
         run=build_dungeon,
         seeded=True,
-        options=(
-            Option(("--rooms",), f"how many rooms (default: {DEFAULT_ROOMS}; a zine holds up to {MAX_ZINE_ROOMS})",
-                   type=_Bounded(MIN_ROOMS, MAX_ROOMS, "room count")),
-            Option(("--layout",), "zine (one folded sheet), booklet (A5) or pack (default: zine; pack with --count)",
-                   choices=LAYOUTS),
-            Option(("--paper",), "sheet to print on: a4 or letter (default: a4)", choices=PAPERS),
-            Option(("--count",), f"make a pack of N dungeons in one booklet (a pack has {PACK_COUNT} by default)",
-                   type=_Bounded(1, 36, "dungeon count")),
-            Option(("--format",), "pdf (with the JSON beside it), html, or json only (default: pdf)", choices=FORMATS),
-        ),
+        options=DungeonOptions,
         example="dungeonpress dungeon --seed 1234 --layout zine --paper letter",
+        build_all=(Job({"layout": "zine", "paper": "a4"}, seed=1234), Job({"layout": "zine", "paper": "letter"}, seed=1234),
+                   Job({"layout": "booklet"}, seed=1234), Job({"count": 6}, seed=66)),
+        order=40,
     ),
 )

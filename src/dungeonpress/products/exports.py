@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from dungeonpress import export
-from dungeonpress.products.common import BuildContext, Command, Option, Output
+from dungeonpress.products import options
+from dungeonpress.products.common import BuildContext, Command, Job, Output
 
 FORMATS = ("json", "csv", "foundry")
 
 
-def build_exports(ctx: BuildContext, options: dict) -> list[Output]:
+def build_exports(ctx: BuildContext, opts: "ExportOptions") -> list[Output]:
     """One file per rolled table in the chosen format, plus the bestiary and an index (JSON only)."""
-    fmt = options.get("format") or "json"
+    fmt = opts.format
     tables = export.rolled_tables(ctx.content)
     outputs = []
     for table in tables:
@@ -28,13 +31,20 @@ def build_exports(ctx: BuildContext, options: dict) -> list[Output]:
     return outputs
 
 
+@dataclass(frozen=True)
+class ExportOptions(options.Options):
+    format: str = options.output_format(FORMATS, "json", help="json, csv or foundry (default json)")
+
+
 COMMANDS = (
     Command(
         name="tables",
         parent="export",
         help="export every random table as JSON, CSV or Foundry VTT RollTable files (build/exports/FORMAT/)",
         run=build_exports,
-        options=(Option(("--format",), "json, csv or foundry (default json)", default="json", choices=FORMATS),),
+        options=ExportOptions,
         example="dungeonpress export tables --format foundry",
+        build_all=tuple(Job({"format": fmt}) for fmt in FORMATS),
+        order=30,
     ),
 )

@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from dungeonpress import impose, render
 from dungeonpress.errors import RenderError
-from dungeonpress.products import views
-from dungeonpress.products.common import BuildContext, Command, Option, Output, html_from_template, layout_padded, write
+from dungeonpress.views import tables as views
+from dungeonpress.products import options
+from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout_padded, write
 
 PAPERS = ("a4", "letter")
 LAYOUTS = ("pages", "booklet")
 NAME = "dungeoneer-rulebook"
 
 
-def build_rulebook(ctx: BuildContext, options: dict) -> list[Output]:
+@dataclass(frozen=True)
+class RulebookOptions(options.Options):
+    paper: str | None = options.paper(help="booklet paper (default: both a4 and letter)")
+    layout: str | None = options.layout(LAYOUTS, help="pages (A5 reading order) or booklet (imposed); default both")
+
+
+def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     """The reading PDF and, unless only one layout is asked for, booklets for each paper."""
     # 1. Chapters: Markdown with directives → HTML, and the headings for contents and bookmarks.
     book = ctx.content.book
@@ -30,8 +39,8 @@ def build_rulebook(ctx: BuildContext, options: dict) -> list[Output]:
     ctx.tick(1, 3, "imposing booklets")
 
     # 3. The outputs asked for.
-    layouts = [options["layout"]] if options.get("layout") else list(LAYOUTS)
-    papers = [options["paper"]] if options.get("paper") else list(PAPERS)
+    layouts = [opts.layout] if opts.layout else list(LAYOUTS)
+    papers = [opts.paper] if opts.paper else list(PAPERS)
     outputs = []
     if "pages" in layouts:
         outputs.append(Output(f"{NAME}.pdf", reading))
@@ -84,10 +93,9 @@ COMMANDS = (
         help="the Loner: Dungeoneer rulebook: A5 reading PDF and saddle-stitch booklets",
         run=build_rulebook,
         parent="build",
-        options=(
-            Option(("--paper",), "booklet paper (default: both a4 and letter)", choices=PAPERS),
-            Option(("--layout",), "pages (A5 reading order) or booklet (imposed); default both", choices=LAYOUTS),
-        ),
+        options=RulebookOptions,
         example="dungeonpress build rulebook --layout booklet --paper letter",
+        build_all=(Job(),),
+        order=10,
     ),
 )

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dungeonpress import impose
 from dungeonpress.export import rolled_tables
-from dungeonpress.products import views
-from dungeonpress.products.common import BuildContext, Command, Output, html_from_template, layout_padded, write
+from dungeonpress.views import tables as views
+from dungeonpress.products.common import BuildContext, Command, Job, NoOptions, Output, html_from_template, layout_padded, write
 
 PACK_TITLES = {"core": "Loner core", "dungeoneer": "Loner: Dungeoneer", "dungeonpress": "Loner: Dungeoneer, filled tables",
                "paperogue": "Paperogue", "dunginoes": "Dunginoes", "solo-turns": "Solo turn procedure"}
 
 
-def build_tables_booklet(ctx: BuildContext, options: dict) -> list[Output]:
+def build_tables_booklet(ctx: BuildContext, opts: NoOptions) -> list[Output]:
     """`tables.pdf` (A5 pages) and `tables-booklet-a4.pdf` / `-letter.pdf` (saddle-stitch)."""
     # 1. Group the rolled tables by the game they come from (core first), then by their group.
     by_origin: dict[str, list] = {}
@@ -39,5 +39,7 @@ COMMANDS = (
         help="every random table of the system as a compact A5 reference booklet (build/tables.pdf)",
         run=build_tables_booklet,
         example="dungeonpress build tables",
+        build_all=(Job(),),
+        order=20,
     ),
 )

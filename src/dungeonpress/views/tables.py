@@ -1,4 +1,4 @@
-"""View-models: content objects turned into plain, already-formatted values for templates."""
+"""Tables, creatures and odds: content → rows, labels and percentages ready to print."""
 
 from __future__ import annotations
 
