@@ -14,6 +14,7 @@ from dungeonpress.cli import main
 from dungeonpress.generate.layout import OUTSIDE
 from dungeonpress.products import dungeon as product
 from dungeonpress.products.options import parse
+from dungeonpress.views import data as data_views
 from dungeonpress.views import dungeon as dungeon_views
 
 MM = 72 / 25.4
@@ -136,7 +137,7 @@ def test_zine_pages_read_in_order(zine_pages_a4):
 
 
 def make_json(ctx) -> bytes:
-    return product.to_json(dungeon_views.dungeon_data(product.roll_dungeon(ctx, SEED, 8), seed=SEED))
+    return data_views.encode_json(data_views.dungeon_data(product.roll_dungeon(ctx, SEED, 8), seed=SEED))
 
 
 DOOR = re.compile(r'<span class="door">(\w+)(?: → <a href="#d1-room-(\d+)">(\d+)</a>|: ([\w ]+))( \(broken through\))?</span>')

@@ -10,7 +10,8 @@ import pytest
 from pypdf import PdfReader
 
 from dungeonpress import build, cli
-from dungeonpress.products import paperogue as product
+from dungeonpress.products import paper as product
+from dungeonpress.views import paperogue as paper_views
 
 MM = 72 / 25.4  # PDF points per millimetre
 PAGE_PT = {"a4": (595, 842), "letter": (612, 792)}
@@ -39,9 +40,9 @@ def test_one_page_with_whole_cells_of_the_exact_size(sheets, grid_kind, paper):
     assert len(reader.pages) == 1
     box = reader.pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == PAGE_PT[paper]
-    cell = product.DEFAULT_CELL[paper]
-    size = product.CELL_MM[cell] * MM
-    cols, rows = product.fit_grid(paper, cell, product.SHEET_RESERVED_MM)
+    cell = paper_views.DEFAULT_CELL[paper]
+    size = paper_views.CELL_MM[cell] * MM
+    cols, rows = paper_views.fit_grid(paper, cell, paper_views.SHEET_RESERVED_MM)
     xs, ys = _grid_positions(data, grid_kind)
     assert (len(xs), len(ys)) == (cols + 1, rows + 1)
     assert all(abs((b - a) - size) < 0.01 for a, b in zip(xs, xs[1:]))

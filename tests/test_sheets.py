@@ -12,10 +12,11 @@ from dungeonpress import build, cli
 from dungeonpress.dice import sub_rng
 from dungeonpress.generate.character import generate_character
 from dungeonpress.generate.paperogue_character import generate_paperogue_character
-from dungeonpress.products import sheets
+from dungeonpress.products import character, sheet as sheets
+from dungeonpress.views import sheet as sheet_views
 from dungeonpress.products.options import flag_of, parse, specs
 
-_OPTIONS = {"build_sheets": sheets.SheetOptions, "build_characters": sheets.CharacterOptions}
+_OPTIONS = {"build_sheets": sheets.SheetOptions, "build_characters": character.CharacterOptions}
 
 POINTS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0), "a5": (419.53, 595.28)}
 
@@ -62,11 +63,11 @@ def prerolled(content):
     """Two pre-rolled characters of each game, PDF and JSON; one Paperogue rogue built twice, for determinism."""
     made = {}
     for game in sheets.GAMES:
-        outputs, warnings = _run(content, sheets.build_characters, {"game": game, "count": 2}, seed=1234)
+        outputs, warnings = _run(content, character.build_characters, {"game": game, "count": 2}, seed=1234)
         assert warnings == []
         made.update(outputs)
     for run in ("first", "again"):
-        made[run], _ = _run(content, sheets.build_characters, {"game": "paperogue", "count": 1}, seed=99)
+        made[run], _ = _run(content, character.build_characters, {"game": "paperogue", "count": 1}, seed=99)
     return made
 
 
@@ -81,7 +82,7 @@ def _text(data: bytes) -> str:
 
 def _expected_dungeoneer_fields(paper: str) -> tuple[set, set]:
     """(text fields, checkboxes) the Dungeoneer sheet must have on `paper`."""
-    layout = sheets.LAYOUTS[paper]
+    layout = sheet_views.SPACE[paper]
     texts = {"name", "concept", "frailty_1", "goal", "motive", "nemesis", "light_source",
              "log_delver", "log_delve", "log_session"}
     texts |= {f"skill_{n}" for n in range(1, 3 + layout.skills_gained)}
@@ -96,7 +97,7 @@ def _expected_dungeoneer_fields(paper: str) -> tuple[set, set]:
               for col in ("scene", "question", "answer", "twist")}
     boxes = {f"luck_{n}" for n in range(1, 7)} | {f"twist_{n}" for n in range(1, 4)}
     boxes |= {f"meal_{n}" for n in range(1, 4)}
-    boxes |= {f"gear_{g}_durability_{k}" for g in range(1, 9) for k in range(1, sheets.DURABILITY_BOXES + 1)}
+    boxes |= {f"gear_{g}_durability_{k}" for g in range(1, 9) for k in range(1, sheet_views.DURABILITY_BOXES + 1)}
     boxes |= {f"light_{n}" for n in range(1, layout.light + 1)} | {f"ration_{n}" for n in range(1, layout.rations + 1)}
     return texts, boxes
 

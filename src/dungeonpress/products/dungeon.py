@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from dungeonpress import impose, pdf
 from dungeonpress.dice import d, sub_rng
 from dungeonpress.errors import RenderError, UsageError
 from dungeonpress.generate.dungeon import Dungeon, generate_dungeon
+from dungeonpress.views import data as data_views
 from dungeonpress.views import dungeon as views
 from dungeonpress.products import options
 from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
@@ -45,7 +45,7 @@ def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
     # 1. Roll the dungeon (pure), and keep its data for the JSON beside the print files.
     ctx.tick(0, 3, f"rolling dungeon {seed}")
     dungeon = roll_dungeon(ctx, seed, rooms)
-    data = Output(f"dungeon-{seed}.json", to_json(views.dungeon_data(dungeon, seed=seed)))
+    data = Output(f"dungeon-{seed}.json", data_views.encode_json(data_views.dungeon_data(dungeon, seed=seed)))
     if fmt == "json":
         return [data]
 
@@ -160,8 +160,7 @@ def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Outp
     for n, dungeon_seed in enumerate(pack_seeds(seed, count)):
         ctx.tick(n, count + 1, f"rolling delve {n + 1} of {count} (seed {dungeon_seed})")
         dungeons.append((roll_dungeon(ctx, dungeon_seed, rooms), dungeon_seed))
-    data = Output(f"pack-{seed}.json", to_json({"format": "dungeonpress-pack/1", "seed": seed, "rooms": rooms,
-                                                 "dungeons": [views.dungeon_data(dg, seed=s) for dg, s in dungeons]}))
+    data = Output(f"pack-{seed}.json", data_views.encode_json(data_views.pack_data(seed, rooms, dungeons)))
     if fmt == "json":
         return [data]
     ctx.tick(count, count + 1, "laying out the pack")
@@ -172,11 +171,6 @@ def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Outp
         outputs.append(data)
     ctx.tick(count + 1, count + 1, "pack done")
     return outputs
-
-
-def to_json(data: dict) -> bytes:
-    """Stable JSON text: keys in the documented order, UTF-8, a newline at the end."""
-    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
 def _standalone(ctx: BuildContext, html: str) -> bytes:
