@@ -246,3 +246,19 @@ def test_cli_rejects_bad_options(tmp_path, capsys):
     assert main(["dungeon", "--seed", "1", "--rooms", "20", "--out", str(tmp_path)], io.StringIO(), err) == 2
     assert "a zine holds at most 10 rooms" in err.getvalue()
     assert not list(tmp_path.glob("*.pdf"))
+
+
+def test_html_output_carries_no_path_of_the_building_machine(tmp_path):
+    """Standalone HTML links its stylesheets relatively inside the project, and not at all outside it."""
+    root = str(build.PROJECT_ROOT.resolve())
+    for out in (tmp_path / "out", build.PROJECT_ROOT / "build" / "html-test"):
+        try:
+            assert main(["dungeon", "--seed", "5", "--format", "html", "--quiet", "--out", str(out)],
+                        io.StringIO(), io.StringIO()) == 0
+            html = (out / "dungeon-5-zine-a4.html").read_text()
+            assert root not in html and "file:" not in html
+        finally:
+            if out.is_relative_to(build.PROJECT_ROOT):
+                import shutil
+                shutil.rmtree(out, ignore_errors=True)
+    assert '<base href="../../templates/">' in html

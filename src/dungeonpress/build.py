@@ -36,11 +36,16 @@ def load_content(user_packs: list[Path] | None = None) -> Content:
 
 
 def context_for(content: Content, *, seed=None, progress=None, user_packs=(), strict: bool = False,
-                theme: str = "standard") -> BuildContext:
+                theme: str = "standard", out_dir: Path = DEFAULT_OUT) -> BuildContext:
     """What every product gets: the content, the folders it may read, the seed and the options common to all."""
     roots = (CONTENT_DIR, TEMPLATES_DIR, *[Path(p) for p in user_packs])
+    # HTML outputs link their stylesheets relative to where they are written, and only from inside the
+    # project: no path of the machine that built them is ever written into them.
+    out = Path(out_dir).resolve()
+    inside = out.is_relative_to(PROJECT_ROOT.resolve())
+    href = Path(os.path.relpath(TEMPLATES_DIR.resolve(), out)).as_posix() if inside else ""
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
-                        version=__version__, progress=progress, strict=strict, theme=theme)
+                        version=__version__, progress=progress, strict=strict, theme=theme, templates_href=href)
 
 
 @dataclass

@@ -141,7 +141,8 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
             print(f"seed: {seed}", file=stderr)
         progress = None if args.quiet else _progress_printer(stderr)
         ctx = build.context_for(content, seed=seed if command.seeded else None, progress=progress,
-                                user_packs=args.content, strict=args.strict, theme=args.theme)
+                                user_packs=args.content, strict=args.strict, theme=args.theme,
+                                out_dir=args.out)
         report = build.run_command(command, ctx, opts, args.out)
         for warning in report.warnings:
             print(f"warning: {warning}", file=stderr)

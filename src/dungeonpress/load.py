@@ -45,6 +45,7 @@ class RawPack:
     media: tuple | None = None
     book: tuple | None = None
     texts: dict = field(default_factory=dict)  # path relative to the pack -> (Source, text)
+    table_bytes: list = field(default_factory=list)  # each tables/*.yaml file as read, for the content digest
 
 
 @dataclass
@@ -225,6 +226,7 @@ def _load_pack(root: Path, errors: list) -> RawPack:
             item = located(path)
             if item:
                 pack.tables.append((path, *item))
+                pack.table_bytes.append(path.read_bytes())
     for name in ("bestiary", "media", "book"):
         path = root / f"{name}.yaml"
         if path.is_file():

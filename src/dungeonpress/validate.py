@@ -75,8 +75,8 @@ def validate_content(raw: RawContent) -> Content:
 def _digest(raw: RawContent) -> str:
     sha = hashlib.sha256()
     for pack in raw.packs:
-        for path, _, _ in pack.tables:
-            sha.update(path.read_bytes())
+        for data in pack.table_bytes:  # read by load: validate never touches files
+            sha.update(data)
         for item in (pack.bestiary, pack.media, pack.book):
             if item:
                 sha.update(repr(item[1]).encode())

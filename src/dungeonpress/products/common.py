@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dungeonpress import pdf, render
-from dungeonpress.errors import RenderError
 from dungeonpress.model import Content
 from dungeonpress.products.options import Options
 
@@ -26,6 +25,7 @@ class BuildContext:
     theme: str = "standard"  # the look every product prints in (one theme so far)
     paper: str = "a4"  # the paper of a single-paper output when its command's --paper is not given
     strict: bool = False  # warnings fail the build
+    templates_href: str = "../templates"  # templates seen from the output folder, "" outside the project (never absolute)
     progress: object = None  # callable(done, total, label) or None
     warnings: list = field(default_factory=list)
 
@@ -60,18 +60,6 @@ def write(ctx: BuildContext, rendered: pdf.Rendered, *, forms: bool = False) -> 
     data = pdf.write_pdf(rendered, forms=forms)
     ctx.warnings.extend(rendered.warnings)
     return data
-
-
-def layout_padded(ctx: BuildContext, html_with_notes, *, multiple: int = 4) -> pdf.Rendered:
-    """Lay out `html_with_notes(n)`, adding n notes pages so the page count folds into a booklet."""
-    rendered = layout(ctx, html_with_notes(0))
-    padding = -rendered.page_count % multiple
-    if padding:
-        rendered = layout(ctx, html_with_notes(padding))
-        if rendered.page_count % multiple:  # a notes page must never spill onto a second page
-            raise RenderError(f"{rendered.page_count} pages after adding {padding} notes pages "
-                              f"(expected a multiple of {multiple})")
-    return rendered
 
 
 def pdf_from_template(ctx: BuildContext, template: str, *, forms: bool = False, **context) -> bytes:

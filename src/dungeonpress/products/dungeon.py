@@ -6,9 +6,10 @@ from dataclasses import dataclass
 
 from dungeonpress import impose, pdf
 from dungeonpress.dice import d, sub_rng
-from dungeonpress.errors import RenderError, UsageError
+from dungeonpress.errors import UsageError
 from dungeonpress.generate.dungeon import Dungeon, generate_dungeon
 from dungeonpress.views import data as data_views
+from dungeonpress.views.notes import notes_view
 from dungeonpress.views import dungeon as views
 from dungeonpress.products import options
 from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
@@ -84,7 +85,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
                               compact=True, **ORACLE["zine"])
     return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, legend=views.legend_view(),
-                              notes_pages=MAX_ZINE_NOTES, flowing=fit != "whole",
+                              notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes", tag="h2"), flowing=fit != "whole",
                               body_class=f"zine zine-{paper}" + (" dense" if fit == "dense" else ""))
 
 
@@ -95,12 +96,9 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
     # Notes pages fill a short key up to eight; the spares are dropped.
     for fit in ZINE_FITS:
         rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit))
-        if rendered.page_count - len(_notes_pages(rendered)) <= ZINE_PAGES:
+        if rendered.page_count - len(pdf.spare_pages(rendered)) <= ZINE_PAGES:
             break
-    rendered = _drop_notes(rendered, rendered.page_count - ZINE_PAGES)
-    if rendered.page_count != ZINE_PAGES:
-        raise RenderError(f"the zine of '{dungeon.name}' came out at {rendered.page_count} pages, not "
-                          f"{ZINE_PAGES}: try fewer --rooms or --layout booklet")
+    rendered = pdf.keep_pages(rendered, ZINE_PAGES, f"the zine of '{dungeon.name}' (try fewer --rooms or --layout booklet)")
     return write(ctx, rendered)
 
 
@@ -119,35 +117,17 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
                  "reroll": die["reroll"], "entries": [{"view": view} for view in shown]}
         title = f"A Pack of Delves, seed {pack_seed}"
     html = html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index,
-                              legend=views.legend_view(), notes_pages=MAX_BOOKLET_NOTES,
+                              legend=views.legend_view(), notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=24, cls="bpage notes",
+                                                                     tag="h2"),
                               body_class=f"dbook dbook-{page}", doc_title=title)
     if fmt == "html":
         return [Output(f"{name}.html", _standalone(ctx, html))]
     # Laid out once with spare notes pages before the back cover; keep just enough to fold whole sheets.
-    rendered = layout(ctx, html)
-    notes = len(_notes_pages(rendered))
-    rendered = _drop_notes(rendered, notes - (-(rendered.page_count - notes) % 4))
-    if rendered.page_count % 4:
-        raise RenderError(f"{name} has {rendered.page_count} pages after padding (expected a multiple of 4)")
+    rendered = pdf.pad_to_multiple(layout(ctx, html), 4, name)
     reading = write(ctx, rendered)
     suffix = "" if paper == "a4" else "-letter"
     return [Output(f"{name}-{page}.pdf", reading),
             Output(f"{name}-booklet{suffix}.pdf", impose.impose_booklet(reading, paper))]
-
-
-def _notes_pages(rendered: pdf.Rendered) -> list[int]:
-    """Indices of the notes pages (their sections carry ids `notes-N`)."""
-    return [i for i, page in enumerate(rendered.document.pages)
-            if any(anchor.startswith("notes-") for anchor in page.anchors)]
-
-
-def _drop_notes(rendered: pdf.Rendered, surplus: int) -> pdf.Rendered:
-    """The same document without its last `surplus` notes pages (a copy: nothing is laid out again)."""
-    if surplus <= 0:
-        return rendered
-    dropped = set(_notes_pages(rendered)[-surplus:])
-    kept = [page for i, page in enumerate(rendered.document.pages) if i not in dropped]
-    return pdf.Rendered(document=rendered.document.copy(kept), warnings=rendered.warnings, fetcher=rendered.fetcher)
 
 
 def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Output]:
@@ -175,7 +155,9 @@ def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Outp
 
 def _standalone(ctx: BuildContext, html: str) -> bytes:
     """HTML that opens in a browser from build/: relative links resolve against the templates folder."""
-    base = f'<base href="{ctx.templates_dir.resolve().as_uri()}/">'
+    if not ctx.templates_href:  # written outside the project: plain relative links, no path of this machine
+        return html.encode("utf-8")
+    base = f'<base href="{ctx.templates_href}/">'
     return html.replace("<head>", f"<head>\n{base}", 1).encode("utf-8")
 
 

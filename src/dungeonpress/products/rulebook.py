@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dungeonpress import impose, render
+from dungeonpress import impose, pdf, render
 from dungeonpress.errors import RenderError
 from dungeonpress.views import tables as views
 from dungeonpress.products import options
-from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout_padded, write
+from dungeonpress.views.notes import notes_view
+from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
 
 PAPERS = ("a4", "letter")
 LAYOUTS = ("pages", "booklet")
 NAME = "dungeoneer-rulebook"
+MAX_NOTES = 3  # the most spare notes pages a book needs to reach a multiple of four
 
 
 @dataclass(frozen=True)
@@ -29,12 +31,11 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
         raise RenderError("no book.yaml in the content: nothing to build (expected content/dungeoneer/book.yaml)")
     chapters = chapter_views(ctx)
 
-    # 2. Lay the book out; pad with notes pages so the page count folds into a booklet.
-    def html_with(notes: int) -> str:
-        return html_from_template(ctx, "book.html.j2", book=book, chapters=chapters, notes_pages=notes,
-                                  quickref=quickref_view(ctx), digest=ctx.content.digest[:12])
+    # 2. Lay the book out once with spare notes pages; keep just enough to fold into a booklet.
+    html = html_from_template(ctx, "book.html.j2", book=book, chapters=chapters, notes_pages=notes_view(MAX_NOTES),
+                              quickref=quickref_view(ctx), digest=ctx.content.digest[:12])
     ctx.tick(0, 3, "laying out the rulebook")
-    rendered = layout_padded(ctx, html_with)
+    rendered = pdf.pad_to_multiple(layout(ctx, html), 4, NAME)
     reading = write(ctx, rendered)
     ctx.tick(1, 3, "imposing booklets")
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dungeonpress import impose
+from dungeonpress import impose, pdf
 from dungeonpress.export import rolled_tables
 from dungeonpress.views import tables as views
-from dungeonpress.products.common import BuildContext, Command, Job, NoOptions, Output, html_from_template, layout_padded, write
+from dungeonpress.views.notes import notes_view
+from dungeonpress.products.common import BuildContext, Command, Job, NoOptions, Output, html_from_template, layout, write
 
+MAX_NOTES = 3  # the most spare notes pages a book needs to reach a multiple of four
 PACK_TITLES = {"core": "Loner core", "dungeoneer": "Loner: Dungeoneer", "dungeonpress": "Loner: Dungeoneer, filled tables",
                "paperogue": "Paperogue", "dunginoes": "Dunginoes", "solo-turns": "Solo turn procedure"}
 
@@ -23,10 +25,9 @@ def build_tables_booklet(ctx: BuildContext, opts: NoOptions) -> list[Output]:
     bestiary = [views.creature_view(c) for c in ctx.content.creatures]
 
     # 2. Lay out, padded to whole sheets, and impose.
-    def html_with(notes: int) -> str:
-        return html_from_template(ctx, "tables.html.j2", sections=sections, bestiary=bestiary, notes_pages=notes,
-                                  digest=ctx.content.digest[:12])
-    reading = write(ctx, layout_padded(ctx, html_with))
+    html = html_from_template(ctx, "tables.html.j2", sections=sections, bestiary=bestiary,
+                              notes_pages=notes_view(MAX_NOTES), digest=ctx.content.digest[:12])
+    reading = write(ctx, pdf.pad_to_multiple(layout(ctx, html), 4, "tables.pdf"))
     return [Output("tables.pdf", reading),
             Output("tables-booklet-a4.pdf", impose.impose_booklet(reading, "a4")),
             Output("tables-booklet-letter.pdf", impose.impose_booklet(reading, "letter"))]
