@@ -70,6 +70,8 @@ def _bad_values(spec):
     """Values just outside what an option allows, and one that is not a value at all."""
     if spec.choices:
         return ["no-such-value"]
+    if not spec.whole:
+        return []  # free text (a table id): checked against the content, later
     bad = ["many"]
     if spec.min is not None:
         bad.append(str(spec.min - 1))
