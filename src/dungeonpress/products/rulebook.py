@@ -8,6 +8,7 @@ from dungeonpress import impose, pdf, render
 from dungeonpress.errors import RenderError
 from dungeonpress.views import tables as views
 from dungeonpress.products import options
+from dungeonpress.views.chapter import Directive, directive_block
 from dungeonpress.views.notes import notes_view
 from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
 
@@ -53,28 +54,15 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
 
 
 def chapter_views(ctx: BuildContext) -> list:
+    """Each chapter's HTML and headings; its directives resolved to views first, then rendered."""
     content = ctx.content
     creatures = [views.creature_view(c) for c in content.creatures]
-
-    def directive_html(name: str, arg: str | None, heading: str | None) -> str:
-        if name == "table":
-            table = content.table(arg)
-            view = views.table_view(table, content)
-            view["show_title"] = not heading or heading.casefold() != table.title.casefold()
-            return html_from_template(ctx, "partials/table.html.j2", table=view)
-        if name == "bestiary":
-            return html_from_template(ctx, "partials/bestiary.html.j2", creatures=creatures)
-        if name == "media":
-            return html_from_template(ctx, "partials/media.html.j2", groups=views.media_view(content))
-        if name == "odds" and arg == "oracle":
-            return html_from_template(ctx, "partials/odds_oracle.html.j2", odds=views.oracle_odds_view())
-        if name == "odds" and arg == "harm":
-            return html_from_template(ctx, "partials/odds_harm.html.j2", odds=views.harm_odds_view())
-        raise RenderError(f"unknown directive [[{name} {arg or ''}]]")
-
     out = []
     for number, chapter in enumerate(content.book.chapters, start=1):
-        html, headings = render.render_chapter(chapter.text, f"c{number}", directive_html)
+        blocks = [directive_block(content, Directive(*found), creatures)
+                  for found in render.chapter_directives(chapter.text)]
+        html, headings = render.render_chapter(ctx.templates_dir, chapter.text, f"c{number}",
+                                               [(b.template, b.context) for b in blocks], version=ctx.version)
         out.append({"html": html, "headings": headings, "title": headings[0][1] if headings else ""})
     return out
 
