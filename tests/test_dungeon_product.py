@@ -153,7 +153,7 @@ def test_every_key_reference_matches_the_layout(content, compact):
         view = dungeon_views.dungeon_view(dungeon, seed=seed, rooms=10, prefix="d1", map_box=(60, 80),
                                           oracle_rows=1, twists=1, d6s=1, compact=compact)
         html = product.html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, legend=dungeon_views.legend_view(),
-                                          notes_pages=0, flowing=False, body_class="zine zine-a4")
+                                          notes_pages=[], flowing=False, body_class="zine zine-a4")
         entries = re.split(r'<div class="room" id="d1-room-(\d+)"', html)[1:]
         assert [int(n) for n in entries[::2]] == [room.number for room in dungeon.rooms]
         for number, entry in zip(entries[::2], entries[1::2]):

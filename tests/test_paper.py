@@ -49,10 +49,10 @@ def test_one_page_with_whole_cells_of_the_exact_size(sheets, grid_kind, paper):
     assert all(abs((b - a) - size) < 0.01 for a, b in zip(ys, ys[1:]))
     # inside the printable area: at least the page margin from every edge
     width, height = PAGE_PT[paper]
-    margin = product.MARGIN_MM * MM - 0.5
+    margin = paper_views.MARGIN_MM * MM - 0.5
     assert xs[0] >= margin and xs[-1] <= width - margin and ys[0] >= margin and ys[-1] <= height - margin
     # the grid fills the width: one more cell would not fit
-    assert (cols + 1) * size > width - 2 * product.MARGIN_MM * MM
+    assert (cols + 1) * size > width - 2 * paper_views.MARGIN_MM * MM
 
 
 def test_sheet_carries_the_legend_the_monster_lists_and_the_tally(sheets):
