@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all build test bench preview clean system-check
+.PHONY: all build test test-fast bench preview clean system-check
 
 all: build
 
@@ -31,6 +31,10 @@ build: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The quick tier while working: no PDF layout, no many-seed sweeps (under a minute); CI runs `make test`.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python -m scripts.bench
