@@ -8,7 +8,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dungeonpress import __version__, load, products, validate
+from dungeonpress import __version__, products
 from dungeonpress.model import Content
 from dungeonpress.products.common import BuildContext, Command, Output
 
@@ -25,6 +25,7 @@ def commands() -> list[Command]:
 
 def load_content(user_packs: list[Path] | None = None) -> Content:
     """Read and check the built-in packs and any user packs (which may replace tables by id)."""
+    from dungeonpress import load, validate  # loaded when a product is made, not for --help
     user_packs = list(user_packs or [])
     raw = load.load_content([CONTENT_DIR])
     first_user = len(raw.packs)

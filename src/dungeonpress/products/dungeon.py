@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dungeonpress import impose, pdf
 from dungeonpress.dice import d, sub_rng
 from dungeonpress.errors import UsageError
 from dungeonpress.generate.dungeon import Dungeon, generate_dungeon
@@ -72,6 +71,7 @@ def pack_seeds(seed: int, count: int) -> list[int]:
 
 def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fmt: str) -> list[Output]:
     """The 8-page mini zine, imposed on one landscape sheet of `paper` (or its HTML)."""
+    from dungeonpress import impose  # loaded when a product is made, not for --help
     name = f"dungeon-{seed}-zine-{paper}"
     if fmt == "html":
         return [Output(f"{name}.html", _standalone(ctx, zine_html(ctx, dungeon, seed, rooms, paper)))]
@@ -91,6 +91,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
 
 def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str) -> bytes:
     """The zine's eight pages in reading order, as PDF bytes (before imposition)."""
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
     # Key entries stay whole on a page when they can; if that overflows the eight pages, they may
     # turn the page between paragraphs, and as a last resort the type steps down half a point.
     # Notes pages fill a short key up to eight; the spares are dropped.
@@ -105,6 +106,7 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
 def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, fmt: str, *, name: str,
                     pack_seed: int | None = None) -> list[Output]:
     """An A5 (or half-letter) reading PDF and its saddle-stitch imposition; one dungeon, or a pack with an index."""
+    from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     page = "a5" if paper == "a4" else "half-letter"
     shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=MAP_BOX[page], **ORACLE["booklet"])
              for n, (dg, s) in enumerate(dungeons, start=1)]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dungeonpress import impose, pdf, render
 from dungeonpress.errors import RenderError
 from dungeonpress.views import tables as views
 from dungeonpress.products import options
@@ -26,6 +25,7 @@ class RulebookOptions(options.Options):
 
 def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     """The reading PDF and, unless only one layout is asked for, booklets for each paper."""
+    from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     # 1. Chapters: Markdown with directives → HTML, and the headings for contents and bookmarks.
     book = ctx.content.book
     if book is None:
@@ -55,6 +55,7 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
 
 def chapter_views(ctx: BuildContext) -> list:
     """Each chapter's HTML and headings; its directives resolved to views first, then rendered."""
+    from dungeonpress import render  # loaded when a product is made, not for --help
     content = ctx.content
     creatures = [views.creature_view(c) for c in content.creatures]
     out = []

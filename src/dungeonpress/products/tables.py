@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dungeonpress import impose, pdf
 from dungeonpress.export import rolled_tables
 from dungeonpress.views import tables as views
 from dungeonpress.views.notes import notes_view
@@ -15,6 +14,7 @@ PACK_TITLES = {"core": "Loner core", "dungeoneer": "Loner: Dungeoneer", "dungeon
 
 def build_tables_booklet(ctx: BuildContext, opts: NoOptions) -> list[Output]:
     """`tables.pdf` (A5 pages) and `tables-booklet-a4.pdf` / `-letter.pdf` (saddle-stitch)."""
+    from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     # 1. Group the rolled tables by the game they come from (core first), then by their group.
     by_origin: dict[str, list] = {}
     for table in sorted(rolled_tables(ctx.content), key=lambda t: (t.group, t.title)):
