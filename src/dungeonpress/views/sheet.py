@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dungeonpress.generate import oracle
-from dungeonpress.generate.character import Character, Roll
+from dungeonpress.generate.character import Character, TableValue
 from dungeonpress.generate.paperogue_character import PaperogueCharacter
 from dungeonpress.model import Content
 from dungeonpress.views import tables as views
@@ -60,7 +60,7 @@ def _boxes(prefix: str, title: str, count: int) -> list:
     return [box(f"{prefix}_{n}", f"{title} {n}") for n in range(1, count + 1)]
 
 
-def roll_note(content: Content, *rolls: Roll) -> str:
+def roll_note(content: Content, *rolls: TableValue) -> str:
     """The rolls behind a value, small: `42` for a d66 (the sheet says so once), `2d6 7` for other dice,
     `42 (21 rerolled)` when a repeat was thrown away; several rolls joined by ` · `."""
     parts = []
@@ -79,7 +79,7 @@ def dungeoneer_view(content: Content, layout: SheetSpace, character: Character |
     """Every field of the Dungeoneer sheet, empty or filled from a pre-rolled Character."""
     c = character
 
-    def trait(name: str, title: str, roll: Roll | None) -> dict:
+    def trait(name: str, title: str, roll: TableValue | None) -> dict:
         """A line, filled with a pre-rolled value and its roll when there is one."""
         return text(name, title, roll.value, roll_note(content, roll)) if roll else text(name, title)
 
