@@ -8,14 +8,13 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dungeonpress import __version__, load, validate
+from dungeonpress import __version__, load, resources, validate
 from dungeonpress.model import Content
 from dungeonpress.products.common import BuildContext, Command, Output
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-CONTENT_DIR = PROJECT_ROOT / "content"
-TEMPLATES_DIR = PROJECT_ROOT / "templates"
-DEFAULT_OUT = PROJECT_ROOT / "build"
+CONTENT_DIR = resources.data_dir("content")
+TEMPLATES_DIR = resources.data_dir("templates")
+DEFAULT_OUT = Path("build")  # in the folder the command is run from, as make and compilers do
 
 # Product modules in the order `build all` runs them; each defines COMMANDS.
 PRODUCT_MODULES = ("rulebook", "tables_booklet", "exports", "dungeon", "sheets", "paperogue", "dunginoes", "delve")
