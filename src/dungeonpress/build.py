@@ -34,6 +34,16 @@ def commands() -> list[Command]:
     return found
 
 
+def commands_of(module_name: str) -> list[Command]:
+    """The commands one product module defines (none when the module is absent)."""
+    try:
+        return list(importlib.import_module(f"dungeonpress.products.{module_name}").COMMANDS)
+    except ModuleNotFoundError as exc:
+        if exc.name == f"dungeonpress.products.{module_name}":
+            return []
+        raise
+
+
 def load_content(user_packs: list[Path] | None = None) -> Content:
     """Read and check the built-in packs and any user packs (which may replace tables by id)."""
     user_packs = list(user_packs or [])
@@ -43,6 +53,7 @@ def load_content(user_packs: list[Path] | None = None) -> Content:
         extra = load.load_content(user_packs)
         raw.packs.extend(extra.packs)
         raw.errors.extend(extra.errors)
+        raw.ignored.extend(extra.ignored)
         raw.first_user_pack = first_user
     return validate.validate_content(raw)
 
