@@ -218,3 +218,14 @@ def test_tables_listing_names_every_table_a_generator_reads(content, command, ge
     used = authoring.tables_by_product(content, products)
     assert recording.read, "the generator read no table: the recording is broken"
     assert {t for t in recording.read if command not in used[t]} == set()
+
+
+def test_a_third_party_credit_goes_through_every_export(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine" / "tables").mkdir(parents=True)
+    (tmp_path / "mine" / "tables" / "mood.yaml").write_text(MOOD.format(source="Jane Doe (CC BY 4.0)"))
+    for fmt in ("json", "csv", "foundry", "datasworn"):
+        code, _, err = run("export", "tables", "--format", fmt, "--table", "mood", "--content", "mine", "--quiet")
+        assert code == 0, f"{fmt}: {err}"
+    exported = json.loads((tmp_path / "build" / "exports" / "json" / "mood.json").read_text())
+    assert "Jane Doe (CC BY 4.0)" in json.dumps(exported)
