@@ -98,7 +98,7 @@ rows:
     files["tables/my_events.yaml"] = files["tables/my_events.yaml"].replace(
         "  12: A creature, see the next row's table\n", "  12: {result: A wandering creature, see: my_voices}\n")
     d66 = [(f"{a}{b}", f"{_D66_FIRST[a - 1]} {_D66_SECOND[b - 1]}") for a in range(1, 7) for b in range(1, 7)]
-    files["tables/my_curios.yaml"] = _table("my_curios", "Curios", "d66", d66,
+    files["tables/my_oddities.yaml"] = _table("my_oddities", "Oddities", "d66", d66,
         comment="A d66 table: roll two dice, tens then units (3 then 5 is 35). All 36 results, no ranges.")
     files["tables/my_hoard.yaml"] = _table("my_hoard", "Hoard Size", "d100", [
         ("1-40", "A handful of coins"), ("41-70", "A purse"), ("71-90", "A small chest"), ("91-99", "A heap"),
@@ -146,9 +146,9 @@ by generated content: a table by its id, the bestiary, the media list, or exact 
 
 [[table my_rumours]]
 
-## Curios
+## Oddities
 
-[[table my_curios]]
+[[table my_oddities]]
 
 ## Who is down there
 
