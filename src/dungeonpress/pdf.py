@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import mimetypes
-import stat
 import urllib.parse
 import urllib.request
 from contextlib import contextmanager
@@ -16,6 +15,7 @@ import weasyprint
 from weasyprint.text.ffi import harfbuzz_subset
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
+from dungeonpress import sealed
 from dungeonpress.errors import RenderError
 
 MAX_RESOURCE_BYTES = 20_000_000  # no font, image or stylesheet of ours is near this
@@ -41,15 +41,20 @@ class SealedFetcher(URLFetcher):
         if url.startswith("data:"):
             return super().fetch(url, headers)
         path = self._path(url)
+        try:  # the same sealed read the loader uses: links out, FIFOs, devices and huge files refused
+            body = sealed.read_bytes(path, self.roots, MAX_RESOURCE_BYTES)
+        except sealed.Refused as exc:
+            self.refused.append(f"{url} ({exc})")
+            raise ValueError(f"refused {url}: {exc}") from None
         mime, _ = mimetypes.guess_type(path.name)
-        return URLFetcherResponse(url, body=path.read_bytes(), headers={"Content-Type": mime or "application/octet-stream"})
+        return URLFetcherResponse(url, body=body, headers={"Content-Type": mime or "application/octet-stream"})
 
     def _path(self, url: str) -> Path:
         parts = urllib.parse.urlsplit(url)
-        return Path(urllib.request.url2pathname(parts.path)).resolve()
+        return Path(urllib.request.url2pathname(parts.path))
 
     def _problem(self, url: str) -> str | None:
-        """Why `url` may not be read, or None when it may."""
+        """Why `url` may not be read before opening it (scheme, host, containment), or None."""
         scheme = url.split(":", 1)[0].lower()
         if scheme == "data":
             return None
@@ -58,17 +63,9 @@ class SealedFetcher(URLFetcher):
         parts = urllib.parse.urlsplit(url)
         if parts.netloc not in ("", "localhost"):
             return f"file URL names host '{parts.netloc}'"
-        path = self._path(url)
-        if not any(path.is_relative_to(root) for root in self.roots):
-            return "outside content/ and templates/"
-        try:
-            info = path.stat()
-        except OSError:
-            return "no such file"
-        if not stat.S_ISREG(info.st_mode):
-            return "not a regular file"
-        if info.st_size > MAX_RESOURCE_BYTES:
-            return f"{info.st_size} bytes, larger than {MAX_RESOURCE_BYTES}"
+        outside = sealed.outside_problem(self._path(url), self.roots)
+        if outside:
+            return "outside content/ and templates/" + (f": {outside}" if " is a link to " in outside else "")
         return None
 
 

@@ -76,7 +76,7 @@ def _digest(raw: RawContent) -> str:
     sha = hashlib.sha256()
     for pack in raw.packs:
         for path, _, _ in pack.tables:
-            sha.update(path.read_bytes())
+            sha.update(pack.read.get(path, "").encode())  # never re-read: the loader's sealed read is the only one
         for item in (pack.bestiary, pack.media, pack.book):
             if item:
                 sha.update(repr(item[1]).encode())
