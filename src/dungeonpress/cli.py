@@ -89,6 +89,10 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     if not args.command:
         parser.print_help(stdout)
         return EXIT_USAGE
+    problem = _usage_problem(args)
+    if problem:  # checked before any content is read or any work is done
+        print(f"dungeonpress: error: {problem}", file=stderr)
+        return EXIT_USAGE
     try:
         return _dispatch(args, commands, stdout, stderr)
     except ContentErrors as exc:
@@ -105,6 +109,16 @@ def main(argv=None, stdout=None, stderr=None) -> int:
             raise
         print(f"error: {exc}", file=stderr)
         return EXIT_FAILED
+
+
+def _usage_problem(args) -> str | None:
+    """A bad --out or an option outside its declared range, as one line; None when all are fine."""
+    out = getattr(args, "out", None)
+    if out is not None:
+        problem = build.out_problem(out)
+        if problem:
+            return problem
+    return None
 
 
 def _dispatch(args, commands, stdout, stderr) -> int:
