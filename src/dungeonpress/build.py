@@ -78,7 +78,12 @@ def write_outputs(out_dir: Path, outputs: list[Output]) -> list[Path]:
         target = out_dir / output.name
         target.parent.mkdir(parents=True, exist_ok=True)
         remove_stale_temps(target)
-        write_atomic(target, output.data)
+        try:
+            write_atomic(target, output.data)
+        except OSError as exc:
+            if exc.filename is None:  # e.g. ENOSPC from write or fsync: say which file it was
+                exc.filename = str(target)
+            raise
         written.append(target)
     return written
 

@@ -107,8 +107,26 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     except OSError as exc:
         if getattr(args, "debug", False):
             raise
-        print(f"error: {exc}", file=stderr)
+        print(f"error: {_os_error(exc)}", file=stderr)
         return EXIT_FAILED
+    except Exception as exc:  # a bug, never the user's fault: one line, not a traceback
+        if getattr(args, "debug", False):
+            raise
+        print(f"error: unexpected {type(exc).__name__}: {_first_line(exc)} (a bug in dungeonpress; "
+              f"run with --debug for details and please report it)", file=stderr)
+        return EXIT_FAILED
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else "no message"
+
+
+def _os_error(exc: OSError) -> str:
+    """An OS error as `FILE: what went wrong`, naming the file whenever the error knows it."""
+    if exc.filename is not None:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return str(exc)
 
 
 def _usage_problem(args) -> str | None:
@@ -116,6 +134,11 @@ def _usage_problem(args) -> str | None:
     out = getattr(args, "out", None)
     if out is not None:
         problem = build.out_problem(out)
+        if problem:
+            return problem
+    command = getattr(args, "_command", None)
+    for option in command.options if command else ():
+        problem = option.range_problem(getattr(args, option.dest, None))
         if problem:
             return problem
     return None

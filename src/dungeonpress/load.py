@@ -15,6 +15,7 @@ from dungeonpress.errors import ContentError, Source, display_path
 
 MAX_FILE_BYTES = 2_000_000  # a content file larger than this is a mistake, not a rulebook
 MAX_PACK_FILES = 2_000  # files of one kind in one pack; more is a mistake (or a trap)
+MAX_NUMBER_DIGITS = 18  # a longer plain number is refused (Python refuses > 4300 digits with a bare ValueError)
 MAX_DEPTH = 40  # nesting deeper than this is refused before PyYAML can hit RecursionError
 
 
@@ -145,6 +146,10 @@ def _scalar(node):
         raise ContentError(Source("", node.start_mark.line + 1), f"unsupported YAML tag '{node.tag}'")
     if node.style:  # quoted or block scalars are always text
         return node.value
+    if (_INT.match(node.value) or _FLOAT.match(node.value)) and len(node.value.lstrip("+-")) > MAX_NUMBER_DIGITS:
+        raise ContentError(Source("", node.start_mark.line + 1),
+                           f"number with {len(node.value.lstrip('+-'))} digits (at most {MAX_NUMBER_DIGITS}; "
+                           f"quote it if it is text)")
     return _plain_scalar(node.value)
 
 
