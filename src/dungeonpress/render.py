@@ -38,7 +38,8 @@ def _seal_links(state) -> None:
     a relative image path is resolved against the folder of the chapter it is written in, so a
     pack's own images render and `../` escapes still meet the fetcher.
     """
-    base = state.env.get("base") if isinstance(state.env, dict) else None
+    env = state.env if isinstance(state.env, dict) else {}
+    base, roots = env.get("base"), env.get("roots")
     for block in state.tokens:
         if block.type != "inline" or not block.children:
             continue
@@ -50,10 +51,17 @@ def _seal_links(state) -> None:
             if token.type == "link_close" and dropping:
                 dropping = False
                 continue
-            if token.type == "image":
+            if token.type == "image" and base is not None:
                 src = token.attrGet("src") or ""
-                if base is not None and src and not _SCHEME.match(src) and not src.startswith(("/", "#")):
-                    token.attrSet("src", (Path(base) / urllib.parse.unquote(src)).resolve().as_uri())
+                if src.startswith("data:"):
+                    pass  # inline bytes: no file or network is named
+                elif _SCHEME.match(src) or src.startswith("/"):
+                    env.setdefault("refused", []).append(f"image '{src}' is not a file of the pack")
+                else:
+                    path = (Path(base) / urllib.parse.unquote(src)).resolve()
+                    if roots is not None and not any(path.is_relative_to(Path(r).resolve()) for r in roots):
+                        env.setdefault("refused", []).append(f"image '{src}' is outside the pack")
+                    token.attrSet("src", path.as_uri())
             kept.append(token)
         block.children = kept
 
@@ -114,13 +122,15 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
 
 
-def render_chapter(text: str, prefix: str, directive_html, base: Path | None = None) -> tuple[str, list]:
+def render_chapter(text: str, prefix: str, directive_html, base: Path | None = None, roots=None,
+                   where: str = "") -> tuple[str, list]:
     """Markdown chapter → (HTML, headings) where headings are (level, text, id) for h1 and h2.
 
     A line holding only a directive such as `[[table room_type]]` becomes whatever
     `directive_html(name, arg, heading)` returns, so a table is written once and shown anywhere;
     `heading` is the text of the heading the directive sits under (so a table need not repeat it).
-    Relative image paths resolve against `base` (the chapter's own folder).
+    Relative image paths resolve against `base` (the chapter's own folder); with `roots`, an image
+    outside them, or one named by URL, is a RenderError naming the chapter file `where`.
     A directive and the heading plus short introduction just above it are wrapped together, so
     the heading is never left at the foot of a page while its table starts the next.
     """
@@ -136,7 +146,10 @@ def render_chapter(text: str, prefix: str, directive_html, base: Path | None = N
             lines.append(line)
             if line.startswith("#"):
                 heading = line.lstrip("#").strip()
-    tokens = _MD.parse("\n".join(lines), {"base": base})
+    env = {"base": base, "roots": roots}
+    tokens = _MD.parse("\n".join(lines), env)
+    if env.get("refused"):
+        raise RenderError(f"{where or 'chapter'}: " + "; ".join(env["refused"]) + " (refused)")
     headings, seen = [], set()
     for index, token in enumerate(tokens):
         if token.type != "heading_open":

@@ -12,6 +12,8 @@ import os
 import stat
 from pathlib import Path
 
+from dungeonpress.errors import display_path
+
 
 class Refused(Exception):
     """A file that may not be read; the message says why (naming a link and its target)."""
@@ -28,8 +30,8 @@ def outside_problem(path: Path, roots) -> str | None:
         return None
     link = _escaping_link(Path(path))
     if link is not None:
-        return f"{link} is a link to {os.readlink(link)}, outside the pack"
-    return f"{real} is outside the pack"
+        return f"{display_path(link)} is a link to {os.readlink(link)}, outside the pack"
+    return f"{display_path(real)} is outside the pack"
 
 
 def _escaping_link(path: Path) -> Path | None:

@@ -67,7 +67,8 @@ def chapter_views(ctx: BuildContext) -> list:
     out = []
     for number, chapter in enumerate(content.book.chapters, start=1):
         base = Path(chapter.source.path).resolve().parent  # the chapter's folder: its images are beside it
-        html, headings = render.render_chapter(chapter.text, f"c{number}", directive_html, base=base)
+        html, headings = render.render_chapter(chapter.text, f"c{number}", directive_html, base=base,
+                                               roots=ctx.roots, where=chapter.source.path)
         out.append({"html": html, "headings": headings, "title": headings[0][1] if headings else ""})
     return out
 
