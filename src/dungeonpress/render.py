@@ -10,6 +10,7 @@ from pathlib import Path
 
 import jinja2
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from markupsafe import Markup
 
 from dungeonpress.errors import RenderError, display_path
@@ -51,11 +52,15 @@ def _seal_links(state) -> None:
             if token.type == "link_close" and dropping:
                 dropping = False
                 continue
-            if token.type == "image" and base is not None:
+            if token.type == "image" and base is None:
+                src = token.attrGet("src") or ""
+                if (_SCHEME.match(src) and not src.startswith("data:")) or src.startswith(("/", "\\")):
+                    token = Token("text", "", 0, content=token.content)  # no URL in prose: show the alt text
+            elif token.type == "image":
                 src = token.attrGet("src") or ""
                 if src.startswith("data:"):
                     pass  # inline bytes: no file or network is named
-                elif _SCHEME.match(src) or src.startswith("/"):
+                elif _SCHEME.match(src) or src.startswith(("/", "\\")):
                     env.setdefault("refused", []).append(f"image '{src}' is not a file of the pack")
                 else:
                     path = (Path(base) / urllib.parse.unquote(src)).resolve()
