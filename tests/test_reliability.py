@@ -438,3 +438,24 @@ def test_an_unexpected_error_is_one_line_not_a_traceback(monkeypatch):
                    "run with --debug for details and please report it)\n")
     with pytest.raises(ZeroDivisionError):
         run("validate", "--debug")
+
+
+def test_e11_an_image_claiming_900_megapixels_is_refused_before_decoding(pack):
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", 30_000, 30_000, 8, 0, 0, 0, 0)
+    (pack / "bomb.png").write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IEND", b""))
+    with pytest.raises(RenderError, match=r"bomb\.png \(image too large: 30000 x 30000 pixels"):
+        pdf.layout_html('<img src="bomb.png">', base_url=pack, roots=[pack])
+
+
+@pytest.mark.parametrize("argv", [["dungeon", "--seed", "abc"], ["dungeon", "--seed", "9" * 5000], ["build"],
+                                  ["character", "--game", "chess"]])
+def test_a_usage_mistake_is_one_short_line(argv, capsys):
+    assert run(*argv)[0] == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and err.endswith("(see --help)\n") and len(err) < 300

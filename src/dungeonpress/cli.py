@@ -32,8 +32,17 @@ DEFAULT_BUILD = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line (the usage text is for --help), values shortened."""
+
+    def error(self, message):
+        if len(message) > 200:
+            message = message[:200] + "…"
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+
 def _parser(commands) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dungeonpress", description="Print solo dungeon-crawling games from YAML content.")
+    parser = _Parser(prog="dungeonpress", description="Print solo dungeon-crawling games from YAML content.")
     parser.add_argument("--version", action="version", version=f"dungeonpress {__version__}")
     top = parser.add_subparsers(dest="command", metavar="COMMAND")
 

@@ -46,6 +46,10 @@ class SealedFetcher(URLFetcher):
         except sealed.Refused as exc:
             self.refused.append(f"{url} ({exc})")
             raise ValueError(f"refused {url}: {exc}") from None
+        too_large = image_too_large(body)
+        if too_large:
+            self.refused.append(f"{url} ({too_large})")
+            raise ValueError(f"refused {url}: {too_large}")
         mime, _ = mimetypes.guess_type(path.name)
         return URLFetcherResponse(url, body=body, headers={"Content-Type": mime or "application/octet-stream"})
 
@@ -67,6 +71,36 @@ class SealedFetcher(URLFetcher):
         if outside:
             return "outside content/ and templates/" + (f": {outside}" if " is a link to " in outside else "")
         return None
+
+
+MAX_IMAGE_PIXELS = 40_000_000  # a 600 dpi A4 page is 35 Mpx; a 109 kB PNG can claim 900 Mpx
+
+
+def image_too_large(body: bytes) -> str | None:
+    """"image too large" for a PNG, GIF or JPEG whose header claims more than MAX_IMAGE_PIXELS, else None.
+
+    Decoding such a file takes gigabytes; its header says so in a few bytes, so it is read first.
+    """
+    size = None
+    if body[:8] == b"\x89PNG\r\n\x1a\n" and len(body) >= 24:
+        size = int.from_bytes(body[16:20], "big"), int.from_bytes(body[20:24], "big")
+    elif body[:6] in (b"GIF87a", b"GIF89a") and len(body) >= 10:
+        size = int.from_bytes(body[6:8], "little"), int.from_bytes(body[8:10], "little")
+    elif body[:2] == b"\xff\xd8":
+        size = _jpeg_size(body)
+    if size and size[0] * size[1] > MAX_IMAGE_PIXELS:
+        return f"image too large: {size[0]} x {size[1]} pixels (at most {MAX_IMAGE_PIXELS:,} pixels)"
+    return None
+
+
+def _jpeg_size(body: bytes):
+    at = 2
+    while at + 9 < len(body) and body[at] == 0xFF:
+        marker, length = body[at + 1], int.from_bytes(body[at + 2:at + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a start-of-frame segment
+            return int.from_bytes(body[at + 7:at + 9], "big"), int.from_bytes(body[at + 5:at + 7], "big")
+        at += 2 + length
+    return None
 
 
 @dataclass
