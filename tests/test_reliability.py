@@ -201,7 +201,7 @@ def test_issue_out_system_folders_are_refused(where, monkeypatch):
     monkeypatch.setattr(build, "load_content", lambda *a: pytest.fail("content was loaded"))
     status, out, err = run("sheet", "--out", os.path.expanduser(where))
     assert status == 2 and out == ""
-    assert len(err.splitlines()) == 1 and "system folder" in err or "home folder" in err
+    assert len(err.splitlines()) == 1 and ("system folder" in err or "home folder" in err)
 
 
 def test_issue_out_that_is_a_file_is_refused(tmp_path):
