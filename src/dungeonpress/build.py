@@ -9,14 +9,13 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dungeonpress import __version__, load, validate
+from dungeonpress import __version__, load, resources, validate
 from dungeonpress.model import Content
 from dungeonpress.products.common import BuildContext, Command, Output
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-CONTENT_DIR = PROJECT_ROOT / "content"
-TEMPLATES_DIR = PROJECT_ROOT / "templates"
-DEFAULT_OUT = PROJECT_ROOT / "build"
+CONTENT_DIR = resources.data_dir("content")
+TEMPLATES_DIR = resources.data_dir("templates")
+DEFAULT_OUT = Path("build")  # in the folder the command is run from, as make and compilers do
 
 # Product modules in the order `build all` runs them; each defines COMMANDS.
 PRODUCT_MODULES = ("rulebook", "tables_booklet", "exports", "dungeon", "sheets", "paperogue", "dunginoes", "delve")
@@ -36,6 +35,16 @@ def commands() -> list[Command]:
     return found
 
 
+def commands_of(module_name: str) -> list[Command]:
+    """The commands one product module defines (none when the module is absent)."""
+    try:
+        return list(importlib.import_module(f"dungeonpress.products.{module_name}").COMMANDS)
+    except ModuleNotFoundError as exc:
+        if exc.name == f"dungeonpress.products.{module_name}":
+            return []
+        raise
+
+
 def load_content(user_packs: list[Path] | None = None) -> Content:
     """Read and check the built-in packs and any user packs (which may replace tables by id)."""
     user_packs = list(user_packs or [])
@@ -45,6 +54,7 @@ def load_content(user_packs: list[Path] | None = None) -> Content:
         extra = load.load_content(user_packs)
         raw.packs.extend(extra.packs)
         raw.errors.extend(extra.errors)
+        raw.ignored.extend(extra.ignored)
         raw.first_user_pack = first_user
     return validate.validate_content(raw)
 

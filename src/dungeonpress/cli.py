@@ -61,6 +61,15 @@ def _parser(commands) -> argparse.ArgumentParser:
     validate.add_argument("--content", action="append", type=Path, default=[], metavar="DIR")
     validate.add_argument("--debug", action="store_true")
 
+    tables = top.add_parser("tables", help="list every table: id, die, title, pack and the products that use it")
+    tables.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
+                        help="an extra content pack (or folder of packs); its tables replace built-in ones by id")
+    tables.add_argument("--debug", action="store_true")
+    new_pack = top.add_parser("new-pack", help="write a small, valid, commented content pack to start your own",
+                              epilog="example: dungeonpress new-pack my-pack")
+    new_pack.add_argument("dir", type=Path, metavar="DIR", help="a new (or empty) folder for the pack")
+    new_pack.add_argument("--debug", action="store_true")
+
     build_parser = top.add_parser("build", help="build a book product (rulebook, tables) or everything (all)")
     build_sub = build_parser.add_subparsers(dest="product", metavar="PRODUCT", required=True)
     all_parser = build_sub.add_parser("all", help="build every main product into build/ (what `make` runs)")
@@ -155,11 +164,25 @@ def _usage_problem(args) -> str | None:
 
 
 def _dispatch(args, commands, stdout, stderr) -> int:
+    if args.command == "new-pack":
+        return _new_pack(args.dir, stdout, stderr)
     content = build.load_content(args.content)
+    for warning in content.warnings:  # files a pack holds that were not read: say so, never pass them over
+        print(f"warning: {warning}", file=stderr)
     if args.command == "validate":
+        for note in content.notes:
+            print(note, file=stdout)
         tables = len(content.tables)
         print(f"content ok: {tables} tables, {len(content.creatures)} creatures, "
-              f"{len(content.book.chapters) if content.book else 0} chapters", file=stdout)
+              f"{len(content.book.chapters) if content.book else 0} chapters"
+              f"{f', {len(content.warnings)} files not read' if content.warnings else ''}", file=stdout)
+        return EXIT_OK
+    if args.command == "tables":
+        from dungeonpress import authoring  # reads the product code: only when asked
+        products = {module: [full_name(c) for c in build.commands_of(module)] for module in build.PRODUCT_MODULES
+                    if module not in ("tables_booklet", "exports")}
+        for line in authoring.tables_listing(content, products):
+            print(line.rstrip(), file=stdout)
         return EXIT_OK
     if args.command == "build" and args.product == "all":
         by_name = {full_name(c): c for c in commands}
@@ -168,6 +191,18 @@ def _dispatch(args, commands, stdout, stderr) -> int:
     command = args._command
     options = {k: v for k, v in vars(args).items() if not k.startswith("_")}
     return _run_jobs([(command, options)], args, content, stdout, stderr)
+
+
+def _new_pack(target: Path, stdout, stderr) -> int:
+    from dungeonpress import authoring
+    try:
+        written = authoring.write_new_pack(target)
+    except FileExistsError as exc:
+        print(f"error: {exc}", file=stderr)
+        return EXIT_USAGE
+    print(f"wrote {len(written)} files to {_shown(target)}/; try: dungeonpress validate --content {_shown(target)}",
+          file=stdout)
+    return EXIT_OK
 
 
 def _run_jobs(jobs, args, content, stdout, stderr) -> int:
