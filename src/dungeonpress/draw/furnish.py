@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from dungeonpress.draw.geometry import inside
 from dungeonpress.draw.pen import u
 
-NUMBER_HALF = (0.55, 0.6)  # half the room number's box, in cells
+NUMBER_HALF = (0.48, 0.48)  # half the room number's box, in cells (a hair inside the middle square)
 INWARD = {"N": (0, 1), "S": (0, -1), "E": (-1, 0), "W": (1, 0)}
 
 
@@ -32,7 +32,7 @@ class Room:
         self.placed, self.floor, self.rng = placed, floor, rng
         x, y, w, h = placed.x, placed.y, placed.w, placed.h
         self.centre = (x + w / 2, y + h / 2)
-        self.taken = set()
+        self.boxes = []  # everything reserved so far: number, thresholds, marks
         self.free = []
         for j in range(h):
             for i in range(w):
@@ -48,12 +48,36 @@ class Room:
             self.block(cx - 0.45, cy - 0.45, cx + 0.45, cy + 0.45)
 
     def block(self, x0, y0, x1, y1) -> None:
-        """Take every free cell that overlaps the box."""
+        """Reserve the box and take every free cell that overlaps it."""
+        self.boxes.append((x0, y0, x1, y1))
         self.free = [c for c in self.free if not (c[0] < x1 and c[0] + 1 > x0 and c[1] < y1 and c[1] + 1 > y0)]
 
     def take(self, cell) -> tuple:
         self.free.remove(cell)
+        self.boxes.append((cell[0], cell[1], cell[0] + 1, cell[1] + 1))
         return cell
+
+    def spot(self, size: float):
+        """The top-left of a free `size` square off the cell grid (when no whole cell is left), nearest a corner."""
+        p, best = self.placed, None
+        steps_x, steps_y = int((p.w - size) / 0.25), int((p.h - size) / 0.25)
+        for i in range(steps_x + 1):
+            for j in range(steps_y + 1):
+                x, y = p.x + i * 0.25, p.y + j * 0.25
+                box = (x, y, x + size, y + size)
+                if any(b[0] < box[2] + 0.05 and b[2] + 0.05 > box[0] and b[1] < box[3] + 0.05 and b[3] + 0.05 > box[1]
+                       for b in self.boxes):
+                    continue
+                if not all(inside(corner, self.floor) for corner in _corners_of(box)):
+                    continue
+                rank = (self._far((x + size / 2 - 0.5, y + size / 2 - 0.5)), i, j)
+                if best is None or rank < best[0]:
+                    best = (rank, (x, y))
+        if best is None:
+            return None
+        x, y = best[1]
+        self.block(x, y, x + size, y + size)
+        return x, y
 
     def walls(self, cell) -> list:
         """The sides of the room that `cell` touches."""
@@ -69,6 +93,11 @@ class Room:
         return -math.hypot(cell[0] + 0.5 - self.centre[0], cell[1] + 0.5 - self.centre[1])
 
 
+def _corners_of(box):
+    x0, y0, x1, y1 = box
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
 def _corners(cell):
     x, y = cell
     return ((x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1))
@@ -79,10 +108,11 @@ def furnish(room: Room, look) -> list:
     items = []
     if look.stairs:
         items.append(_stairs(room))
-    if look.boss:
+    if look.boss:  # the free cell nearest the middle, else any spot the skull fits
         cells = room.by_corner()
-        if cells:
-            items.append(_skull(room.take(cells[-1])))  # the free cell nearest the middle
+        at = room.take(cells[-1]) if cells else room.spot(0.8)
+        if at:
+            items.append(_skull(at if cells else (at[0] - 0.1, at[1] - 0.05)))
     for mark in look.marks:
         items.extend(PLACERS[mark](room))
     return items
@@ -137,7 +167,8 @@ def _water(room: Room) -> list:
                 for c in block:
                     room.take(c)
                 return [_pool(room, cell[0], cell[1], w, h)]
-    return []
+    at = room.spot(0.9)  # no whole square free: a smaller pool between the other marks
+    return [_pool(room, at[0] - 0.05, at[1] - 0.05, 1, 1)] if at else []
 
 
 def _pool(room: Room, x, y, w, h) -> Item:
@@ -265,11 +296,13 @@ def _stairs(room: Room) -> Item:
     p = room.placed
     corner = (p.x + p.w, p.y)
     cells = sorted(room.free, key=lambda c: (abs(c[0] + 1 - corner[0]) + abs(c[1] - corner[1]), c))
+    s = 0.84
     if cells:
         x, y = room.take(cells[0])
-        x, y, s = x + 0.08, y + 0.08, 0.84
-    else:
-        x, y, s = room.centre[0] - 0.42, room.centre[1] - 0.42, 0.84
+        x, y = x + 0.08, y + 0.08
+    else:  # no whole square free (a small cave): any spot it fits, or beside the number
+        at = room.spot(s)
+        x, y = at if at else (room.centre[0] + 0.5, room.centre[1] - 0.42)
     treads = "".join(f"M{u(x + i * s / 10)} {u(y + (i + 1) * s / 5)}H{u(x + s - i * s / 10)}" for i in range(4))
     return Item("stairs", (x, y, x + s, y + s), f'<rect class="stairs" x="{u(x)}" y="{u(y)}" width="{u(s)}" '
                 f'height="{u(s)}"/><path class="tread" d="{treads}"/>')
