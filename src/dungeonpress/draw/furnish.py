@@ -37,8 +37,9 @@ class Room:
         for j in range(h):
             for i in range(w):
                 cell = (x + i, y + j)
-                mx, my = cell[0] + 0.5, cell[1] + 0.5  # corners pulled in a little: a cell on the wall is floor
-                if all(inside((mx + (qx - mx) * 0.9, my + (qy - my) * 0.9), floor) for qx, qy in _corners(cell)):
+                # A cell is free floor when its inner 80% is: every mark keeps 0.1 squares inside its cell.
+                mx, my = cell[0] + 0.5, cell[1] + 0.5
+                if all(inside((mx + (qx - mx) * 0.8, my + (qy - my) * 0.8), floor) for qx, qy in _corners(cell)):
                     self.free.append(cell)
         nx, ny = NUMBER_HALF
         self.block(self.centre[0] - nx, self.centre[1] - ny, self.centre[0] + nx, self.centre[1] + ny)
@@ -240,8 +241,8 @@ def _library(room: Room) -> list:
         room.take(cell)
         side = room.walls(cell)[0]
         dx, dy = INWARD[side]
-        x, y = cell[0] + 0.5 - dx * 0.3, cell[1] + 0.5 - dy * 0.3  # shelf against the wall
-        w, h = (0.9, 0.3) if side in ("N", "S") else (0.3, 0.9)
+        x, y = cell[0] + 0.5 - dx * 0.25, cell[1] + 0.5 - dy * 0.25  # shelf against the wall
+        w, h = (0.8, 0.3) if side in ("N", "S") else (0.3, 0.8)
         ticks = "".join((f"M{u(x - w / 2 + k * w / 4)} {u(y - h / 2)}V{u(y + h / 2)}" if side in ("N", "S")
                          else f"M{u(x - w / 2)} {u(y - h / 2 + k * h / 4)}H{u(x + w / 2)}") for k in (1, 2, 3))
         items.append(Item("library", (x - w / 2, y - h / 2, x + w / 2, y + h / 2),
@@ -256,11 +257,11 @@ def _rubble(room: Room) -> list:
         room.take(cell)
         stones = []
         for _ in range(5):
-            x, y = cell[0] + 0.2 + room.rng.random() * 0.6, cell[1] + 0.2 + room.rng.random() * 0.6
-            r = 0.06 + room.rng.random() * 0.08
+            x, y = cell[0] + 0.26 + room.rng.random() * 0.48, cell[1] + 0.26 + room.rng.random() * 0.48
+            r = 0.06 + room.rng.random() * 0.06
             stones.append(f'<rect class="rubble" x="{u(x - r)}" y="{u(y - r)}" width="{u(2 * r)}" height="{u(2 * r)}" '
                           f'transform="rotate({int(room.rng.random() * 90)} {u(x)} {u(y)})"/>')
-        items.append(Item("rubble", (cell[0] + 0.05, cell[1] + 0.05, cell[0] + 0.95, cell[1] + 0.95), "".join(stones)))
+        items.append(Item("rubble", (cell[0] + 0.1, cell[1] + 0.1, cell[0] + 0.9, cell[1] + 0.9), "".join(stones)))
     return items
 
 
@@ -296,10 +297,10 @@ def _stairs(room: Room) -> Item:
     p = room.placed
     corner = (p.x + p.w, p.y)
     cells = sorted(room.free, key=lambda c: (abs(c[0] + 1 - corner[0]) + abs(c[1] - corner[1]), c))
-    s = 0.84
+    s = 0.8
     if cells:
         x, y = room.take(cells[0])
-        x, y = x + 0.08, y + 0.08
+        x, y = x + 0.1, y + 0.1
     else:  # no whole square free (a small cave): any spot it fits, or beside the number
         at = room.spot(s)
         x, y = at if at else (room.centre[0] + 0.5, room.centre[1] - 0.42)
