@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dungeonpress import __version__, load, validate
+from dungeonpress import __version__, load, resources, validate
 from dungeonpress.model import Content
 from dungeonpress.products.common import BuildContext, Command, Output
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-CONTENT_DIR = PROJECT_ROOT / "content"
-TEMPLATES_DIR = PROJECT_ROOT / "templates"
-DEFAULT_OUT = PROJECT_ROOT / "build"
+CONTENT_DIR = resources.data_dir("content")
+TEMPLATES_DIR = resources.data_dir("templates")
+DEFAULT_OUT = Path("build")  # in the folder the command is run from, as make and compilers do
 
 # Product modules in the order `build all` runs them; each defines COMMANDS.
 PRODUCT_MODULES = ("rulebook", "tables_booklet", "exports", "dungeon", "sheets", "paperogue", "dunginoes", "delve")
@@ -35,6 +35,16 @@ def commands() -> list[Command]:
     return found
 
 
+def commands_of(module_name: str) -> list[Command]:
+    """The commands one product module defines (none when the module is absent)."""
+    try:
+        return list(importlib.import_module(f"dungeonpress.products.{module_name}").COMMANDS)
+    except ModuleNotFoundError as exc:
+        if exc.name == f"dungeonpress.products.{module_name}":
+            return []
+        raise
+
+
 def load_content(user_packs: list[Path] | None = None) -> Content:
     """Read and check the built-in packs and any user packs (which may replace tables by id)."""
     user_packs = list(user_packs or [])
@@ -44,6 +54,7 @@ def load_content(user_packs: list[Path] | None = None) -> Content:
         extra = load.load_content(user_packs)
         raw.packs.extend(extra.packs)
         raw.errors.extend(extra.errors)
+        raw.ignored.extend(extra.ignored)
         raw.first_user_pack = first_user
     return validate.validate_content(raw)
 
@@ -69,15 +80,23 @@ def run_command(command: Command, ctx: BuildContext, options: dict, out_dir: Pat
 
 
 def write_outputs(out_dir: Path, outputs: list[Output]) -> list[Path]:
-    """Write each output atomically: temp file in the same folder, fsync, then rename over the old one."""
+    """Write each output atomically: temp file in the same folder, fsync, then rename over the old one.
+
+    Every PDF is checked and every folder made (and found writable) before the first file is
+    written, so a bad output folder leaves no half-written set (a Foundry module, say).
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     _remove_stale_temps(out_dir)
-    written = []
     for output in outputs:
         if output.kind == "pdf":
             verify_pdf(output)
+    for folder in sorted({(out_dir / output.name).parent for output in outputs}):
+        folder.mkdir(parents=True, exist_ok=True)
+        if not os.access(folder, os.W_OK):
+            raise PermissionError(errno.EACCES, "cannot write in this folder", str(folder))
+    written = []
+    for output in outputs:
         target = out_dir / output.name
-        target.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(target, output.data)
         written.append(target)
     return written

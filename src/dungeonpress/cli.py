@@ -19,6 +19,7 @@ DEFAULT_BUILD = (
     ("export tables", {"format": "json"}),
     ("export tables", {"format": "csv"}),
     ("export tables", {"format": "foundry"}),
+    ("export tables", {"format": "datasworn"}),
     ("dungeon", {"seed": 1234, "layout": "zine", "paper": "a4"}),
     ("dungeon", {"seed": 1234, "layout": "zine", "paper": "letter"}),
     ("dungeon", {"seed": 1234, "layout": "booklet"}),
@@ -50,6 +51,15 @@ def _parser(commands) -> argparse.ArgumentParser:
     validate = top.add_parser("validate", help="check every content file and report all mistakes")
     validate.add_argument("--content", action="append", type=Path, default=[], metavar="DIR")
     validate.add_argument("--debug", action="store_true")
+
+    tables = top.add_parser("tables", help="list every table: id, die, title, pack and the products that use it")
+    tables.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
+                        help="an extra content pack (or folder of packs); its tables replace built-in ones by id")
+    tables.add_argument("--debug", action="store_true")
+    new_pack = top.add_parser("new-pack", help="write a small, valid, commented content pack to start your own",
+                              epilog="example: dungeonpress new-pack my-pack")
+    new_pack.add_argument("dir", type=Path, metavar="DIR", help="a new (or empty) folder for the pack")
+    new_pack.add_argument("--debug", action="store_true")
 
     build_parser = top.add_parser("build", help="build a book product (rulebook, tables) or everything (all)")
     build_sub = build_parser.add_subparsers(dest="product", metavar="PRODUCT", required=True)
@@ -108,11 +118,25 @@ def main(argv=None, stdout=None, stderr=None) -> int:
 
 
 def _dispatch(args, commands, stdout, stderr) -> int:
+    if args.command == "new-pack":
+        return _new_pack(args.dir, stdout, stderr)
     content = build.load_content(args.content)
+    for warning in content.warnings:  # files a pack holds that were not read: say so, never pass them over
+        print(f"warning: {warning}", file=stderr)
     if args.command == "validate":
+        for note in content.notes:
+            print(note, file=stdout)
         tables = len(content.tables)
         print(f"content ok: {tables} tables, {len(content.creatures)} creatures, "
-              f"{len(content.book.chapters) if content.book else 0} chapters", file=stdout)
+              f"{len(content.book.chapters) if content.book else 0} chapters"
+              f"{f', {len(content.warnings)} files not read' if content.warnings else ''}", file=stdout)
+        return EXIT_OK
+    if args.command == "tables":
+        from dungeonpress import authoring  # reads the product code: only when asked
+        products = {module: [full_name(c) for c in build.commands_of(module)] for module in build.PRODUCT_MODULES
+                    if module not in ("tables_booklet", "exports")}
+        for line in authoring.tables_listing(content, products):
+            print(line.rstrip(), file=stdout)
         return EXIT_OK
     if args.command == "build" and args.product == "all":
         by_name = {full_name(c): c for c in commands}
@@ -121,6 +145,18 @@ def _dispatch(args, commands, stdout, stderr) -> int:
     command = args._command
     options = {k: v for k, v in vars(args).items() if not k.startswith("_")}
     return _run_jobs([(command, options)], args, content, stdout, stderr)
+
+
+def _new_pack(target: Path, stdout, stderr) -> int:
+    from dungeonpress import authoring
+    try:
+        written = authoring.write_new_pack(target)
+    except FileExistsError as exc:
+        print(f"error: {exc}", file=stderr)
+        return EXIT_USAGE
+    print(f"wrote {len(written)} files to {_shown(target)}/; try: dungeonpress validate --content {_shown(target)}",
+          file=stdout)
+    return EXIT_OK
 
 
 def _run_jobs(jobs, args, content, stdout, stderr) -> int:
