@@ -306,7 +306,7 @@ def _stairs(room: Room) -> Item:
         x, y = at if at else (room.centre[0] + 0.5, room.centre[1] - 0.42)
     treads = "".join(f"M{u(x + i * s / 10)} {u(y + (i + 1) * s / 5)}H{u(x + s - i * s / 10)}" for i in range(4))
     return Item("stairs", (x, y, x + s, y + s), f'<rect class="stairs" x="{u(x)}" y="{u(y)}" width="{u(s)}" '
-                f'height="{u(s)}"/><path class="tread" d="{treads}"/>')
+                f'height="{u(s)}"/><path class="step" d="{treads}"/>')
 
 
 def _nothing(room: Room) -> list:

@@ -124,7 +124,7 @@ def legend_icon(mark: str, css: str = "") -> str:
                 '<rect class="door" x="3.5" y="6.7" width="9" height="2.6"/>',
         "barred": '<rect class="door barred" x="3.5" y="6.7" width="9" height="2.6"/><path class="bar" d="M8 3.8V12.2"/>',
         "dead": '<path class="passage-wall" d="M0 8H12"/><path class="passage" d="M0 8H12"/>' + dead_end(1.2, 0.8, "E"),
-        "stairs": '<rect class="stairs" x="2" y="2" width="12" height="12"/><path class="tread" '
+        "stairs": '<rect class="stairs" x="2" y="2" width="12" height="12"/><path class="step" '
                   'd="M2 4.4H14M3.2 6.8H12.8M4.4 9.2H11.6M5.6 11.6H10.4"/>',
         "boss": '<circle class="boss" cx="8" cy="7" r="4.6"/><rect class="boss" x="5.6" y="10" width="4.8" height="3"/>'
                 '<circle class="boss-eye" cx="6.2" cy="7.2" r="1.2"/><circle class="boss-eye" cx="9.8" cy="7.2" r="1.2"/>',
