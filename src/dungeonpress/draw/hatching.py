@@ -23,6 +23,7 @@ def hatch_strokes(floors, grown, width: float, height: float, rng: random.Random
     """Hatch strokes ((x0, y0), (x1, y1)) in cells; `floors` are the floor polygons, `grown` the same pushed out."""
     boxes = [bbox(p) for p in floors]
     grown_boxes = [bbox(p) for p in grown]
+    index = _index(boxes, BAND + STROKE)  # which floors lie near each grid square: a few, not all
     frame = rect_polygon(0.05, 0.05, width - 0.1, height - 0.1)
     strokes = []
     rows, cols = int(height / SPACING), int(width / SPACING)
@@ -31,13 +32,14 @@ def hatch_strokes(floors, grown, width: float, height: float, rng: random.Random
             x = (i + 0.5) * SPACING + (rng.random() - 0.5) * SPACING * 0.6
             y = (j + 0.5) * SPACING + (rng.random() - 0.5) * SPACING * 0.6
             angle = rng.random() * math.pi
-            near = [p for p, b in zip(floors, boxes) if _box_distance(x, y, b) < BAND]
+            candidates = index.get((int(x), int(y)), ())
+            near = [floors[k] for k in candidates if _box_distance(x, y, boxes[k]) < BAND]
             if not near:
                 continue
             gap = min(distance((x, y), p) for p in near)
             if not 0 < gap < BAND:
                 continue
-            close = [p for p, b in zip(grown, grown_boxes) if _box_distance(x, y, b) < STROKE + GAP * 2]
+            close = [grown[k] for k in candidates if _box_distance(x, y, grown_boxes[k]) < STROKE + GAP * 2]
             dx, dy = math.cos(angle) * STROKE / 2, math.sin(angle) * STROKE / 2
             nx, ny = -math.sin(angle) * GAP, math.cos(angle) * GAP
             for k in (-1, 0, 1):
@@ -47,6 +49,16 @@ def hatch_strokes(floors, grown, width: float, height: float, rng: random.Random
                         if math.dist(*piece) > 0.05:
                             strokes.append(piece)
     return strokes
+
+
+def _index(boxes, reach: float) -> dict:
+    """Grid square (x, y) → indices of the boxes within `reach` of it."""
+    out = {}
+    for k, (x0, y0, x1, y1) in enumerate(boxes):
+        for gx in range(int(math.floor(x0 - reach)), int(math.floor(x1 + reach)) + 1):
+            for gy in range(int(math.floor(y0 - reach)), int(math.floor(y1 + reach)) + 1):
+                out.setdefault((gx, gy), []).append(k)
+    return out
 
 
 def _box_distance(x: float, y: float, box) -> float:
