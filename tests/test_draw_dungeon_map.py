@@ -51,7 +51,7 @@ def drawn(content):
 
 
 def room_floor(drawing, dungeon, number):
-    return drawing.floors[number - 1]
+    return drawing.floors[number - 1]  # rooms come first, in key order
 
 
 def test_drawn_doors_are_the_keys_exits(drawn):

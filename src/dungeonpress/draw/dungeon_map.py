@@ -15,7 +15,7 @@ from html import escape
 
 from dungeonpress.draw import map_marks
 from dungeonpress.draw.cave import cave_outline, smooth
-from dungeonpress.draw.furnish import INWARD, Item, Room, furnish
+from dungeonpress.draw.furnish import INWARD, Room, furnish
 from dungeonpress.draw.geometry import clip_inside, grow, num, rect_polygon
 from dungeonpress.draw.hatching import grow_rect, hatch_strokes
 from dungeonpress.draw.map_reading import read_rooms
@@ -94,11 +94,11 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         f"<title>{escape(title)}</title><desc>{escape(alt)}</desc>",
         f"<style>{css}</style>" if css else "",
         f'<rect class="paper" x="0" y="0" width="{W * UNIT}" height="{H * UNIT}"/>',
-        _rock(plan, outlines, alcoves, passages) if style == "clean" else "",
+        _rock(plan, outlines, alcoves) if style == "clean" else "",
         _hatch(hatch),
         _passages(plan, pen),
-        *(_room_floor(room, outlines[room.number], pen) for room in plan.rooms),
-        *(_alcove(a, pen) for _, a in alcoves),
+        *(_floor(outlines[room.number]) for room in plan.rooms),
+        *(f'<path class="floor" d="{_d(a)}"/>' for _, a in alcoves),
         _grid(plan, outlines),
         *(_room_walls(room, outlines[room.number], alcoves, pen) for room in plan.rooms),
         "".join(item.svg for _, item in items),
@@ -152,7 +152,7 @@ def _d(points) -> str:
     return "M" + "L".join(f"{u(x)} {u(y)}" for x, y in points) + "Z"
 
 
-def _rock(plan, outlines, alcoves, passages) -> str:
+def _rock(plan, outlines, alcoves) -> str:
     """The clean style's rock: a soft band round every floor, painted before the floor covers its inside."""
     d = "".join(_d(outline[2]) for outline in outlines.values()) + "".join(_d(a) for _, a in alcoves)
     lines = "".join("M" + "L".join(f"{u(x)} {u(y)}" for x, y in c.points) for c in plan.corridors)
@@ -172,8 +172,8 @@ def _passages(plan, pen: Pen) -> str:
     return f'<path class="passage-wall" d="{d}"/><path class="passage" d="{d}"/>'
 
 
-def _room_floor(room, outline, pen: Pen) -> str:
-    return f'<path class="floor" d="{_outline_d(outline, pen, walls=False)}"/>'
+def _floor(outline) -> str:
+    return f'<path class="floor" d="{_outline_d(outline, Pen(), walls=False)}"/>'
 
 
 def _outline_d(outline, pen: Pen, walls: bool) -> str:
@@ -187,10 +187,6 @@ def _outline_d(outline, pen: Pen, walls: bool) -> str:
             d += f"Q{u(control[i][0])} {u(control[i][1])} {u(end[0])} {u(end[1])}"
         return d + "Z"
     return pen.path(flat, closed=True) if walls else _d(flat)
-
-
-def _alcove(polygon, pen: Pen) -> str:
-    return f'<path class="floor" d="{_d(polygon)}"/>'
 
 
 def _grid(plan, outlines) -> str:
