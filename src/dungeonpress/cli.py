@@ -33,8 +33,17 @@ DEFAULT_BUILD = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line (the usage text is for --help), values shortened."""
+
+    def error(self, message):
+        if len(message) > 200:
+            message = message[:200] + "…"
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+
 def _parser(commands) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dungeonpress", description="Print solo dungeon-crawling games from YAML content.")
+    parser = _Parser(prog="dungeonpress", description="Print solo dungeon-crawling games from YAML content.")
     parser.add_argument("--version", action="version", version=f"dungeonpress {__version__}")
     top = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -99,6 +108,10 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     if not args.command:
         parser.print_help(stdout)
         return EXIT_USAGE
+    problem = _usage_problem(args)
+    if problem:  # checked before any content is read or any work is done
+        print(f"dungeonpress: error: {problem}", file=stderr)
+        return EXIT_USAGE
     try:
         return _dispatch(args, commands, stdout, stderr)
     except ContentErrors as exc:
@@ -113,8 +126,41 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     except OSError as exc:
         if getattr(args, "debug", False):
             raise
-        print(f"error: {exc}", file=stderr)
+        print(f"error: {_os_error(exc)}", file=stderr)
         return EXIT_FAILED
+    except Exception as exc:  # a bug, never the user's fault: one line, not a traceback
+        if getattr(args, "debug", False):
+            raise
+        print(f"error: unexpected {type(exc).__name__}: {_first_line(exc)} (a bug in dungeonpress; "
+              f"run with --debug for details and please report it)", file=stderr)
+        return EXIT_FAILED
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else "no message"
+
+
+def _os_error(exc: OSError) -> str:
+    """An OS error as `FILE: what went wrong`, naming the file whenever the error knows it."""
+    if exc.filename is not None:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return str(exc)
+
+
+def _usage_problem(args) -> str | None:
+    """A bad --out or an option outside its declared range, as one line; None when all are fine."""
+    out = getattr(args, "out", None)
+    if out is not None:
+        problem = build.out_problem(out)
+        if problem:
+            return problem
+    command = getattr(args, "_command", None)
+    for option in command.options if command else ():
+        problem = option.range_problem(getattr(args, option.dest, None))
+        if problem:
+            return problem
+    return None
 
 
 def _dispatch(args, commands, stdout, stderr) -> int:
