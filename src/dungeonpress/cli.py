@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import secrets
 import sys
 from pathlib import Path
@@ -44,12 +45,20 @@ def _parser(commands) -> argparse.ArgumentParser:
         sub.add_argument("--quiet", action="store_true", help="no progress output")
         sub.add_argument("--strict", action="store_true", help="treat rendering warnings as errors")
         sub.add_argument("--debug", action="store_true", help="show tracebacks")
+        sub.add_argument("--preflight", action=argparse.BooleanOptionalAction, default=None,
+                         help="read every PDF written back and report page problems (default: on for `build all`)")
         if seeded:
             sub.add_argument("--seed", type=int, default=None, help="make the same output again (default: a fresh seed, printed)")
 
     validate = top.add_parser("validate", help="check every content file and report all mistakes")
     validate.add_argument("--content", action="append", type=Path, default=[], metavar="DIR")
     validate.add_argument("--debug", action="store_true")
+
+    check = top.add_parser("preflight", help="read PDFs back and report what a reader or a print shop would notice")
+    check.add_argument("files", nargs="+", type=Path, metavar="FILE.pdf")
+    check.add_argument("--json", action="store_true", help="findings as JSON on stdout")
+    check.add_argument("--shop", action="store_true", help="also check TrimBox/BleedBox for a print shop")
+    check.add_argument("--strict", action="store_true", help="warnings fail too")
 
     build_parser = top.add_parser("build", help="build a book product (rulebook, tables) or everything (all)")
     build_sub = build_parser.add_subparsers(dest="product", metavar="PRODUCT", required=True)
@@ -108,6 +117,8 @@ def main(argv=None, stdout=None, stderr=None) -> int:
 
 
 def _dispatch(args, commands, stdout, stderr) -> int:
+    if args.command == "preflight":
+        return _preflight(args.files, stdout, stderr, as_json=args.json, shop=args.shop, strict=args.strict)
     content = build.load_content(args.content)
     if args.command == "validate":
         tables = len(content.tables)
@@ -117,6 +128,8 @@ def _dispatch(args, commands, stdout, stderr) -> int:
     if args.command == "build" and args.product == "all":
         by_name = {full_name(c): c for c in commands}
         jobs = [(by_name[name], options) for name, options in DEFAULT_BUILD if name in by_name]
+        if args.preflight is None:
+            args.preflight = True
         return _run_jobs(jobs, args, content, stdout, stderr)
     command = args._command
     options = {k: v for k, v in vars(args).items() if not k.startswith("_")}
@@ -125,6 +138,7 @@ def _dispatch(args, commands, stdout, stderr) -> int:
 
 def _run_jobs(jobs, args, content, stdout, stderr) -> int:
     status = EXIT_OK
+    pdfs = []
     for command, given in jobs:
         options = _defaults(command) | given
         seed = options.get("seed")
@@ -141,6 +155,47 @@ def _run_jobs(jobs, args, content, stdout, stderr) -> int:
             status = EXIT_FAILED
         for path in report.written:
             print(f"wrote {_shown(path)}", file=stdout)
+            if path.suffix == ".pdf" and path not in pdfs:
+                pdfs.append(path)
+    if args.preflight and pdfs:
+        # Page problems are reported for every build; they fail it only with --strict until every product is clean.
+        found = _preflight(pdfs, stdout, stderr, summary_only=True)
+        if found != EXIT_OK and args.strict:
+            status = EXIT_FAILED
+    return status
+
+
+def _preflight(files, stdout, stderr, *, as_json=False, shop=False, strict=False, summary_only=False) -> int:
+    """Check each PDF; print findings (or one summary line per file); 1 on errors, or on warnings with strict."""
+    from dungeonpress import preflight  # imported here: only preflight runs need the PDF reader
+
+    status, everything = EXIT_OK, []
+    for path in files:
+        try:
+            findings = preflight.check_file(path, shop=shop)
+        except preflight.BadPDF as exc:
+            print(f"error: {exc}", file=stderr)
+            status = EXIT_FAILED
+            continue
+        everything.extend(findings)
+        errors = sum(f.severity == preflight.ERROR for f in findings)
+        if errors or (strict and findings):
+            status = EXIT_FAILED
+        if summary_only:
+            if findings:
+                counts = ", ".join(f"{check} {n[preflight.ERROR]}e/{n[preflight.WARNING]}w"
+                                   for check, n in preflight.summary(findings).items())
+                print(f"preflight: {_shown(path)}: {errors} error(s), {len(findings) - errors} warning(s) ({counts})",
+                      file=stderr)
+        elif not as_json:
+            for finding in findings:
+                print(finding, file=stdout)
+    if as_json:
+        json.dump([f.as_dict() for f in everything], stdout, indent=1, ensure_ascii=False)
+        stdout.write("\n")
+    elif not summary_only:
+        errors = sum(f.severity == preflight.ERROR for f in everything)
+        print(f"preflight: {len(files)} file(s), {errors} error(s), {len(everything) - errors} warning(s)", file=stderr)
     return status
 
 
