@@ -129,8 +129,9 @@ def open_pdf(path: Path) -> Document:
         raise BadPDF(f"{path}: encrypted PDF (preflight reads only unencrypted files)") from None
     except (PDFSyntaxError, PSException, ValueError, KeyError, TypeError) as exc:
         raise BadPDF(f"{path}: damaged PDF ({type(exc).__name__})") from None
-    except Exception as exc:  # pdfplumber wraps some parser errors in its own types
-        if "password" in str(exc).lower() or "encrypt" in str(exc).lower():
+    except Exception as exc:  # pdfplumber wraps parser errors in its own PdfminerException
+        cause = exc.args[0] if exc.args else None
+        if isinstance(cause, (PDFPasswordIncorrect, PDFEncryptionError)) or "password" in str(exc).lower():
             raise BadPDF(f"{path}: encrypted PDF (preflight reads only unencrypted files)") from None
         raise BadPDF(f"{path}: damaged PDF ({type(exc).__name__})") from None
     if not pages:

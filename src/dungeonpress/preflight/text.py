@@ -178,18 +178,13 @@ def _line_below(seg, segments):
 
 
 def _measure(seg, page: Page) -> float:
-    """How wide the column holding `seg` is: to the next text on its left and right, or the page margins."""
-    left, right = 0.0, page.width
+    """How wide the column holding `seg` is: the widest line that starts where it starts, a few lines up or down."""
+    reach = 4 * seg.size
+    right = seg.x1
     for other in page.segments:
-        if other is seg or other.bottom < seg.top - 30 or other.top > seg.bottom + 30:
-            continue
-        if other.x0 >= seg.x1 - 0.5:
-            right = min(right, other.x0)
-        elif other.x1 <= seg.x0 + 0.5:
-            left = max(left, other.x1)
-    right = min(right, page.width - 10 * MM)
-    left = max(left, 10 * MM)
-    return max(0.0, right - left)
+        if abs(other.x0 - seg.x0) <= 1.0 and other.top > seg.top - reach and other.top < seg.bottom + reach:
+            right = max(right, other.x1)
+    return right - seg.x0
 
 
 def _contrast(fg, bg) -> float:
