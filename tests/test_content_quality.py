@@ -125,3 +125,17 @@ def test_spelling():
     codespell = shutil.which("codespell") or str(Path(sys.executable).parent / "codespell")
     result = subprocess.run([codespell, "content", "templates", "README.md"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
+
+
+# The project spells British, as most of its prose always did; Paperogue keeps its own game's table names.
+AMERICAN = re.compile(r"\b(smolder\w*|rumors?|armor\w*|favors?|molds?|mold-\w+|colors?|gray|center|jewelry|armory)\b",
+                      re.IGNORECASE)
+
+
+def test_one_spelling_convention_outside_paperogue():
+    places = [*(ROOT / "content").rglob("*.yaml"), *(ROOT / "content").rglob("*.md"),
+              *(ROOT / "templates").glob("*.j2"), *(ROOT / "templates" / "partials").glob("*.j2")]
+    found = [f"{path.relative_to(ROOT)}: {match.group(0)}" for path in places
+             if "paperogue" not in path.as_posix()
+             for match in AMERICAN.finditer(path.read_text(encoding="utf-8"))]
+    assert found == []
