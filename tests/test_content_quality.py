@@ -128,7 +128,7 @@ def test_spelling():
 
 
 # The project spells British, as most of its prose always did; Paperogue keeps its own game's table names.
-AMERICAN = re.compile(r"\b(smolder\w*|rumors?|armor\w*|favors?|molds?|mold-\w+|colors?|gray|center|jewelry|armory)\b",
+AMERICAN = re.compile(r"\b(smolder\w*|rumors?|armor\w*|favors?|molds?|mold-\w+|colors?|gray|center|jewelry|armory|parlors?|jeweled|recogniz\w*|spiraling|traveled|traveling)\b",
                       re.IGNORECASE)
 
 
@@ -139,3 +139,15 @@ def test_one_spelling_convention_outside_paperogue():
              if "paperogue" not in path.as_posix()
              for match in AMERICAN.finditer(path.read_text(encoding="utf-8"))]
     assert found == []
+
+
+def test_creature_tiers_follow_the_books_guidance(content):
+    """Bosses live only in the boss chamber's table, and that table holds only bosses (08-creatures.md, Tier)."""
+    tiers = {}
+    for table in content.tables.values():
+        for row in table.rows:
+            if row.creature is not None:
+                tiers.setdefault(table.id, set()).add(content.creature(row.creature).tier)
+    assert tiers["dungeon_bosses"] == {"boss"}
+    assert tiers["small_creatures"] == {"vermin"}
+    assert [t for t, found in tiers.items() if "boss" in found] == ["dungeon_bosses"]
