@@ -19,7 +19,8 @@ PAPER_SIZES = {"A4": (210, 297), "letter": (215.9, 279.4), "A5": (148, 210), "A6
 
 # A die label in a table's first column: 1, 12, 2-3, 01–05, 66, 11+.
 DIE_LABEL = re.compile(r"^\d{1,3}(?:\s*[–\-‐]\s*\d{1,3})?\+?$")
-HYPHENS = "-‐\u00ad"
+# Hyphens a line breaker inserts (U+2010, soft hyphen); a compound broken at its own "-" is not hyphenation.
+HYPHENS = "‐\u00ad"
 
 
 class BadPDF(Exception):
