@@ -1,29 +1,39 @@
-"""Exports round-trip to the content, and Foundry files have the RollTable shape Foundry imports."""
+"""JSON and CSV exports round-trip to the content, carry their licence, and bad input fails in one line."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-import re
 
 import pytest
 
 from dungeonpress import build, export
+from dungeonpress.cli import main
+from dungeonpress.export import licences
+from dungeonpress.export.files import FORMATS, export_files
 from dungeonpress.products import exports
 
 
 @pytest.fixture(scope="module")
 def outputs(content):
     ctx = build.context_for(content)
-    return {fmt: {o.name: o.data for o in exports.build_exports(ctx, {"format": fmt})} for fmt in exports.FORMATS}
+    return {fmt: {o.name: o.data for o in exports.build_exports(ctx, {"format": fmt})} for fmt in FORMATS}
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
 
 
 def test_one_file_per_rolled_table(content, outputs):
     rolled = [t.id for t in content.tables.values() if t.rolled]
-    assert sorted(n for n in outputs["json"] if n.count("/") == 2 and not n.endswith(("index.json", "bestiary.json"))) \
+    assert sorted(n for n in outputs["json"] if not n.endswith(("index.json", "bestiary.json"))) \
         == sorted(f"exports/json/{i}.json" for i in rolled)
-    assert len(outputs["csv"]) == len(rolled) == len(outputs["foundry"])
+    assert sorted(n for n in outputs["csv"] if n.endswith(".csv")) == sorted(f"exports/csv/{i}.csv" for i in rolled)
+    assert sorted(n for n in outputs["foundry"] if n.count("/") == 2) \
+        == sorted(f"exports/foundry/{i}.json" for i in rolled)
 
 
 def test_json_round_trips(content, outputs):
@@ -35,46 +45,101 @@ def test_json_round_trips(content, outputs):
                [(row.low, row.high, dict(row.values)) for row in table.rows]
         assert [r.get("creature") for r in data["rows"]] == [row.creature for row in table.rows]
     bestiary = json.loads(outputs["json"]["exports/json/bestiary.json"])
-    assert [c["key"] for c in bestiary] == [c.key for c in content.creatures]
+    assert [c["key"] for c in bestiary["creatures"]] == [c.key for c in content.creatures]
+    index = json.loads(outputs["json"]["exports/json/index.json"])
+    assert [t["id"] for t in index["tables"]] == [t.id for t in export.rolled_tables(content)]
 
 
-def test_csv_round_trips(content, outputs):
-    table = content.table("traps")
-    rows = list(csv.reader(io.StringIO(outputs["csv"]["exports/csv/traps.csv"].decode())))
-    assert rows[0] == ["roll", "Type", "Trigger", "Effect"]
-    assert [r[0] for r in rows[1:]] == [row.label for row in table.rows]
-    assert rows[1][1:] == [str(v) for _, v in table.rows[0].values]
-
-
-def _foundry_roll_odds(formula: str) -> dict:
-    """Evaluate the few formula shapes we write, as Foundry would, into exact result counts."""
-    counts = {}
-    if formula == "1d6 * 10 + 1d6":
-        for a in range(1, 7):
-            for b in range(1, 7):
-                counts[10 * a + b] = counts.get(10 * a + b, 0) + 1
-    elif formula == "2d6":
-        for a in range(1, 7):
-            for b in range(1, 7):
-                counts[a + b] = counts.get(a + b, 0) + 1
-    else:
-        sides = int(re.fullmatch(r"1d(\d+)", formula).group(1))
-        counts = {n: 1 for n in range(1, sides + 1)}
-    return counts
-
-
-def test_foundry_roll_tables(content, outputs):
+def test_every_json_file_names_its_licence_and_authors(content, outputs):
     for table in export.rolled_tables(content):
-        data = json.loads(outputs["foundry"][f"exports/foundry/{table.id}.json"])
-        assert set(data) >= {"name", "formula", "results", "replacement", "displayRoll", "description"}
-        rolls = _foundry_roll_odds(data["formula"])
-        covered = {}
-        for result in data["results"]:
-            assert result["type"] == "text"
-            assert result["name"] and result["description"] and result["text"] == result["description"]  # v13 + v12
-            low, high = result["range"]
-            assert low <= high and isinstance(result["weight"], int) and result["drawn"] is False
-            for value in range(low, high + 1):
-                covered[value] = covered.get(value, 0) + 1
-        # every possible roll lands on exactly one result, so Foundry gives the printed odds
-        assert {v for v in rolls} <= set(covered) and all(covered[v] == 1 for v in rolls), table.id
+        licence = json.loads(outputs["json"][f"exports/json/{table.id}.json"])["licence"]
+        if table.origin == "dunginoes":
+            assert "non-commercial" in licence["licence"] and licence["licence_url"] is None
+            assert "loveandlossgames.com" in licence["credit"]
+        elif table.origin in ("core", "dungeoneer", "dungeonpress", "solo-turns"):
+            assert licence["licence"] == "CC BY-SA 4.0" and licence["licence_url"] == licences.CC_BY_SA
+            assert "Roberto Bisceglie" in licence["authors"]
+        else:
+            assert table.origin == "paperogue" and "Paperogue" in licence["credit"]
+    bestiary = json.loads(outputs["json"]["exports/json/bestiary.json"])
+    assert bestiary["licence"]["licence"] == "CC BY-SA 4.0"
+    index = json.loads(outputs["json"]["exports/json/index.json"])
+    assert set(index["licences"]) == {t.origin for t in export.rolled_tables(content)}
+
+
+def test_csv_has_a_die_column_and_ranges_no_spreadsheet_reads_as_dates(content, outputs):
+    table = content.table("treasure_check")
+    rows = list(csv.reader(io.StringIO(outputs["csv"]["exports/csv/treasure_check.csv"].decode())))
+    assert rows[0][:4] == ["die", "roll", "low", "high"] and rows[0][-2:] == ["licence", "source"]
+    assert rows[0][4:-2] == [title for _, title in table.columns]
+    assert {r[0] for r in rows[1:]} == {"2d6"}
+    assert [r[1] for r in rows[1:]] == [str(r.low) if r.low == r.high else f"{r.low}\u2013{r.high}" for r in table.rows]
+    assert [(int(r[2]), int(r[3])) for r in rows[1:]] == [(r.low, r.high) for r in table.rows]
+    for name, data in outputs["csv"].items():
+        if name.endswith(".csv"):
+            for line in list(csv.reader(io.StringIO(data.decode())))[1:]:
+                # `1-3`, `1/3` and `1.3` are what spreadsheets turn into dates; an en dash is left as text
+                assert "-" not in line[1] and "/" not in line[1] and "." not in line[1], (name, line[1])
+                assert line[-2] and line[-1]  # every row names its licence and source work
+
+
+def test_csv_byte_order_mark_only_when_asked(content):
+    plain = dict(export_files(content, "csv"))
+    marked = dict(export_files(content, "csv", bom=True))
+    name = "exports/csv/traps.csv"
+    assert not plain[name].startswith(b"\xef\xbb\xbf")
+    assert marked[name] == b"\xef\xbb\xbf" + plain[name]
+    assert marked[name].decode("utf-8-sig") == plain[name].decode("utf-8")
+
+
+def test_one_table_alone(content):
+    assert [n for n, _ in export_files(content, "json", only="traps")] == ["exports/json/traps.json"]
+    assert [n for n, _ in export_files(content, "foundry", only="traps")] == ["exports/foundry/traps.json"]
+    (name, data), = export_files(content, "datasworn", only="traps")
+    package = json.loads(data)
+    assert [list(c["contents"]) for c in package["oracles"].values()] == [["traps"]]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("export", "tables", "--table", "no_such_table"), "error: no table 'no_such_table' in the content"),
+    (("export", "tables", "--table", "solo_light"), "error: table 'solo_light' is read, not rolled"),
+])
+def test_bad_table_is_one_line_and_writes_nothing(tmp_path, argv, message):
+    code, out, err = run(*argv, "--out", str(tmp_path / "out"), "--quiet")
+    assert code == 1 and out == ""
+    assert err.startswith(message) and err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.*"))
+
+
+def test_unknown_format_is_a_usage_error(tmp_path, capsys):
+    code, _, _ = run("export", "tables", "--format", "xml", "--out", str(tmp_path))
+    err = capsys.readouterr().err  # argparse writes the usage and its error line itself
+    assert code == 2 and "error: argument --format: invalid choice: 'xml'" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(Exception, match="unknown export format 'xml'"):
+        export_files(None, "xml")
+
+
+def test_an_unwritable_output_folder_leaves_no_half_bundle(tmp_path):
+    # a file where the module folder should go: the per-table files would fit, the module would not
+    out = tmp_path / "out"
+    (out / "exports" / "foundry").mkdir(parents=True)
+    (out / "exports" / "foundry" / "module").write_text("in the way")
+    code, _, err = run("export", "tables", "--format", "foundry", "--out", str(out), "--quiet")
+    assert code == 1 and err.startswith("error: ") and err.count("\n") == 1
+    assert sorted(p.name for p in (out / "exports" / "foundry").iterdir()) == ["module"]
+    # an output path that is a file
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, _, err = run("export", "tables", "--format", "csv", "--out", str(blocker), "--quiet")
+    assert code == 1 and err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_build_all_builds_every_export_format():
+    from dungeonpress.cli import DEFAULT_BUILD
+    assert {o["format"] for name, o in DEFAULT_BUILD if name == "export tables"} == set(FORMATS)
+
+
+def test_licence_terms_cover_every_source_a_table_may_name():
+    from dungeonpress.validate import ORIGINS
+    assert set(licences.TERMS) == set(ORIGINS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import tempfile
@@ -69,15 +70,23 @@ def run_command(command: Command, ctx: BuildContext, options: dict, out_dir: Pat
 
 
 def write_outputs(out_dir: Path, outputs: list[Output]) -> list[Path]:
-    """Write each output atomically: temp file in the same folder, fsync, then rename over the old one."""
+    """Write each output atomically: temp file in the same folder, fsync, then rename over the old one.
+
+    Every PDF is checked and every folder made (and found writable) before the first file is
+    written, so a bad output folder leaves no half-written set (a Foundry module, say).
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     _remove_stale_temps(out_dir)
-    written = []
     for output in outputs:
         if output.kind == "pdf":
             verify_pdf(output)
+    for folder in sorted({(out_dir / output.name).parent for output in outputs}):
+        folder.mkdir(parents=True, exist_ok=True)
+        if not os.access(folder, os.W_OK):
+            raise PermissionError(errno.EACCES, "cannot write in this folder", str(folder))
+    written = []
+    for output in outputs:
         target = out_dir / output.name
-        target.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(target, output.data)
         written.append(target)
     return written

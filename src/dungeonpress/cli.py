@@ -20,6 +20,7 @@ DEFAULT_BUILD = (
     ("export tables", {"format": "json"}),
     ("export tables", {"format": "csv"}),
     ("export tables", {"format": "foundry"}),
+    ("export tables", {"format": "datasworn"}),
     ("dungeon", {"seed": 1234, "layout": "zine", "paper": "a4"}),
     ("dungeon", {"seed": 1234, "layout": "zine", "paper": "letter"}),
     ("dungeon", {"seed": 1234, "layout": "booklet"}),

@@ -1,40 +1,28 @@
-"""Table exports: content tables → JSON, CSV and Foundry VTT RollTable files under build/exports/."""
+"""Table exports: content tables → JSON, CSV, Foundry VTT and Datasworn files under build/exports/."""
 
 from __future__ import annotations
 
-from dungeonpress import export
+from dungeonpress.export.files import FORMATS, export_files
 from dungeonpress.products.common import BuildContext, Command, Option, Output
-
-FORMATS = ("json", "csv", "foundry")
 
 
 def build_exports(ctx: BuildContext, options: dict) -> list[Output]:
-    """One file per rolled table in the chosen format, plus the bestiary and an index (JSON only)."""
-    fmt = options.get("format") or "json"
-    tables = export.rolled_tables(ctx.content)
-    outputs = []
-    for table in tables:
-        if fmt == "json":
-            outputs.append(Output(f"exports/json/{table.id}.json", export.to_json(export.table_json(table)).encode()))
-        elif fmt == "csv":
-            outputs.append(Output(f"exports/csv/{table.id}.csv", export.table_csv(table).encode()))
-        else:
-            data = export.table_foundry(table, ctx.content)
-            outputs.append(Output(f"exports/foundry/{table.id}.json", export.to_json(data).encode()))
-    if fmt == "json":
-        index = [{"id": t.id, "title": t.title, "die": t.die, "file": f"{t.id}.json"} for t in tables]
-        outputs.append(Output("exports/json/index.json", export.to_json(index).encode()))
-        outputs.append(Output("exports/json/bestiary.json", export.to_json(export.bestiary_json(ctx.content)).encode()))
-    return outputs
+    """Every rolled table (or the one `--table`) in the chosen format; all of it is made before anything is written."""
+    files = export_files(ctx.content, options.get("format") or "json", only=options.get("table"),
+                         bom=bool(options.get("bom")), version=ctx.version)
+    return [Output(name, data) for name, data in files]
 
 
 COMMANDS = (
     Command(
         name="tables",
         parent="export",
-        help="export every random table as JSON, CSV or Foundry VTT RollTable files (build/exports/FORMAT/)",
+        help="export every random table as JSON, CSV, a Foundry VTT module or Datasworn JSON (build/exports/FORMAT/)",
         run=build_exports,
-        options=(Option(("--format",), "json, csv or foundry (default json)", default="json", choices=FORMATS),),
+        options=(Option(("--format",), "json, csv, foundry or datasworn (default json)", default="json", choices=FORMATS),
+                 Option(("--table",), "export only the table with this id (no index, module or bestiary)"),
+                 Option(("--bom",), "CSV: start each file with a UTF-8 byte-order mark (for spreadsheets on Windows)",
+                        flag=True)),
         example="dungeonpress export tables --format foundry",
     ),
 )
