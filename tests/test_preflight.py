@@ -194,3 +194,21 @@ def test_every_product_passes_the_enforced_checks(product_findings):
 def test_every_product_is_free_of_preflight_errors(product_findings):
     _, found = product_findings
     assert [str(f) for f in found if f.severity == preflight.ERROR] == []
+
+
+def test_build_commands_preflight_what_they_wrote(tmp_path):
+    args = ["paper", "--grid", "square", "--paper", "a4", "--quiet", "--out", str(tmp_path)]
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main([*args, "--preflight"], stdout=out, stderr=err) == 0  # page problems fail a build only with --strict
+    found = preflight.check_file(tmp_path / "paper-square-a4.pdf")
+    errors = sum(f.severity == preflight.ERROR for f in found)
+    summary = [line for line in err.getvalue().splitlines() if line.startswith("preflight:")]
+    if found:
+        assert len(summary) == 1 and f"{errors} error(s)" in summary[0]
+    else:
+        assert summary == []
+    strict = cli.main([*args, "--preflight", "--strict"], stdout=io.StringIO(), stderr=io.StringIO())
+    assert strict == (1 if found else 0)
+    quiet = io.StringIO()
+    cli.main(args, stdout=io.StringIO(), stderr=quiet)  # off by default outside `build all`
+    assert "preflight:" not in quiet.getvalue()
