@@ -92,6 +92,9 @@ def test_table_rows_carried_alone_onto_a_page(tmp_path):
     css = "td { padding: 0 3mm }"
     found = findings(make_pdf(tmp_path, f"<table>{rows}</table><p>{PARA}</p>", css=css), "table_fragments")
     assert [f.page for f in found] == [2]
+    # an imposition is in folding order: the reading-order file beside it is the one checked for fragments
+    sheet = make_pdf(tmp_path, f"<table>{rows}</table><p>{PARA}</p>", css=css, name="t-booklet-a4.pdf", page="A4 landscape")
+    assert findings(sheet, "table_fragments") == []
     whole = "".join(f"<tr><td>{i}</td><td>A room of dust</td></tr>" for i in range(1, 11))
     assert findings(make_pdf(tmp_path, f"<table>{whole}</table>", css=css, name="w.pdf"), "table_fragments") == []
 

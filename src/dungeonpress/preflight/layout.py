@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from dungeonpress.preflight.reading import DIE_LABEL, MM, Document, Page, paper_name
+from dungeonpress.preflight.reading import DIE_LABEL, MM, Document, Page, imposed, paper_name
 from dungeonpress.preflight.text import content_rows, is_heading
 
 SAFE_EDGE_MM = 5        # home printers leave about 5 mm unprinted on every side
@@ -16,6 +16,8 @@ PAPER_IN_NAME = re.compile(r"(?:^|[-_.])(a4|a5|a6|letter)(?:[-_.]|$)")
 
 def check_table_fragments(doc: Document):
     """One or two table rows alone at the top of a page (the rest of the table is overleaf) or at its foot."""
+    if imposed(doc):
+        return
     for index, page in enumerate(doc.pages):
         rows = content_rows(page)
         prev = content_rows(doc.pages[index - 1]) if index else []
@@ -30,6 +32,8 @@ def check_table_fragments(doc: Document):
 
 def check_fill(doc: Document):
     """A page with some content that covers under a fifth of its height (blank pages and covers are left alone)."""
+    if imposed(doc):
+        return
     for page in doc.pages[1:]:
         ink = [b for b in page.ink if b[4] != "text" or _in_body(b, page)]
         text_rows = content_rows(page)
@@ -72,7 +76,7 @@ def check_page_size(doc: Document):
                                          f"{first.width / MM:.0f}×{first.height / MM:.0f} mm")
         if paper is None:
             yield page.number, "warning", f"page is {width / MM:.1f}×{height / MM:.1f} mm, not a paper size the project prints on"
-        elif claim and page.number == 1 and paper.lower() != claim.group(1) and not _imposed(doc):
+        elif claim and page.number == 1 and paper.lower() != claim.group(1) and not imposed(doc):
             yield page.number, "error", f"file name says {claim.group(1)} but the page is {paper}"
         crop = page.box("CropBox")
         media = page.box("MediaBox")
@@ -84,7 +88,7 @@ def check_page_count(doc: Document):
     """Folded booklets need a multiple of 4 pages; a duplex imposition needs an even number of sheet sides."""
     count = len(doc.pages)
     paper = paper_name(doc.pages[0].width, doc.pages[0].height)
-    if _imposed(doc):
+    if imposed(doc):
         if count % 2:
             yield 0, "error", f"{count} sheet sides: a double-sided imposition needs an even number"
     elif paper in ("A5", "A6", "A7") and count > 4 and count % 4:
@@ -105,11 +109,6 @@ def check_print_boxes(doc: Document):
         margin = min(trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3])
         if margin < MIN_BLEED_MM * MM - 0.01 and _art_touches_trim(page, trim):
             yield page.number, "error", f"full-bleed art with {margin / MM:.1f} mm of bleed (a print shop needs {MIN_BLEED_MM} mm)"
-
-
-def _imposed(doc: Document) -> bool:
-    first = doc.pages[0]
-    return "booklet" in doc.name.lower() and first.width > first.height
 
 
 def _inside(inner, outer) -> bool:

@@ -140,6 +140,16 @@ def open_pdf(path: Path) -> Document:
     return Document(path, pages, plumber)
 
 
+def imposed(doc: Document) -> bool:
+    """An imposed booklet: two reading pages side by side on each sheet side, in folding order, not reading order.
+
+    Checks that follow the reading order (stranded headings, table fragments, fill) run on the
+    reading-order PDF built alongside it, not on the imposition.
+    """
+    first = doc.pages[0]
+    return "booklet" in doc.name.lower() and first.width > first.height
+
+
 def paper_name(width_pt: float, height_pt: float, tolerance_mm: float = 1.5) -> str | None:
     w, h = sorted((width_pt / MM, height_pt / MM))
     for name, (pw, ph) in PAPER_SIZES.items():

@@ -6,7 +6,7 @@ import re
 
 from pdfminer.pdftypes import resolve1
 
-from dungeonpress.preflight.reading import HYPHENS, MM, Document, Page, luminance, paper_name
+from dungeonpress.preflight.reading import HYPHENS, MM, Document, Page, imposed, luminance, paper_name
 
 # The only families the project ships (templates/fonts/); anything else is a system fallback.
 # "Paperogue Marks" is Vollkorn under another name (templates/css/paperogue.css) for lining figures.
@@ -34,7 +34,7 @@ def trim_of(doc: Document) -> str:
         return "A7"
     page = doc.pages[0]
     paper = paper_name(page.width, page.height) or "A4"
-    if "booklet" in name and paper in ("A4", "letter") and page.width > page.height:
+    if imposed(doc):
         return "A5"
     return paper
 
@@ -97,6 +97,8 @@ def check_contrast(doc: Document):
 
 def check_stranded_headings(doc: Document):
     """A heading at the foot of a page with two or fewer lines under it while its section runs on."""
+    if imposed(doc):
+        return
     for index, page in enumerate(doc.pages[:-1]):
         rows = content_rows(page)
         if not rows:
