@@ -92,6 +92,9 @@ def test_table_rows_carried_alone_onto_a_page(tmp_path):
     css = "td { padding: 0 3mm }"
     found = findings(make_pdf(tmp_path, f"<table>{rows}</table><p>{PARA}</p>", css=css), "table_fragments")
     assert [f.page for f in found] == [2]
+    headed = make_pdf(tmp_path, f"<table><thead><tr><th>d10</th><th>Room</th></tr></thead>{rows}</table><p>{PARA}</p>",
+                      css=css, name="headed.pdf")
+    assert [f.page for f in findings(headed, "table_fragments")] == [2]  # the repeated header does not hide the fragment
     # an imposition is in folding order: the reading-order file beside it is the one checked for fragments
     sheet = make_pdf(tmp_path, f"<table>{rows}</table><p>{PARA}</p>", css=css, name="t-booklet-a4.pdf", page="A4 landscape")
     assert findings(sheet, "table_fragments") == []

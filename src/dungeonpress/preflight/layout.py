@@ -22,7 +22,7 @@ def check_table_fragments(doc: Document):
         rows = content_rows(page)
         prev = content_rows(doc.pages[index - 1]) if index else []
         nxt = content_rows(doc.pages[index + 1]) if index + 1 < len(doc.pages) else []
-        head = _leading_table_rows(rows)
+        head = _leading_table_rows(rows[1:] if rows and _is_header_row(rows[0]) else rows)
         if head and len(head) <= FRAGMENT_ROWS and prev and _is_table_row(prev[-1]):
             yield page.number, "error", f"{len(head)} table row(s) carried over alone from the page before"
         tail = _leading_table_rows(list(reversed(rows)))
@@ -149,11 +149,16 @@ def _leading_table_rows(rows) -> list:
     return out
 
 
+def _is_header_row(row) -> bool:
+    """A repeated table header: several cells, all bold, none a die label."""
+    return len(row) >= 2 and all("Bold" in s.fontname for s in row) and not _is_table_row(row)
+
+
 def _starts_with_table(rows) -> bool:
-    for row in rows[:3]:
-        if _is_table_row(row):
-            return True
-    return False
+    """The page opens by continuing a table (its rows, or its repeated header then rows), not with a new title."""
+    if rows and _is_header_row(rows[0]):
+        rows = rows[1:]
+    return bool(rows) and _is_table_row(rows[0])
 
 
 CHECKS = (check_table_fragments, check_fill, check_edges, check_page_size, check_page_count)
