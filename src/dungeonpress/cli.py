@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import secrets
 import sys
 from pathlib import Path
@@ -38,6 +39,8 @@ def _parser(commands) -> argparse.ArgumentParser:
         sub.add_argument("--strict", action="store_true", help="treat rendering warnings as errors")
         sub.add_argument("--debug", action="store_true", help="show tracebacks")
         sub.add_argument("--theme", default=THEMES[0], choices=THEMES, help="the look of every product (default: standard)")
+        sub.add_argument("--preflight", action=argparse.BooleanOptionalAction, default=None,
+                         help="read every PDF written back and report page problems (default: on for `build all`)")
         if seeded:
             sub.add_argument("--seed", default=None, metavar="N",
                              help="make the same output again (default: a fresh seed, printed)")
@@ -54,6 +57,11 @@ def _parser(commands) -> argparse.ArgumentParser:
                               epilog="example: dungeonpress new-pack my-pack")
     new_pack.add_argument("dir", type=Path, metavar="DIR", help="a new (or empty) folder for the pack")
     new_pack.add_argument("--debug", action="store_true")
+    check = top.add_parser("preflight", help="read PDFs back and report what a reader or a print shop would notice")
+    check.add_argument("files", nargs="+", type=Path, metavar="FILE.pdf")
+    check.add_argument("--json", action="store_true", help="findings as JSON on stdout")
+    check.add_argument("--shop", action="store_true", help="also check TrimBox/BleedBox for a print shop")
+    check.add_argument("--strict", action="store_true", help="warnings fail too")
 
     build_parser = top.add_parser("build", help="build a book product (rulebook, tables) or everything (all)")
     build_sub = build_parser.add_subparsers(dest="product", metavar="PRODUCT", required=True)
@@ -155,7 +163,7 @@ def _prog(args) -> str:
 
 def _jobs(args, commands) -> list:
     """(command, options, seed) for each run asked for; options typed and range-checked, UsageError if not."""
-    if args.command in ("validate", "tables", "new-pack"):
+    if args.command in ("validate", "tables", "new-pack", "preflight"):
         return []
     if args.command == "build" and args.product == "all":
         return [(command, options.parse(command.options, job.options), job.seed)
@@ -174,6 +182,8 @@ def _jobs(args, commands) -> list:
 def _dispatch(args, jobs, stdout, stderr) -> int:
     if args.command == "new-pack":
         return _new_pack(args.dir, stdout, stderr)
+    if args.command == "preflight":
+        return _preflight(args.files, stdout, stderr, as_json=args.json, shop=args.shop, strict=args.strict)
     content = build.load_content(args.content)
     for warning in content.warnings:  # files a pack holds that were not read: say so, never pass them over
         print(f"warning: {warning}", file=stderr)
@@ -192,7 +202,10 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
         for line in authoring.tables_listing(content, products):
             print(line.rstrip(), file=stdout)
         return EXIT_OK
+    if args.preflight is None:  # `build all` reads back what it wrote unless told not to
+        args.preflight = args.command == "build" and args.product == "all"
     status = EXIT_OK
+    pdfs = []
     for command, opts, seed in jobs:
         if command.seeded and seed is None:
             seed = secrets.randbelow(10**9)
@@ -208,6 +221,13 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
             status = EXIT_FAILED
         for path in report.written:
             print(f"wrote {_shown(path)}", file=stdout)
+            if path.suffix == ".pdf" and path not in pdfs:
+                pdfs.append(path)
+    if args.preflight and pdfs:
+        # Page problems are reported for every build; they fail it only with --strict until every product is clean.
+        found = _preflight(pdfs, stdout, stderr, summary_only=True)
+        if found != EXIT_OK and args.strict:
+            status = EXIT_FAILED
     return status
 
 
@@ -221,6 +241,40 @@ def _new_pack(target: Path, stdout, stderr) -> int:
     print(f"wrote {len(written)} files to {_shown(target)}/; try: dungeonpress validate --content {_shown(target)}",
           file=stdout)
     return EXIT_OK
+
+
+def _preflight(files, stdout, stderr, *, as_json=False, shop=False, strict=False, summary_only=False) -> int:
+    """Check each PDF; print findings (or one summary line per file); 1 on errors, or on warnings with strict."""
+    from dungeonpress import preflight  # imported here: only preflight runs need the PDF reader
+
+    status, everything = EXIT_OK, []
+    for path in files:
+        try:
+            findings = preflight.check_file(path, shop=shop)
+        except preflight.BadPDF as exc:
+            print(f"error: {exc}", file=stderr)
+            status = EXIT_FAILED
+            continue
+        everything.extend(findings)
+        errors = sum(f.severity == preflight.ERROR for f in findings)
+        if errors or (strict and findings):
+            status = EXIT_FAILED
+        if summary_only:
+            if findings:
+                counts = ", ".join(f"{check} {n[preflight.ERROR]}e/{n[preflight.WARNING]}w"
+                                   for check, n in preflight.summary(findings).items())
+                print(f"preflight: {_shown(path)}: {errors} error(s), {len(findings) - errors} warning(s) ({counts})",
+                      file=stderr)
+        elif not as_json:
+            for finding in findings:
+                print(finding, file=stdout)
+    if as_json:
+        json.dump([f.as_dict() for f in everything], stdout, indent=1, ensure_ascii=False)
+        stdout.write("\n")
+    elif not summary_only:
+        errors = sum(f.severity == preflight.ERROR for f in everything)
+        print(f"preflight: {len(files)} file(s), {errors} error(s), {len(everything) - errors} warning(s)", file=stderr)
+    return status
 
 
 def full_name(command) -> str:
