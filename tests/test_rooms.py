@@ -7,7 +7,8 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "dungeonpress"
 DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "markupsafe": {"render"},
-         "weasyprint": {"pdf"}, "pikepdf": {"impose"}, "argparse": {"cli"}}
+         "weasyprint": {"pdf"}, "pikepdf": {"impose"}, "argparse": {"cli"},
+         "pypdfium2": {"preview"}, "PIL": {"preview"}, "watchfiles": {"serve"}}
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
 ORDER = ["errors", "model", "dice", "load", "validate", "generate", "draw", "render", "export", "pdf", "impose",

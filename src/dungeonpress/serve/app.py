@@ -80,11 +80,18 @@ class PreviewServer(ThreadingHTTPServer):
         self.runner.close()
 
     def content_changed(self, changed: list) -> None:
-        reason = "changed " + ", ".join(_shown(Path(p)) for p in changed[:3]) + (" …" if len(changed) > 3 else "")
+        reason = "changed " + ", ".join(self._short(Path(p)) for p in changed[:3]) + (" …" if len(changed) > 3 else "")
         current = self.runner.latest_roll()
         self.runner.check(reason)
         if current is not None and current.roll is not None:
             self.runner.roll(current.roll, reason=reason)
+
+    def _short(self, path: Path) -> str:
+        """`pack/tables/x.yaml`: a changed file named from the watched folder it is in."""
+        for root in self.watched:
+            if path.is_relative_to(root.resolve()):
+                return (Path(root.resolve().name) / path.relative_to(root.resolve())).as_posix()
+        return path.name
 
     def products(self) -> list:
         found = []

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import secrets
 import shutil
 import subprocess
@@ -182,7 +184,7 @@ class Runner:
                 out, err = proc.communicate(timeout=self.timeout)
                 code = proc.returncode
             except subprocess.TimeoutExpired:
-                proc.kill()
+                _kill(proc)
                 out, err = proc.communicate()
                 code, err = 1, err + f"\nerror: the build took longer than {self.timeout:g} s and was stopped"
             finally:
@@ -229,7 +231,7 @@ class Runner:
         """Stop running builds and delete the roll folders this server made."""
         self._closing = True
         for proc in list(self._procs):
-            proc.kill()
+            _kill(proc)
         with self._lock:
             folders = [j.folder for j in self.jobs if j.folder is not None]
         for folder in folders:
@@ -238,3 +240,11 @@ class Runner:
             (self.out_dir / JOBS_DIR).rmdir()
         except OSError:
             pass  # not empty (another server's rolls) or already gone
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    """Stop a build and anything it started (it runs in its own session, so its group is its own)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass  # already gone

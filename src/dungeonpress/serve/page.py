@@ -59,7 +59,8 @@ form.roll button:hover { filter:brightness(1.1); }
 .card .size { font-size:.72rem; color:var(--muted); }
 .empty { color:var(--muted); }
 ul.history { list-style:none; padding:0; margin:0; font-size:.85rem; }
-ul.history li { padding:.2rem 0; border-bottom:1px solid var(--line); }
+ul.history li { padding:.25rem 0; border-bottom:1px solid var(--line); }
+ul.history a { color:var(--accent); margin-left:.5rem; font-size:.8rem; }
 """
 
 SCRIPT = """
@@ -99,7 +100,7 @@ def render(*, generation: int, build_label: str, products: list, current: Job | 
     if current is not None:
         parts.append(_current(current))
     if history:
-        items = "".join(f"<li>{escape(j.label)} <span class=meta>· {escape(j.state)}</span></li>" for j in history)
+        items = "".join(_earlier(j) for j in history)
         parts.append(f"<h2>Earlier rolls</h2><ul class=history>{items}</ul>")
     parts.append(f"<h2>Build folder <small><code>{escape(build_label)}</code> · {len(products)} "
                  f"PDF{'s' if len(products) != 1 else ''}</small></h2>")
@@ -153,6 +154,12 @@ def _current(job: Job) -> str:
     return (f"<section class=current id=current data-state=done>{image}<div><p class=what>Ready</p>{head}"
             f"<div class=downloads>{links}</div>"
             f"<p class=meta>{escape(job.reason)} · built in {job.seconds:.1f} s</p></div></section>")
+
+
+def _earlier(job: Job) -> str:
+    pdfs = sorted((rel for rel in job.outputs if rel.endswith(".pdf")), key=len)
+    link = f" <a href='/files/{quote(pdfs[0])}' download>{escape(_name(pdfs[0]))}</a>" if pdfs else ""
+    return f"<li>{escape(job.label)} <span class=meta>· {escape(job.state)} · {escape(job.reason)}</span>{link}</li>"
 
 
 def _problems(job: Job) -> str:
