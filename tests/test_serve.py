@@ -353,3 +353,33 @@ def test_editing_a_table_rebuilds_and_reloads_and_errors_show_as_file_lines(brow
     assert page.locator("#current img").count() == 0 and page.locator("#current a.pdf").count() == 0
     _shot(page, "content-error")
     page.close()
+
+
+@pytest.mark.slow
+def test_dungeonpress_serve_runs_a_bare_server_process_and_stops_cleanly(tmp_path):
+    out = tmp_path / "build"
+    blank_pdf(out / "tables.pdf", pages=1)
+    proc = subprocess.Popen([sys.executable, "-m", "dungeonpress", "serve", "--port", "0", "--out", str(out), "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        line = proc.stdout.readline()
+        port = int(re.match(r"serving http://127\.0\.0\.1:(\d+)/", line)[1])
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request("GET", "/")
+        assert conn.getresponse().status == 200
+        conn.close()
+        # The CLI replaced itself with `python -m dungeonpress.serve`: no WeasyPrint, so no Pango, in the server.
+        assert b"dungeonpress.serve" in Path(f"/proc/{proc.pid}/cmdline").read_bytes()
+        assert "libpango" not in Path(f"/proc/{proc.pid}/maps").read_text()
+    finally:
+        proc.terminate()
+        code = proc.wait(timeout=60)
+    assert code == 0, proc.stderr.read()
+    assert not (out / ".serve").exists()
+
+
+def test_serve_option_mistakes_are_one_line(capsys, tmp_path):
+    assert main(["serve", "--port", "70000"]) == 2
+    assert main(["serve", "--content", str(tmp_path / "nope")]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "error: --port 70000: choose 0-65535", f"error: --content {tmp_path / 'nope'}: no such folder"]

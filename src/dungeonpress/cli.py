@@ -155,15 +155,9 @@ def _run_tool(args, stdout, stderr) -> int:
     if missing:
         print(f"error: --content {missing[0]}: no such folder", file=stderr)
         return EXIT_USAGE
-    try:
-        return serve.run(port=args.port, out_dir=args.out, packs=args.content, timeout=args.timeout,
-                         watched=[build.CONTENT_DIR, build.TEMPLATES_DIR], log=None if args.quiet else stderr,
-                         stdout=stdout)
-    except KeyboardInterrupt:
-        return EXIT_OK
-    except OSError as exc:  # the port is taken, say
-        print(f"error: cannot serve on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=stderr)
-        return EXIT_FAILED
+    serve.run_fresh(port=args.port, out_dir=args.out, packs=args.content, timeout=args.timeout,
+                    watched=[build.CONTENT_DIR, build.TEMPLATES_DIR], quiet=args.quiet)
+    return EXIT_FAILED  # not reached: run_fresh replaces this process
 
 
 def _dispatch(args, commands, stdout, stderr) -> int:
