@@ -210,7 +210,7 @@ def _fake_python(tmp_path: Path, script: str) -> str:
 @pytest.mark.slow
 def test_a_slow_build_does_not_block_the_page(serve, build_dir, tmp_path):
     flag = tmp_path / "let-it-finish"
-    python = _fake_python(tmp_path, f'while [ ! -e "{flag}" ]; do sleep 0.05; done; echo "$@" > "$(dirname "$0")/args"')
+    python = _fake_python(tmp_path, f'while [ ! -e "{flag}" ]; do sleep 0.05; done; echo "$@" > "$(dirname "$0")/args-$3"')
     live = serve(build_dir, python=python)
     conn = http.client.HTTPConnection("127.0.0.1", live.port, timeout=30)
     conn.request("POST", "/roll", body="what=dungeon&seed=77&rooms=5&paper=letter&layout=zine",
@@ -225,7 +225,7 @@ def test_a_slow_build_does_not_block_the_page(serve, build_dir, tmp_path):
     flag.touch()
     _wait_for(lambda: job.finished)
     assert job.state == "done"
-    args = (tmp_path / "args").read_text().split()
+    args = (tmp_path / "args-dungeon").read_text().split()
     assert args[:2] == ["-m", "dungeonpress"] and args[2:12] == [
         "dungeon", "--seed", "77", "--rooms", "5", "--layout", "zine", "--paper", "letter", "--quiet"]
     assert Path(args[13]).parent == build_dir / ".serve"

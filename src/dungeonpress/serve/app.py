@@ -160,10 +160,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def _page(self):
         server = self.server
+        # The state number first: if a build ends while the page is made, the page shows it or reloads.
+        generation = server.hub.generation
         rolls = server.runner.rolls()
         current = rolls[-1] if rolls else None
         history = list(reversed(rolls[:-1]))[:8]
-        html = page.render(generation=server.hub.generation, build_label=_shown(server.out_dir) + "/",
+        html = page.render(generation=generation, build_label=_shown(server.out_dir) + "/",
                            products=server.products(), current=current, history=history,
                            check=server.runner.latest_check(), watched=[_shown(p) + "/" for p in server.watched],
                            notice=server.notice, defaults=current.roll if current and current.roll else None)

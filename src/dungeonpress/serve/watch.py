@@ -18,11 +18,13 @@ class Watcher:
         self._thread = threading.Thread(target=self._loop, name="watch", daemon=True)
 
     def start(self) -> None:
-        self._thread.start()
+        if self.roots:
+            self._thread.start()
 
     def stop(self) -> None:
         self._stop.set()
-        self._thread.join(timeout=5)
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
 
     def _loop(self) -> None:
         # watch() batches changes for `debounce` ms, so an editor's save-rename-delete is one rebuild.
