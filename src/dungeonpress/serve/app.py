@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import mimetypes
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -18,6 +19,7 @@ HOST = "127.0.0.1"  # never another interface: the page runs builds for whoever 
 KEEPALIVE = 15  # seconds between comments on the event stream, so proxies and browsers keep it open
 MAX_FORM = 4096
 THUMB_CACHE = 256
+THUMB_WIDTH = 320  # px: twice the card's width, so thumbnails stay sharp on dense screens
 
 
 class Hub:
@@ -65,6 +67,12 @@ class PreviewServer(ThreadingHTTPServer):
         self._thumbs: dict = {}
         self._thumbs_lock = threading.Lock()
 
+    def handle_error(self, request, client_address):
+        # A page that reloads drops its half-loaded thumbnails: a closed connection is not an error.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
     @property
     def url(self) -> str:
         return f"http://{HOST}:{self.server_address[1]}/"
@@ -111,7 +119,7 @@ class PreviewServer(ThreadingHTTPServer):
         with self._thumbs_lock:
             if key in self._thumbs:
                 return self._thumbs[key]
-        data = preview.thumbnail(path)
+        data = preview.thumbnail(path, width=THUMB_WIDTH)
         with self._thumbs_lock:
             if len(self._thumbs) >= THUMB_CACHE:
                 self._thumbs.clear()

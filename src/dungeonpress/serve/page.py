@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html import escape
 from urllib.parse import quote
 
@@ -35,7 +36,7 @@ form.roll button:hover { filter:brightness(1.1); }
 .notice { margin:.8rem 0 0; padding:.6rem .9rem; border-radius:6px; background:#fff4dd; border:1px solid #e8cf93; }
 .current { display:flex; gap:1.2rem; margin-top:1rem; background:var(--card); border:1px solid var(--line);
            border-radius:8px; padding:1rem; align-items:flex-start; }
-.current img { width:180px; border:1px solid var(--line); box-shadow:0 1px 3px rgba(0,0,0,.12); background:#fff; }
+.current img { max-width:240px; max-height:240px; border:1px solid var(--line); box-shadow:0 1px 3px rgba(0,0,0,.12); background:#fff; }
 .current .what { font-weight:600; font-size:1.05rem; margin:0 0 .2rem; }
 .current code.cmd { display:block; color:var(--muted); font-size:.8rem; margin-bottom:.6rem; }
 .downloads { display:flex; flex-wrap:wrap; gap:.4rem; margin:.4rem 0; }
@@ -55,7 +56,7 @@ form.roll button:hover { filter:brightness(1.1); }
 .card:hover { border-color:var(--accent); }
 .card .thumb { height:170px; display:flex; align-items:center; justify-content:center; }
 .card img { max-width:100%; max-height:170px; border:1px solid var(--line); background:#fff; }
-.card .name { font-size:.78rem; margin-top:.45rem; word-break:break-all; }
+.card .name { font-size:.78rem; margin-top:.45rem; overflow-wrap:anywhere; }
 .card .size { font-size:.72rem; color:var(--muted); }
 .empty { color:var(--muted); }
 ul.history { list-style:none; padding:0; margin:0; font-size:.85rem; }
@@ -171,7 +172,12 @@ def _problems(job: Job) -> str:
 def _card(rel: str, size: int) -> str:
     return (f"<a class=card href='/files/{quote(rel)}'><div class=thumb>"
             f"<img loading=lazy src='/thumb/{quote(rel)}' alt='first page of {escape(rel)}'></div>"
-            f"<div class=name>{escape(rel)}</div><div class=size>{_size(size)}</div></a>")
+            f"<div class=name>{_breakable(rel)}</div><div class=size>{_size(size)}</div></a>")
+
+
+def _breakable(name: str) -> str:
+    """Long file names wrap after a hyphen or slash rather than mid-word."""
+    return "".join(escape(part) + ("<wbr>" if part in "-/" else "") for part in re.split(r"([-/])", name))
 
 
 def _name(rel: str) -> str:
