@@ -196,7 +196,13 @@ def test_the_server_serves_the_build_folder_and_checks_host_and_origin(serve, bu
         "Origin": "http://attacker.example", "Content-Type": "application/x-www-form-urlencoded"})
     assert conn.getresponse().status == 403
     conn.close()
+    conn = http.client.HTTPConnection("127.0.0.1", live.port, timeout=30)
+    conn.request("POST", "/roll", body="what=dungeon&seed=1&rooms=99", headers={
+        "Origin": live.url.rstrip("/"), "Content-Type": "application/x-www-form-urlencoded"})
+    assert conn.getresponse().status == 303
+    conn.close()
     assert live.server.runner.rolls() == []
+    assert b"Not rolled: rooms 99 is out of range (3-30)" in live.get("/")[1]
 
 
 def _fake_python(tmp_path: Path, script: str) -> str:
