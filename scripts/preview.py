@@ -22,8 +22,11 @@ def main(argv: list[str]) -> int:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     source, out = Path(argv[0]), Path(argv[1])
-    pdfs = sorted(p for p in source.rglob("*.pdf") if not any(part.startswith(".") for part in p.relative_to(source).parts)) \
-        if source.is_dir() else [source]
+    if source.is_dir():  # folders starting with a dot (the preview page's rolls) are skipped
+        pdfs = sorted(p for p in source.rglob("*.pdf")
+                      if not any(part.startswith(".") for part in p.relative_to(source).parts))
+    else:
+        pdfs = [source]
     for path in pdfs:
         made = preview.preview(path, dpi=dpi, out_dir=out)
         print(f"{path}: {len(made.pages)} pages, sheet {made.sheet}")

@@ -344,9 +344,8 @@ def test_editing_a_table_rebuilds_and_reloads_and_errors_show_as_file_lines(brow
     # Every place name becomes Quoxtunnel: the file watcher rebuilds the zine and the page reloads itself.
     original = table.read_text()
     table.write_text(re.sub(r"(?m)^  (\d+): .*$", r"  \1: Quoxtunnel", original))
-    page.wait_for_function(f"() => document.querySelector('#current[data-state=done]') && "
-                           f"+document.body.dataset.gen > 0 && !document.body.innerHTML.includes('{first.folder.name}')",
-                           timeout=BUILD_WAIT_MS)
+    page.wait_for_function(f"() => {{ const c = document.querySelector('#current[data-state=done]'); "
+                           f"return c && !c.innerHTML.includes('{first.folder.name}'); }}", timeout=BUILD_WAIT_MS)
     assert "changed" in page.inner_text("#current")
     assert "Quoxtunnel" in _pdf_text(_download_pdf(page))
     _shot(page, "rebuilt")
