@@ -143,5 +143,5 @@ def test_cli_refuses_bad_turns(tmp_path):
     err = io.StringIO()
     status = cli.main(["delve", "--seed", "1", "--turns", "0", "--quiet", "--out", str(tmp_path)],
                       stdout=io.StringIO(), stderr=err)
-    assert status == 1 and "--turns must be 1-200" in err.getvalue()
+    assert status == 2 and err.getvalue() == "dungeonpress: error: --turns must be 1 to 200 (got 0)\n"
     assert cli.main(["delve", "--light", "moon"], stdout=io.StringIO(), stderr=io.StringIO()) == 2

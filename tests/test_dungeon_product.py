@@ -239,8 +239,9 @@ def test_cli_json_progress_and_quiet(tmp_path):
 
 
 def test_cli_rejects_bad_options(tmp_path, capsys):
-    assert main(["dungeon", "--rooms", "1", "--out", str(tmp_path)], io.StringIO(), io.StringIO()) == 2
-    assert "argument --rooms: invalid room count (3 to 30) value: '1'" in capsys.readouterr().err  # argparse's own stderr
+    err = io.StringIO()
+    assert main(["dungeon", "--rooms", "1", "--out", str(tmp_path)], io.StringIO(), err) == 2
+    assert err.getvalue() == "dungeonpress: error: --rooms must be 3 to 30 (got 1)\n"
     err = io.StringIO()
     assert main(["dungeon", "--seed", "1", "--rooms", "20", "--out", str(tmp_path)], io.StringIO(), err) == 1
     assert "a zine holds at most 10 rooms" in err.getvalue()

@@ -208,5 +208,5 @@ def test_cli_refuses_a_size_the_set_cannot_make(tmp_path):
     err = io.StringIO()
     status = cli.main(["dunginoes", "--seed", "1", "--size", "40", "--quiet", "--out", str(tmp_path)],
                       stdout=io.StringIO(), stderr=err)
-    assert status == 1 and "--size must be 2-28" in err.getvalue()
+    assert status == 2 and err.getvalue() == "dungeonpress: error: --size must be 2 to 28 (got 40)\n"
     assert not list(tmp_path.iterdir())

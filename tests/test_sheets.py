@@ -240,6 +240,6 @@ def test_cli_refuses_a_count_below_one(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     status = cli.main(["character", "--seed", "7", "--count", "0", "--out", str(tmp_path), "--quiet"],
                       stdout=out, stderr=err)
-    assert status == 1
-    assert err.getvalue().strip() == "error: --count must be at least 1 (got 0)"
+    assert status == 2
+    assert err.getvalue().strip() == "dungeonpress: error: --count must be 1 to 100 (got 0)"
     assert not list(tmp_path.iterdir())

@@ -33,8 +33,17 @@ DEFAULT_BUILD = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line (the usage text is for --help), values shortened."""
+
+    def error(self, message):
+        if len(message) > 200:
+            message = message[:200] + "…"
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+
 def _parser(commands) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dungeonpress", description="Print solo dungeon-crawling games from YAML content.")
+    parser = _Parser(prog="dungeonpress", description="Print solo dungeon-crawling games from YAML content.")
     parser.add_argument("--version", action="version", version=f"dungeonpress {__version__}")
     top = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -51,6 +60,15 @@ def _parser(commands) -> argparse.ArgumentParser:
     validate = top.add_parser("validate", help="check every content file and report all mistakes")
     validate.add_argument("--content", action="append", type=Path, default=[], metavar="DIR")
     validate.add_argument("--debug", action="store_true")
+
+    tables = top.add_parser("tables", help="list every table: id, die, title, pack and the products that use it")
+    tables.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
+                        help="an extra content pack (or folder of packs); its tables replace built-in ones by id")
+    tables.add_argument("--debug", action="store_true")
+    new_pack = top.add_parser("new-pack", help="write a small, valid, commented content pack to start your own",
+                              epilog="example: dungeonpress new-pack my-pack")
+    new_pack.add_argument("dir", type=Path, metavar="DIR", help="a new (or empty) folder for the pack")
+    new_pack.add_argument("--debug", action="store_true")
 
     build_parser = top.add_parser("build", help="build a book product (rulebook, tables) or everything (all)")
     build_sub = build_parser.add_subparsers(dest="product", metavar="PRODUCT", required=True)
@@ -91,6 +109,10 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     if not args.command:
         parser.print_help(stdout)
         return EXIT_USAGE
+    problem = _usage_problem(args)
+    if problem:  # checked before any content is read or any work is done
+        print(f"dungeonpress: error: {problem}", file=stderr)
+        return EXIT_USAGE
     if args.command in TOOLS:  # preview and serve read the build folder; they load no content
         return _run_tool(args, stdout, stderr)
     try:
@@ -107,8 +129,41 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     except OSError as exc:
         if getattr(args, "debug", False):
             raise
-        print(f"error: {exc}", file=stderr)
+        print(f"error: {_os_error(exc)}", file=stderr)
         return EXIT_FAILED
+    except Exception as exc:  # a bug, never the user's fault: one line, not a traceback
+        if getattr(args, "debug", False):
+            raise
+        print(f"error: unexpected {type(exc).__name__}: {_first_line(exc)} (a bug in dungeonpress; "
+              f"run with --debug for details and please report it)", file=stderr)
+        return EXIT_FAILED
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else "no message"
+
+
+def _os_error(exc: OSError) -> str:
+    """An OS error as `FILE: what went wrong`, naming the file whenever the error knows it."""
+    if exc.filename is not None:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return str(exc)
+
+
+def _usage_problem(args) -> str | None:
+    """A bad --out or an option outside its declared range, as one line; None when all are fine."""
+    out = getattr(args, "out", None)
+    if out is not None:
+        problem = build.out_problem(out)
+        if problem:
+            return problem
+    command = getattr(args, "_command", None)
+    for option in command.options if command else ():
+        problem = option.range_problem(getattr(args, option.dest, None))
+        if problem:
+            return problem
+    return None
 
 
 TOOLS = ("preview", "serve")
@@ -161,11 +216,25 @@ def _run_tool(args, stdout, stderr) -> int:
 
 
 def _dispatch(args, commands, stdout, stderr) -> int:
+    if args.command == "new-pack":
+        return _new_pack(args.dir, stdout, stderr)
     content = build.load_content(args.content)
+    for warning in content.warnings:  # files a pack holds that were not read: say so, never pass them over
+        print(f"warning: {warning}", file=stderr)
     if args.command == "validate":
+        for note in content.notes:
+            print(note, file=stdout)
         tables = len(content.tables)
         print(f"content ok: {tables} tables, {len(content.creatures)} creatures, "
-              f"{len(content.book.chapters) if content.book else 0} chapters", file=stdout)
+              f"{len(content.book.chapters) if content.book else 0} chapters"
+              f"{f', {len(content.warnings)} files not read' if content.warnings else ''}", file=stdout)
+        return EXIT_OK
+    if args.command == "tables":
+        from dungeonpress import authoring  # reads the product code: only when asked
+        products = {module: [full_name(c) for c in build.commands_of(module)] for module in build.PRODUCT_MODULES
+                    if module not in ("tables_booklet", "exports")}
+        for line in authoring.tables_listing(content, products):
+            print(line.rstrip(), file=stdout)
         return EXIT_OK
     if args.command == "build" and args.product == "all":
         by_name = {full_name(c): c for c in commands}
@@ -174,6 +243,18 @@ def _dispatch(args, commands, stdout, stderr) -> int:
     command = args._command
     options = {k: v for k, v in vars(args).items() if not k.startswith("_")}
     return _run_jobs([(command, options)], args, content, stdout, stderr)
+
+
+def _new_pack(target: Path, stdout, stderr) -> int:
+    from dungeonpress import authoring
+    try:
+        written = authoring.write_new_pack(target)
+    except FileExistsError as exc:
+        print(f"error: {exc}", file=stderr)
+        return EXIT_USAGE
+    print(f"wrote {len(written)} files to {_shown(target)}/; try: dungeonpress validate --content {_shown(target)}",
+          file=stdout)
+    return EXIT_OK
 
 
 def _run_jobs(jobs, args, content, stdout, stderr) -> int:

@@ -63,12 +63,14 @@ def page_count(path: Path) -> int:
             document.close()
 
 
-def render_page(path: Path, index: int, dpi: float) -> Image.Image:
-    """One page as an RGB image at `dpi` (72 dpi is 1 px per PDF point)."""
+def render_page(path: Path, index: int, dpi: float | None = None, *, height: int | None = None) -> Image.Image:
+    """One page as an RGB image at `dpi` (72 dpi is 1 px per PDF point), or `height` px tall."""
     with _PDFIUM:
         document = _open(path)
         try:
-            return document[index].render(scale=dpi / 72).to_pil().convert("RGB")
+            page = document[index]
+            scale = height / page.get_height() if height else (dpi or DEFAULT_DPI) / 72
+            return page.render(scale=scale).to_pil().convert("RGB")
         finally:
             document.close()
 

@@ -84,6 +84,22 @@ class Option:
     default: object = None
     choices: tuple | None = None
     flag: bool = False  # a switch (store_true); `--no-x` style switches name the negative flag
+    min: int | None = None  # whole-number options: the allowed range, checked by the CLI before any work
+    max: int | None = None
+
+    @property
+    def dest(self) -> str:
+        return self.flags[0].lstrip("-").replace("-", "_")
+
+    def range_problem(self, value) -> str | None:
+        """`--name must be LOW to HIGH (got VALUE)` when `value` is outside the declared range, else None."""
+        if value is None or (self.min is None and self.max is None):
+            return None
+        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+            low = "" if self.min is None else self.min
+            high = "" if self.max is None else self.max
+            return f"{self.flags[0]} must be {low} to {high} (got {value})"
+        return None
 
 
 @dataclass(frozen=True)

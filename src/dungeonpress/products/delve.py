@@ -149,7 +149,7 @@ COMMANDS = (
         seeded=True,
         options=(
             Option(("--turns",), f"turns to pre-roll, {TURNS[0]}-{TURNS[1]} (default {DEFAULT_TURNS})", type=int,
-                   default=DEFAULT_TURNS),
+                   default=DEFAULT_TURNS, min=TURNS[0], max=TURNS[1]),
             Option(("--light",), "the light source carried (default torch)", choices=delve.LIGHTS, default="torch"),
             Option(("--no-map",), "the delver does not map: wandering checks every fourth turn, 1 in 10 a turn "
                                   "to get lost", flag=True),

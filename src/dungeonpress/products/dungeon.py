@@ -17,6 +17,7 @@ FORMATS = ("pdf", "html", "json")
 DEFAULT_ROOMS = views.DEFAULT_ROOMS  # every layout: a seed names one dungeon, printed as zine or booklet
 MAX_ZINE_ROOMS = 10  # more keyed rooms than this do not fit three A7 pages at a legible size
 MIN_ROOMS, MAX_ROOMS = 3, 30
+MAX_PACK_COUNT = 36  # dungeons in one pack
 PACK_COUNT = 6
 ZINE_PAGES = 8
 MAX_ZINE_NOTES = 2  # a one-page key leaves two zine pages to fill
@@ -190,20 +191,6 @@ def _standalone(ctx: BuildContext, html: str) -> bytes:
     return html.replace("<head>", f"<head>\n{base}", 1).encode("utf-8")
 
 
-class _Bounded:
-    """An argparse `type` for a whole number in a range; its name is what argparse prints on a bad value."""
-
-    def __init__(self, low: int, high: int, what: str):
-        self.low, self.high = low, high
-        self.__name__ = f"{what} ({low} to {high})"
-
-    def __call__(self, text: str) -> int:
-        value = int(text)
-        if not self.low <= value <= self.high:
-            raise ValueError(text)
-        return value
-
-
 COMMANDS = (
     Command(
         name="dungeon",
@@ -212,12 +199,12 @@ COMMANDS = (
         seeded=True,
         options=(
             Option(("--rooms",), f"how many rooms (default: {DEFAULT_ROOMS}; a zine holds up to {MAX_ZINE_ROOMS})",
-                   type=_Bounded(MIN_ROOMS, MAX_ROOMS, "room count")),
+                   type=int, min=MIN_ROOMS, max=MAX_ROOMS),
             Option(("--layout",), "zine (one folded sheet), booklet (A5) or pack (default: zine; pack with --count)",
                    choices=LAYOUTS),
             Option(("--paper",), "sheet to print on: a4 or letter (default: a4)", choices=PAPERS),
             Option(("--count",), f"make a pack of N dungeons in one booklet (a pack has {PACK_COUNT} by default)",
-                   type=_Bounded(1, 36, "dungeon count")),
+                   type=int, min=1, max=MAX_PACK_COUNT),
             Option(("--format",), "pdf (with the JSON beside it), html, or json only (default: pdf)", choices=FORMATS),
         ),
         example="dungeonpress dungeon --seed 1234 --layout zine --paper letter",

@@ -153,7 +153,7 @@ COMMANDS = (
         seeded=True,
         options=(
             Option(("--size",), f"rooms in each map, {SIZES[0]}-{SIZES[1]} (default {DEFAULT_SIZE})", type=int,
-                   default=DEFAULT_SIZE),
+                   default=DEFAULT_SIZE, min=SIZES[0], max=SIZES[1]),
             Option(("--mode",), "which map procedure: before (laid before the game) or fly (on the fly); "
                                 "default both", choices=dunginoes.MODES),
         ),

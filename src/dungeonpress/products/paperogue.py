@@ -267,8 +267,8 @@ COMMANDS = (
         run=build_levels,
         seeded=True,
         options=(
-            Option(("--levels",), "how many levels (default 3)", type=int, default=3,
-                   choices=tuple(range(1, paperogue.MAX_LEVELS + 1))),
+            Option(("--levels",), f"how many levels, 1-{paperogue.MAX_LEVELS} (default 3)", type=int, default=3,
+                   min=1, max=paperogue.MAX_LEVELS),
             Option(("--rooms-die",), "the die for rooms per level (default d20)", default="d20",
                    choices=paperogue.ROOMS_DICE),
             Option(("--format",), "pdf (levels and card) or json (levels); default both", choices=FORMATS),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from dungeonpress import impose, render
 from dungeonpress.errors import RenderError
 from dungeonpress.products import views
@@ -64,7 +66,9 @@ def chapter_views(ctx: BuildContext) -> list:
 
     out = []
     for number, chapter in enumerate(content.book.chapters, start=1):
-        html, headings = render.render_chapter(chapter.text, f"c{number}", directive_html)
+        base = Path(chapter.source.path).resolve().parent  # the chapter's folder: its images are beside it
+        html, headings = render.render_chapter(chapter.text, f"c{number}", directive_html, base=base,
+                                               roots=ctx.roots, where=chapter.source.path)
         out.append({"html": html, "headings": headings, "title": headings[0][1] if headings else ""})
     return out
 

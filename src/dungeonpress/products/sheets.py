@@ -20,6 +20,8 @@ FORMATS = ("pdf", "json")
 GEAR_SLOTS, BACKPACK_SLOTS, DURABILITY_BOXES = 6, 2, 5
 LUCK_BOXES, TWIST_BOXES, MEAL_BOXES = 6, 3, 3
 
+MAX_CHARACTERS = 100  # pre-rolled characters in one run: a stack of sheets, not a denial of service
+
 
 @dataclass(frozen=True)
 class Layout:
@@ -489,7 +491,8 @@ COMMANDS = (
         run=build_characters,
         seeded=True,
         options=(
-            Option(("--count",), "how many characters (default: 1)", type=int, default=1),
+            Option(("--count",), f"how many characters, 1-{MAX_CHARACTERS} (default: 1)", type=int, default=1,
+                   min=1, max=MAX_CHARACTERS),
             Option(("--game",), "dungeoneer (default) or paperogue", choices=GAMES),
             Option(("--format",), "pdf or json (default: both)", choices=FORMATS),
             Option(("--paper",), "paper size of the PDF (default: a4)", choices=PAPERS),
