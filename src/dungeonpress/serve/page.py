@@ -90,7 +90,8 @@ def render(*, generation: int, build_label: str, products: list, current: Job | 
         "<title>dungeonpress preview</title><style>", CSS, "</style></head>",
         f"<body data-gen='{generation}'>",
         "<header><h1>dungeonpress</h1>",
-        f"<span class=watch>watching {escape(', '.join(watched))}{_check_pill(check)}</span></header><main>",
+        f"<span class=watch>{'watching ' + escape(', '.join(watched)) if watched else 'not watching any folder'}"
+        f"{_check_pill(check)}</span></header><main>",
     ]
     if check is not None and check.state == "failed" and (current is None or current.state != "failed"):
         parts.append("<h2>Content check</h2>" + _problems(check))
