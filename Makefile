@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all build test bench preview clean system-check constraints
+.PHONY: all build test test-fast bench preview clean system-check constraints
 
 all: build
 
@@ -38,6 +38,10 @@ build: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The quick tier while working: no PDF layout, no many-seed sweeps (under a minute); CI runs `make test`.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python -m scripts.bench

@@ -45,7 +45,7 @@ def bench_rulebook(runs: int) -> dict:
         data, t = timed(lambda: pdf.write_pdf(rendered))
         stages["pdf write"].append(t)
         if padded is None:  # impose needs whole sheets: the padded book the product makes, built once
-            padded = data if pages % 4 == 0 else rulebook.build_rulebook(ctx, {"layout": "pages", "paper": None})[0].data
+            padded = data if pages % 4 == 0 else rulebook.build_rulebook(ctx, rulebook.RulebookOptions(layout="pages"))[0].data
         _, t = timed(lambda: [impose.impose_booklet(padded, p) for p in ("a4", "letter")])
         stages["imposition (2 papers)"].append(t)
     out = {f"rulebook {name} (s)": statistics.median(values) for name, values in stages.items()}

@@ -47,14 +47,14 @@ def _zines_per_second(content, run: int) -> float:
     for n in range(ZINES):
         seed = 1000 * run + n
         ctx = build.context_for(content, seed=seed)
-        product.build_dungeon(ctx, {"seed": seed, "layout": "zine", "paper": "a4", "format": "pdf"})
+        product.build_dungeon(ctx, product.DungeonOptions(layout="zine", paper="a4", format="pdf"))
     return ZINES / (time.perf_counter() - start)
 
 
 def _pack_seconds(content, run: int) -> float:
     ctx = build.context_for(content, seed=run)
     start = time.perf_counter()
-    product.build_dungeon(ctx, {"seed": run, "count": 6, "format": "pdf"})
+    product.build_dungeon(ctx, product.DungeonOptions(count=6, format="pdf"))
     return time.perf_counter() - start
 
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import subprocess
 import sys
 
 import pytest
 
-from dungeonpress import __version__
+from dungeonpress import __version__, build
 from dungeonpress.cli import main
+from dungeonpress.errors import UsageError
+from dungeonpress.products import options
 
 
 def run(*argv):
@@ -55,12 +58,66 @@ def test_usage_errors_exit_two():
     assert run()[0] == 2
 
 
-def test_version_and_help(capsys):
-    assert run("--version")[0] == 0
-    assert capsys.readouterr().out.strip() == f"dungeonpress {__version__}"
+def test_version_and_help():
+    code, out, _ = run("--version")
+    assert code == 0 and out.strip() == f"dungeonpress {__version__}"
     for argv in (["--help"], ["build", "--help"], ["build", "rulebook", "--help"], ["export", "tables", "--help"]):
-        assert run(*argv)[0] == 0
-        assert "usage:" in capsys.readouterr().out
+        code, out, _ = run(*argv)
+        assert code == 0 and "usage:" in out
+
+
+def _bad_values(spec):
+    """Values just outside what an option allows, and one that is not a value at all."""
+    if spec.choices:
+        return ["no-such-value"]
+    if not spec.whole:
+        return []  # free text (a table id): checked against the content, later
+    bad = ["many"]
+    if spec.min is not None:
+        bad.append(str(spec.min - 1))
+    if spec.max is not None:
+        bad.append(str(spec.max + 1))
+    return bad
+
+
+def test_every_bad_option_value_of_every_command_is_one_line_exit_two(tmp_path):
+    """Walk all commands' options: each bad value names the option and what it allows, before content loads."""
+    walked = 0
+    for command in build.commands():
+        for field, spec in options.specs(command.options):
+            if spec.switch:
+                continue
+            flag = options.flag_of(field)
+            for value in _bad_values(spec):
+                argv = [*command.full_name.split(), flag, value, "--out", str(tmp_path / "out")]
+                code, out, err = run(*argv)
+                assert code == 2, argv
+                assert out == "" and err.count("\n") == 1, (argv, err)
+                assert err == f"dungeonpress {command.full_name}: error: {flag} must be {spec.allowed()} " \
+                              f"(got {value})\n", argv
+                walked += 1
+    assert walked >= 20
+    assert not (tmp_path / "out").exists()
+
+
+def test_options_are_frozen_and_checked_in_code_too():
+    from dungeonpress.products.delve import DelveOptions
+    with pytest.raises(UsageError, match="--turns must be a whole number from 1 to 200"):
+        DelveOptions(turns=0)
+    opts = DelveOptions()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        opts.turns = 3
+
+
+def test_build_all_runs_what_each_product_registers():
+    jobs = [(c.full_name, job) for c in build.commands() for job in c.build_all]
+    names = [name for name, _ in jobs]
+    assert names[:3] == ["build rulebook", "build tables", "export tables"]
+    assert {"dungeon", "sheet", "character", "paper", "paperogue", "dunginoes", "delve"} <= set(names)
+    for command in build.commands():  # every registered default is itself a valid set of options
+        for job in command.build_all:
+            options.parse(command.options, job.options)
+            assert (job.seed is not None) == command.seeded, command.full_name
 
 
 def test_python_dash_m_works():
@@ -77,3 +134,11 @@ def test_a_failed_build_leaves_no_half_file(tmp_path, monkeypatch):
         build.write_outputs(target, [Output("a.pdf", b"%PDF-1.7\ntruncated")])
     assert (target / "a.pdf").read_bytes() == b"%PDF-1.7\nold\n%%EOF\n"
     assert [p.name for p in target.iterdir()] == ["a.pdf"]
+
+
+def test_help_loads_no_heavy_library():
+    """The registry imports every product, yet --help reads no YAML and lays out nothing."""
+    script = ("import io, sys\nfrom dungeonpress.cli import main\nmain(['--help'], io.StringIO(), io.StringIO())\n"
+              "print(sorted(m for m in ('weasyprint', 'jinja2', 'yaml', 'pikepdf', 'markdown_it') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"

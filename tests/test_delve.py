@@ -113,7 +113,7 @@ def test_same_seed_same_delve(content):
 def built(content):
     def make():
         ctx = build.context_for(content, seed=1234)
-        outputs = product.build_delve(ctx, {"turns": 36, "light": "torch", "no_map": False, "seed": 1234})
+        outputs = product.build_delve(ctx, product.DelveOptions(turns=36, light="torch"))
         return ctx, {o.name: o.data for o in outputs}
     return make(), make()
 
@@ -143,5 +143,6 @@ def test_cli_refuses_bad_turns(tmp_path):
     err = io.StringIO()
     status = cli.main(["delve", "--seed", "1", "--turns", "0", "--quiet", "--out", str(tmp_path)],
                       stdout=io.StringIO(), stderr=err)
-    assert status == 2 and err.getvalue() == "dungeonpress: error: --turns must be 1 to 200 (got 0)\n"
+    assert status == 2
+    assert err.getvalue() == "dungeonpress delve: error: --turns must be a whole number from 1 to 200 (got 0)\n"
     assert cli.main(["delve", "--light", "moon"], stdout=io.StringIO(), stderr=io.StringIO()) == 2

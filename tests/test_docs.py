@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dungeonpress import build
+from dungeonpress.products.options import flag_of, specs
 from dungeonpress.cli import full_name
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
@@ -20,8 +21,8 @@ def test_every_command_is_documented_with_an_example():
         assert f"`dungeonpress {name}" in README, name
         examples = README.split("Examples:")[1].split("```")[1]
         assert any(line.split("dungeonpress ", 1)[-1].startswith(name) for line in examples.splitlines()), name
-        for option in command.options:
-            assert option.flags[0] in README, f"{name} {option.flags[0]}"
+        for field, _ in specs(command.options):
+            assert flag_of(field) in README, f"{name} {flag_of(field)}"
 
 
 def test_ci_runs_the_readme_test_command():

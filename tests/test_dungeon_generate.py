@@ -17,7 +17,7 @@ from dungeonpress.errors import ContentErrors
 from dungeonpress.generate import dungeon as gen
 from dungeonpress.generate.dungeon import generate_dungeon
 from dungeonpress.generate.oracle import resolve
-from dungeonpress.products.dungeon_views import dungeon_data
+from dungeonpress.views.data import dungeon_data
 
 SEEDS = range(1000)
 
@@ -198,7 +198,7 @@ def test_no_hash_order_leaks_into_the_dungeon():
     """The same seed gives the same JSON whatever PYTHONHASHSEED is (no set or dict-order surprises)."""
     script = ("import json, random; from dungeonpress import build; "
               "from dungeonpress.generate.dungeon import generate_dungeon; "
-              "from dungeonpress.products.dungeon_views import dungeon_data; "
+              "from dungeonpress.views.data import dungeon_data; "
               "print(json.dumps(dungeon_data(generate_dungeon(build.load_content(), random.Random(77), rooms=12), seed=77)))")
     outputs = set()
     for hash_seed in ("1", "2"):

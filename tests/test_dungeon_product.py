@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
+import shutil
 import json
 import re
 
@@ -13,7 +15,9 @@ from dungeonpress import build, impose
 from dungeonpress.cli import main
 from dungeonpress.generate.layout import OUTSIDE
 from dungeonpress.products import dungeon as product
-from dungeonpress.products import dungeon_views
+from dungeonpress.products.options import parse
+from dungeonpress.views import data as data_views
+from dungeonpress.views import dungeon as dungeon_views
 
 MM = 72 / 25.4
 SEED = 1234
@@ -21,9 +25,8 @@ SEED = 1234
 
 def make(content, **options):
     """Run the dungeon command as the CLI would; return ({name: bytes}, the build context)."""
-    ctx = build.context_for(content, seed=options.get("seed"))
-    defaults = {"rooms": None, "layout": None, "paper": None, "count": None, "format": None}
-    outputs = product.build_dungeon(ctx, defaults | options)
+    ctx = build.context_for(content, seed=options.pop("seed", None))
+    outputs = product.build_dungeon(ctx, parse(product.DungeonOptions, options))
     return {o.name: o.data for o in outputs}, ctx
 
 
@@ -136,7 +139,7 @@ def test_zine_pages_read_in_order(zine_pages_a4):
 
 
 def make_json(ctx) -> bytes:
-    return product.to_json(dungeon_views.dungeon_data(product.roll_dungeon(ctx, SEED, 8), seed=SEED))
+    return data_views.encode_json(data_views.dungeon_data(product.roll_dungeon(ctx, SEED, 8), seed=SEED))
 
 
 DOOR = re.compile(r'<span class="door">(\w+)(?: → <a href="#d1-room-(\d+)">(\d+)</a>|: ([\w ]+))( \(broken through\))?</span>')
@@ -151,7 +154,7 @@ def test_every_key_reference_matches_the_layout(content, compact):
         view = dungeon_views.dungeon_view(dungeon, seed=seed, rooms=10, prefix="d1", map_box=(60, 80),
                                           oracle_rows=1, twists=1, d6s=1, compact=compact)
         html = product.html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view,
-                                          notes_pages=0, flowing=False, body_class="zine zine-a4")
+                                          notes_pages=[], flowing=False, body_class="zine zine-a4")
         entries = re.split(r'<div class="room" id="d1-room-(\d+)"', html)[1:]
         assert [int(n) for n in entries[::2]] == [room.number for room in dungeon.rooms]
         for number, entry in zip(entries[::2], entries[1::2]):
@@ -238,11 +241,28 @@ def test_cli_json_progress_and_quiet(tmp_path):
     assert re.fullmatch(r"seed: \d+\n", err.getvalue())  # a fresh seed is printed; no progress
 
 
-def test_cli_rejects_bad_options(tmp_path, capsys):
+def test_cli_rejects_bad_options(tmp_path):
     err = io.StringIO()
     assert main(["dungeon", "--rooms", "1", "--out", str(tmp_path)], io.StringIO(), err) == 2
-    assert err.getvalue() == "dungeonpress: error: --rooms must be 3 to 30 (got 1)\n"
+    assert err.getvalue() == "dungeonpress dungeon: error: --rooms must be a whole number from 3 to 30 (got 1)\n"
     err = io.StringIO()
-    assert main(["dungeon", "--seed", "1", "--rooms", "20", "--out", str(tmp_path)], io.StringIO(), err) == 1
-    assert "a zine holds at most 10 rooms" in err.getvalue()
+    assert main(["dungeon", "--seed", "1", "--rooms", "20", "--out", str(tmp_path)], io.StringIO(), err) == 2
+    assert err.getvalue() == ("dungeonpress dungeon: error: --rooms must be at most 10 in a zine (got 20): "
+                              "use --layout booklet for bigger dungeons\n")
     assert not list(tmp_path.glob("*.pdf"))
+
+
+def test_html_output_carries_no_path_of_the_building_machine(tmp_path, monkeypatch):
+    """Standalone HTML links its stylesheets relatively inside the folder it is run from, not at all outside it."""
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.chdir(root)
+    for out in (tmp_path / "out", root / "build" / "html-test"):
+        try:
+            assert main(["dungeon", "--seed", "5", "--format", "html", "--quiet", "--out", str(out)],
+                        io.StringIO(), io.StringIO()) == 0
+            html = (out / "dungeon-5-zine-a4.html").read_text()
+            assert str(root) not in html and str(tmp_path) not in html and "file:" not in html
+        finally:
+            if out.is_relative_to(root):
+                shutil.rmtree(out, ignore_errors=True)
+    assert '<base href="../../templates/">' in html

@@ -169,9 +169,9 @@ def test_per_table_files_are_the_pack_documents_without_pack_keys(content, files
 
 def test_written_bundle_is_byte_identical_on_rebuild(tmp_path, content):
     ctx = build.context_for(content)
-    from dungeonpress.products.exports import build_exports
+    from dungeonpress.products.exports import ExportOptions, build_exports
     for out in ("a", "b"):
-        build.write_outputs(tmp_path / out, build_exports(ctx, {"format": "foundry"}))
+        build.write_outputs(tmp_path / out, build_exports(ctx, ExportOptions(format="foundry")))
     a = {p.relative_to(tmp_path / "a"): p.read_bytes() for p in (tmp_path / "a").rglob("*") if p.is_file()}
     b = {p.relative_to(tmp_path / "b"): p.read_bytes() for p in (tmp_path / "b").rglob("*") if p.is_file()}
     assert a == b and len(a) > 100

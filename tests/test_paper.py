@@ -10,7 +10,8 @@ import pytest
 from pypdf import PdfReader
 
 from dungeonpress import build, cli
-from dungeonpress.products import paperogue as product
+from dungeonpress.products import paper as product
+from dungeonpress.views import paperogue as paper_views
 
 MM = 72 / 25.4  # PDF points per millimetre
 PAGE_PT = {"a4": (595, 842), "letter": (612, 792)}
@@ -20,7 +21,7 @@ PAGE_PT = {"a4": (595, 842), "letter": (612, 792)}
 def sheets(content):
     """The default `paper` run: square and dot, A4 and Letter."""
     ctx = build.context_for(content)
-    outputs = {o.name: o.data for o in product.build_paper(ctx, {})}
+    outputs = {o.name: o.data for o in product.build_paper(ctx, product.PaperOptions())}
     return outputs, ctx.warnings
 
 
@@ -39,19 +40,19 @@ def test_one_page_with_whole_cells_of_the_exact_size(sheets, grid_kind, paper):
     assert len(reader.pages) == 1
     box = reader.pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == PAGE_PT[paper]
-    cell = product.DEFAULT_CELL[paper]
-    size = product.CELL_MM[cell] * MM
-    cols, rows = product.fit_grid(paper, cell, product.SHEET_RESERVED_MM)
+    cell = paper_views.DEFAULT_CELL[paper]
+    size = paper_views.CELL_MM[cell] * MM
+    cols, rows = paper_views.fit_grid(paper, cell, paper_views.SHEET_RESERVED_MM)
     xs, ys = _grid_positions(data, grid_kind)
     assert (len(xs), len(ys)) == (cols + 1, rows + 1)
     assert all(abs((b - a) - size) < 0.01 for a, b in zip(xs, xs[1:]))
     assert all(abs((b - a) - size) < 0.01 for a, b in zip(ys, ys[1:]))
     # inside the printable area: at least the page margin from every edge
     width, height = PAGE_PT[paper]
-    margin = product.MARGIN_MM * MM - 0.5
+    margin = paper_views.MARGIN_MM * MM - 0.5
     assert xs[0] >= margin and xs[-1] <= width - margin and ys[0] >= margin and ys[-1] <= height - margin
     # the grid fills the width: one more cell would not fit
-    assert (cols + 1) * size > width - 2 * product.MARGIN_MM * MM
+    assert (cols + 1) * size > width - 2 * paper_views.MARGIN_MM * MM
 
 
 def test_sheet_carries_the_legend_the_monster_lists_and_the_tally(sheets):
@@ -65,7 +66,7 @@ def test_sheet_carries_the_legend_the_monster_lists_and_the_tally(sheets):
 
 def test_cell_option_overrides_the_paper_default(content):
     ctx = build.context_for(content)
-    outputs = product.build_paper(ctx, {"grid": "square", "paper": "letter", "cell": "5mm"})
+    outputs = product.build_paper(ctx, product.PaperOptions(grid="square", paper="letter", cell="5mm"))
     assert [o.name for o in outputs] == ["paper-square-letter-5mm.pdf"]
     xs, _ = _grid_positions(outputs[0].data, "square")
     assert all(abs((b - a) - 5 * MM) < 0.01 for a, b in zip(xs, xs[1:]))

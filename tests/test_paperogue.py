@@ -25,6 +25,7 @@ from dungeonpress.draw import paperogue_grid as grid
 from dungeonpress.errors import ContentErrors
 from dungeonpress.generate import paperogue as gen
 from dungeonpress.products import paperogue as product
+from dungeonpress.views import paperogue as paper_views
 
 ROOT = Path(__file__).resolve().parents[1]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -185,7 +186,7 @@ def test_same_seed_same_dungeon_and_other_seeds_differ(content):
 def test_any_seed_gives_a_connected_drawable_dungeon(content, seed, die, levels):
     dungeon = gen.generate_paperogue(content, sub_rng(seed, "paperogue"), levels=levels, rooms_die=die)
     assert len(dungeon.levels) == levels
-    cols, rows = product.fit_grid("letter", product.LEVEL_CELL, product.LEVEL_RESERVED_MM)
+    cols, rows = paper_views.fit_grid("letter", paper_views.LEVEL_CELL, paper_views.LEVEL_RESERVED_MM)
     for level in dungeon.levels:
         assert reachable(level) == set(range(1, level.room_count + 1))
         grid.level_origin(level, cols, rows)  # raises if the level does not fit the smaller page
@@ -292,7 +293,7 @@ def test_corridors_join_the_middles_of_facing_walls(drawn):
 @pytest.fixture(scope="module")
 def kit(content):
     ctx = build.context_for(content, seed=1234)
-    outputs = {o.name: o.data for o in product.build_levels(ctx, {"seed": 1234})}
+    outputs = {o.name: o.data for o in product.build_levels(ctx, product.PaperogueOptions())}
     return outputs, ctx.warnings
 
 
@@ -315,7 +316,7 @@ def test_level_pdf_has_one_level_per_page_with_seed_and_number(kit):
 
 def test_level_pdf_grid_cells_are_exactly_five_millimetres(kit):
     xs, ys = _grid_lines(kit[0]["paperogue-1234.pdf"], 0)
-    cols, rows = product.fit_grid("a4", "5mm", product.LEVEL_RESERVED_MM)
+    cols, rows = paper_views.fit_grid("a4", "5mm", paper_views.LEVEL_RESERVED_MM)
     assert (len(xs), len(ys)) == (cols + 1, rows + 1)
     assert all(abs(step - 5 * MM) < 0.01 for step in _steps(xs) | _steps(ys))
 
@@ -341,7 +342,7 @@ def test_reference_card_is_two_a5_pages_with_tables_and_rules(kit):
 
 def test_same_seed_same_bytes(kit, content):
     ctx = build.context_for(content, seed=1234)
-    again = {o.name: o.data for o in product.build_levels(ctx, {"seed": 1234, "format": "pdf"})}
+    again = {o.name: o.data for o in product.build_levels(ctx, product.PaperogueOptions(format="pdf"))}
     assert again["paperogue-1234.pdf"] == kit[0]["paperogue-1234.pdf"]
     assert again["paperogue-reference.pdf"] == kit[0]["paperogue-reference.pdf"]
 
@@ -349,7 +350,7 @@ def test_same_seed_same_bytes(kit, content):
 def test_json_is_the_same_whatever_the_hash_seed(tmp_path):
     script = ("import sys; from dungeonpress import build; from dungeonpress.products import paperogue as p; "
               "ctx = build.context_for(build.load_content(), seed=99); "
-              "sys.stdout.buffer.write(p.build_levels(ctx, {'format': 'json', 'levels': 4, 'rooms_die': 'd12'})[0].data)")
+              "sys.stdout.buffer.write(p.build_levels(ctx, p.PaperogueOptions(format='json', levels=4, rooms_die='d12'))[0].data)")
     runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, check=True, cwd=ROOT,
                            env={**os.environ, "PYTHONHASHSEED": hash_seed}).stdout for hash_seed in ("1", "2")]
     assert runs[0] == runs[1] and json.loads(runs[0])["levels"][3]["hit_dice"] == "4d10"
@@ -357,9 +358,9 @@ def test_json_is_the_same_whatever_the_hash_seed(tmp_path):
 
 def test_letter_levels_and_json_only(content):
     ctx = build.context_for(content, seed=5)
-    names = [o.name for o in product.build_levels(ctx, {"format": "json", "levels": 1})]
+    names = [o.name for o in product.build_levels(ctx, product.PaperogueOptions(format="json", levels=1))]
     assert names == ["paperogue-5.json"]
-    assert product.fit_grid("letter", "5mm", product.LEVEL_RESERVED_MM)[1] >= 36  # a full 9-place map fits
+    assert paper_views.fit_grid("letter", "5mm", paper_views.LEVEL_RESERVED_MM)[1] >= 36  # a full 9-place map fits
 
 
 # --- helpers -------------------------------------------------------------------------------------

@@ -118,7 +118,10 @@ def test_rendered_html_never_names_an_outside_file_the_network_or_javascript(par
         root = Path(folder) / "pack"
         (root / "rules").mkdir(parents=True)
         try:
-            html, _ = render.render_chapter("# T\n\n" + text, "c1", lambda *a: "", base=root / "rules",
+            (root / "empty.html.j2").write_text("")  # every directive shows nothing here
+            chapter = "# T\n\n" + text
+            blocks = [("empty.html.j2", {})] * len(render.chapter_directives(chapter))
+            html, _ = render.render_chapter(root, chapter, "c1", blocks, base=root / "rules",
                                             roots=[root], where="pack/rules/a.md")
         except RenderError as exc:
             assert str(exc).startswith("pack/rules/a.md: image ") and str(exc).endswith("(refused)")

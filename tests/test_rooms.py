@@ -1,9 +1,12 @@
-"""The architecture's import rules (ARCHITECTURE.md "Rooms"), checked on the source with ast."""
+"""The architecture's import rules (ARCHITECTURE.md "Rooms"), checked on the source with ast; and proof the checks bite."""
 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
+
+import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "dungeonpress"
 DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "markupsafe": {"render"},
@@ -11,69 +14,249 @@ DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "mar
          "pypdfium2": {"preview"}, "PIL": {"preview"}, "watchfiles": {"serve"}}
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
-ORDER = ["errors", "model", "dice", "load", "validate", "generate", "draw", "render", "export", "pdf", "impose",
-         "products", "build", "cli"]
+ORDER = ["errors", "model", "dice", "resources", "sealed", "load", "validate", "generate", "draw", "views", "render", "export",
+         "pdf", "impose", "products", "build", "authoring", "preview", "serve", "cli"]
+# Stages that take values and return values: no clock, no environment, no files, no global random.
+PURE = ("validate", "generate", "draw", "views", "render", "products")
+WORLD = {"os", "time", "datetime", "pathlib", "secrets", "uuid", "logging", "shutil", "tempfile", "subprocess"}
+PURE_ALLOWED = {"render": {"pathlib"}, "products": {"pathlib"}}  # folder names; reading is checked on its own
+# Who may touch the world at all: load reads content, build writes build/, cli prints; pdf reads only
+# through its sealed fetcher and logs WeasyPrint's warnings; authoring writes a starter pack where
+# `new-pack` is told to, and reads the product code to list which tables each product uses;
+# preview writes PNGs beside a PDF; serve (its own process) reads and serves the build folder,
+# makes its roll folders there and prints the address it listens on.
+READERS = {"sealed", "load", "pdf", "authoring", "serve"}
+WRITERS = {"build", "authoring", "preview", "serve"}
+OPENERS = {"load", "build"}
+PRINTERS = {"cli", "serve"}
+RANDOM_OK = {"Random"}  # the only name of `random` a module may use, and only with a seed
+
+
+@functools.lru_cache(maxsize=1)
+def _parsed() -> tuple:
+    return tuple((path.relative_to(SRC).with_suffix("").as_posix().replace("/", "."), ast.parse(path.read_text()))
+                 for path in sorted(SRC.rglob("*.py")))
 
 
 def modules():
-    for path in sorted(SRC.rglob("*.py")):
-        name = path.relative_to(SRC).with_suffix("").as_posix().replace("/", ".")
-        yield name, ast.parse(path.read_text())
+    """(dotted name under dungeonpress, parsed tree) of every source module; parsed once per test run."""
+    return iter(_parsed())
+
+
+def _with(target: str, code: str) -> list:
+    """Every module, with `code` appended to `target` (the mutation under test)."""
+    return [(name, ast.parse(ast.unparse(tree) + "\n" + code) if name == target else tree) for name, tree in modules()]
+
+
+_IMPORTS: dict = {}  # id(tree) -> its imports, for the trees parsed once
 
 
 def imports(tree):
+    key = id(tree)
+    if key not in _IMPORTS:
+        _IMPORTS[key] = (tree, list(_imports(tree)))  # the tree is kept so its id is never reused
+    return iter(_IMPORTS[key][1])
+
+
+def _imports(tree):
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             yield node.module
-            if node.module == "dungeonpress":
-                yield from (f"dungeonpress.{alias.name}" for alias in node.names)
+            if node.module == "dungeonpress" or node.module.startswith("dungeonpress."):
+                yield from (f"{node.module}.{alias.name}" for alias in node.names)
 
 
 def stage(name: str) -> str:
     return name.split(".")[0]
 
 
-def test_each_outside_library_has_one_door():
-    for name, tree in modules():
+# ---------------------------------------------------------------- the checks, each a list of problems
+
+
+def door_problems(name, tree):
+    for imported in imports(tree):
+        top = imported.split(".")[0]
+        if top in DOORS and stage(name) not in DOORS[top]:
+            yield f"{name} imports {top} (only {sorted(DOORS[top])} may)"
+
+
+def leaf_problems(name, tree):
+    if name in LEAVES:
+        for imported in imports(tree):
+            if imported.startswith("dungeonpress") and not imported.startswith("dungeonpress.errors"):
+                yield f"leaf {name} imports {imported}"
+
+
+def flow_problems(name, tree):
+    here = stage(name)
+    if here in ("__init__", "__main__") or here not in ORDER:
+        return
+    for imported in imports(tree):
+        if not imported.startswith("dungeonpress."):
+            continue
+        there = stage(imported.removeprefix("dungeonpress."))
+        if there in ORDER and ORDER.index(there) > ORDER.index(here):
+            yield f"{name} imports {imported} (right to left)"
+
+
+def relative_problems(name, tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            yield f"{name} uses a relative import (from {'.' * node.level}{node.module or ''}): name the module"
+
+
+def random_problems(name, tree):
+    """Only `random.Random(seed)`: no module-level functions, no unseeded Random, however imported."""
+    aliases = set()  # names bound to the random module
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            aliases |= {a.asname or a.name for a in node.names if a.name == "random"}
+        if isinstance(node, ast.ImportFrom) and node.module == "random":
+            for alias in node.names:
+                if alias.name not in RANDOM_OK:
+                    yield f"{name} imports random.{alias.name} (pass a seeded random.Random)"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases \
+                and node.attr not in RANDOM_OK:
+            yield f"{name} uses random.{node.attr} (pass a seeded random.Random)"
+        if isinstance(node, ast.Call) and not node.args and not node.keywords:
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if called == "Random":
+                yield f"{name} makes an unseeded Random() (seed it: dice.sub_rng(seed, ...))"
+        if isinstance(node, ast.Attribute) and node.attr in ("randint", "choice", "shuffle", "sample", "randrange") \
+                and stage(name) in ("generate", "draw", "views"):
+            yield f"{name} calls .{node.attr}: use dungeonpress.dice (stable across Pythons)"
+
+
+def _called(node) -> str:
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def world_problems(name, tree):
+    """Printing, opening and writing files, and world-touching modules, outside the edges that may."""
+    here = stage(name)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        called = _called(node)
+        if called == "print" and isinstance(node.func, ast.Name) and here not in PRINTERS:
+            yield f"{name} calls print() (only cli prints; return values or warnings)"
+        if called == "open" and isinstance(node.func, ast.Name) and here not in OPENERS:
+            yield f"{name} calls open() (only load reads content, only build writes)"
+        if called in ("write_text", "write_bytes", "mkdir", "unlink", "rmdir", "touch") \
+                and isinstance(node.func, ast.Attribute) and here not in WRITERS:
+            yield f"{name} calls .{called}() (only build writes)"
+        if called in ("read_text", "read_bytes") and isinstance(node.func, ast.Attribute) and here not in READERS:
+            yield f"{name} calls .{called}() (content is read only by load)"
+    if here in PURE:
+        allowed = PURE_ALLOWED.get(here, set())
         for imported in imports(tree):
             top = imported.split(".")[0]
-            if top in DOORS:
-                assert stage(name) in DOORS[top], f"{name} imports {top} (only {DOORS[top]} may)"
+            if top in WORLD - allowed:
+                yield f"{name} imports {imported} ({here} takes values and returns values)"
 
 
-def test_leaves_stay_leaves():
-    for name, tree in modules():
-        if name in LEAVES:
-            for imported in imports(tree):
-                if imported.startswith("dungeonpress"):
-                    assert imported == "dungeonpress.errors", f"leaf {name} imports {imported}"
+CHECKS = (door_problems, leaf_problems, flow_problems, relative_problems, random_problems, world_problems)
 
 
-def test_data_flows_one_way():
-    for name, tree in modules():
-        here = stage(name)
-        if here in ("__init__", "__main__"):
-            continue
+def module_problems(name, tree) -> list:
+    return [problem for check in CHECKS for problem in check(name, tree)]
+
+
+@functools.lru_cache(maxsize=None)
+def _original_problems(name) -> tuple:
+    return tuple(module_problems(name, dict(modules())[name]))
+
+
+def problems(tree_by_name) -> list:
+    """Every rule broken by these modules (unchanged source modules are checked once per run)."""
+    original = dict(modules())
+    found = []
+    for name, tree in tree_by_name:
+        found.extend(_original_problems(name) if original.get(name) is tree else module_problems(name, tree))
+    found.extend(cycle_problems(tree_by_name))
+    return found
+
+
+def cycle_problems(tree_by_name) -> list:
+    """Import cycles between our modules (a package's own __init__ counts as its module)."""
+    names = {name.removesuffix(".__init__") for name, _ in tree_by_name}
+    graph = {}
+    for name, tree in tree_by_name:
+        here = name.removesuffix(".__init__")
+        edges = set()
         for imported in imports(tree):
-            if not imported.startswith("dungeonpress.") or imported == "dungeonpress.__init__":
-                continue
-            there = stage(imported.removeprefix("dungeonpress."))
-            if there in ORDER and here in ORDER:
-                assert ORDER.index(there) <= ORDER.index(here), f"{name} imports {imported} (right to left)"
+            target = imported.removeprefix("dungeonpress.")
+            while target and target not in names:
+                target = target.rpartition(".")[0]
+            if imported.startswith("dungeonpress.") and target and target != here:
+                edges.add(target)
+        graph[here] = edges
+    found, state = [], {}
+
+    def visit(node, path):
+        state[node] = "open"
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == "open":
+                found.append("import cycle: " + " -> ".join(path[path.index(nxt):] + [nxt]))
+            elif nxt not in state:
+                visit(nxt, path + [nxt])
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    return found
 
 
-def test_generators_do_not_touch_the_world():
-    banned = {"os", "time", "datetime", "pathlib", "secrets", "uuid", "logging"}
-    for name, tree in modules():
-        if stage(name) in ("generate", "draw", "render"):
-            allowed = {"pathlib"} if name == "render" else set()  # render reads its templates, nothing else
-            for imported in imports(tree):
-                top = imported.split(".")[0]
-                assert top not in banned - allowed, f"{name} imports {imported}"
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "random":
-                    assert node.attr == "Random", f"{name} uses random.{node.attr} (pass a seeded Random)"
-                if isinstance(node, ast.Attribute) and node.attr in ("randint", "choice", "shuffle", "sample", "randrange"):
-                    raise AssertionError(f"{name} calls .{node.attr}: use dungeonpress.dice (stable across Pythons)")
+# ---------------------------------------------------------------- the source obeys them
+
+
+def test_the_source_keeps_every_room_rule():
+    assert problems(list(modules())) == []
+
+
+def test_every_stage_is_checked():
+    stages = {stage(name) for name, _ in modules()} - {"__init__", "__main__"}
+    assert stages <= set(ORDER), stages - set(ORDER)
+    assert {"validate", "views", "products", "pdf"} <= stages
+
+
+# ---------------------------------------------------------------- and the checks bite: each mutation is caught
+
+
+MUTATIONS = {
+    "module-level random": "from random import randint\nX = randint(1, 6)\n",
+    "unseeded Random": "import random\nRNG = random.Random()\n",
+    "print": "def shout():\n    print('hello')\n",
+    "open().write()": "def save():\n    open('x.txt', 'w').write('x')\n",
+    "relative import": "from . import layout\n",
+    "random module function": "import random as r\nX = r.random()\n",
+}
+
+
+@pytest.mark.parametrize("target", ["generate.dungeon", "views.dungeon", "products.dungeon", "validate", "pdf",
+                                    "draw.dungeon_map"])
+@pytest.mark.parametrize("mutation", list(MUTATIONS))
+def test_each_mutation_of_a_module_is_caught(target, mutation):
+    assert target in dict(modules())
+    found = problems(_with(target, MUTATIONS[mutation]))
+    assert found and all(target in problem for problem in found), (mutation, found)
+
+
+def test_a_file_read_in_validate_is_caught():
+    found = problems(_with("validate", "def peek(path):\n    return path.read_bytes()\n"))
+    assert any("validate calls .read_bytes()" in p for p in found)
+
+
+def test_a_cycle_is_caught():
+    found = problems(_with("views.dungeon", "from dungeonpress.products import dungeon\n"))
+    assert any(p.startswith("import cycle:") for p in found), found
+
+
+def test_a_door_broken_by_views_is_caught():
+    assert any("views.sheet imports weasyprint" in p for p in problems(_with("views.sheet", "import weasyprint\n")))

@@ -22,7 +22,7 @@ SHEETS = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}
 @pytest.fixture(scope="module")
 def built(content):
     ctx = build.context_for(content)
-    outputs = {o.name: o.data for o in rulebook.build_rulebook(ctx, {"layout": None, "paper": None})}
+    outputs = {o.name: o.data for o in rulebook.build_rulebook(ctx, rulebook.RulebookOptions())}
     return outputs, ctx.warnings
 
 
@@ -121,7 +121,7 @@ def test_booklet_shares_fonts_and_stays_small(built):
 def test_same_content_gives_the_same_bytes_in_another_process(built, tmp_path):
     script = ("import sys; from dungeonpress import build; from dungeonpress.products import rulebook;"
               "ctx = build.context_for(build.load_content());"
-              "out = rulebook.build_rulebook(ctx, {'layout': 'pages', 'paper': None});"
+              "out = rulebook.build_rulebook(ctx, rulebook.RulebookOptions(layout='pages'));"
               "sys.stdout.buffer.write(out[0].data)")
     again = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True,
                            env={"PYTHONHASHSEED": "12345", "PATH": "/usr/bin:/bin"}).stdout

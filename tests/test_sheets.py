@@ -12,7 +12,11 @@ from dungeonpress import build, cli
 from dungeonpress.dice import sub_rng
 from dungeonpress.generate.character import generate_character
 from dungeonpress.generate.paperogue_character import generate_paperogue_character
-from dungeonpress.products import sheets
+from dungeonpress.products import character, sheet as sheets
+from dungeonpress.views import sheet as sheet_views
+from dungeonpress.products.options import flag_of, parse, specs
+
+_OPTIONS = {"build_sheets": sheets.SheetOptions, "build_characters": character.CharacterOptions}
 
 POINTS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0), "a5": (419.53, 595.28)}
 
@@ -20,7 +24,7 @@ POINTS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0), "a5": (419.53, 595.2
 def _run(content, run, options, seed=None):
     """Run a product function; every output keyed by file name, and the warnings WeasyPrint logged."""
     ctx = build.context_for(content, seed=seed)
-    outputs = run(ctx, options)
+    outputs = run(ctx, parse(_OPTIONS[run.__name__], options))
     return {o.name: o.data for o in outputs}, list(ctx.warnings)
 
 
@@ -59,11 +63,11 @@ def prerolled(content):
     """Two pre-rolled characters of each game, PDF and JSON; one Paperogue rogue built twice, for determinism."""
     made = {}
     for game in sheets.GAMES:
-        outputs, warnings = _run(content, sheets.build_characters, {"game": game, "count": 2}, seed=1234)
+        outputs, warnings = _run(content, character.build_characters, {"game": game, "count": 2}, seed=1234)
         assert warnings == []
         made.update(outputs)
     for run in ("first", "again"):
-        made[run], _ = _run(content, sheets.build_characters, {"game": "paperogue", "count": 1}, seed=99)
+        made[run], _ = _run(content, character.build_characters, {"game": "paperogue", "count": 1}, seed=99)
     return made
 
 
@@ -78,7 +82,7 @@ def _text(data: bytes) -> str:
 
 def _expected_dungeoneer_fields(paper: str) -> tuple[set, set]:
     """(text fields, checkboxes) the Dungeoneer sheet must have on `paper`."""
-    layout = sheets.LAYOUTS[paper]
+    layout = sheet_views.SPACE[paper]
     texts = {"name", "concept", "frailty_1", "goal", "motive", "nemesis", "light_source",
              "log_delver", "log_delve", "log_session"}
     texts |= {f"skill_{n}" for n in range(1, 3 + layout.skills_gained)}
@@ -93,7 +97,7 @@ def _expected_dungeoneer_fields(paper: str) -> tuple[set, set]:
               for col in ("scene", "question", "answer", "twist")}
     boxes = {f"luck_{n}" for n in range(1, 7)} | {f"twist_{n}" for n in range(1, 4)}
     boxes |= {f"meal_{n}" for n in range(1, 4)}
-    boxes |= {f"gear_{g}_durability_{k}" for g in range(1, 9) for k in range(1, sheets.DURABILITY_BOXES + 1)}
+    boxes |= {f"gear_{g}_durability_{k}" for g in range(1, 9) for k in range(1, sheet_views.DURABILITY_BOXES + 1)}
     boxes |= {f"light_{n}" for n in range(1, layout.light + 1)} | {f"ration_{n}" for n in range(1, layout.rations + 1)}
     return texts, boxes
 
@@ -230,7 +234,7 @@ def test_cli_character_json(tmp_path):
 def test_cli_declares_the_options():
     by_name = {c.name: c for c in build.commands()}
     assert {"sheet", "character"} <= set(by_name)
-    flags = {name: {f for o in by_name[name].options for f in o.flags} for name in ("sheet", "character")}
+    flags = {name: {flag_of(f) for f, _ in specs(by_name[name].options)} for name in ("sheet", "character")}
     assert flags["sheet"] == {"--game", "--paper", "--fillable", "--print"}
     assert {"--count", "--game", "--format"} <= flags["character"]
     assert by_name["character"].seeded
@@ -241,5 +245,5 @@ def test_cli_refuses_a_count_below_one(tmp_path):
     status = cli.main(["character", "--seed", "7", "--count", "0", "--out", str(tmp_path), "--quiet"],
                       stdout=out, stderr=err)
     assert status == 2
-    assert err.getvalue().strip() == "dungeonpress: error: --count must be 1 to 100 (got 0)"
+    assert err.getvalue() == "dungeonpress character: error: --count must be a whole number from 1 to 100 (got 0)\n"
     assert not list(tmp_path.iterdir())

@@ -229,7 +229,7 @@ def _closure(content: Content, ids: set) -> set:
 
 
 def _ids_in_code(module: str, ids: set, visited: set | None = None) -> set:
-    """Table ids written as strings in `module` and the product/generator modules it imports."""
+    """Table ids written as strings in `module` and the product, view and generator modules it imports."""
     visited = visited if visited is not None else set()
     if module in visited:
         return set()
@@ -251,7 +251,7 @@ def _ids_in_code(module: str, ids: set, visited: set | None = None) -> set:
         elif isinstance(node, ast.Import):
             names = [alias.name for alias in node.names if alias.name.startswith("dungeonpress")]
         for name in names:
-            if name.startswith(("dungeonpress.generate", "dungeonpress.products", "dungeonpress.draw")):
+            if name.startswith(("dungeonpress.generate", "dungeonpress.products", "dungeonpress.draw", "dungeonpress.views")):
                 found |= _ids_in_code(name, ids, visited)
     return found
 

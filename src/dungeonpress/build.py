@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import errno
-import importlib
 import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dungeonpress import __version__, load, resources, validate
+from dungeonpress import __version__, products, resources
 from dungeonpress.model import Content
 from dungeonpress.products.common import BuildContext, Command, Output
 
@@ -17,36 +16,23 @@ CONTENT_DIR = resources.data_dir("content")
 TEMPLATES_DIR = resources.data_dir("templates")
 DEFAULT_OUT = Path("build")  # in the folder the command is run from, as make and compilers do
 
-# Product modules in the order `build all` runs them; each defines COMMANDS.
-PRODUCT_MODULES = ("rulebook", "tables_booklet", "exports", "dungeon", "sheets", "paperogue", "dunginoes", "delve")
-
 
 def commands() -> list[Command]:
-    """Every product command, from the product modules that exist."""
-    found = []
-    for name in PRODUCT_MODULES:
-        try:
-            module = importlib.import_module(f"dungeonpress.products.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"dungeonpress.products.{name}":
-                continue
-            raise
-        found.extend(module.COMMANDS)
+    """Every product command, in the order `build all` runs them (each product registers its own)."""
+    return products.commands()
+
+
+def commands_by_module() -> dict[str, list[Command]]:
+    """Each product module's short name and the commands it registers, in `build all` order."""
+    found: dict[str, list[Command]] = {}
+    for command in commands():
+        found.setdefault(command.run.__module__.rsplit(".", 1)[-1], []).append(command)
     return found
-
-
-def commands_of(module_name: str) -> list[Command]:
-    """The commands one product module defines (none when the module is absent)."""
-    try:
-        return list(importlib.import_module(f"dungeonpress.products.{module_name}").COMMANDS)
-    except ModuleNotFoundError as exc:
-        if exc.name == f"dungeonpress.products.{module_name}":
-            return []
-        raise
 
 
 def load_content(user_packs: list[Path] | None = None) -> Content:
     """Read and check the built-in packs and any user packs (which may replace tables by id)."""
+    from dungeonpress import load, validate  # loaded when a product is made, not for --help
     user_packs = list(user_packs or [])
     raw = load.load_content([CONTENT_DIR])
     first_user = len(raw.packs)
@@ -59,10 +45,17 @@ def load_content(user_packs: list[Path] | None = None) -> Content:
     return validate.validate_content(raw)
 
 
-def context_for(content: Content, *, seed=None, progress=None, user_packs=()) -> BuildContext:
+def context_for(content: Content, *, seed=None, progress=None, user_packs=(), strict: bool = False,
+                theme: str = "standard", out_dir: Path = DEFAULT_OUT) -> BuildContext:
+    """What every product gets: the content, the folders it may read, the seed and the options common to all."""
     roots = (CONTENT_DIR, TEMPLATES_DIR, *[Path(p) for p in user_packs])
+    # HTML outputs link their stylesheets relative to where they are written, and only when both sit
+    # in the folder the command runs from (a checkout): no path of the building machine gets written.
+    here, out, templates = Path.cwd().resolve(), Path(out_dir).resolve(), TEMPLATES_DIR.resolve()
+    inside = out.is_relative_to(here) and templates.is_relative_to(here)
+    href = Path(os.path.relpath(templates, out)).as_posix() if inside else ""
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
-                        version=__version__, progress=progress)
+                        version=__version__, progress=progress, strict=strict, theme=theme, templates_href=href)
 
 
 @dataclass

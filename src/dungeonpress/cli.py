@@ -3,34 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import secrets
 import sys
 from pathlib import Path
 
 from dungeonpress import __version__, build
-from dungeonpress.errors import ContentErrors, RenderError
+from dungeonpress.errors import ContentErrors, RenderError, UsageError
+from dungeonpress.products import options
+from dungeonpress.products.common import THEMES
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-
-# What `dungeonpress build all` (and so `make`) builds: (command, options).
-DEFAULT_BUILD = (
-    ("build rulebook", {}),
-    ("build tables", {}),
-    ("export tables", {"format": "json"}),
-    ("export tables", {"format": "csv"}),
-    ("export tables", {"format": "foundry"}),
-    ("export tables", {"format": "datasworn"}),
-    ("dungeon", {"seed": 1234, "layout": "zine", "paper": "a4"}),
-    ("dungeon", {"seed": 1234, "layout": "zine", "paper": "letter"}),
-    ("dungeon", {"seed": 1234, "layout": "booklet"}),
-    ("dungeon", {"seed": 66, "count": 6}),
-    ("sheet", {}),
-    ("character", {"seed": 1234, "count": 4}),
-    ("paper", {}),
-    ("paperogue", {"seed": 1234}),
-    ("dunginoes", {"seed": 1234}),
-    ("delve", {"seed": 1234}),
-)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -45,7 +28,7 @@ class _Parser(argparse.ArgumentParser):
 def _parser(commands) -> argparse.ArgumentParser:
     parser = _Parser(prog="dungeonpress", description="Print solo dungeon-crawling games from YAML content.")
     parser.add_argument("--version", action="version", version=f"dungeonpress {__version__}")
-    top = parser.add_subparsers(dest="command", metavar="COMMAND")
+    top = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def common(sub, seeded: bool):
         sub.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
@@ -54,8 +37,10 @@ def _parser(commands) -> argparse.ArgumentParser:
         sub.add_argument("--quiet", action="store_true", help="no progress output")
         sub.add_argument("--strict", action="store_true", help="treat rendering warnings as errors")
         sub.add_argument("--debug", action="store_true", help="show tracebacks")
+        sub.add_argument("--theme", default=THEMES[0], choices=THEMES, help="the look of every product (default: standard)")
         if seeded:
-            sub.add_argument("--seed", type=int, default=None, help="make the same output again (default: a fresh seed, printed)")
+            sub.add_argument("--seed", default=None, metavar="N",
+                             help="make the same output again (default: a fresh seed, printed)")
 
     validate = top.add_parser("validate", help="check every content file and report all mistakes")
     validate.add_argument("--content", action="append", type=Path, default=[], metavar="DIR")
@@ -84,15 +69,14 @@ def _parser(commands) -> argparse.ArgumentParser:
         sub = holder.add_parser(command.name, help=command.help, description=command.help,
                                 epilog=f"example: {command.example}" if command.example else None)
         common(sub, seeded=command.seeded)
-        for option in command.options:
-            kwargs = {"help": option.help, "dest": option.flags[0].lstrip("-").replace("-", "_")}
-            if option.flag:
-                kwargs["action"] = "store_true"
+        for field, spec in options.specs(command.options):
+            if spec.switch:
+                sub.add_argument(options.flag_of(field), dest=field.name, action="store_true", help=spec.help)
             else:
-                kwargs.update(type=option.type, default=option.default)
-                if option.choices:
-                    kwargs["choices"] = option.choices
-            sub.add_argument(*option.flags, **kwargs)
+                # Values stay text here: options.parse converts and range-checks every one the same way.
+                metavar = "{" + ",".join(map(str, spec.choices)) + "}" if spec.choices else ("N" if spec.whole else None)
+                sub.add_argument(options.flag_of(field), dest=field.name, default=None, metavar=metavar,
+                                 help=spec.help)
         sub.set_defaults(_command=command)
     return parser
 
@@ -103,7 +87,8 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     commands = build.commands()
     parser = _parser(commands)
     try:
-        args = parser.parse_args(argv)
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: 0 for --help/--version, 2 for usage errors
         return int(exc.code or 0)
     if not args.command:
@@ -116,7 +101,12 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     if args.command in TOOLS:  # preview and serve read the build folder; they load no content
         return _run_tool(args, stdout, stderr)
     try:
-        return _dispatch(args, commands, stdout, stderr)
+        jobs = _jobs(args, commands)  # every option checked before any content is read
+    except UsageError as exc:
+        print(f"{_prog(args)}: error: {exc}", file=stderr)
+        return EXIT_USAGE
+    try:
+        return _dispatch(args, jobs, stdout, stderr)
     except ContentErrors as exc:
         print(exc, file=stderr)
         return EXIT_FAILED
@@ -152,18 +142,18 @@ def _os_error(exc: OSError) -> str:
 
 
 def _usage_problem(args) -> str | None:
-    """A bad --out or an option outside its declared range, as one line; None when all are fine."""
+    """A bad --out, as one line; None when it is fine."""
     out = getattr(args, "out", None)
     if out is not None:
         problem = build.out_problem(out)
         if problem:
             return problem
+    return None  # option values are typed and range-checked by options.parse, in _jobs
+
+
+def _prog(args) -> str:
     command = getattr(args, "_command", None)
-    for option in command.options if command else ():
-        problem = option.range_problem(getattr(args, option.dest, None))
-        if problem:
-            return problem
-    return None
+    return f"dungeonpress {command.full_name}" if command else f"dungeonpress {args.command}"
 
 
 TOOLS = ("preview", "serve")
@@ -215,7 +205,25 @@ def _run_tool(args, stdout, stderr) -> int:
     return EXIT_FAILED  # not reached: run_fresh replaces this process
 
 
-def _dispatch(args, commands, stdout, stderr) -> int:
+def _jobs(args, commands) -> list:
+    """(command, options, seed) for each run asked for; options typed and range-checked, UsageError if not."""
+    if args.command in ("validate", "tables", "new-pack"):
+        return []
+    if args.command == "build" and args.product == "all":
+        return [(command, options.parse(command.options, job.options), job.seed)
+                for command in commands for job in command.build_all]
+    command = args._command
+    given = {field.name: getattr(args, field.name) for field, _ in options.specs(command.options)}
+    seed = None
+    if command.seeded and args.seed is not None:
+        try:
+            seed = int(args.seed)
+        except ValueError:
+            raise UsageError(f"--seed must be a whole number (got {options.shown(args.seed)})") from None
+    return [(command, options.parse(command.options, given), seed)]
+
+
+def _dispatch(args, jobs, stdout, stderr) -> int:
     if args.command == "new-pack":
         return _new_pack(args.dir, stdout, stderr)
     content = build.load_content(args.content)
@@ -231,18 +239,28 @@ def _dispatch(args, commands, stdout, stderr) -> int:
         return EXIT_OK
     if args.command == "tables":
         from dungeonpress import authoring  # reads the product code: only when asked
-        products = {module: [full_name(c) for c in build.commands_of(module)] for module in build.PRODUCT_MODULES
-                    if module not in ("tables_booklet", "exports")}
+        products = {module: [c.full_name for c in found] for module, found in build.commands_by_module().items()
+                    if module not in ("tables", "exports")}
         for line in authoring.tables_listing(content, products):
             print(line.rstrip(), file=stdout)
         return EXIT_OK
-    if args.command == "build" and args.product == "all":
-        by_name = {full_name(c): c for c in commands}
-        jobs = [(by_name[name], options) for name, options in DEFAULT_BUILD if name in by_name]
-        return _run_jobs(jobs, args, content, stdout, stderr)
-    command = args._command
-    options = {k: v for k, v in vars(args).items() if not k.startswith("_")}
-    return _run_jobs([(command, options)], args, content, stdout, stderr)
+    status = EXIT_OK
+    for command, opts, seed in jobs:
+        if command.seeded and seed is None:
+            seed = secrets.randbelow(10**9)
+            print(f"seed: {seed}", file=stderr)
+        progress = None if args.quiet else _progress_printer(stderr)
+        ctx = build.context_for(content, seed=seed if command.seeded else None, progress=progress,
+                                user_packs=args.content, strict=args.strict, theme=args.theme,
+                                out_dir=args.out)
+        report = build.run_command(command, ctx, opts, args.out)
+        for warning in report.warnings:
+            print(f"warning: {warning}", file=stderr)
+        if report.warnings and ctx.strict:
+            status = EXIT_FAILED
+        for path in report.written:
+            print(f"wrote {_shown(path)}", file=stdout)
+    return status
 
 
 def _new_pack(target: Path, stdout, stderr) -> int:
@@ -257,37 +275,9 @@ def _new_pack(target: Path, stdout, stderr) -> int:
     return EXIT_OK
 
 
-def _run_jobs(jobs, args, content, stdout, stderr) -> int:
-    status = EXIT_OK
-    for command, given in jobs:
-        options = _defaults(command) | given
-        seed = options.get("seed")
-        if command.seeded and seed is None:
-            seed = secrets.randbelow(10**9)
-            print(f"seed: {seed}", file=stderr)
-        options["seed"] = seed
-        progress = None if args.quiet else _progress_printer(stderr)
-        ctx = build.context_for(content, seed=seed, progress=progress, user_packs=args.content)
-        report = build.run_command(command, ctx, options, args.out)
-        for warning in report.warnings:
-            print(f"warning: {warning}", file=stderr)
-        if report.warnings and args.strict:
-            status = EXIT_FAILED
-        for path in report.written:
-            print(f"wrote {_shown(path)}", file=stdout)
-    return status
-
-
 def full_name(command) -> str:
     """How a command is typed after `dungeonpress`: `build rulebook`, `export tables`, `dungeon`."""
-    return f"{command.parent} {command.name}".strip()
-
-
-def _defaults(command) -> dict:
-    out = {"seed": None}
-    for option in command.options:
-        out[option.flags[0].lstrip("-").replace("-", "_")] = False if option.flag else option.default
-    return out
+    return command.full_name
 
 
 def _shown(path: Path) -> str:

@@ -63,6 +63,10 @@ class ContentErrors(Exception):
         return "\n".join(lines)
 
 
+class UsageError(Exception):
+    """A bad command-line option: one line naming the option and what it allows (exit code 2)."""
+
+
 class RenderError(Exception):
     """A template or layout problem that is not the content's fault (shown without a traceback)."""
 

@@ -167,6 +167,47 @@ def layout_html(html: str, *, base_url: Path, roots, forms: bool = False) -> Ren
     return Rendered(document=document, warnings=list(messages), fetcher=fetcher)
 
 
+SPARE = "notes-"  # id prefix of the spare pages (notes pages) a document may lose when it is padded
+
+
+def spare_pages(rendered: Rendered, prefix: str = SPARE) -> list[int]:
+    """Indices of the pages holding an anchor that starts with `prefix` (the notes pages), in order."""
+    return [i for i, page in enumerate(rendered.document.pages)
+            if any(anchor.startswith(prefix) for anchor in page.anchors)]
+
+
+def drop_spare_pages(rendered: Rendered, surplus: int, prefix: str = SPARE) -> Rendered:
+    """The same document without its last `surplus` spare pages (a copy: nothing is laid out again)."""
+    if surplus <= 0:
+        return rendered
+    dropped = set(spare_pages(rendered, prefix)[-surplus:])
+    kept = [page for i, page in enumerate(rendered.document.pages) if i not in dropped]
+    return Rendered(document=rendered.document.copy(kept), warnings=rendered.warnings, fetcher=rendered.fetcher)
+
+
+def pad_to_multiple(rendered: Rendered, multiple: int, name: str, prefix: str = SPARE) -> Rendered:
+    """Keep just enough spare pages for the page count to be a multiple of `multiple` (booklets fold in fours).
+
+    The one way every booklet is padded: the document is laid out once with a few spare notes
+    pages, and the ones not needed are dropped. RenderError if too few spares were laid out.
+    """
+    spares = len(spare_pages(rendered, prefix))
+    needed = -(rendered.page_count - spares) % multiple
+    padded = drop_spare_pages(rendered, spares - needed, prefix)
+    if padded.page_count % multiple:
+        raise RenderError(f"{name} has {padded.page_count} pages after padding with {spares} spare notes pages "
+                          f"(expected a multiple of {multiple})")
+    return padded
+
+
+def keep_pages(rendered: Rendered, count: int, name: str, prefix: str = SPARE) -> Rendered:
+    """Drop spare pages until the document has exactly `count` pages; RenderError if it cannot."""
+    padded = drop_spare_pages(rendered, rendered.page_count - count, prefix)
+    if padded.page_count != count:
+        raise RenderError(f"{name} came out at {padded.page_count} pages, not {count}")
+    return padded
+
+
 # Font subsetting must be deterministic for byte-identical rebuilds. HarfBuzz-Subset is; the
 # fontTools fallback WeasyPrint uses without it gives different bytes under different
 # PYTHONHASHSEEDs (measured). Without HarfBuzz-Subset we embed whole fonts instead: larger files,

@@ -105,6 +105,15 @@ def render_template(templates_dir: Path, name: str, **context) -> str:
         raise RenderError(f"{_template_location(exc, name)}: {exc.message}") from None
 
 
+def template_source(templates_dir: Path, name: str) -> str:
+    """The text of a file in the templates folder (a stylesheet copied into inline SVG), read by Jinja2's loader."""
+    env = environment(str(templates_dir))
+    try:
+        return env.loader.get_source(env, name)[0]
+    except jinja2.TemplateNotFound as exc:
+        raise RenderError(f"template '{exc.name}' not found in {display_path(templates_dir)}") from None
+
+
 def _template_location(exc: Exception, name: str) -> str:
     """The innermost template file and line of an error raised while rendering."""
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
@@ -127,30 +136,39 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
 
 
-def render_chapter(text: str, prefix: str, directive_html, base: Path | None = None, roots=None,
-                   where: str = "") -> tuple[str, list]:
-    """Markdown chapter → (HTML, headings) where headings are (level, text, id) for h1 and h2.
-
-    A line holding only a directive such as `[[table room_type]]` becomes whatever
-    `directive_html(name, arg, heading)` returns, so a table is written once and shown anywhere;
-    `heading` is the text of the heading the directive sits under (so a table need not repeat it).
-    Relative image paths resolve against `base` (the chapter's own folder); with `roots`, an image
-    outside them, or one named by URL, is a RenderError naming the chapter file `where`.
-    A directive and the heading plus short introduction just above it are wrapped together, so
-    the heading is never left at the foot of a page while its table starts the next.
-    """
-    directives = []
-    lines = []
-    heading = None  # the heading a directive sits right under, if any
+def chapter_directives(text: str) -> list:
+    """(name, arg, heading) of every directive line in a chapter, in order; `heading` is the one it sits under."""
+    found, heading = [], None
     for line in text.splitlines():
         match = DIRECTIVE_LINE.match(line.strip())
         if match:
-            lines.extend(["", _PLACEHOLDER.format(len(directives)), ""])
-            directives.append((*match.groups(), heading))
+            found.append((*match.groups(), heading))
+        elif line.startswith("#"):
+            heading = line.lstrip("#").strip()
+    return found
+
+
+def render_chapter(templates_dir: Path, text: str, prefix: str, blocks: list, *, base: Path | None = None, roots=None,
+                   where: str = "", **common) -> tuple[str, list]:
+    """Markdown chapter → (HTML, headings) where headings are (level, text, id) for h1 and h2.
+
+    The n-th directive line (`[[table room_type]]`, see `chapter_directives`) becomes `blocks[n]`,
+    a (template, context) pair already resolved to a view, rendered here with `common` values; so a
+    table is written once and shown anywhere. A block that fits on one page (`data-keep`) travels
+    with the heading and short introduction just above it, so a heading is never left at the foot
+    of a page while its table starts the next. Relative image paths resolve against `base` (the
+    chapter's own folder); with `roots`, an image outside them, or one named by URL, is a
+    RenderError naming the chapter file `where`.
+    """
+    lines, count = [], 0
+    for line in text.splitlines():
+        if DIRECTIVE_LINE.match(line.strip()):
+            lines.extend(["", _PLACEHOLDER.format(count), ""])
+            count += 1
         else:
             lines.append(line)
-            if line.startswith("#"):
-                heading = line.lstrip("#").strip()
+    if count != len(blocks):
+        raise RenderError(f"chapter {prefix}: {count} directives but {len(blocks)} blocks (bug)")
     env = {"base": base, "roots": roots}
     tokens = _MD.parse("\n".join(lines), env)
     if env.get("refused"):
@@ -168,25 +186,35 @@ def render_chapter(text: str, prefix: str, directive_html, base: Path | None = N
         token.attrSet("id", anchor)
         if level <= 2:
             headings.append((level, Markup(_MD.renderInline(title)), anchor))
-    html = _MD.renderer.render(tokens, _MD.options, {})
-    for number, (name, arg, heading) in enumerate(directives):
-        marker = f"<p>{_PLACEHOLDER.format(number)}</p>"
-        block = directive_html(name, arg, heading)
-        if "data-keep" in block:  # the block fits on one page: let its heading travel with it
-            html = _keep_with_heading(html, marker)
-        html = html.replace(marker, block)
-    return Markup(html), headings
+    for number, block in enumerate(blocks):
+        template, context = block
+        html = render_template(templates_dir, template, **common, **context)
+        tokens = _insert_block(tokens, _PLACEHOLDER.format(number), html)
+    return Markup(_MD.renderer.render(tokens, _MD.options, {})), headings
 
 
 _KEEP_INTRO = 700  # characters of HTML between a heading and its table that may travel with it
+_KEEP_HEADINGS = ("h2", "h3", "h4")
 
 
-def _keep_with_heading(html: str, marker: str) -> str:
-    at = html.index(marker)
-    start = max(html.rfind("<h2", 0, at), html.rfind("<h3", 0, at), html.rfind("<h4", 0, at))
-    between = html[start:at]
-    if start < 0 or at - start > _KEEP_INTRO or _PLACEHOLDER.split("{")[0] in between or "</table>" in between:
-        return html
-    end = at + len(marker)
-    return f'{html[:start]}<div class="keep">{html[start:end]}</div>{html[end:]}'
+def _raw(html: str) -> Token:
+    token = Token("html_block", "", 0)
+    token.content = html
+    return token
 
+
+def _insert_block(tokens: list, placeholder: str, html: str) -> list:
+    """Replace the placeholder paragraph with the block; wrap it and its heading in `.keep` when it may travel."""
+    at = next(i for i, t in enumerate(tokens) if t.type == "inline" and t.content == placeholder) - 1
+    # paragraph_open, inline, paragraph_close → the block, then the newline the paragraph ended with
+    tokens = tokens[:at] + [_raw(html), _raw("\n")] + tokens[at + 3:]
+    if "data-keep" not in html:
+        return tokens
+    start = next((i for i in range(at - 1, -1, -1)
+                  if tokens[i].type == "heading_open" and tokens[i].tag in _KEEP_HEADINGS), None)
+    if start is None:
+        return tokens
+    between = _MD.renderer.render(tokens[start:at], _MD.options, {})
+    if len(between) > _KEEP_INTRO or "</table>" in between:
+        return tokens
+    return tokens[:start] + [_raw('<div class="keep">')] + tokens[start:at + 1] + [_raw("</div>")] + tokens[at + 1:]

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from pathlib import Path
 
-from dungeonpress import pdf, render
-from dungeonpress.errors import RenderError
 from dungeonpress.model import Content
+from dungeonpress.products.options import Options
+
+if TYPE_CHECKING:
+    from dungeonpress.pdf import Rendered
 
 PAPER_SIZES = {"a4": "A4", "letter": "Letter", "a5": "A5"}
+THEMES = ("standard",)  # the looks a product can print in; `--theme` picks one for every product
 
 
 @dataclass
@@ -19,8 +23,12 @@ class BuildContext:
     content: Content
     templates_dir: Path
     roots: tuple  # folders the PDF renderer may read from (content packs and templates)
-    seed: int | None = None
+    seed: int | None = None  # the one seed of this run (seeded commands); sub-generators derive streams from it
     version: str = ""
+    theme: str = "standard"  # the look every product prints in (one theme so far)
+    paper: str = "a4"  # the paper of a single-paper output when its command's --paper is not given
+    strict: bool = False  # warnings fail the build
+    templates_href: str = "../templates"  # templates seen from the output folder, "" outside the project (never absolute)
     progress: object = None  # callable(done, total, label) or None
     warnings: list = field(default_factory=list)
 
@@ -42,31 +50,22 @@ class Output:
 
 
 def html_from_template(ctx: BuildContext, template: str, **context) -> str:
+    from dungeonpress import render  # loaded when a product is made, not for --help
     return render.render_template(ctx.templates_dir, template, version=ctx.version, **context)
 
 
-def layout(ctx: BuildContext, html: str, *, forms: bool = False) -> pdf.Rendered:
+def layout(ctx: BuildContext, html: str, *, forms: bool = False) -> Rendered:
     """Lay out HTML against the templates folder (relative links resolve there); `forms` makes fields."""
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
     return pdf.layout_html(html, base_url=ctx.templates_dir, roots=ctx.roots, forms=forms)
 
 
-def write(ctx: BuildContext, rendered: pdf.Rendered, *, forms: bool = False) -> bytes:
+def write(ctx: BuildContext, rendered: Rendered, *, forms: bool = False) -> bytes:
     """PDF bytes of a laid-out document; its WeasyPrint warnings are kept on the context."""
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
     data = pdf.write_pdf(rendered, forms=forms)
     ctx.warnings.extend(rendered.warnings)
     return data
-
-
-def layout_padded(ctx: BuildContext, html_with_notes, *, multiple: int = 4) -> pdf.Rendered:
-    """Lay out `html_with_notes(n)`, adding n notes pages so the page count folds into a booklet."""
-    rendered = layout(ctx, html_with_notes(0))
-    padding = -rendered.page_count % multiple
-    if padding:
-        rendered = layout(ctx, html_with_notes(padding))
-        if rendered.page_count % multiple:  # a notes page must never spill onto a second page
-            raise RenderError(f"{rendered.page_count} pages after adding {padding} notes pages "
-                              f"(expected a multiple of {multiple})")
-    return rendered
 
 
 def pdf_from_template(ctx: BuildContext, template: str, *, forms: bool = False, **context) -> bytes:
@@ -75,44 +74,39 @@ def pdf_from_template(ctx: BuildContext, template: str, *, forms: bool = False, 
 
 
 @dataclass(frozen=True)
-class Option:
-    """One command-line option of a product, declared here so only cli.py touches argparse."""
+class NoOptions(Options):
+    """A command without options of its own."""
 
-    flags: tuple  # e.g. ("--paper",)
-    help: str
-    type: type = str
-    default: object = None
-    choices: tuple | None = None
-    flag: bool = False  # a switch (store_true); `--no-x` style switches name the negative flag
-    min: int | None = None  # whole-number options: the allowed range, checked by the CLI before any work
-    max: int | None = None
 
-    @property
-    def dest(self) -> str:
-        return self.flags[0].lstrip("-").replace("-", "_")
+@dataclass(frozen=True)
+class Job:
+    """One run of a command in `build all`: its seed (for seeded commands) and options by field name."""
 
-    def range_problem(self, value) -> str | None:
-        """`--name must be LOW to HIGH (got VALUE)` when `value` is outside the declared range, else None."""
-        if value is None or (self.min is None and self.max is None):
-            return None
-        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
-            low = "" if self.min is None else self.min
-            high = "" if self.max is None else self.max
-            return f"{self.flags[0]} must be {low} to {high} (got {value})"
-        return None
+    options: dict = field(default_factory=dict)
+    seed: int | None = None
 
 
 @dataclass(frozen=True)
 class Command:
     """A product as the CLI sees it: `dungeonpress [build] NAME [options]`, and the function that makes it.
 
-    `run(ctx, options)` returns the outputs; `seeded` commands get a seed (given or fresh and printed).
+    `run(ctx, options)` returns the outputs, `options` being an instance of the command's frozen
+    `options` dataclass (checked before any content is read); `seeded` commands get a seed (given,
+    or fresh and printed) on the context. `build_all` lists what `dungeonpress build all` makes of
+    this command, and `order` where in that run it comes.
     """
 
     name: str
     help: str
     run: object
-    options: tuple = ()
+    options: type = NoOptions
     seeded: bool = False
     parent: str = ""  # "build" or "export" for `dungeonpress build NAME`; "" for `dungeonpress NAME`
     example: str = ""
+    build_all: tuple = ()
+    order: int = 100
+
+    @property
+    def full_name(self) -> str:
+        """How the command is typed after `dungeonpress`: `build rulebook`, `export tables`, `dungeon`."""
+        return f"{self.parent} {self.name}".strip()

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass
 
-from dungeonpress import impose, pdf
 from dungeonpress.dice import d, sub_rng
-from dungeonpress.errors import RenderError
+from dungeonpress.errors import UsageError
 from dungeonpress.generate.dungeon import Dungeon, generate_dungeon
-from dungeonpress.products import dungeon_views as views
-from dungeonpress.products.common import BuildContext, Command, Option, Output, html_from_template, layout, write
+from dungeonpress.views import data as data_views
+from dungeonpress.views.notes import notes_view
+from dungeonpress.views import dungeon as views
+from dungeonpress.products import options
+from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
 
 LAYOUTS = ("zine", "booklet", "pack")
 PAPERS = ("a4", "letter")
@@ -18,8 +20,8 @@ MAP_STYLES = ("clean", "sketch")
 DEFAULT_ROOMS = views.DEFAULT_ROOMS  # every layout: a seed names one dungeon, printed as zine or booklet
 MAX_ZINE_ROOMS = 10  # more keyed rooms than this do not fit three A7 pages at a legible size
 MIN_ROOMS, MAX_ROOMS = 3, 30
-MAX_PACK_COUNT = 36  # dungeons in one pack
 PACK_COUNT = 6
+MAX_PACK = 36  # a d66 picks from at most 36 delves
 ZINE_PAGES = 8
 MAX_ZINE_NOTES = 2  # a one-page key leaves two zine pages to fill
 ZINE_FITS = ("whole", "flowing", "dense")  # ways to lay out the zine, tried in turn until it fits
@@ -31,36 +33,30 @@ MAP_BOX = {"zine-a4": (64.2, 79.0), "zine-letter": (59.8, 81.0), "a5": (122.0, 1
 ORACLE = {"zine": {"oracle_rows": 20, "twists": 3, "d6s": 20}, "booklet": {"oracle_rows": 34, "twists": 8, "d6s": 36}}
 
 
-def build_dungeon(ctx: BuildContext, options: dict) -> list[Output]:
+def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
     """One dungeon as a zine or booklet, or a pack of them; PDFs come with the JSON of what they print."""
-    seed = options["seed"]
-    count, asked = options.get("count"), options.get("layout")
-    if count is not None and asked == "zine":
-        raise RenderError("--count makes a pack, which is an A5 booklet: leave out --layout zine")
-    if count is not None or asked == "pack":
-        return build_pack(ctx, options, count or PACK_COUNT)
-    chosen = asked or "zine"
-    rooms = options.get("rooms") or DEFAULT_ROOMS
-    if chosen == "zine" and rooms > MAX_ZINE_ROOMS:
-        raise RenderError(f"a zine holds at most {MAX_ZINE_ROOMS} rooms (got --rooms {rooms}): "
-                          f"use --layout booklet for bigger dungeons")
-    fmt = options.get("format") or "pdf"
-    paper = options.get("paper") or "a4"
+    seed = ctx.seed
+    if opts.count is not None or opts.layout == "pack":
+        return build_pack(ctx, opts, opts.count or PACK_COUNT)
+    chosen = opts.layout or "zine"
+    rooms = opts.rooms or DEFAULT_ROOMS
+    fmt = opts.format or "pdf"
+    paper = opts.paper or ctx.paper
 
     # 1. Roll the dungeon (pure), and keep its data for the JSON beside the print files.
     ctx.tick(0, 3, f"rolling dungeon {seed}")
     dungeon = roll_dungeon(ctx, seed, rooms)
-    data = Output(f"dungeon-{seed}.json", to_json(views.dungeon_data(dungeon, seed=seed)))
+    data = Output(f"dungeon-{seed}.json", data_views.encode_json(data_views.dungeon_data(dungeon, seed=seed)))
     if fmt == "json":
         return [data]
 
     # 2. Render the layout asked for.
     ctx.tick(1, 3, f"laying out the {chosen}")
     if chosen == "zine":
-        outputs = zine_outputs(ctx, dungeon, seed, rooms, paper, fmt, map_style=options.get("map_style") or "clean")
+        outputs = zine_outputs(ctx, dungeon, seed, rooms, paper, fmt, map_style=opts.map_style)
     else:
         outputs = booklet_outputs(ctx, [(dungeon, seed)], rooms, paper, fmt, name=f"dungeon-{seed}",
-                                  map_style=options.get("map_style") or "clean")
+                                  map_style=opts.map_style)
     ctx.tick(3, 3, f"{chosen} done")
     return outputs + ([data] if fmt == "pdf" else [])
 
@@ -78,6 +74,7 @@ def pack_seeds(seed: int, count: int) -> list[int]:
 def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fmt: str,
                  map_style: str = "clean") -> list[Output]:
     """The 8-page mini zine, imposed on one landscape sheet of `paper` (or its HTML)."""
+    from dungeonpress import impose  # loaded when a product is made, not for --help
     name = f"dungeon-{seed}-zine-{paper}"
     if fmt == "html":
         return [Output(f"{name}.html", _standalone(ctx, zine_html(ctx, dungeon, seed, rooms, paper, map_style=map_style)))]
@@ -92,29 +89,29 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
                               compact=True, map_style=map_style, map_css=map_css(ctx), **ORACLE["zine"])
     return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view,
-                              notes_pages=MAX_ZINE_NOTES, flowing=fit != "whole",
+                              notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
+                                                     tag="h2"), flowing=fit != "whole",
                               body_class=f"zine zine-{paper}" + (" dense" if fit == "dense" else ""))
 
 
 def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean") -> bytes:
     """The zine's eight pages in reading order, as PDF bytes (before imposition)."""
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
     # Key entries stay whole on a page when they can; if that overflows the eight pages, they may
     # turn the page between paragraphs, and as a last resort the type steps down half a point.
     # Notes pages fill a short key up to eight; the spares are dropped.
     for fit in ZINE_FITS:
         rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style))
-        if rendered.page_count - len(_notes_pages(rendered)) <= ZINE_PAGES:
+        if rendered.page_count - len(pdf.spare_pages(rendered)) <= ZINE_PAGES:
             break
-    rendered = _drop_notes(rendered, rendered.page_count - ZINE_PAGES)
-    if rendered.page_count != ZINE_PAGES:
-        raise RenderError(f"the zine of '{dungeon.name}' came out at {rendered.page_count} pages, not "
-                          f"{ZINE_PAGES}: try fewer --rooms or --layout booklet")
+    rendered = pdf.keep_pages(rendered, ZINE_PAGES, f"the zine of '{dungeon.name}' (try fewer --rooms or --layout booklet)")
     return write(ctx, rendered)
 
 
 def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, fmt: str, *, name: str,
                     pack_seed: int | None = None, map_style: str = "clean") -> list[Output]:
     """An A5 (or half-letter) reading PDF and its saddle-stitch imposition; one dungeon, or a pack with an index."""
+    from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     page = "a5" if paper == "a4" else "half-letter"
     shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=MAP_BOX[page],
                                map_style=map_style, map_css=map_css(ctx), **ORACLE["booklet"])
@@ -128,16 +125,13 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
                  "reroll": die["reroll"], "entries": [{"view": view} for view in shown]}
         title = f"A Pack of Delves, seed {pack_seed}"
     html = html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index,
-                              notes_pages=MAX_BOOKLET_NOTES,
+                              notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=24, cls="bpage notes",
+                                                     tag="h2"),
                               body_class=f"dbook dbook-{page}", doc_title=title)
     if fmt == "html":
         return [Output(f"{name}.html", _standalone(ctx, html))]
     # Laid out once with spare notes pages before the back cover; keep just enough to fold whole sheets.
-    rendered = layout(ctx, html)
-    notes = len(_notes_pages(rendered))
-    rendered = _drop_notes(rendered, notes - (-(rendered.page_count - notes) % 4))
-    if rendered.page_count % 4:
-        raise RenderError(f"{name} has {rendered.page_count} pages after padding (expected a multiple of 4)")
+    rendered = pdf.pad_to_multiple(layout(ctx, html), 4, name)
     reading = write(ctx, rendered)
     suffix = "" if paper == "a4" else "-letter"
     return [Output(f"{name}-{page}.pdf", reading),
@@ -146,43 +140,26 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
 
 def map_css(ctx: BuildContext) -> str:
     """The map palette (templates/css/map.css), copied into each map SVG: inline SVG keeps its own styles."""
-    return (ctx.templates_dir / "css" / "map.css").read_text(encoding="utf-8")
+    from dungeonpress import render  # loaded when a product is made, not for --help
+    return render.template_source(ctx.templates_dir, "css/map.css")
 
 
-def _notes_pages(rendered: pdf.Rendered) -> list[int]:
-    """Indices of the notes pages (their sections carry ids `notes-N`)."""
-    return [i for i, page in enumerate(rendered.document.pages)
-            if any(anchor.startswith("notes-") for anchor in page.anchors)]
-
-
-def _drop_notes(rendered: pdf.Rendered, surplus: int) -> pdf.Rendered:
-    """The same document without its last `surplus` notes pages (a copy: nothing is laid out again)."""
-    if surplus <= 0:
-        return rendered
-    dropped = set(_notes_pages(rendered)[-surplus:])
-    kept = [page for i, page in enumerate(rendered.document.pages) if i not in dropped]
-    return pdf.Rendered(document=rendered.document.copy(kept), warnings=rendered.warnings, fetcher=rendered.fetcher)
-
-
-def build_pack(ctx: BuildContext, options: dict, count: int) -> list[Output]:
+def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Output]:
     """`count` dungeons from seeds derived from the pack seed, in one booklet with a "roll to pick" index."""
-    seed = options["seed"]
-    if not 1 <= count <= 36:
-        raise RenderError(f"a pack holds 1 to 36 dungeons (got --count {count})")
-    rooms = options.get("rooms") or DEFAULT_ROOMS
-    fmt = options.get("format") or "pdf"
-    paper = options.get("paper") or "a4"
+    seed = ctx.seed
+    rooms = opts.rooms or DEFAULT_ROOMS
+    fmt = opts.format or "pdf"
+    paper = opts.paper or ctx.paper
     dungeons = []
     for n, dungeon_seed in enumerate(pack_seeds(seed, count)):
         ctx.tick(n, count + 1, f"rolling delve {n + 1} of {count} (seed {dungeon_seed})")
         dungeons.append((roll_dungeon(ctx, dungeon_seed, rooms), dungeon_seed))
-    data = Output(f"pack-{seed}.json", to_json({"format": "dungeonpress-pack/1", "seed": seed, "rooms": rooms,
-                                                 "dungeons": [views.dungeon_data(dg, seed=s) for dg, s in dungeons]}))
+    data = Output(f"pack-{seed}.json", data_views.encode_json(data_views.pack_data(seed, rooms, dungeons)))
     if fmt == "json":
         return [data]
     ctx.tick(count, count + 1, "laying out the pack")
     outputs = booklet_outputs(ctx, dungeons, rooms, paper, fmt, name=f"pack-{seed}", pack_seed=seed,
-                              map_style=options.get("map_style") or "clean")
+                              map_style=opts.map_style)
     if fmt == "pdf":
         # The pack's reading PDF is the pack itself: pack-<seed>.pdf.
         outputs[0] = Output(f"pack-{seed}.pdf", outputs[0].data)
@@ -191,15 +168,34 @@ def build_pack(ctx: BuildContext, options: dict, count: int) -> list[Output]:
     return outputs
 
 
-def to_json(data: dict) -> bytes:
-    """Stable JSON text: keys in the documented order, UTF-8, a newline at the end."""
-    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-
-
 def _standalone(ctx: BuildContext, html: str) -> bytes:
     """HTML that opens in a browser from build/: relative links resolve against the templates folder."""
-    base = f'<base href="{ctx.templates_dir.resolve().as_uri()}/">'
+    if not ctx.templates_href:  # written outside the project: plain relative links, no path of this machine
+        return html.encode("utf-8")
+    base = f'<base href="{ctx.templates_href}/">'
     return html.replace("<head>", f"<head>\n{base}", 1).encode("utf-8")
+
+
+@dataclass(frozen=True)
+class DungeonOptions(options.Options):
+    rooms: int | None = options.option(None, f"how many rooms (default: {DEFAULT_ROOMS}; a zine holds up to "
+                                       f"{MAX_ZINE_ROOMS})", min=MIN_ROOMS, max=MAX_ROOMS)
+    layout: str | None = options.layout(LAYOUTS, help="zine (one folded sheet), booklet (A5) or pack "
+                                                      "(default: zine; pack with --count)")
+    paper: str | None = options.paper(help="sheet to print on: a4 or letter (default: a4)")
+    count: int | None = options.option(None, f"make a pack of N dungeons in one booklet (a pack has {PACK_COUNT} "
+                                       f"by default)", min=1, max=MAX_PACK)
+    format: str | None = options.output_format(FORMATS, help="pdf (with the JSON beside it), html, or json only "
+                                                             "(default: pdf)")
+    map_style: str = options.option("clean", "how the map is drawn: clean lines or sketch (pen hatching) "
+                                             "(default: clean)", choices=MAP_STYLES)
+
+    def check(self) -> None:
+        if self.count is not None and self.layout == "zine":
+            raise UsageError("--count makes a pack, which is an A5 booklet: leave out --layout zine")
+        if self.count is None and self.layout in (None, "zine") and (self.rooms or 0) > MAX_ZINE_ROOMS:
+            raise UsageError(f"--rooms must be at most {MAX_ZINE_ROOMS} in a zine (got {self.rooms}): "
+                             f"use --layout booklet for bigger dungeons")
 
 
 COMMANDS = (
@@ -208,18 +204,10 @@ COMMANDS = (
         help="a pre-rolled dungeon: one-sheet mini zine, A5 booklet, or a pack of delves (--count)",
         run=build_dungeon,
         seeded=True,
-        options=(
-            Option(("--rooms",), f"how many rooms (default: {DEFAULT_ROOMS}; a zine holds up to {MAX_ZINE_ROOMS})",
-                   type=int, min=MIN_ROOMS, max=MAX_ROOMS),
-            Option(("--layout",), "zine (one folded sheet), booklet (A5) or pack (default: zine; pack with --count)",
-                   choices=LAYOUTS),
-            Option(("--paper",), "sheet to print on: a4 or letter (default: a4)", choices=PAPERS),
-            Option(("--count",), f"make a pack of N dungeons in one booklet (a pack has {PACK_COUNT} by default)",
-                   type=int, min=1, max=MAX_PACK_COUNT),
-            Option(("--format",), "pdf (with the JSON beside it), html, or json only (default: pdf)", choices=FORMATS),
-            Option(("--map-style",), "how the map is drawn: clean lines or sketch (pen hatching) (default: clean)",
-                   choices=MAP_STYLES),
-        ),
+        options=DungeonOptions,
         example="dungeonpress dungeon --seed 1234 --layout zine --paper letter",
+        build_all=(Job({"layout": "zine", "paper": "a4"}, seed=1234), Job({"layout": "zine", "paper": "letter"}, seed=1234),
+                   Job({"layout": "booklet"}, seed=1234), Job({"count": 6}, seed=66)),
+        order=40,
     ),
 )

@@ -1,116 +1,41 @@
-"""The Paperogue kit: grid sizes and the Paperogue tables → blank graph-paper PDFs, pre-rolled level PDFs and JSON, and the reference card."""
+"""Pre-rolled Paperogue: the Paperogue tables and a seed → level sheets PDF and JSON, and the reference card."""
 
 from __future__ import annotations
 
-import dataclasses
-import math
+from dataclasses import dataclass
 
-from dungeonpress import export
 from dungeonpress.dice import sub_rng
-from dungeonpress.draw import paperogue_grid as grid
 from dungeonpress.errors import ContentErrors
 from dungeonpress.generate import paperogue
-from dungeonpress.products.common import BuildContext, Command, Option, Output, pdf_from_template
+from dungeonpress.products import options
+from dungeonpress.views import data as data_views
+from dungeonpress.views import paperogue as views
+from dungeonpress.products.common import BuildContext, Command, Job, Output, pdf_from_template
 
-GRIDS = ("square", "dot")
-PAPERS = ("a4", "letter")
-CELLS = ("5mm", "quarter-inch")
 FORMATS = ("pdf", "json")
-
-# Page geometry in mm. The CSS in templates/css/paperogue.css uses the same margin and band
-# heights; the grid gets whatever whole cells fit in what is left.
-PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-PAPER_LABEL = {"a4": "A4", "letter": "US Letter"}
-CELL_MM = {"5mm": 5.0, "quarter-inch": 6.35}
-CELL_LABEL = {"5mm": "5 mm squares", "quarter-inch": "\u00bc-inch squares"}
-DEFAULT_CELL = {"a4": "5mm", "letter": "quarter-inch"}  # each paper's usual graph paper
-MARGIN_MM = 9.0  # @page margin
-SLACK_MM = 1.0  # rounding room, so the band never tips onto a second page
-SHEET_RESERVED_MM = 34.0 + 3.0 + SLACK_MM  # blank sheet: .band height 34 mm + 3 mm above it
-LEVEL_RESERVED_MM = 10.0 + 44.0 + 3.0 + SLACK_MM  # level sheet: .level-head 10 mm, .band 44 mm + 3 mm above
-LEVEL_CELL = "5mm"  # pre-rolled levels are drawn on 5 mm squares, which fit a 20-room level on both papers
-BLANK_LISTS = 3  # the seed: "write 1-6 three times"
-
-# The seed's Step 5, one line of the tally each: (what, points).
-SCORE_LINES = (("Gold", "\u00d7 1"), ("Kills, level 1", "\u00d7 1"), ("Kills, level 2", "\u00d7 2"),
-               ("Kills, level 3", "\u00d7 3"), ("Items", "\u00d7 1"), ("HP left", "\u00d7 10"),
-               ("Out alive", "+ 1000"))
 
 TREASURE_TABLES = ("paperogue_treasure_type", "paperogue_gold", "paperogue_armor", "paperogue_weapons",
                    "paperogue_potions", "paperogue_scrolls", "paperogue_magic_books", "paperogue_jewelry")
 IDENTIFY_TABLES = ("paperogue_equipment_bonus", "paperogue_jewelry_effects", "paperogue_potion_effects",
                    "paperogue_scroll_effects")
 CARD_TABLES = TREASURE_TABLES + IDENTIFY_TABLES + ("paperogue_spells", "paperogue_rules")
-# How the reference card groups Tables 2-12 that share a die into one grid: (heading, die, tables).
-CARD_GRIDS = (
-    ("Treasure subtypes", ("paperogue_armor", "paperogue_weapons", "paperogue_jewelry")),
-    ("", ("paperogue_gold", "paperogue_potions", "paperogue_scrolls", "paperogue_magic_books")),
-    ("Identify", ("paperogue_equipment_bonus", "paperogue_jewelry_effects", "paperogue_potion_effects",
-                  "paperogue_scroll_effects")),
-)
-CARD_NOTES = ("paperogue_armor", "paperogue_scrolls", "paperogue_jewelry", "paperogue_equipment_bonus")
 
 
-# --- blank sheets --------------------------------------------------------------------------------
-
-def build_paper(ctx: BuildContext, options: dict) -> list[Output]:
-    """Blank Paperogue sheets: every grid × paper asked for (default: square and dot on A4 and Letter)."""
-    # 1. Which sheets: each paper takes its usual cell size unless --cell says otherwise.
-    grids = [options["grid"]] if options.get("grid") else list(GRIDS)
-    papers = [options["paper"]] if options.get("paper") else list(PAPERS)
-    jobs = [(g, p, options.get("cell") or DEFAULT_CELL[p]) for p in papers for g in grids]
-
-    # 2. One single-page PDF per sheet.
-    outputs = []
-    for done, (grid_kind, paper, cell) in enumerate(jobs):
-        ctx.tick(done, len(jobs), f"paper {grid_kind} {paper}")
-        cols, rows = fit_grid(paper, cell, SHEET_RESERVED_MM)
-        sheet = {
-            "paper": paper, "grid": grid_kind,
-            "svg": grid.sheet_svg(cols, rows, CELL_MM[cell], grid_kind),
-            "caption": f"{'Dot grid' if grid_kind == 'dot' else 'Graph paper'} \u00b7 {CELL_LABEL[cell]} "
-                       f"\u00b7 {cols} \u00d7 {rows} \u00b7 {PAPER_LABEL[paper]}",
-        }
-        data = pdf_from_template(ctx, "paper_sheet.html.j2", sheet=sheet, legend=legend_view(("down", "up")),
-                                 lists=[{"level": n, "dice": f"{n}d10"} for n in range(1, BLANK_LISTS + 1)],
-                                 score=SCORE_LINES)
-        outputs.append(Output(sheet_name(grid_kind, paper, cell), data))
-    ctx.tick(len(jobs), len(jobs), "paper done")
-    return outputs
+@dataclass(frozen=True)
+class PaperogueOptions(options.Options):
+    levels: int = options.option(3, f"how many levels, 1-{paperogue.MAX_LEVELS} (default 3)", min=1,
+                                 max=paperogue.MAX_LEVELS)
+    rooms_die: str = options.option("d20", "the die for rooms per level (default d20)", choices=paperogue.ROOMS_DICE)
+    format: str | None = options.output_format(FORMATS, help="pdf (levels and card) or json (levels); default both")
+    paper: str = options.paper("a4", help="paper for the level sheets (default a4)")
 
 
-def sheet_name(grid_kind: str, paper: str, cell: str) -> str:
-    """`paper-square-a4.pdf`; a cell size other than the paper's usual one is added to the name."""
-    suffix = "" if cell == DEFAULT_CELL[paper] else f"-{cell}"
-    return f"paper-{grid_kind}-{paper}{suffix}.pdf"
-
-
-def fit_grid(paper: str, cell: str, reserved_mm: float) -> tuple[int, int]:
-    """How many whole cells fit across and down the printable area, after `reserved_mm` of boxes."""
-    width, height = PAPER_MM[paper]
-    size = CELL_MM[cell]
-    usable_w = width - 2 * MARGIN_MM - 2 * grid.PAD
-    usable_h = height - 2 * MARGIN_MM - reserved_mm - 2 * grid.PAD
-    return math.floor(usable_w / size + 1e-9), math.floor(usable_h / size + 1e-9)
-
-
-def legend_view(symbols=("down", "up", "lock", "dead-end")) -> dict:
-    """The room legend: a sample room and the map symbols asked for."""
-    labels = {"down": "stairs down", "up": "stairs up", "lock": "locked door", "dead-end": "dead end"}
-    return {"room": grid.legend_room_svg(13.0, labels=("O", "7", "250", "G")),
-            "symbols": [{"svg": grid.legend_symbol_svg(kind, 3.6), "label": labels[kind]} for kind in symbols]}
-
-
-# --- pre-rolled levels ---------------------------------------------------------------------------
-
-def build_levels(ctx: BuildContext, options: dict) -> list[Output]:
+def build_levels(ctx: BuildContext, opts: PaperogueOptions) -> list[Output]:
     """A pre-rolled dungeon (one level per page) and its JSON, plus the reference card."""
     # 1. Options and content: everything is checked before anything is rolled.
     seed = ctx.seed if ctx.seed is not None else 0
-    levels = int(options.get("levels") or 3)
-    rooms_die = options.get("rooms_die") or "d20"
-    paper = options.get("paper") or "a4"
-    formats = [options["format"]] if options.get("format") else list(FORMATS)
+    levels, rooms_die, paper = opts.levels, opts.rooms_die, opts.paper
+    formats = [opts.format] if opts.format else list(FORMATS)
     _require_card_tables(ctx)
 
     # 2. Roll the dungeon from its own stream of the seed.
@@ -122,16 +47,16 @@ def build_levels(ctx: BuildContext, options: dict) -> list[Output]:
     # 3. The outputs asked for: JSON, the level sheets and the card.
     outputs = []
     if "json" in formats:
-        outputs.append(Output(f"paperogue-{seed}.json", export.to_json(dungeon_json(dungeon, seed)).encode()))
+        outputs.append(Output(f"paperogue-{seed}.json", data_views.encode_json(data_views.paperogue_data(dungeon, seed))))
     if "pdf" in formats:
         ctx.tick(1, 3, "drawing Paperogue levels")
-        pages = [level_view(level, dungeon, seed, paper) for level in dungeon.levels]
-        data = pdf_from_template(ctx, "paperogue_levels.html.j2", pages=pages, legend=legend_view(),
-                                 paper=paper, about=about_view(dungeon, seed))
+        pages = [views.level_view(level, dungeon, seed, paper) for level in dungeon.levels]
+        data = pdf_from_template(ctx, "paperogue_levels.html.j2", pages=pages, legend=views.legend_view(),
+                                 paper=paper, about=views.about_view(dungeon, seed))
         outputs.append(Output(f"{stem}.pdf", data))
         ctx.tick(2, 3, "setting the Paperogue reference card")
         outputs.append(Output("paperogue-reference.pdf",
-                              pdf_from_template(ctx, "paperogue_reference.html.j2", card=card_view(ctx))))
+                              pdf_from_template(ctx, "paperogue_reference.html.j2", card=views.card_view(ctx.content))))
     ctx.tick(3, 3, "Paperogue done")
     return outputs
 
@@ -147,133 +72,18 @@ def _require_card_tables(ctx: BuildContext) -> None:
         raise ContentErrors(problems)
 
 
-def dungeon_json(dungeon: paperogue.PaperogueDungeon, seed: int) -> dict:
-    """The dungeon as plain data, with the seed and the readings it was rolled by."""
-    data = dataclasses.asdict(dungeon)
-    data["readings"] = [{"topic": topic, "reading": text} for topic, text in dungeon.readings]
-    return {"game": "Paperogue", "seed": seed, **data}
-
-
-def level_view(level: paperogue.Level, dungeon: paperogue.PaperogueDungeon, seed: int, paper: str) -> dict:
-    """One level sheet: header facts, the drawn map, the filled monster list and the room key."""
-    cols, rows = fit_grid(paper, LEVEL_CELL, LEVEL_RESERVED_MM)
-    locks = {lock.room: lock.key_room for lock in level.locks if lock.room}
-    keys = {lock.key_room: lock.room for lock in level.locks}
-    rooms = []
-    for room in level.rooms:
-        treasure = room.treasure
-        item = treasure.item if treasure.kind in ("Gold", "Key") else f"{treasure.kind}: {treasure.item}"
-        if room.number in keys:
-            item += f", opens {keys[room.number]}" if keys[room.number] else ", a spare"
-        notes = []
-        if room.number in locks:
-            notes.append(f"locked, key in {locks[room.number]}")
-        if "down" in room.stairs:
-            notes.append("way out" if level.last else "stairs down")
-        rooms.append({"number": room.number, "monster": room.monster,
-                      "treasure": item, "notes": ", ".join(notes)})
-    half = (len(rooms) + 1) // 2
-    stairs_rolls = ", ".join(str(r) for r in level.stairs_rolls)
-    return {
-        "number": level.number, "of": len(dungeon.levels), "seed": seed, "paper": paper,
-        "svg": grid.sheet_svg(cols, rows, CELL_MM[LEVEL_CELL], "square", level),
-        "facts": f"{level.room_count} rooms ({dungeon.rooms_die}: {', '.join(str(r) for r in level.room_rolls)}) "
-                 f"\u00b7 stairs {'out' if level.last else 'down'} in room {level.stairs_room} "
-                 f"({dungeon.rooms_die}: {stairs_rolls}) \u00b7 hit rolls {level.hit_dice}",
-        "monsters": monster_rows(level),
-        "room_columns": [rooms[:half], rooms[half:]],
-        "last": level.last,
-    }
-
-
-def monster_rows(level: paperogue.Level) -> list:
-    rows = [{"slot": 1, "initial": "", "name": "none", "roll": "", "dice": ""}]
-    for m in level.monsters:
-        rows.append({"slot": m.slot, "initial": m.initial, "name": m.name, "roll": str(m.roll),
-                     "dice": " + ".join(str(x) for x in m.dice) if len(m.dice) > 1 else ""})
-    rows.append({"slot": 6, "initial": "", "name": "roll again", "roll": "", "dice": ""})
-    return rows
-
-
-def about_view(dungeon: paperogue.PaperogueDungeon, seed: int) -> dict:
-    return {"seed": seed, "levels": len(dungeon.levels), "rooms_die": dungeon.rooms_die,
-            "readings": [{"topic": t, "text": x} for t, x in dungeon.readings],
-            "command": f"dungeonpress paperogue --seed {seed}"
-                       + (f" --levels {len(dungeon.levels)}" if len(dungeon.levels) != 3 else "")
-                       + (f" --rooms-die {dungeon.rooms_die}" if dungeon.rooms_die != "d20" else "")}
-
-
 # --- reference card ------------------------------------------------------------------------------
-
-def card_view(ctx: BuildContext) -> dict:
-    """Tables 1-12 (those sharing a die merged into one grid), the spells and the rules in brief."""
-    tables = ctx.content.tables
-    treasure = tables["paperogue_treasure_type"]
-    table_one = [{"roll": row.label, "initial": row.get("initial"), "name": row.get("treasure"),
-                  "see": _table_number(tables[row.see].title) if row.see else ""} for row in treasure.rows]
-    grids = []
-    for heading, ids in CARD_GRIDS:
-        chosen = [tables[i] for i in ids]
-        dice = sorted({t.die for t in chosen}, key=lambda die: int(die[1:]))
-        headers = [t.title.replace("Table ", "T").replace(":", "") + (f" ({t.die})" if len(dice) > 1 else "")
-                   for t in chosen]
-        results = max(t.rows[-1].high for t in chosen)
-        die = dice[0] if len(dice) == 1 else "Roll"
-        rows = []
-        for result in range(1, results + 1):
-            rows.append({"roll": str(result), "cells": [_card_cell(t, result) for t in chosen]})
-        grids.append({"heading": heading, "die": die, "headers": headers, "rows": rows})
-    notes = [{"table": _table_number(tables[i].title), "text": tables[i].note}
-             for i in CARD_NOTES if tables[i].note]
-    return {
-        "table_one": table_one, "table_one_title": treasure.title, "grids": grids, "notes": notes,
-        "spells": [{"name": row.get("spell"), "text": row.get("effect")} for row in tables["paperogue_spells"].rows],
-        "rules": [{"topic": row.get("topic"), "text": row.get("rule")} for row in tables["paperogue_rules"].rows],
-        "legend": legend_view(),
-    }
-
-
-def _table_number(title: str) -> str:
-    """`Table 2` from `Table 2: Gold`."""
-    return title.split(":", 1)[0]
-
-
-def _card_cell(table, result: int) -> dict:
-    """One cell of a merged grid: the row's mark and its words, or empty past the table's die."""
-    if result > table.rows[-1].high:
-        return {"mark": "", "text": ""}
-    values = dict(table.row_for(result).values)
-    mark = str(values.pop("initial", ""))
-    text = " ".join(str(v) if k != "stat" else f"({v})" for k, v in values.items())
-    return {"mark": mark, "text": text}
 
 
 COMMANDS = (
-    Command(
-        name="paper",
-        help="blank Paperogue graph-paper and dot-grid sheets with the room legend, monster lists and score tally",
-        run=build_paper,
-        options=(
-            Option(("--grid",), "square or dot (default: both)", choices=GRIDS),
-            Option(("--cell",), "5mm or quarter-inch squares (default: 5mm on A4, quarter-inch on Letter)",
-                   choices=CELLS),
-            Option(("--paper",), "a4 or letter (default: both)", choices=PAPERS),
-        ),
-        example="dungeonpress paper --grid dot --paper letter",
-    ),
     Command(
         name="paperogue",
         help="pre-rolled Paperogue levels drawn on the grid (PDF and JSON) and the Paperogue reference card",
         run=build_levels,
         seeded=True,
-        options=(
-            Option(("--levels",), f"how many levels, 1-{paperogue.MAX_LEVELS} (default 3)", type=int, default=3,
-                   min=1, max=paperogue.MAX_LEVELS),
-            Option(("--rooms-die",), "the die for rooms per level (default d20)", default="d20",
-                   choices=paperogue.ROOMS_DICE),
-            Option(("--format",), "pdf (levels and card) or json (levels); default both", choices=FORMATS),
-            Option(("--paper",), "paper for the level sheets (default a4)", default="a4", choices=PAPERS),
-        ),
+        options=PaperogueOptions,
         example="dungeonpress paperogue --seed 1234 --levels 3 --rooms-die d12",
+        build_all=(Job(seed=1234),),
+        order=70,
     ),
 )

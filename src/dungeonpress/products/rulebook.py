@@ -2,38 +2,48 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from dungeonpress import impose, render
 from dungeonpress.errors import RenderError
-from dungeonpress.products import views
-from dungeonpress.products.common import BuildContext, Command, Option, Output, html_from_template, layout_padded, write
+from dungeonpress.views import tables as views
+from dungeonpress.products import options
+from dungeonpress.views.chapter import Directive, directive_block
+from dungeonpress.views.notes import notes_view
+from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
 
 PAPERS = ("a4", "letter")
 LAYOUTS = ("pages", "booklet")
 NAME = "dungeoneer-rulebook"
+MAX_NOTES = 3  # the most spare notes pages a book needs to reach a multiple of four
 
 
-def build_rulebook(ctx: BuildContext, options: dict) -> list[Output]:
+@dataclass(frozen=True)
+class RulebookOptions(options.Options):
+    paper: str | None = options.paper(help="booklet paper (default: both a4 and letter)")
+    layout: str | None = options.layout(LAYOUTS, help="pages (A5 reading order) or booklet (imposed); default both")
+
+
+def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     """The reading PDF and, unless only one layout is asked for, booklets for each paper."""
+    from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     # 1. Chapters: Markdown with directives → HTML, and the headings for contents and bookmarks.
     book = ctx.content.book
     if book is None:
         raise RenderError("no book.yaml in the content: nothing to build (expected content/dungeoneer/book.yaml)")
     chapters = chapter_views(ctx)
 
-    # 2. Lay the book out; pad with notes pages so the page count folds into a booklet.
-    def html_with(notes: int) -> str:
-        return html_from_template(ctx, "book.html.j2", book=book, chapters=chapters, notes_pages=notes,
-                                  quickref=quickref_view(ctx), digest=ctx.content.digest[:12])
+    # 2. Lay the book out once with spare notes pages; keep just enough to fold into a booklet.
+    html = html_from_template(ctx, "book.html.j2", book=book, chapters=chapters, notes_pages=notes_view(MAX_NOTES),
+                              quickref=quickref_view(ctx), digest=ctx.content.digest[:12])
     ctx.tick(0, 3, "laying out the rulebook")
-    rendered = layout_padded(ctx, html_with)
+    rendered = pdf.pad_to_multiple(layout(ctx, html), 4, NAME)
     reading = write(ctx, rendered)
     ctx.tick(1, 3, "imposing booklets")
 
     # 3. The outputs asked for.
-    layouts = [options["layout"]] if options.get("layout") else list(LAYOUTS)
-    papers = [options["paper"]] if options.get("paper") else list(PAPERS)
+    layouts = [opts.layout] if opts.layout else list(LAYOUTS)
+    papers = [opts.paper] if opts.paper else list(PAPERS)
     outputs = []
     if "pages" in layouts:
         outputs.append(Output(f"{NAME}.pdf", reading))
@@ -45,30 +55,18 @@ def build_rulebook(ctx: BuildContext, options: dict) -> list[Output]:
 
 
 def chapter_views(ctx: BuildContext) -> list:
+    """Each chapter's HTML and headings; its directives resolved to views first, then rendered."""
+    from dungeonpress import render  # loaded when a product is made, not for --help
     content = ctx.content
     creatures = [views.creature_view(c) for c in content.creatures]
-
-    def directive_html(name: str, arg: str | None, heading: str | None) -> str:
-        if name == "table":
-            table = content.table(arg)
-            view = views.table_view(table, content)
-            view["show_title"] = not heading or heading.casefold() != table.title.casefold()
-            return html_from_template(ctx, "partials/table.html.j2", table=view)
-        if name == "bestiary":
-            return html_from_template(ctx, "partials/bestiary.html.j2", creatures=creatures)
-        if name == "media":
-            return html_from_template(ctx, "partials/media.html.j2", groups=views.media_view(content))
-        if name == "odds" and arg == "oracle":
-            return html_from_template(ctx, "partials/odds_oracle.html.j2", odds=views.oracle_odds_view())
-        if name == "odds" and arg == "harm":
-            return html_from_template(ctx, "partials/odds_harm.html.j2", odds=views.harm_odds_view())
-        raise RenderError(f"unknown directive [[{name} {arg or ''}]]")
-
     out = []
     for number, chapter in enumerate(content.book.chapters, start=1):
+        blocks = [directive_block(content, Directive(*found), creatures)
+                  for found in render.chapter_directives(chapter.text)]
         base = Path(chapter.source.path).resolve().parent  # the chapter's folder: its images are beside it
-        html, headings = render.render_chapter(chapter.text, f"c{number}", directive_html, base=base,
-                                               roots=ctx.roots, where=chapter.source.path)
+        html, headings = render.render_chapter(ctx.templates_dir, chapter.text, f"c{number}",
+                                               [(b.template, b.context) for b in blocks], base=base,
+                                               roots=ctx.roots, where=chapter.source.path, version=ctx.version)
         out.append({"html": html, "headings": headings, "title": headings[0][1] if headings else ""})
     return out
 
@@ -88,10 +86,9 @@ COMMANDS = (
         help="the Loner: Dungeoneer rulebook: A5 reading PDF and saddle-stitch booklets",
         run=build_rulebook,
         parent="build",
-        options=(
-            Option(("--paper",), "booklet paper (default: both a4 and letter)", choices=PAPERS),
-            Option(("--layout",), "pages (A5 reading order) or booklet (imposed); default both", choices=LAYOUTS),
-        ),
+        options=RulebookOptions,
         example="dungeonpress build rulebook --layout booklet --paper letter",
+        build_all=(Job(),),
+        order=10,
     ),
 )

@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from dungeonpress import preview
-from dungeonpress.serve import page
+from dungeonpress.serve.page import render as render_page
 from dungeonpress.serve.jobs import JOBS_DIR, BadRoll, Roll, Runner
 from dungeonpress.serve.paths import Refused, inside
 from dungeonpress.serve.watch import Watcher
@@ -173,7 +173,7 @@ class Handler(BaseHTTPRequestHandler):
         rolls = server.runner.rolls()
         current = rolls[-1] if rolls else None
         history = list(reversed(rolls[:-1]))[:8]
-        html = page.render(generation=generation, build_label=_shown(server.out_dir) + "/",
+        html = render_page(generation=generation, build_label=_shown(server.out_dir) + "/",
                            products=server.products(), current=current, history=history,
                            check=server.runner.latest_check(), watched=[_shown(p) + "/" for p in server.watched],
                            notice=server.notice, defaults=current.roll if current and current.roll else None)

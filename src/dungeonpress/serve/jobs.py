@@ -15,10 +15,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dungeonpress.products.common import THEMES  # the looks `--theme` offers (a plain tuple; no WeasyPrint)
+
 WHATS = ("dungeon", "pack", "character")
 LAYOUTS = ("zine", "booklet")
 PAPERS = {"dungeon": ("a4", "letter"), "pack": ("a4", "letter"), "character": ("a4", "letter", "a5")}
-THEMES = ("standard",)
 ROOMS = (3, 30)
 PACK_COUNT = 6
 KEEP_JOBS = 12  # older roll folders are deleted: the page is for trying things, build/ is for keeping

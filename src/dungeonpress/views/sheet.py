@@ -1,30 +1,20 @@
-"""Character sheets: content and seeded pre-rolls → blank sheet PDFs (fillable, pencil), pre-rolled PDFs and JSON."""
+"""Character sheets: content and an optional rolled character → every field and box of a sheet, ready to print."""
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
-from dungeonpress.dice import sub_rng
-from dungeonpress.generate import oracle
-from dungeonpress.generate.character import Character, Roll, generate_character
-from dungeonpress.generate.paperogue_character import PaperogueCharacter, generate_paperogue_character
+from dungeonpress.generate.character import Character, TableValue
+from dungeonpress.generate.paperogue_character import PaperogueCharacter
 from dungeonpress.model import Content
-from dungeonpress.products import views
-from dungeonpress.errors import RenderError
-from dungeonpress.products.common import BuildContext, Command, Option, Output, pdf_from_template
+from dungeonpress.views import tables as views
 
-GAMES = ("dungeoneer", "paperogue")
-PAPERS = ("a4", "letter", "a5")
-FORMATS = ("pdf", "json")
 GEAR_SLOTS, BACKPACK_SLOTS, DURABILITY_BOXES = 6, 2, 5
 LUCK_BOXES, TWIST_BOXES, MEAL_BOXES = 6, 3, 3
 
-MAX_CHARACTERS = 100  # pre-rolled characters in one run: a stack of sheets, not a denial of service
-
 
 @dataclass(frozen=True)
-class Layout:
+class SheetSpace:
     """How many writing lines and boxes one paper size holds (the CSS sizes them to fit one page)."""
 
     skills_gained: int
@@ -39,111 +29,14 @@ class Layout:
     spells: int
 
 
-LAYOUTS = {
-    "a4": Layout(skills_gained=3, frailties_gained=1, tag_lines=3, treasure_lines=2, list_lines=7, log_rows=31,
+SPACE = {
+    "a4": SheetSpace(skills_gained=3, frailties_gained=1, tag_lines=3, treasure_lines=2, list_lines=7, log_rows=31,
                  light=10, rations=8, items=11, spells=6),
-    "letter": Layout(skills_gained=3, frailties_gained=1, tag_lines=3, treasure_lines=2, list_lines=5, log_rows=29,
+    "letter": SheetSpace(skills_gained=3, frailties_gained=1, tag_lines=3, treasure_lines=2, list_lines=5, log_rows=29,
                      light=10, rations=8, items=9, spells=4),
-    "a5": Layout(skills_gained=2, frailties_gained=1, tag_lines=3, treasure_lines=1, list_lines=4, log_rows=27,
+    "a5": SheetSpace(skills_gained=2, frailties_gained=1, tag_lines=3, treasure_lines=1, list_lines=4, log_rows=27,
                  light=8, rations=8, items=6, spells=2),
 }
-
-
-def build_sheets(ctx: BuildContext, options: dict) -> list[Output]:
-    """Blank sheets: every game, paper and form asked for (by default all of them)."""
-    games = [options["game"]] if options.get("game") else list(GAMES)
-    papers = [options["paper"]] if options.get("paper") else list(PAPERS)
-    forms = [form for form in ("fillable", "print") if options.get(form)] or ["fillable", "print"]
-    jobs = [(game, paper, form) for game in games for paper in papers for form in forms]
-    outputs = []
-    for done, (game, paper, form) in enumerate(jobs):
-        ctx.tick(done, len(jobs), f"{game} sheet, {paper}, {form}")
-        data = render_sheet_pdf(ctx, game, paper, form == "fillable")
-        outputs.append(Output(sheet_file_name(game, paper, form), data))
-    ctx.tick(len(jobs), len(jobs), "sheets done")
-    return outputs
-
-
-def sheet_file_name(game: str, paper: str, form: str) -> str:
-    """`sheet-dungeoneer-a4-fillable.pdf`; Paperogue's pencil sheet is plain `sheet-paperogue-a4.pdf`."""
-    if game == "paperogue" and form == "print":
-        return f"sheet-paperogue-{paper}.pdf"
-    return f"sheet-{game}-{paper}-{form}.pdf"
-
-
-def render_sheet_pdf(ctx: BuildContext, game: str, paper: str, fillable: bool) -> bytes:
-    layout = LAYOUTS[paper]
-    if game == "dungeoneer":
-        sheet = dungeoneer_view(ctx.content, layout, None, kicker="Character sheet")
-        return _pdf(ctx, "sheet_dungeoneer.html.j2", paper, fillable, [sheet], "Loner: Dungeoneer character sheet")
-    sheet = paperogue_view(ctx.content, layout, None, kicker="Character sheet")
-    return _pdf(ctx, "sheet_paperogue.html.j2", paper, fillable, [sheet], "Paperogue character sheet")
-
-
-def build_characters(ctx: BuildContext, options: dict) -> list[Output]:
-    """Pre-rolled characters: N filled sheets in one PDF, and the same characters as JSON."""
-    # 1. Roll: each character has its own stream, so character 3 is the same whatever the count.
-    game = options.get("game") or "dungeoneer"
-    count = 1 if options.get("count") is None else options["count"]
-    if count < 1:
-        raise RenderError(f"--count must be at least 1 (got {count})")
-    paper = options.get("paper") or "a4"
-    formats = [options["format"]] if options.get("format") else list(FORMATS)
-    generate = generate_character if game == "dungeoneer" else generate_paperogue_character
-    characters = [generate(ctx.content, sub_rng(ctx.seed, "character", game, str(n))) for n in range(1, count + 1)]
-
-    # 2. Write what was asked for.
-    stem = f"characters-{ctx.seed}" if game == "dungeoneer" else f"characters-{game}-{ctx.seed}"
-    outputs = []
-    if "pdf" in formats:
-        ctx.tick(0, 1, f"laying out {count} pre-rolled {game} character(s)")
-        layout = LAYOUTS[paper]
-        if game == "dungeoneer":
-            sheets = [dungeoneer_view(ctx.content, layout, c, kicker=f"Pre-rolled delver {n} · seed {ctx.seed}",
-                                    legend="Grey numbers: the d66 rolls", anchor=f"sheet-{n}")
-                      for n, c in enumerate(characters, start=1)]
-            data = _pdf(ctx, "sheet_dungeoneer.html.j2", paper, False, sheets, f"Pre-rolled delvers, seed {ctx.seed}")
-        else:
-            sheets = [paperogue_view(ctx.content, layout, c, kicker=f"Pre-rolled rogue {n} · seed {ctx.seed}",
-                                     legend="Grey numbers: the rolls", anchor=f"sheet-{n}")
-                      for n, c in enumerate(characters, start=1)]
-            data = _pdf(ctx, "sheet_paperogue.html.j2", paper, False, sheets, f"Pre-rolled rogues, seed {ctx.seed}")
-        outputs.append(Output(f"{stem}.pdf", data))
-        ctx.tick(1, 1, "characters done")
-    if "json" in formats:
-        outputs.append(Output(f"{stem}.json", characters_json(ctx, game, characters)))
-    return outputs
-
-
-def characters_json(ctx: BuildContext, game: str, characters: list) -> bytes:
-    """Every value with the table and roll behind it; stable key order, so a seed gives the same bytes."""
-    items = [{"number": number, **character_record(character)} for number, character in enumerate(characters, start=1)]
-    doc = {"game": game, "seed": ctx.seed, "count": len(characters), "generator": f"dungeonpress {ctx.version}",
-           "characters": items}
-    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def character_record(character) -> dict:
-    """A character as plain JSON values: dataclass fields, with stat pairs and dice turned into objects."""
-    record = asdict(character)
-    if isinstance(character, PaperogueCharacter):
-        record["rolls"] = dict(character.rolls)
-        record["scores"] = dict(character.scores)
-        record["swap"] = list(character.swap) if character.swap else None
-        for item in record["items"]:
-            item["dice"] = [{"dice": notation, "results": list(results)} for notation, results in item["dice"]]
-    else:
-        record = {"name": character.name, **record}
-    return record
-
-
-def _pdf(ctx: BuildContext, template: str, paper: str, fillable: bool, sheets: list, title: str) -> bytes:
-    form = "fillable" if fillable else "print"
-    return pdf_from_template(ctx, template, forms=fillable, sheets=sheets, fillable=fillable, doc_title=title,
-                             body_class=f"sheets paper-{paper} {form}", oracle=oracle_strip_view())
-
-
-# ---------------------------------------------------------------- view-models: fields
 
 
 def text(name: str, title: str, value="", note: str = "") -> dict:
@@ -166,7 +59,7 @@ def _boxes(prefix: str, title: str, count: int) -> list:
     return [box(f"{prefix}_{n}", f"{title} {n}") for n in range(1, count + 1)]
 
 
-def roll_note(content: Content, *rolls: Roll) -> str:
+def roll_note(content: Content, *rolls: TableValue) -> str:
     """The rolls behind a value, small: `42` for a d66 (the sheet says so once), `2d6 7` for other dice,
     `42 (21 rerolled)` when a repeat was thrown away; several rolls joined by ` · `."""
     parts = []
@@ -180,15 +73,12 @@ def roll_note(content: Content, *rolls: Roll) -> str:
     return " · ".join(parts)
 
 
-# ---------------------------------------------------------------- view-models: Loner: Dungeoneer
-
-
-def dungeoneer_view(content: Content, layout: Layout, character: Character | None, *, kicker: str,
+def dungeoneer_view(content: Content, layout: SheetSpace, character: Character | None, *, kicker: str,
                     legend: str = "", anchor: str = "sheet") -> dict:
     """Every field of the Dungeoneer sheet, empty or filled from a pre-rolled Character."""
     c = character
 
-    def trait(name: str, title: str, roll: Roll | None) -> dict:
+    def trait(name: str, title: str, roll: TableValue | None) -> dict:
         """A line, filled with a pre-rolled value and its roll when there is one."""
         return text(name, title, roll.value, roll_note(content, roll)) if roll else text(name, title)
 
@@ -244,7 +134,7 @@ def _gear_slots(content: Content, character: Character | None) -> list:
     return slots
 
 
-def log_view(content: Content, layout: Layout, delver: str) -> dict:
+def log_view(content: Content, layout: SheetSpace, delver: str) -> dict:
     rows = [{"scene": text(f"log_{n}_scene", f"Log {n} scene"),
              "question": text(f"log_{n}_question", f"Log {n} question"),
              "answer": text(f"log_{n}_answer", f"Log {n} answer"),
@@ -263,44 +153,35 @@ def twist_table_view(content: Content) -> dict | None:
             "numbers": [views.roll_label(row.low, row.high) for row in table.rows], "rows": rows}
 
 
-def oracle_strip_view() -> dict:
-    """The oracle grid computed from the rules in generate.oracle (never typed by hand), with Conflict harm."""
-    cases = (("Both 4–6", 5, 4), ("One of each", 4, 2), ("Both 1–3", 3, 1))
-    rows = []
-    for label, high, low in cases:
-        yes, _ = oracle.resolve(high, low)
-        no, _ = oracle.resolve(low, high)
-        rows.append({"dice": label, "yes": {"answer": yes, "harm": oracle.HARM[yes].lower()},
-                     "no": {"answer": no, "harm": oracle.HARM[no].lower()}})
-    double, _ = oracle.resolve(3, 3)
-    notes = [
-        {"term": "Equal dice:", "text": f"read {double} and add 1 to the twist counter (in a Conflict: "
-                                        f"{oracle.HARM[double].lower()}, no twist)."},
-        {"term": "Advantage:",
-         "text": "add a Chance die. Disadvantage: add a Risk die. Keep the higher of that colour."},
-        {"term": "Conflict:", "text": "cause n, the foe loses n Luck; take n, you lose n Luck."},
-    ]
-    return {"rows": rows, "notes": notes}
-
-
-# ---------------------------------------------------------------- view-models: Paperogue
-
-
 PAPEROGUE_STATS = (("hp_roll", "HP roll"), ("mp_roll", "MP roll"), ("str", "STR"), ("dex", "DEX"), ("int", "INT"))
+
+
 PAPEROGUE_GAINS = (("hp", "HP"), ("mp", "MP"))
+
+
 LEDGER_ROWS = (("start", "Start"), ("level_2", "Level 2"), ("level_3", "Level 3"))
+
+
 DEFAULT_ARMOR = ("Helmet", "Mail", "Breastplate", "Gauntlets", "Boots", "Belt")
+
+
 JEWELRY_SLOTS = (("neck", "Neck"), ("monocle", "Monocle"), ("wrist_left", "Left wrist"),
                  ("wrist_right", "Right wrist"), ("ear_left", "Left ear"), ("ear_right", "Right ear"))
+
+
 FINGERS = 5
+
+
 STAT_KEYS = ("str", "dex", "int", "hp", "mp")  # ledger columns an item bonus may name
+
+
 SCORE_LINES = (("gold", "Gold", "× 1"), ("slain_1", "Slain on level 1", "× 1"),
                ("slain_2", "Slain on level 2", "× 2"), ("slain_3", "Slain on level 3", "× 3"),
                ("items", "Items carried", "× 1"), ("hp_left", "HP left", "× 10"),
                ("alive", "Made it out alive", "+ 1000"))
 
 
-def paperogue_view(content: Content, layout: Layout, character: PaperogueCharacter | None, *, kicker: str,
+def paperogue_view(content: Content, layout: SheetSpace, character: PaperogueCharacter | None, *, kicker: str,
                    legend: str = "", anchor: str = "sheet") -> dict:
     """Every field of the Paperogue sheet, empty or filled from a pre-rolled character."""
     c = character
@@ -470,33 +351,3 @@ def _known_types(content: Content) -> list:
 
 def _field_key(label: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in label.casefold()).strip("_")
-
-
-COMMANDS = (
-    Command(
-        name="sheet",
-        help="blank character sheets: fillable PDF form and pencil version, A4, Letter and A5",
-        run=build_sheets,
-        options=(
-            Option(("--game",), "which game's sheet (default: both)", choices=GAMES),
-            Option(("--paper",), "paper size (default: all three)", choices=PAPERS),
-            Option(("--fillable",), "only the fillable PDF form (default: fillable and print)", flag=True),
-            Option(("--print",), "only the version for pencil (default: fillable and print)", flag=True),
-        ),
-        example="dungeonpress sheet --game dungeoneer --paper letter --fillable",
-    ),
-    Command(
-        name="character",
-        help="pre-rolled characters: N filled sheets in one PDF, and JSON with every roll",
-        run=build_characters,
-        seeded=True,
-        options=(
-            Option(("--count",), f"how many characters, 1-{MAX_CHARACTERS} (default: 1)", type=int, default=1,
-                   min=1, max=MAX_CHARACTERS),
-            Option(("--game",), "dungeoneer (default) or paperogue", choices=GAMES),
-            Option(("--format",), "pdf or json (default: both)", choices=FORMATS),
-            Option(("--paper",), "paper size of the PDF (default: a4)", choices=PAPERS),
-        ),
-        example="dungeonpress character --seed 1234 --count 4 --game dungeoneer",
-    ),
-)

@@ -11,7 +11,6 @@ from dungeonpress.generate.layout import OUTSIDE
 from dungeonpress.generate.oracle import OracleRoll
 from dungeonpress.model import Creature
 
-JSON_FORMAT = "dungeonpress-dungeon/1"
 DIRECTIONS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
@@ -51,7 +50,7 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
         "rooms_count": len(dungeon.rooms),
         "regenerate": regenerate_command(seed, rooms),
         "condition": {"roll": roll_label(dungeon.condition), "tag": dungeon.condition.text,
-                      "effect": _rest(dungeon.condition)},
+                      "effect": condition_effect(dungeon.condition)},
         "map": drawn.svg,  # SVG we drew: the template marks it safe
         "map_alt": drawn.alt,
         "map_legend": [{"icon": legend_icon(mark, map_css), "label": legend_label(mark)} for mark in drawn.legend],
@@ -180,94 +179,11 @@ def pick_die(count: int) -> dict:
     return {"die": f"1d{die}", "ranges": [str(n) for n in range(1, count + 1)], "reroll": f"roll again on {spare}"}
 
 
-def _rest(roll: Roll) -> str:
+def condition_effect(roll: Roll) -> str:
     """A row's second column (a condition's effect), or nothing."""
     return str(roll.fields[1][2]) if len(roll.fields) > 1 else ""
 
 
-# ---------------------------------------------------------------- JSON export
 
 
-def dungeon_data(dungeon: Dungeon, *, seed: int) -> dict:
-    """The stable JSON shape documented in the README (grid coordinates in cells, rooms numbered from 1)."""
-    plan = dungeon.layout
-    rooms = []
-    for room in dungeon.rooms:
-        placed = plan.room(room.number)
-        rooms.append({
-            "id": room.number,
-            "type": room.type.text,
-            "features": [f.text for f in room.features],
-            "exits": room.exit_count,
-            "x": placed.x, "y": placed.y, "w": placed.w, "h": placed.h,
-            "depth": placed.depth,
-            "doors": [{"side": door.side, "x": door.x, "y": door.y,
-                       "to": "entrance" if door.to == OUTSIDE else door.to, "extra": door.extra}
-                      for door in placed.doors],
-            "encounter": _chain_data(room.encounter),
-            "trap": _chain_data(room.trap),
-            "treasure": _chain_data(room.treasure),
-            "stairs": room.number == plan.stairs,
-            "boss": room.boss,
-            "rolls": [_roll_data(roll) for roll in _room_rolls(room)],
-        })
-    return {
-        "format": JSON_FORMAT,
-        "seed": seed,
-        "name": dungeon.name,
-        "condition": {"tag": dungeon.condition.text, "effect": _rest(dungeon.condition),
-                      "roll": _roll_data(dungeon.condition)},
-        "entrance": plan.entrance,
-        "stairs": plan.stairs,
-        "boss": plan.boss,
-        "grid": {"width": plan.width, "height": plan.height},
-        "rooms": rooms,
-        "connections": [list(pair) for pair in plan.connections],
-        "corridors": [{"from": c.start, "to": "entrance" if c.end == OUTSIDE else c.end,
-                       "points": [list(p) for p in c.points]} for c in plan.corridors],
-        "wandering": [{"roll": face, **_chain_data(chain)} for face, chain in enumerate(dungeon.wandering, start=1)],
-        "oracle": [{mode: _oracle_data(getattr(row, mode)) for mode in ("plain", "advantage", "disadvantage")}
-                   for row in dungeon.oracle],
-        "twists": [{"subject": t.subject.fields[0][2], "action": t.action.fields[1][2],
-                    "rolls": [_roll_data(t.subject), _roll_data(t.action)]} for t in dungeon.twists],
-        "d6": list(dungeon.d6s),
-        "name_rolls": [_roll_data(roll) for roll in dungeon.name_rolls],
-    }
 
-
-def _room_rolls(room) -> list:
-    rolls = [room.type, *room.features, room.exits]
-    if room.encounter_check:
-        rolls.append(room.encounter_check)
-    for chain in (room.encounter, room.trap, room.treasure):
-        if chain:
-            rolls.extend(chain.rolls)
-    return rolls
-
-
-def _roll_data(roll: Roll) -> dict:
-    out = {"table": roll.table, "dice": roll.dice, "value": roll.value, "result": roll.text}
-    if roll.note:
-        out["note"] = roll.note
-    return out
-
-
-def _chain_data(chain: Chain | None) -> dict | None:
-    if chain is None:
-        return None
-    result, creature = chain.result, chain.creature
-    kept = [roll for roll in chain.rolls if not roll.note]  # without results that were rolled again
-    return {
-        "kind": kept[0].text,
-        "table": result.table,
-        "result": result.text,
-        "fields": {key: value for key, _, value in result.fields},
-        "creature": None if creature is None else {
-            "key": creature.key, "name": creature.name, "tier": creature.tier, "concept": creature.concept,
-            "skills": list(creature.skills), "frailty": creature.frailty, "gear": list(creature.gear)},
-        "rolls": [_roll_data(roll) for roll in chain.rolls],
-    }
-
-
-def _oracle_data(roll: OracleRoll) -> dict:
-    return {"chance": list(roll.chance), "risk": list(roll.risk), "answer": roll.answer, "double": roll.double}

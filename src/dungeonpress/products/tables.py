@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import re
 
-from dungeonpress import impose
 from dungeonpress.export import rolled_tables
-from dungeonpress.products import views
-from dungeonpress.products.common import BuildContext, Command, Output, html_from_template, layout_padded, write
+from dungeonpress.views import tables as views
+from dungeonpress.views.notes import notes_view
+from dungeonpress.products.common import BuildContext, Command, Job, NoOptions, Output, html_from_template, layout, write
 
+MAX_NOTES = 3  # the most spare notes pages a book needs to reach a multiple of four
 PACK_TITLES = {"core": "Loner core", "dungeoneer": "Loner: Dungeoneer", "dungeonpress": "Loner: Dungeoneer, filled tables",
                "paperogue": "Paperogue", "dunginoes": "Dunginoes", "solo-turns": "Solo turn procedure"}
 
 
-def build_tables_booklet(ctx: BuildContext, options: dict) -> list[Output]:
+def build_tables_booklet(ctx: BuildContext, opts: NoOptions) -> list[Output]:
     """`tables.pdf` (A5 pages) and `tables-booklet-a4.pdf` / `-letter.pdf` (saddle-stitch)."""
+    from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     # 1. Group the rolled tables by the game they come from (core first), then by their group.
     by_origin: dict[str, list] = {}
     for table in sorted(rolled_tables(ctx.content), key=lambda t: (t.group, t.title)):
@@ -25,10 +27,9 @@ def build_tables_booklet(ctx: BuildContext, options: dict) -> list[Output]:
     bestiary = [views.creature_view(c) for c in ctx.content.creatures]
 
     # 2. Lay out, padded to whole sheets, and impose.
-    def html_with(notes: int) -> str:
-        return html_from_template(ctx, "tables.html.j2", sections=sections, bestiary=bestiary, notes_pages=notes,
-                                  digest=ctx.content.digest[:12])
-    reading = write(ctx, layout_padded(ctx, html_with))
+    html = html_from_template(ctx, "tables.html.j2", sections=sections, bestiary=bestiary,
+                              notes_pages=notes_view(MAX_NOTES), digest=ctx.content.digest[:12])
+    reading = write(ctx, pdf.pad_to_multiple(layout(ctx, html), 4, "tables.pdf"))
     return [Output("tables.pdf", reading),
             Output("tables-booklet-a4.pdf", impose.impose_booklet(reading, "a4")),
             Output("tables-booklet-letter.pdf", impose.impose_booklet(reading, "letter"))]
@@ -41,5 +42,7 @@ COMMANDS = (
         help="every random table of the system as a compact A5 reference booklet (build/tables.pdf)",
         run=build_tables_booklet,
         example="dungeonpress build tables",
+        build_all=(Job(),),
+        order=20,
     ),
 )

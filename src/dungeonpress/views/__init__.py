@@ -1,0 +1,1 @@
+"""Views: model and generated things → plain values ready to print, one module for each thing shown."""

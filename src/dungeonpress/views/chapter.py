@@ -1,0 +1,46 @@
+"""Book chapters: the directives a chapter holds (`[[table traps]]`) → the partial template and view each one shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dungeonpress.errors import RenderError
+from dungeonpress.model import Content
+from dungeonpress.views import oracle as oracle_views
+from dungeonpress.views import tables as views
+
+
+@dataclass(frozen=True)
+class Directive:
+    """A line holding only `[[name arg]]`, and the text of the heading it sits under (if any)."""
+
+    name: str
+    arg: str | None
+    heading: str | None
+
+
+@dataclass(frozen=True)
+class Block:
+    """What a directive becomes: a partial template and the values it prints."""
+
+    template: str
+    context: dict
+
+
+def directive_block(content: Content, directive: Directive, creatures: list) -> Block:
+    """The block a directive shows, resolved before rendering so the renderer never calls back for it."""
+    name, arg, heading = directive.name, directive.arg, directive.heading
+    if name == "table":
+        table = content.table(arg)
+        view = views.table_view(table, content)
+        view["show_title"] = not heading or heading.casefold() != table.title.casefold()
+        return Block("partials/table.html.j2", {"table": view})
+    if name == "bestiary":
+        return Block("partials/bestiary.html.j2", {"creatures": creatures})
+    if name == "media":
+        return Block("partials/media.html.j2", {"groups": views.media_view(content)})
+    if name == "odds" and arg == "oracle":
+        return Block("partials/odds_oracle.html.j2", {"odds": oracle_views.oracle_odds_view()})
+    if name == "odds" and arg == "harm":
+        return Block("partials/odds_harm.html.j2", {"odds": oracle_views.harm_odds_view()})
+    raise RenderError(f"unknown directive [[{name} {arg or ''}]]")

@@ -1,0 +1,11 @@
+"""Notes pages: how many, their heading and ruled lines → the spare pages a booklet is padded with."""
+
+from __future__ import annotations
+
+SPARE_ID = "notes-"  # the id prefix pdf.pad_to_multiple and pdf.keep_pages look for
+
+
+def notes_view(count: int, *, heading: str = "Notes", lines: int = 21, cls: str = "notes", tag: str = "h1") -> list:
+    """`count` notes pages, each with `lines` ruled lines; ids `notes-1`… so spare ones can be dropped after layout."""
+    return [{"id": f"{SPARE_ID}{n}", "cls": cls, "tag": tag, "heading": heading, "lines": list(range(lines))}
+            for n in range(1, count + 1)]

@@ -1,0 +1,32 @@
+"""The oracle card: one A6 page whose answers and odds come from the oracle's rules."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from dungeonpress import build
+from dungeonpress.generate import oracle
+from dungeonpress.products import oracle as product
+from dungeonpress.products.common import NoOptions
+
+
+@pytest.fixture(scope="module")
+def built(content):
+    ctx = build.context_for(content)
+    outputs = product.build_oracle_card(ctx, NoOptions())
+    return {o.name: o.data for o in outputs}, ctx.warnings
+
+
+def test_one_a6_page_with_every_answer_and_its_odds(built):
+    outputs, warnings = built
+    assert list(outputs) == ["oracle-card.pdf"] and warnings == []
+    reader = PdfReader(io.BytesIO(outputs["oracle-card.pdf"]))
+    assert len(reader.pages) == 1
+    assert [round(float(v) * 25.4 / 72) for v in reader.pages[0].mediabox[2:]] == [105, 148]
+    text = reader.pages[0].extract_text()
+    for answer in oracle.ANSWERS:
+        assert answer in text
+    assert oracle.percent(oracle.oracle_odds("plain")[oracle.YES]) in text

@@ -1,0 +1,44 @@
+"""Chapters render without calling back: directives resolved to (template, view) first, keep-with-heading on tokens."""
+
+from __future__ import annotations
+
+import pytest
+
+from dungeonpress import render
+from dungeonpress.errors import RenderError
+
+CHAPTER = "# Title\n\n## Traps\n\nA short introduction.\n\n[[table traps]]\n\nAfter.\n\n[[bestiary]]\n"
+
+
+@pytest.fixture
+def templates(tmp_path):
+    (tmp_path / "keep.html.j2").write_text('<div data-keep>{{ label }}</div>\n')
+    (tmp_path / "loose.html.j2").write_text('<div>{{ label }} {{ version }}</div>\n')
+    return tmp_path
+
+
+def test_directives_are_listed_with_the_heading_above_them():
+    assert render.chapter_directives(CHAPTER) == [("table", "traps", "Traps"), ("bestiary", None, "Traps")]
+
+
+def test_blocks_replace_directives_and_a_keep_block_travels_with_its_heading(templates):
+    html, headings = render.render_chapter(templates, CHAPTER, "c1",
+                                           [("keep.html.j2", {"label": "traps"}), ("loose.html.j2", {"label": "b"})],
+                                           version="9")
+    assert html == ('<h1 id="c1-title">Title</h1>\n'
+                    '<div class="keep"><h2 id="c1-traps">Traps</h2>\n<p>A short introduction.</p>\n'
+                    '<div data-keep>traps</div>\n</div>\n'
+                    '<p>After.</p>\n<div>b 9</div>\n\n')
+    assert [(level, str(text), anchor) for level, text, anchor in headings] == [(1, "Title", "c1-title"),
+                                                                                 (2, "Traps", "c1-traps")]
+
+
+def test_a_long_introduction_does_not_travel(templates):
+    chapter = "## Traps\n\n" + "Words. " * 200 + "\n\n[[table traps]]\n"
+    html, _ = render.render_chapter(templates, chapter, "c1", [("keep.html.j2", {"label": "t"})])
+    assert 'class="keep"' not in html
+
+
+def test_a_missing_block_is_a_bug_not_a_silent_gap(templates):
+    with pytest.raises(RenderError, match="2 directives but 1 blocks"):
+        render.render_chapter(templates, CHAPTER, "c1", [("keep.html.j2", {"label": "t"})])
