@@ -70,6 +70,7 @@ def _parser(commands) -> argparse.ArgumentParser:
     export_parser = top.add_parser("export", help="export content as data files (tables as JSON, CSV, Foundry VTT)")
     export_sub = export_parser.add_subparsers(dest="product", metavar="WHAT", required=True)
     parents = {"": top, "build": build_sub, "export": export_sub}
+    _tool_parsers(top)
 
     for command in commands:
         holder = parents[command.parent]
@@ -105,6 +106,8 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     if problem:  # checked before any content is read or any work is done
         print(f"dungeonpress: error: {problem}", file=stderr)
         return EXIT_USAGE
+    if args.command in TOOLS:  # preview and serve read the build folder; they load no content
+        return _run_tool(args, stdout, stderr)
     try:
         jobs = _jobs(args, commands)  # every option checked before any content is read
     except UsageError as exc:
@@ -159,6 +162,55 @@ def _usage_problem(args) -> str | None:
 def _prog(args) -> str:
     command = getattr(args, "_command", None)
     return f"dungeonpress {command.full_name}" if command else f"dungeonpress {args.command}"
+
+
+TOOLS = ("preview", "serve")
+
+
+def _tool_parsers(top) -> None:
+    """`preview` (PDF → PNG pages) and `serve` (the local preview page): tools around the products."""
+    out_help = "the build folder (default: build/)"
+    preview = top.add_parser("preview", help="rasterise a PDF (or a built product) to PNG pages and a contact sheet",
+                             epilog="example: dungeonpress preview rulebook --pages 1-4 --dpi 80")
+    preview.add_argument("target", metavar="FILE.pdf|PRODUCT",
+                         help="a PDF, or a product in the build folder: rulebook, tables, zine, pack, character…")
+    preview.add_argument("--pages", default=None, metavar="1-4", help="which pages (default: all)")
+    preview.add_argument("--dpi", type=float, default=80, help="resolution of the PNG pages (default: 80)")
+    preview.add_argument("--out", type=Path, default=build.DEFAULT_OUT, metavar="DIR", help=out_help)
+    serve = top.add_parser("serve", help="a local page (127.0.0.1 only) to browse the build folder and roll zines",
+                           epilog="example: dungeonpress serve --port 8000 --content my-pack/")
+    serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000; 0 picks a free one)")
+    serve.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
+                       help="an extra content pack, watched and passed to every build")
+    serve.add_argument("--out", type=Path, default=build.DEFAULT_OUT, metavar="DIR", help=out_help)
+    serve.add_argument("--timeout", type=float, default=300, help="seconds a build may take (default: 300)")
+    serve.add_argument("--quiet", action="store_true", help="no request log")
+
+
+def _run_tool(args, stdout, stderr) -> int:
+    if args.command == "preview":
+        from dungeonpress import preview
+
+        try:
+            made = preview.preview(preview.resolve(args.target, args.out), pages=args.pages, dpi=args.dpi)
+        except preview.PreviewError as exc:
+            print(f"error: {exc}", file=stderr)
+            return EXIT_USAGE
+        for path in made.pages + [made.sheet]:
+            print(f"wrote {_shown(path)}", file=stdout)
+        return EXIT_OK
+    from dungeonpress import serve
+
+    if not 0 <= args.port <= 65535:
+        print(f"error: --port {args.port}: choose 0-65535", file=stderr)
+        return EXIT_USAGE
+    missing = [str(p) for p in args.content if not p.is_dir()]
+    if missing:
+        print(f"error: --content {missing[0]}: no such folder", file=stderr)
+        return EXIT_USAGE
+    serve.run_fresh(port=args.port, out_dir=args.out, packs=args.content, timeout=args.timeout,
+                    watched=[build.CONTENT_DIR, build.TEMPLATES_DIR], quiet=args.quiet)
+    return EXIT_FAILED  # not reached: run_fresh replaces this process
 
 
 def _jobs(args, commands) -> list:
