@@ -10,11 +10,12 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "dungeonpress"
 DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "markupsafe": {"render"},
-         "weasyprint": {"pdf"}, "pikepdf": {"impose"}, "argparse": {"cli"}}
+         "weasyprint": {"pdf"}, "pikepdf": {"impose"}, "argparse": {"cli"},
+         "tqdm": {"progress"}}
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
 ORDER = ["errors", "model", "dice", "load", "validate", "generate", "draw", "views", "render", "export", "pdf",
-         "impose", "products", "build", "cli"]
+         "impose", "products", "build", "progress", "cli"]
 # Stages that take values and return values: no clock, no environment, no files, no global random.
 PURE = ("validate", "generate", "draw", "views", "render", "products")
 WORLD = {"os", "time", "datetime", "pathlib", "secrets", "uuid", "logging", "shutil", "tempfile", "subprocess"}
@@ -24,7 +25,7 @@ PURE_ALLOWED = {"render": {"pathlib"}, "products": {"pathlib"}}  # folder names;
 READERS = {"load", "pdf"}
 WRITERS = {"build"}
 OPENERS = {"load", "build"}
-PRINTERS = {"cli"}
+PRINTERS = {"cli", "progress"}  # progress draws the run's bar and summary for cli
 RANDOM_OK = {"Random"}  # the only name of `random` a module may use, and only with a seed
 
 

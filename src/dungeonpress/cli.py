@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
+import re
 import secrets
 import sys
 from pathlib import Path
 
-from dungeonpress import __version__, build
+from dungeonpress import __version__, build, progress
 from dungeonpress.errors import ContentErrors, RenderError, UsageError
 from dungeonpress.products import options
 from dungeonpress.products.common import THEMES
@@ -16,10 +18,36 @@ from dungeonpress.products.common import THEMES
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (the command and what is wrong), exit 2."""
+    """argparse, but a usage error is one line (the command, what is wrong, what was meant), exit 2."""
 
     def error(self, message):
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {_one_line(message)}\n")
+
+
+def _one_line(message: str) -> str:
+    """argparse's own messages, with a did-you-mean for a mistyped command in place of the list of all."""
+    wrong = re.fullmatch(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if not wrong or wrong[1] not in ("COMMAND", "PRODUCT", "WHAT"):
+        return message
+    choices = re.findall(r"'([^']*)'", wrong[3])
+    noun = {"COMMAND": "command", "PRODUCT": "product", "WHAT": "export"}[wrong[1]]
+    return f"unknown {noun} '{wrong[2]}'{_did_you_mean(wrong[2], choices)}"
+
+
+def _did_you_mean(word: str, choices) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    if close:
+        return f" (did you mean {close[0]}?)"
+    return f" (choose from {', '.join(choices)})" if len(choices) <= 12 else ""
+
+
+def _unknown_arguments(parser: argparse.ArgumentParser, extras: list) -> str:
+    """One line for words the command does not take: the first unknown option and the option meant."""
+    options = [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
+    for word in extras:
+        if word.startswith("-"):
+            return f"unknown option {word.split('=', 1)[0]}{_did_you_mean(word.split('=', 1)[0], options)}"
+    return f"unexpected argument{'s' * (len(extras) > 1)}: {' '.join(extras)} (see {parser.prog} --help)"
 
 
 def _parser(commands) -> argparse.ArgumentParser:
@@ -27,11 +55,15 @@ def _parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"dungeonpress {__version__}")
     top = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
+    subparsers = {}
+
     def common(sub, seeded: bool):
         sub.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
                          help="an extra content pack (or folder of packs); its tables replace built-in ones by id")
         sub.add_argument("--out", type=Path, default=build.DEFAULT_OUT, metavar="DIR", help="output folder (default: build/)")
-        sub.add_argument("--quiet", action="store_true", help="no progress output")
+        talk = sub.add_mutually_exclusive_group()
+        talk.add_argument("--quiet", action="store_true", help="print nothing but errors and the seed")
+        talk.add_argument("--verbose", action="store_true", help="also name every file written")
         sub.add_argument("--strict", action="store_true", help="treat rendering warnings as errors")
         sub.add_argument("--debug", action="store_true", help="show tracebacks")
         sub.add_argument("--theme", default=THEMES[0], choices=THEMES, help="the look of every product (default: standard)")
@@ -40,8 +72,8 @@ def _parser(commands) -> argparse.ArgumentParser:
                              help="make the same output again (default: a fresh seed, printed)")
 
     validate = top.add_parser("validate", help="check every content file and report all mistakes")
-    validate.add_argument("--content", action="append", type=Path, default=[], metavar="DIR")
-    validate.add_argument("--debug", action="store_true")
+    common(validate, seeded=False)
+    subparsers["validate"] = validate
 
     build_parser = top.add_parser("build", help="build a book product (rulebook, tables) or everything (all)")
     build_sub = build_parser.add_subparsers(dest="product", metavar="PRODUCT", required=True)
@@ -50,6 +82,7 @@ def _parser(commands) -> argparse.ArgumentParser:
     export_parser = top.add_parser("export", help="export content as data files (tables as JSON, CSV, Foundry VTT)")
     export_sub = export_parser.add_subparsers(dest="product", metavar="WHAT", required=True)
     parents = {"": top, "build": build_sub, "export": export_sub}
+    subparsers.update({"build": build_parser, "build all": all_parser, "export": export_parser})
 
     for command in commands:
         holder = parents[command.parent]
@@ -65,6 +98,8 @@ def _parser(commands) -> argparse.ArgumentParser:
                 sub.add_argument(options.flag_of(field), dest=field.name, default=None, metavar=metavar,
                                  help=spec.help)
         sub.set_defaults(_command=command)
+        subparsers[command.full_name] = sub
+    parser.set_defaults(_subparsers=subparsers)
     return parser
 
 
@@ -75,11 +110,15 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     parser = _parser(commands)
     try:
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-            args = parser.parse_args(argv)
+            args, extras = parser.parse_known_args(argv)
     except SystemExit as exc:  # argparse: 0 for --help/--version, 2 for usage errors
         return int(exc.code or 0)
     if not args.command:
-        parser.print_help(stdout)
+        print("dungeonpress: error: a command is needed (see dungeonpress --help)", file=stderr)
+        return EXIT_USAGE
+    if extras:
+        sub = _subparser_of(args)
+        print(f"{sub.prog}: error: {_unknown_arguments(sub, extras)}", file=stderr)
         return EXIT_USAGE
     try:
         jobs = _jobs(args, commands)  # every option checked before any content is read
@@ -102,6 +141,12 @@ def main(argv=None, stdout=None, stderr=None) -> int:
             raise
         print(f"error: {exc}", file=stderr)
         return EXIT_FAILED
+
+
+def _subparser_of(args) -> argparse.ArgumentParser:
+    command = getattr(args, "_command", None)
+    name = command.full_name if command else " ".join(filter(None, (args.command, getattr(args, "product", None))))
+    return args._subparsers[name]
 
 
 def _prog(args) -> str:
@@ -128,28 +173,37 @@ def _jobs(args, commands) -> list:
 
 
 def _dispatch(args, jobs, stdout, stderr) -> int:
+    level = progress.QUIET if args.quiet else progress.VERBOSE if args.verbose else progress.NORMAL
     content = build.load_content(args.content)
     if args.command == "validate":
-        tables = len(content.tables)
-        print(f"content ok: {tables} tables, {len(content.creatures)} creatures, "
-              f"{len(content.book.chapters) if content.book else 0} chapters", file=stdout)
+        if level != progress.QUIET:
+            tables = len(content.tables)
+            print(f"content ok: {tables} tables, {len(content.creatures)} creatures, "
+                  f"{len(content.book.chapters) if content.book else 0} chapters", file=stdout)
         return EXIT_OK
     status = EXIT_OK
-    for command, opts, seed in jobs:
-        if command.seeded and seed is None:
-            seed = secrets.randbelow(10**9)
-            print(f"seed: {seed}", file=stderr)
-        progress = None if args.quiet else _progress_printer(stderr)
-        ctx = build.context_for(content, seed=seed if command.seeded else None, progress=progress,
-                                user_packs=args.content, strict=args.strict, theme=args.theme,
-                                out_dir=args.out)
-        report = build.run_command(command, ctx, opts, args.out)
-        for warning in report.warnings:
-            print(f"warning: {warning}", file=stderr)
-        if report.warnings and ctx.strict:
-            status = EXIT_FAILED
-        for path in report.written:
-            print(f"wrote {_shown(path)}", file=stdout)
+    display = progress.Display(stdout, stderr, level=level)
+    display.plan(len(jobs))
+    try:
+        for command, opts, seed in jobs:
+            if command.seeded and seed is None:
+                seed = secrets.randbelow(10**9)
+                display.note(f"seed: {seed}")  # printed even when quiet: the one way to make it again
+            ctx = build.context_for(content, seed=seed if command.seeded else None, progress=display.step,
+                                    on_item=display.event, user_packs=args.content, strict=args.strict,
+                                    theme=args.theme, out_dir=args.out)
+            with display.job(command.full_name + (f" --seed {seed}" if command.seeded else "")):
+                report = build.run_command(command, ctx, opts, args.out, count_pages=level != progress.QUIET)
+            for warning in report.warnings:
+                display.warning(warning, error=ctx.strict)
+            if report.warnings and ctx.strict:
+                status = EXIT_FAILED
+            for path, size, pages in zip(report.written, report.sizes, report.pages):
+                display.wrote(_shown(path), size, pages)
+    except BaseException:
+        display.close(summary_line=False)  # the error says what happened; the bar must not hide it
+        raise
+    display.close(_shown(args.out) + "/")
     return status
 
 
@@ -163,20 +217,3 @@ def _shown(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
-
-
-def _progress_printer(stream):
-    """A one-line progress bar on stderr, redrawn in place when stderr is a terminal."""
-    interactive = stream.isatty()
-
-    def show(done: int, total: int, label: str) -> None:
-        width = 24
-        filled = width * done // max(total, 1)
-        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label}"
-        if interactive:
-            stream.write("\r" + line.ljust(70) + ("\n" if done >= total else ""))
-        else:
-            stream.write(line + "\n")
-        stream.flush()
-
-    return show
