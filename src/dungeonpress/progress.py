@@ -70,6 +70,7 @@ class Display:
             self.tally.skipped += 1
             if self.level == VERBOSE:
                 self._print_above(f"unchanged {event.name}")
+        self.total = max(self.total, self._finished)  # an item nobody announced still counts
         self._draw()
 
     def job(self, name: str) -> _Job:
