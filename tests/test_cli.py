@@ -197,3 +197,11 @@ def _option_strings(words) -> set:
     for word in words:
         parser = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[word]
     return {flag for action in parser._actions for flag in action.option_strings}
+
+
+def test_the_index_help_reads_names_every_command_as_its_module_declares_it():
+    """--help lists commands from products.INDEX without importing them: it must say what the modules say."""
+    from dungeonpress import products
+    declared = [(module, c.full_name, c.help) for module, _, _ in products.index() for c in products.commands_of(module)]
+    assert declared == list(products.index())
+    assert sorted(c.full_name for c in build.commands()) == sorted(name for _, name, _ in products.index())

@@ -10,7 +10,7 @@ import secrets
 import sys
 from pathlib import Path
 
-from dungeonpress import __version__, build, progress
+from dungeonpress import __version__, build, products, progress
 from dungeonpress.errors import ContentErrors, RenderError, UsageError
 from dungeonpress.products import options
 from dungeonpress.products.common import THEMES
@@ -84,10 +84,15 @@ def _parser(commands) -> argparse.ArgumentParser:
     parents = {"": top, "build": build_sub, "export": export_sub}
     subparsers.update({"build": build_parser, "build all": all_parser, "export": export_parser})
 
-    for command in commands:
-        holder = parents[command.parent]
-        sub = holder.add_parser(command.name, help=command.help, description=command.help,
-                                epilog=f"example: {command.example}" if command.example else None)
+    loaded = {command.full_name: command for command in commands}
+    for _module, typed, help_text in products.index():
+        parent, _, name = typed.rpartition(" ")
+        if typed not in loaded:  # listed for --help and did-you-mean; its module is not imported
+            parents[parent].add_parser(name, help=help_text)
+            continue
+        command = loaded[typed]
+        sub = parents[parent].add_parser(command.name, help=command.help, description=command.help,
+                                         epilog=f"example: {command.example}" if command.example else None)
         common(sub, seeded=command.seeded)
         for field, spec in options.specs(command.options):
             if spec.switch:
@@ -106,7 +111,8 @@ def _parser(commands) -> argparse.ArgumentParser:
 def main(argv=None, stdout=None, stderr=None) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
-    commands = build.commands()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    commands = _commands_named(argv)
     parser = _parser(commands)
     try:
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
@@ -141,6 +147,19 @@ def main(argv=None, stdout=None, stderr=None) -> int:
             raise
         print(f"error: {exc}", file=stderr)
         return EXIT_FAILED
+
+
+def _commands_named(argv: list) -> list:
+    """The commands argv asks for, their product modules imported; none for --help, --version or a typo.
+
+    Only `build all` loads every product: help and usage errors stay fast (no generators, no views).
+    """
+    words = [word for word in argv if not word.startswith("-")]
+    typed = " ".join(words[:2]) if words[:1] in (["build"], ["export"]) else " ".join(words[:1])
+    if typed == "build all":
+        return build.commands()
+    modules = [module for module, name, _ in products.index() if name == typed]
+    return [command for module in modules for command in products.commands_of(module)]
 
 
 def _subparser_of(args) -> argparse.ArgumentParser:
