@@ -136,12 +136,10 @@ class Display:
 
     def _print_above(self, line: str, stream=None) -> None:
         stream = stream or self.stderr
-        if self._bar is not None and stream is self.stderr:
-            self._bar.write(line, file=stream)  # keeps the bar at the bottom
+        if self._bar is not None:
+            self._bar.write(line, file=stream)  # takes the bar down, writes the line, draws the bar again below
         else:
             print(line, file=stream)
-            if self._bar is not None:
-                self._bar.refresh()
 
 
 class _Job:
