@@ -14,16 +14,17 @@ DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "mar
          "tqdm": {"progress"}}
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
-ORDER = ["errors", "model", "dice", "load", "validate", "generate", "draw", "views", "render", "export", "pdf",
-         "impose", "products", "build", "progress", "cli"]
+ORDER = ["errors", "model", "dice", "resources", "load", "validate", "generate", "draw", "views", "render", "export",
+         "pdf", "impose", "products", "build", "authoring", "progress", "cli"]
 # Stages that take values and return values: no clock, no environment, no files, no global random.
 PURE = ("validate", "generate", "draw", "views", "render", "products")
 WORLD = {"os", "time", "datetime", "pathlib", "secrets", "uuid", "logging", "shutil", "tempfile", "subprocess"}
 PURE_ALLOWED = {"render": {"pathlib"}, "products": {"pathlib"}}  # folder names; reading is checked on its own
 # Who may touch the world at all: load reads content, build writes build/, cli prints; pdf reads only
-# through its sealed fetcher and logs WeasyPrint's warnings.
-READERS = {"load", "pdf"}
-WRITERS = {"build"}
+# through its sealed fetcher and logs WeasyPrint's warnings; authoring writes a starter pack where
+# `new-pack` is told to, and reads the product code to list which tables each product uses.
+READERS = {"load", "pdf", "authoring"}
+WRITERS = {"build", "authoring"}
 OPENERS = {"load", "build"}
 PRINTERS = {"cli", "progress"}  # progress draws the run's bar and summary for cli
 RANDOM_OK = {"Random"}  # the only name of `random` a module may use, and only with a seed

@@ -8,19 +8,26 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dungeonpress import __version__, products
+from dungeonpress import __version__, products, resources
 from dungeonpress.model import Content
 from dungeonpress.products.common import BuildContext, Command, Output
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-CONTENT_DIR = PROJECT_ROOT / "content"
-TEMPLATES_DIR = PROJECT_ROOT / "templates"
-DEFAULT_OUT = PROJECT_ROOT / "build"
+CONTENT_DIR = resources.data_dir("content")
+TEMPLATES_DIR = resources.data_dir("templates")
+DEFAULT_OUT = Path("build")  # in the folder the command is run from, as make and compilers do
 
 
 def commands() -> list[Command]:
     """Every product command, in the order `build all` runs them (each product registers its own)."""
     return products.commands()
+
+
+def commands_by_module() -> dict[str, list[Command]]:
+    """Each product module's short name and the commands it registers, in `build all` order."""
+    found: dict[str, list[Command]] = {}
+    for command in commands():
+        found.setdefault(command.run.__module__.rsplit(".", 1)[-1], []).append(command)
+    return found
 
 
 def load_content(user_packs: list[Path] | None = None) -> Content:
@@ -33,6 +40,7 @@ def load_content(user_packs: list[Path] | None = None) -> Content:
         extra = load.load_content(user_packs)
         raw.packs.extend(extra.packs)
         raw.errors.extend(extra.errors)
+        raw.ignored.extend(extra.ignored)
         raw.first_user_pack = first_user
     return validate.validate_content(raw)
 
@@ -41,11 +49,11 @@ def context_for(content: Content, *, seed=None, progress=None, on_item=None, use
                 theme: str = "standard", out_dir: Path = DEFAULT_OUT) -> BuildContext:
     """What every product gets: the content, the folders it may read, the seed and the options common to all."""
     roots = (CONTENT_DIR, TEMPLATES_DIR, *[Path(p) for p in user_packs])
-    # HTML outputs link their stylesheets relative to where they are written, and only from inside the
-    # project: no path of the machine that built them is ever written into them.
-    out = Path(out_dir).resolve()
-    inside = out.is_relative_to(PROJECT_ROOT.resolve())
-    href = Path(os.path.relpath(TEMPLATES_DIR.resolve(), out)).as_posix() if inside else ""
+    # HTML outputs link their stylesheets relative to where they are written, and only when both sit
+    # in the folder the command runs from (a checkout): no path of the building machine gets written.
+    here, out, templates = Path.cwd().resolve(), Path(out_dir).resolve(), TEMPLATES_DIR.resolve()
+    inside = out.is_relative_to(here) and templates.is_relative_to(here)
+    href = Path(os.path.relpath(templates, out)).as_posix() if inside else ""
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
                         version=__version__, progress=progress, on_item=on_item, strict=strict, theme=theme, templates_href=href)
 

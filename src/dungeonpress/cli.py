@@ -75,6 +75,16 @@ def _parser(commands) -> argparse.ArgumentParser:
     common(validate, seeded=False)
     subparsers["validate"] = validate
 
+    tables = top.add_parser("tables", help="list every table: id, die, title, pack and the products that use it")
+    tables.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
+                        help="an extra content pack (or folder of packs); its tables replace built-in ones by id")
+    tables.add_argument("--debug", action="store_true")
+    new_pack = top.add_parser("new-pack", help="write a small, valid, commented content pack to start your own",
+                              epilog="example: dungeonpress new-pack my-pack")
+    new_pack.add_argument("dir", type=Path, metavar="DIR", help="a new (or empty) folder for the pack")
+    new_pack.add_argument("--debug", action="store_true")
+    subparsers.update({"tables": tables, "new-pack": new_pack})
+
     build_parser = top.add_parser("build", help="build a book product (rulebook, tables) or everything (all)")
     build_sub = build_parser.add_subparsers(dest="product", metavar="PRODUCT", required=True)
     all_parser = build_sub.add_parser("all", help="build every main product into build/ (what `make` runs)")
@@ -175,7 +185,7 @@ def _prog(args) -> str:
 
 def _jobs(args, commands) -> list:
     """(command, options, seed) for each run asked for; options typed and range-checked, UsageError if not."""
-    if args.command == "validate":
+    if args.command in ("validate", "tables", "new-pack"):
         return []
     if args.command == "build" and args.product == "all":
         return [(command, options.parse(command.options, job.options), job.seed)
@@ -192,13 +202,30 @@ def _jobs(args, commands) -> list:
 
 
 def _dispatch(args, jobs, stdout, stderr) -> int:
-    level = progress.QUIET if args.quiet else progress.VERBOSE if args.verbose else progress.NORMAL
+    if args.command == "new-pack":
+        return _new_pack(args.dir, stdout, stderr)
+    quiet, verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
+    level = progress.QUIET if quiet else progress.VERBOSE if verbose else progress.NORMAL
+    strict = getattr(args, "strict", False)
     content = build.load_content(args.content)
+    for warning in content.warnings:  # files a pack holds that were not read: say so, never pass them over
+        if level != progress.QUIET or strict:
+            print(f"{'error' if strict else 'warning'}: {warning}", file=stderr)
     if args.command == "validate":
         if level != progress.QUIET:
+            for note in content.notes:
+                print(note, file=stdout)
             tables = len(content.tables)
             print(f"content ok: {tables} tables, {len(content.creatures)} creatures, "
-                  f"{len(content.book.chapters) if content.book else 0} chapters", file=stdout)
+                  f"{len(content.book.chapters) if content.book else 0} chapters"
+                  f"{f', {len(content.warnings)} files not read' if content.warnings else ''}", file=stdout)
+        return EXIT_FAILED if strict and content.warnings else EXIT_OK
+    if args.command == "tables":
+        from dungeonpress import authoring  # reads the product code: only when asked
+        products = {module: [c.full_name for c in found] for module, found in build.commands_by_module().items()
+                    if module not in ("tables", "exports")}
+        for line in authoring.tables_listing(content, products):
+            print(line.rstrip(), file=stdout)
         return EXIT_OK
     status = EXIT_OK
     display = progress.Display(stdout, stderr, level=level)
@@ -224,6 +251,18 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
         raise
     display.close(_shown(args.out) + "/")
     return status
+
+
+def _new_pack(target: Path, stdout, stderr) -> int:
+    from dungeonpress import authoring
+    try:
+        written = authoring.write_new_pack(target)
+    except FileExistsError as exc:
+        print(f"error: {exc}", file=stderr)
+        return EXIT_USAGE
+    print(f"wrote {len(written)} files to {_shown(target)}/; try: dungeonpress validate --content {_shown(target)}",
+          file=stdout)
+    return EXIT_OK
 
 
 def full_name(command) -> str:

@@ -46,6 +46,7 @@ class RawPack:
     book: tuple | None = None
     texts: dict = field(default_factory=dict)  # path relative to the pack -> (Source, text)
     table_bytes: list = field(default_factory=list)  # each tables/*.yaml file as read, for the content digest
+    ignored: list = field(default_factory=list)  # (Source, why) for each content-looking file not read
 
 
 @dataclass
@@ -55,6 +56,7 @@ class RawContent:
     packs: list
     errors: list
     first_user_pack: int | None = None  # packs from this index on came from --content and may replace tables
+    ignored: list = field(default_factory=list)  # (Source, why) for files beside packs that are not read
 
 
 # Plain (unquoted) scalars are read with a small YAML 1.2-like core schema, so `no`, `on`
@@ -203,11 +205,13 @@ def pack_folders(folder: Path) -> list[Path]:
 
 def load_content(folders: list[Path]) -> RawContent:
     """Read every pack below `folders`, in order; collect read errors instead of stopping."""
-    packs, errors = [], []
+    packs, errors, ignored = [], [], []
     for folder in folders:
         for pack_dir in pack_folders(folder):
             packs.append(_load_pack(pack_dir, errors))
-    return RawContent(packs=packs, errors=errors)
+        if not is_pack(folder):
+            ignored.extend(_outside_packs(folder))
+    return RawContent(packs=packs, errors=errors, ignored=ignored)
 
 
 def _load_pack(root: Path, errors: list) -> RawPack:
@@ -240,4 +244,58 @@ def _load_pack(root: Path, errors: list) -> RawPack:
             pack.texts[path.relative_to(root).as_posix()] = (Source(display_path(path), 1), read_text(path))
         except ContentError as exc:
             errors.append(exc)
+    pack.ignored = _ignored_in_pack(root)
     return pack
+
+
+# --- files the loader does not read, so the validator can say so instead of passing them over ---
+
+_DATA_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".csv")  # files that look like content
+_KINDS = ("bestiary.yaml", "media.yaml", "book.yaml")
+
+
+def _hidden(path: Path, root: Path) -> bool:
+    return any(part.startswith(".") for part in path.relative_to(root).parts)
+
+
+def _ignored_in_pack(root: Path) -> list:
+    """(Source, why) for each content-looking file in a pack that loading passed over."""
+    out = []
+    for path in sorted(root.rglob("*")):
+        if not path.is_file() or _hidden(path, root):
+            continue
+        relative = path.relative_to(root)
+        where = Source(display_path(path), 1)
+        in_tables = relative.parts[0] == "tables"
+        if in_tables and len(relative.parts) == 2 and path.suffix == ".yaml":
+            continue  # read as a table
+        if len(relative.parts) == 1 and path.name in _KINDS:
+            continue  # read
+        if path.suffix == ".yml":
+            out.append((where, "not read: content files end in .yaml, not .yml (rename it)"))
+        elif in_tables and len(relative.parts) > 2:
+            out.append((where, "not read: tables go directly in tables/, not in a sub-folder"))
+        elif in_tables and path.name != "README.md":
+            out.append((where, "not read: tables/ holds one table per .yaml file"))
+        elif path.suffix == ".yaml" and len(relative.parts) == 1:
+            out.append((where, f"not read: unknown kind of file (expected tables/<id>.yaml, {', '.join(_KINDS)})"))
+        elif path.suffix == ".yaml":
+            out.append((where, f"not read: tables go in {root.name}/tables/ ({', '.join(_KINDS)} directly in {root.name}/)"))
+        elif path.suffix in _DATA_SUFFIXES:
+            out.append((where, "not read: content is YAML (tables/<id>.yaml) and Markdown"))
+    return out
+
+
+def _outside_packs(folder: Path) -> list:
+    """(Source, why) for what lies in a folder of packs but is in no pack."""
+    out = []
+    for path in sorted(folder.iterdir()) if folder.is_dir() else ():
+        if path.name.startswith(".") or path.name == "README.md":
+            continue
+        where = Source(display_path(path), 1)
+        if path.is_dir() and not is_pack(path):
+            if any(p.suffix in _DATA_SUFFIXES for p in path.rglob("*")):
+                out.append((where, "not read: not a pack (a pack has tables/, bestiary.yaml, media.yaml or book.yaml)"))
+        elif path.is_file() and path.suffix in _DATA_SUFFIXES:
+            out.append((where, f"not read: a table goes in <pack>/tables/{path.stem}.yaml"))
+    return out

@@ -12,6 +12,7 @@ from dungeonpress.load import RawContent, source_of
 from dungeonpress.model import Book, Chapter, Content, Creature, MediaGroup, MediaWork, Row, Table
 
 ORIGINS = ("core", "dungeoneer", "dungeonpress", "paperogue", "dunginoes", "solo-turns")
+MAX_CREDIT = 80  # a user pack's own `source` credit, printed as a section heading of the tables booklet
 TIERS = ("vermin", "minion", "brute", "elite", "boss")
 TABLE_FIELDS = {"id", "title", "die", "source", "group", "note", "columns", "rows"}
 ROW_EXTRAS = ("see", "creature")
@@ -37,21 +38,38 @@ def validate_content(raw: RawContent) -> Content:
     tables, creatures, media, book, bestiary_title = {}, (), (), None, "Creatures & Foes"
     first_user_pack = raw.first_user_pack
 
+    warnings = [f"{where}: {why}" for where, why in raw.ignored]
+    notes = []
     for index, pack in enumerate(raw.packs):
+        user = first_user_pack is not None and index >= first_user_pack
+        warnings.extend(f"{where}: {why}" for where, why in pack.ignored)
         for path, where, data in pack.tables:
-            table = _validate_table(data, where, path.stem, pack.name, errors)
+            table = _validate_table(data, where, path.stem, pack.name, errors, user=user)
             if table is None:
                 continue
             earlier = tables.get(table.id)
-            if earlier is not None and (first_user_pack is None or index < first_user_pack):
+            if earlier is not None and not user:
                 errors.add(table.source, f"duplicate table id '{table.id}' (first defined at {earlier.source})")
                 continue
+            if earlier is not None:
+                notes.append(f"{table.source}: replaces built-in table '{table.id}' ({earlier.source})")
             tables[table.id] = table  # a user pack replaces a built-in table by id
         if pack.bestiary:
-            creatures, bestiary_title = _validate_bestiary(*pack.bestiary, errors)
+            merge = user and bool(creatures)  # a user pack's creatures replace built-in ones by d66 key
+            found, bestiary_title = _validate_bestiary(*pack.bestiary, errors, partial=merge)
+            if merge:
+                by_key = {c.key: c for c in creatures}
+                for creature in found:
+                    notes.append(f"{creature.source}: replaces creature {creature.key} '{by_key[creature.key].name}'")
+                    by_key[creature.key] = creature
+                creatures = tuple(sorted(by_key.values(), key=lambda c: c.key))
+            else:
+                creatures = found
         if pack.media:
             media = _validate_media(*pack.media, errors)
         if pack.book:
+            if user and book:
+                notes.append(f"{pack.book[0]}: replaces the built-in book ({book.chapters[0].listed_at.path if book.chapters else 'book.yaml'})")
             book = _validate_book(*pack.book, pack.texts, errors)
 
     keys = {c.key for c in creatures}
@@ -69,7 +87,7 @@ def validate_content(raw: RawContent) -> Content:
     if errors:
         raise ContentErrors(list(errors))
     return Content(tables=tables, creatures=creatures, media=media, book=book,
-                   bestiary_title=bestiary_title, digest=_digest(raw))
+                   bestiary_title=bestiary_title, digest=_digest(raw), warnings=tuple(warnings), notes=tuple(notes))
 
 
 def _digest(raw: RawContent) -> str:
@@ -133,7 +151,7 @@ def _unknown_fields(data, allowed, where, what, errors):
 
 # --- tables ----------------------------------------------------------------------------------
 
-def _validate_table(data, where: Source, stem: str, pack: str, errors: _Errors) -> Table | None:
+def _validate_table(data, where: Source, stem: str, pack: str, errors: _Errors, *, user: bool = False) -> Table | None:
     if not _require_mapping(data, where, f"table file {where.path}", errors):
         return None
     table_id = data.get("id")
@@ -150,7 +168,11 @@ def _validate_table(data, where: Source, stem: str, pack: str, errors: _Errors) 
         errors.add(_where(data, "die", where), f"unknown dice '{die}' (expected one of {', '.join(DICE_NAMES)})")
         return None
     origin = data.get("source")
-    if origin not in ORIGINS:
+    if user:  # a third-party pack credits itself: any short line of text
+        if not isinstance(origin, str) or not origin.strip() or len(origin) > MAX_CREDIT or "\n" in origin:
+            errors.add(_where(data, "source", where), f"{what} needs 'source': who made it, one line of at most "
+                                                      f"{MAX_CREDIT} characters (got {origin!r})")
+    elif origin not in ORIGINS:
         errors.add(_where(data, "source", where), f"{what} has source {origin!r} (expected one of {', '.join(ORIGINS)})")
     group = _text(data, "group", where, errors, what, required=False) or ""
     note = _text(data, "note", where, errors, what, required=False) or ""
@@ -287,7 +309,7 @@ def _validate_row(item, where, label, what, column_keys, errors):
 
 # --- bestiary, media, book -------------------------------------------------------------------
 
-def _validate_bestiary(where, data, errors):
+def _validate_bestiary(where, data, errors, *, partial: bool = False):
     if not _require_mapping(data, where, "the bestiary", errors):
         return (), "Creatures & Foes"
     _unknown_fields(data, {"id", "title", "die", "creatures"}, where, "the bestiary", errors)
@@ -307,7 +329,7 @@ def _validate_bestiary(where, data, errors):
         if creature:
             out.append(creature)
     missing = [k for k in spec.results if k not in creatures_data]
-    if missing:
+    if missing and not partial:
         errors.add(source_of(creatures_data, where), f"the bestiary has no creature for {', '.join(map(str, missing[:6]))}"
                                                      f"{', …' if len(missing) > 6 else ''} (a d66 bestiary needs all 36)")
     names = {}
