@@ -164,6 +164,8 @@ def test_help_version_and_usage_errors_load_no_heavy_library(argv):
     (["dungeon", "zine"], "dungeonpress dungeon: error: unexpected argument: zine (see dungeonpress dungeon --help)"),
     (["sheet", "--quiet", "--verbose"], "dungeonpress sheet: error: argument --verbose: not allowed with argument --quiet"),
     ([], "dungeonpress: error: a command is needed (see dungeonpress --help)"),
+    (["xyzzy"], "dungeonpress: error: unknown command 'xyzzy' (see dungeonpress --help)"),
+    (["paper", "--zzz"], "dungeonpress paper: error: unknown option --zzz (see dungeonpress paper --help)"),
     (["build"], "dungeonpress build: error: the following arguments are required: PRODUCT"),
 ])
 def test_every_usage_error_is_one_line_with_what_was_meant(argv, line):

@@ -21,24 +21,22 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (the command, what is wrong, what was meant), exit 2."""
 
     def error(self, message):
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {_one_line(message)}\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {_one_line(message, self.prog)}\n")
 
 
-def _one_line(message: str) -> str:
+def _one_line(message: str, prog: str) -> str:
     """argparse's own messages, with a did-you-mean for a mistyped command in place of the list of all."""
     wrong = re.fullmatch(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)", message)
     if not wrong or wrong[1] not in ("COMMAND", "PRODUCT", "WHAT"):
         return message
     choices = re.findall(r"'([^']*)'", wrong[3])
     noun = {"COMMAND": "command", "PRODUCT": "product", "WHAT": "export"}[wrong[1]]
-    return f"unknown {noun} '{wrong[2]}'{_did_you_mean(wrong[2], choices)}"
+    return f"unknown {noun} '{wrong[2]}'{_did_you_mean(wrong[2], choices, prog)}"
 
 
-def _did_you_mean(word: str, choices) -> str:
+def _did_you_mean(word: str, choices, prog: str) -> str:
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    if close:
-        return f" (did you mean {close[0]}?)"
-    return f" (choose from {', '.join(choices)})" if len(choices) <= 12 else ""
+    return f" (did you mean {close[0]}?)" if close else f" (see {prog} --help)"
 
 
 def _unknown_arguments(parser: argparse.ArgumentParser, extras: list) -> str:
@@ -46,7 +44,7 @@ def _unknown_arguments(parser: argparse.ArgumentParser, extras: list) -> str:
     options = [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
     for word in extras:
         if word.startswith("-"):
-            return f"unknown option {word.split('=', 1)[0]}{_did_you_mean(word.split('=', 1)[0], options)}"
+            return f"unknown option {word.split('=', 1)[0]}{_did_you_mean(word.split('=', 1)[0], options, parser.prog)}"
     return f"unexpected argument{'s' * (len(extras) > 1)}: {' '.join(extras)} (see {parser.prog} --help)"
 
 
