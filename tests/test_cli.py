@@ -160,13 +160,13 @@ def test_help_version_and_usage_errors_load_no_heavy_library(argv):
     (["dungeon", "--sed", "4"], "dungeonpress dungeon: error: unknown option --sed (did you mean --seed?)"),
     (["build", "rulebook", "--qiuet"], "dungeonpress build rulebook: error: unknown option --qiuet (did you mean --quiet?)"),
     (["validate", "--contnet=x"], "dungeonpress validate: error: unknown option --contnet (did you mean --content?)"),
-    (["dungeon", "--seed"], "dungeonpress dungeon: error: argument --seed: expected one argument"),
+    (["dungeon", "--seed"], "dungeonpress dungeon: error: argument --seed: expected one argument (see dungeonpress dungeon --help)"),
     (["dungeon", "zine"], "dungeonpress dungeon: error: unexpected argument: zine (see dungeonpress dungeon --help)"),
-    (["sheet", "--quiet", "--verbose"], "dungeonpress sheet: error: argument --verbose: not allowed with argument --quiet"),
+    (["sheet", "--quiet", "--verbose"], "dungeonpress sheet: error: argument --verbose: not allowed with argument --quiet (see dungeonpress sheet --help)"),
     ([], "dungeonpress: error: a command is needed (see dungeonpress --help)"),
     (["xyzzy"], "dungeonpress: error: unknown command 'xyzzy' (see dungeonpress --help)"),
     (["paper", "--zzz"], "dungeonpress paper: error: unknown option --zzz (see dungeonpress paper --help)"),
-    (["build"], "dungeonpress build: error: the following arguments are required: PRODUCT"),
+    (["build"], "dungeonpress build: error: the following arguments are required: PRODUCT (see dungeonpress build --help)"),
 ])
 def test_every_usage_error_is_one_line_with_what_was_meant(argv, line):
     code, out, err = run(*argv)
