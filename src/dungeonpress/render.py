@@ -105,6 +105,15 @@ def render_template(templates_dir: Path, name: str, **context) -> str:
         raise RenderError(f"{_template_location(exc, name)}: {exc.message}") from None
 
 
+def template_source(templates_dir: Path, name: str) -> str:
+    """The text of a file in the templates folder (a stylesheet copied into inline SVG), read by Jinja2's loader."""
+    env = environment(str(templates_dir))
+    try:
+        return env.loader.get_source(env, name)[0]
+    except jinja2.TemplateNotFound as exc:
+        raise RenderError(f"template '{exc.name}' not found in {display_path(templates_dir)}") from None
+
+
 def _template_location(exc: Exception, name: str) -> str:
     """The innermost template file and line of an error raised while rendering."""
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
