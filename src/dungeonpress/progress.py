@@ -43,6 +43,8 @@ class Display:
         self.total = 0
         self.tally = Tally()
         self._bar = None
+        self._part = 0.0
+        self._label = ""
         self._job = None  # the CLI's item under way, and whether items inside it took its place
         self._job_has_items = False
 
@@ -58,9 +60,11 @@ class Display:
         if event.kind == "planned":
             self.total += event.count
         elif event.kind == "started":
+            self._part = 0.0
             self.total = max(self.total, self._finished + 1)
             self._describe(event.name)
         elif event.kind == "finished":
+            self._part = 0.0
             self.tally.done += 1
         elif event.kind == "failed":
             self.tally.failed += 1
@@ -79,6 +83,7 @@ class Display:
 
     def step(self, done: int, total: int, label: str) -> None:
         """What the item under way is doing (products call `ctx.tick(done, total, label)`)."""
+        self._part = min(max(done / total, 0.0), 0.99) if total else 0.0  # of the item under way
         self._describe(label)
         self._draw()
 
@@ -125,13 +130,13 @@ class Display:
         if not self.interactive:
             return
         if self._bar is None:
-            from tqdm import tqdm  # only a terminal draws a bar
-
-            self._bar = tqdm(total=self.total, file=self.stderr, unit="item", leave=False, dynamic_ncols=True,
-                             desc=getattr(self, "_label", ""),
-                             bar_format="{desc:<30.30} {bar} {n_fmt}/{total_fmt} [{elapsed}<{remaining}]")
+            # Items done of all is shown as k/n; the bar also moves within an item (its steps), so
+            # the time left is estimated from more than whole items (a single product is one item).
+            self._bar = _bar_type()(total=self.total, file=self.stderr, leave=False, dynamic_ncols=True,
+                                    desc=self._label, bar_format="{desc:<30.30} {bar} {items} [{elapsed}<{remaining}]")
         self._bar.total = self.total
-        self._bar.n = self._finished
+        self._bar.n = self._finished + self._part
+        self._bar.items = f"{self._finished}/{self.total}"
         self._bar.refresh()
 
     def _print_above(self, line: str, stream=None) -> None:
@@ -140,6 +145,20 @@ class Display:
             self._bar.write(line, file=stream)  # takes the bar down, writes the line, draws the bar again below
         else:
             print(line, file=stream)
+
+
+def _bar_type():
+    """tqdm's bar with one more field for its format, {items}: k/n while the bar itself moves by steps."""
+    from tqdm import tqdm  # only a terminal draws a bar
+
+    class Bar(tqdm):
+        items = ""
+
+        @property
+        def format_dict(self):
+            return {**super().format_dict, "items": self.items}
+
+    return Bar
 
 
 class _Job:
