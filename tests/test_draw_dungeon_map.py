@@ -18,7 +18,7 @@ from dungeonpress.draw.geometry import distance, inside, segment_distance, simpl
 from dungeonpress.draw.map_marks import LEGEND, legend_icon
 from dungeonpress.draw.map_reading import TYPE_WORDS, WORDS
 from dungeonpress.generate.dungeon import generate_dungeon
-from dungeonpress.products import dungeon_views
+from dungeonpress.views import dungeon as dungeon_views
 from dungeonpress.products.dungeon import MAP_BOX
 
 SVG = "{http://www.w3.org/2000/svg}"

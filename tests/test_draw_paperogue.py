@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from dungeonpress.dice import sub_rng
 from dungeonpress.draw import paperogue_grid as grid
 from dungeonpress.generate import paperogue as gen
-from dungeonpress.products import paperogue as product
+from dungeonpress.views import paperogue as product  # the level geometry lives with the level view
 
 SVG = "{http://www.w3.org/2000/svg}"
 CELL = 5.0
