@@ -12,11 +12,11 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "dungeonpress"
 DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "markupsafe": {"render"},
          "weasyprint": {"pdf"}, "pikepdf": {"impose"}, "argparse": {"cli"},
          "pdfplumber": {"preflight"}, "pdfminer": {"preflight"},
-         "pypdfium2": {"preview"}, "PIL": {"preview"}, "watchfiles": {"serve"}}
+         "pypdfium2": {"preview"}, "PIL": {"preview"}, "watchfiles": {"serve"}, "tqdm": {"progress"}}
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
 ORDER = ["errors", "model", "dice", "resources", "sealed", "load", "validate", "generate", "draw", "views", "render", "export",
-         "pdf", "impose", "preflight", "products", "build", "authoring", "preview", "serve", "cli"]
+         "pdf", "impose", "preflight", "products", "build", "authoring", "progress", "preview", "serve", "cli"]
 # Stages that take values and return values: no clock, no environment, no files, no global random.
 PURE = ("validate", "generate", "draw", "views", "render", "products")
 WORLD = {"os", "time", "datetime", "pathlib", "secrets", "uuid", "logging", "shutil", "tempfile", "subprocess"}
@@ -29,7 +29,7 @@ PURE_ALLOWED = {"render": {"pathlib"}, "products": {"pathlib"}}  # folder names;
 READERS = {"sealed", "load", "pdf", "authoring", "preflight", "serve"}
 WRITERS = {"build", "authoring", "preview", "serve"}
 OPENERS = {"load", "build"}
-PRINTERS = {"cli", "serve"}
+PRINTERS = {"cli", "serve", "progress"}  # progress draws the run's bar and summary for cli
 RANDOM_OK = {"Random"}  # the only name of `random` a module may use, and only with a seed
 
 

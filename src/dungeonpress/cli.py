@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import json
+import re
 import secrets
 import sys
 from pathlib import Path
 
-from dungeonpress import __version__, build
+from dungeonpress import __version__, build, products, progress
 from dungeonpress.errors import ContentErrors, RenderError, UsageError
 from dungeonpress.products import options
 from dungeonpress.products.common import THEMES
@@ -18,12 +20,36 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage mistake is one line (the usage text is for --help), values shortened."""
+    """argparse, but a usage error is one line (the command, what is wrong, what was meant), exit 2."""
 
     def error(self, message):
-        if len(message) > 200:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {_one_line(message, self.prog)}\n")
+
+
+def _one_line(message: str, prog: str) -> str:
+    """argparse's own messages, with a did-you-mean for a mistyped command in place of the list of all."""
+    wrong = re.fullmatch(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if not wrong or wrong[1] not in ("COMMAND", "PRODUCT", "WHAT"):
+        if len(message) > 200:  # a pasted paragraph is not echoed back whole
             message = message[:200] + "…"
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+        return f"{message} (see {prog} --help)"
+    choices = re.findall(r"'([^']*)'", wrong[3])
+    noun = {"COMMAND": "command", "PRODUCT": "product", "WHAT": "export"}[wrong[1]]
+    return f"unknown {noun} '{wrong[2]}'{_did_you_mean(wrong[2], choices, prog)}"
+
+
+def _did_you_mean(word: str, choices, prog: str) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else f" (see {prog} --help)"
+
+
+def _unknown_arguments(parser: argparse.ArgumentParser, extras: list) -> str:
+    """One line for words the command does not take: the first unknown option and the option meant."""
+    options = [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
+    for word in extras:
+        if word.startswith("-"):
+            return f"unknown option {word.split('=', 1)[0]}{_did_you_mean(word.split('=', 1)[0], options, parser.prog)}"
+    return f"unexpected argument{'s' * (len(extras) > 1)}: {' '.join(extras)} (see {parser.prog} --help)"
 
 
 def _parser(commands) -> argparse.ArgumentParser:
@@ -31,11 +57,15 @@ def _parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"dungeonpress {__version__}")
     top = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
+    subparsers = {}
+
     def common(sub, seeded: bool):
         sub.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
                          help="an extra content pack (or folder of packs); its tables replace built-in ones by id")
         sub.add_argument("--out", type=Path, default=build.DEFAULT_OUT, metavar="DIR", help="output folder (default: build/)")
-        sub.add_argument("--quiet", action="store_true", help="no progress output")
+        talk = sub.add_mutually_exclusive_group()
+        talk.add_argument("--quiet", action="store_true", help="print nothing but errors and the seed")
+        talk.add_argument("--verbose", action="store_true", help="also name every file written")
         sub.add_argument("--strict", action="store_true", help="treat rendering warnings as errors")
         sub.add_argument("--debug", action="store_true", help="show tracebacks")
         sub.add_argument("--theme", default=THEMES[0], choices=THEMES, help="the look of every product (default: standard)")
@@ -46,8 +76,8 @@ def _parser(commands) -> argparse.ArgumentParser:
                              help="make the same output again (default: a fresh seed, printed)")
 
     validate = top.add_parser("validate", help="check every content file and report all mistakes")
-    validate.add_argument("--content", action="append", type=Path, default=[], metavar="DIR")
-    validate.add_argument("--debug", action="store_true")
+    common(validate, seeded=False)
+    subparsers["validate"] = validate
 
     tables = top.add_parser("tables", help="list every table: id, die, title, pack and the products that use it")
     tables.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
@@ -62,6 +92,7 @@ def _parser(commands) -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="findings as JSON on stdout")
     check.add_argument("--shop", action="store_true", help="also check TrimBox/BleedBox for a print shop")
     check.add_argument("--strict", action="store_true", help="warnings fail too")
+    subparsers.update({"tables": tables, "new-pack": new_pack, "preflight": check})
 
     build_parser = top.add_parser("build", help="build a book product (rulebook, tables) or everything (all)")
     build_sub = build_parser.add_subparsers(dest="product", metavar="PRODUCT", required=True)
@@ -70,12 +101,18 @@ def _parser(commands) -> argparse.ArgumentParser:
     export_parser = top.add_parser("export", help="export content as data files (tables as JSON, CSV, Foundry VTT)")
     export_sub = export_parser.add_subparsers(dest="product", metavar="WHAT", required=True)
     parents = {"": top, "build": build_sub, "export": export_sub}
-    _tool_parsers(top)
+    subparsers.update({"build": build_parser, "build all": all_parser, "export": export_parser})
+    subparsers.update(_tool_parsers(top))
 
-    for command in commands:
-        holder = parents[command.parent]
-        sub = holder.add_parser(command.name, help=command.help, description=command.help,
-                                epilog=f"example: {command.example}" if command.example else None)
+    loaded = {command.full_name: command for command in commands}
+    for _module, typed, help_text in products.index():
+        parent, _, name = typed.rpartition(" ")
+        if typed not in loaded:  # listed for --help and did-you-mean; its module is not imported
+            parents[parent].add_parser(name, help=help_text)
+            continue
+        command = loaded[typed]
+        sub = parents[parent].add_parser(command.name, help=command.help, description=command.help,
+                                         epilog=f"example: {command.example}" if command.example else None)
         common(sub, seeded=command.seeded)
         for field, spec in options.specs(command.options):
             if spec.switch:
@@ -86,21 +123,28 @@ def _parser(commands) -> argparse.ArgumentParser:
                 sub.add_argument(options.flag_of(field), dest=field.name, default=None, metavar=metavar,
                                  help=spec.help)
         sub.set_defaults(_command=command)
+        subparsers[command.full_name] = sub
+    parser.set_defaults(_subparsers=subparsers)
     return parser
 
 
 def main(argv=None, stdout=None, stderr=None) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
-    commands = build.commands()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    commands = _commands_named(argv)
     parser = _parser(commands)
     try:
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-            args = parser.parse_args(argv)
+            args, extras = parser.parse_known_args(argv)
     except SystemExit as exc:  # argparse: 0 for --help/--version, 2 for usage errors
         return int(exc.code or 0)
     if not args.command:
-        parser.print_help(stdout)
+        print("dungeonpress: error: a command is needed (see dungeonpress --help)", file=stderr)
+        return EXIT_USAGE
+    if extras:
+        sub = _subparser_of(args)
+        print(f"{sub.prog}: error: {_unknown_arguments(sub, extras)}", file=stderr)
         return EXIT_USAGE
     problem = _usage_problem(args)
     if problem:  # checked before any content is read or any work is done
@@ -159,6 +203,25 @@ def _usage_problem(args) -> str | None:
     return None  # option values are typed and range-checked by options.parse, in _jobs
 
 
+def _commands_named(argv: list) -> list:
+    """The commands argv asks for, their product modules imported; none for --help, --version or a typo.
+
+    Only `build all` loads every product: help and usage errors stay fast (no generators, no views).
+    """
+    words = [word for word in argv if not word.startswith("-")]
+    typed = " ".join(words[:2]) if words[:1] in (["build"], ["export"]) else " ".join(words[:1])
+    if typed == "build all":
+        return build.commands()
+    modules = [module for module, name, _ in products.index() if name == typed]
+    return [command for module in modules for command in products.commands_of(module)]
+
+
+def _subparser_of(args) -> argparse.ArgumentParser:
+    command = getattr(args, "_command", None)
+    name = command.full_name if command else " ".join(filter(None, (args.command, getattr(args, "product", None))))
+    return args._subparsers[name]
+
+
 def _prog(args) -> str:
     command = getattr(args, "_command", None)
     return f"dungeonpress {command.full_name}" if command else f"dungeonpress {args.command}"
@@ -167,7 +230,7 @@ def _prog(args) -> str:
 TOOLS = ("preview", "serve")
 
 
-def _tool_parsers(top) -> None:
+def _tool_parsers(top) -> dict:
     """`preview` (PDF → PNG pages) and `serve` (the local preview page): tools around the products."""
     out_help = "the build folder (default: build/)"
     preview = top.add_parser("preview", help="rasterise a PDF (or a built product) to PNG pages and a contact sheet",
@@ -185,6 +248,7 @@ def _tool_parsers(top) -> None:
     serve.add_argument("--out", type=Path, default=build.DEFAULT_OUT, metavar="DIR", help=out_help)
     serve.add_argument("--timeout", type=float, default=300, help="seconds a build may take (default: 300)")
     serve.add_argument("--quiet", action="store_true", help="no request log")
+    return {"preview": preview, "serve": serve}
 
 
 def _run_tool(args, stdout, stderr) -> int:
@@ -236,17 +300,22 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
         return _new_pack(args.dir, stdout, stderr)
     if args.command == "preflight":
         return _preflight(args.files, stdout, stderr, as_json=args.json, shop=args.shop, strict=args.strict)
+    quiet, verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
+    level = progress.QUIET if quiet else progress.VERBOSE if verbose else progress.NORMAL
+    strict = getattr(args, "strict", False)
     content = build.load_content(args.content)
     for warning in content.warnings:  # files a pack holds that were not read: say so, never pass them over
-        print(f"warning: {warning}", file=stderr)
+        if level != progress.QUIET or strict:
+            print(f"{'error' if strict else 'warning'}: {warning}", file=stderr)
     if args.command == "validate":
-        for note in content.notes:
-            print(note, file=stdout)
-        tables = len(content.tables)
-        print(f"content ok: {tables} tables, {len(content.creatures)} creatures, "
-              f"{len(content.book.chapters) if content.book else 0} chapters"
-              f"{f', {len(content.warnings)} files not read' if content.warnings else ''}", file=stdout)
-        return EXIT_OK
+        if level != progress.QUIET:
+            for note in content.notes:
+                print(note, file=stdout)
+            tables = len(content.tables)
+            print(f"content ok: {tables} tables, {len(content.creatures)} creatures, "
+                  f"{len(content.book.chapters) if content.book else 0} chapters"
+                  f"{f', {len(content.warnings)} files not read' if content.warnings else ''}", file=stdout)
+        return EXIT_FAILED if strict and content.warnings else EXIT_OK
     if args.command == "tables":
         from dungeonpress import authoring  # reads the product code: only when asked
         products = {module: [c.full_name for c in found] for module, found in build.commands_by_module().items()
@@ -258,23 +327,30 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
         args.preflight = args.command == "build" and args.product == "all"
     status = EXIT_OK
     pdfs = []
-    for command, opts, seed in jobs:
-        if command.seeded and seed is None:
-            seed = secrets.randbelow(10**9)
-            print(f"seed: {seed}", file=stderr)
-        progress = None if args.quiet else _progress_printer(stderr)
-        ctx = build.context_for(content, seed=seed if command.seeded else None, progress=progress,
-                                user_packs=args.content, strict=args.strict, theme=args.theme,
-                                out_dir=args.out)
-        report = build.run_command(command, ctx, opts, args.out)
-        for warning in report.warnings:
-            print(f"warning: {warning}", file=stderr)
-        if report.warnings and ctx.strict:
-            status = EXIT_FAILED
-        for path in report.written:
-            print(f"wrote {_shown(path)}", file=stdout)
-            if path.suffix == ".pdf" and path not in pdfs:
-                pdfs.append(path)
+    display = progress.Display(stdout, stderr, level=level)
+    display.plan(len(jobs))
+    try:
+        for command, opts, seed in jobs:
+            if command.seeded and seed is None:
+                seed = secrets.randbelow(10**9)
+                display.note(f"seed: {seed}")  # printed even when quiet: the one way to make it again
+            ctx = build.context_for(content, seed=seed if command.seeded else None, progress=display.step,
+                                    on_item=display.event, user_packs=args.content, strict=args.strict,
+                                    theme=args.theme, out_dir=args.out)
+            with display.job(command.full_name + (f" --seed {seed}" if command.seeded else "")):
+                report = build.run_command(command, ctx, opts, args.out, count_pages=level != progress.QUIET)
+            for warning in report.warnings:
+                display.warning(warning, error=ctx.strict)
+            if report.warnings and ctx.strict:
+                status = EXIT_FAILED
+            for path, size, pages in zip(report.written, report.sizes, report.pages):
+                display.wrote(_shown(path), size, pages)
+                if path.suffix == ".pdf" and path not in pdfs:
+                    pdfs.append(path)
+    except BaseException:
+        display.close(summary_line=False)  # the error says what happened; the bar must not hide it
+        raise
+    display.close(_shown(args.out) + "/")
     if args.preflight and pdfs:
         # Page problems are reported for every build; they fail it only with --strict until every product is clean.
         found = _preflight(pdfs, stdout, stderr, summary_only=True)
@@ -339,20 +415,3 @@ def _shown(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
-
-
-def _progress_printer(stream):
-    """A one-line progress bar on stderr, redrawn in place when stderr is a terminal."""
-    interactive = stream.isatty()
-
-    def show(done: int, total: int, label: str) -> None:
-        width = 24
-        filled = width * done // max(total, 1)
-        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label}"
-        if interactive:
-            stream.write("\r" + line.ljust(70) + ("\n" if done >= total else ""))
-        else:
-            stream.write(line + "\n")
-        stream.flush()
-
-    return show

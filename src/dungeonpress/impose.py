@@ -47,6 +47,12 @@ ZINE_TOP = (4, 3, 2, 1)  # 0-based page numbers, left to right, rotated 180 degr
 ZINE_BOTTOM = (5, 6, 7, 0)
 
 
+def page_count(pdf_bytes: bytes) -> int:
+    """How many pages a PDF has (for the run's summary)."""
+    with pikepdf.open(io.BytesIO(pdf_bytes)) as pdf:
+        return len(pdf.pages)
+
+
 def impose_booklet(pdf_bytes: bytes, paper: str) -> bytes:
     """Two pages a side, in saddle-stitch order, on landscape `paper` (a4 or letter)."""
     width, height = SHEETS[paper]

@@ -14,6 +14,27 @@ if TYPE_CHECKING:
 
 PAPER_SIZES = {"a4": "A4", "letter": "Letter", "a5": "A5"}
 THEMES = ("standard",)  # the looks a product can print in; `--theme` picks one for every product
+KINDS = ("planned", "started", "finished", "failed", "skipped")  # what can happen to an item of a run
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened to an item of the run (a product, or one zine of a batch).
+
+    `planned` announces `count` more items; `started`, then one of `finished` (with the `pages`
+    and `bytes` it made), `failed` (with a `message`) or `skipped` (nothing to do).
+    """
+
+    kind: str
+    name: str
+    pages: int = 0
+    bytes: int = 0
+    count: int = 0
+    message: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown event kind {self.kind!r} (expected one of {', '.join(KINDS)})")
 
 
 @dataclass
@@ -29,12 +50,18 @@ class BuildContext:
     paper: str = "a4"  # the paper of a single-paper output when its command's --paper is not given
     strict: bool = False  # warnings fail the build
     templates_href: str = "../templates"  # templates seen from the output folder, "" outside the project (never absolute)
-    progress: object = None  # callable(done, total, label) or None
+    progress: object = None  # callable(done, total, label) or None: what the product is doing now
+    on_item: object = None  # callable(Event) or None: items of a batch started/finished/failed/skipped
     warnings: list = field(default_factory=list)
 
     def tick(self, done: int, total: int, label: str) -> None:
         if self.progress:
             self.progress(done, total, label)
+
+    def item(self, kind: str, name: str, *, pages: int = 0, bytes: int = 0, count: int = 0, message: str = "") -> None:
+        """Report one item of a batch to whoever shows the run (`planned` announces `count` of them)."""
+        if self.on_item:
+            self.on_item(Event(kind, name, pages=pages, bytes=bytes, count=count, message=message))
 
 
 @dataclass(frozen=True)
