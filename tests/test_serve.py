@@ -102,7 +102,7 @@ def test_the_server_never_imports_weasyprint():
 
 def test_serve_has_no_host_option(capsys):
     assert main(["serve", "--host", "0.0.0.0"]) == 2
-    assert "unrecognized arguments: --host" in capsys.readouterr().err
+    assert "error: unknown option --host" in capsys.readouterr().err
 
 
 # -- a running server (in this process, on a free port)
