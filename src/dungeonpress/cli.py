@@ -8,7 +8,7 @@ import secrets
 import sys
 from pathlib import Path
 
-from dungeonpress import __version__, build
+from dungeonpress import __version__, batch, build, manifest
 from dungeonpress.errors import ContentErrors, RenderError, UsageError
 from dungeonpress.products import options
 from dungeonpress.products.common import THEMES
@@ -27,6 +27,13 @@ def _parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"dungeonpress {__version__}")
     top = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
+    def supervision(sub):
+        # Only runs of many items (build all, --batch) use workers; a single product runs in this process.
+        sub.add_argument("--item-timeout", type=_positive(float, 1, 3600), default=None, metavar="S",
+                         help=f"stop an item of build all or --batch after S seconds (default {batch.ITEM_TIMEOUT:g})")
+        sub.add_argument("--item-memory", type=_positive(int, 256, 65536), default=None, metavar="MB",
+                         help=f"memory cap per worker, in MiB (default {batch.ITEM_MEMORY_MB})")
+
     def common(sub, seeded: bool):
         sub.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
                          help="an extra content pack (or folder of packs); its tables replace built-in ones by id")
@@ -35,6 +42,7 @@ def _parser(commands) -> argparse.ArgumentParser:
         sub.add_argument("--strict", action="store_true", help="treat rendering warnings as errors")
         sub.add_argument("--debug", action="store_true", help="show tracebacks")
         sub.add_argument("--theme", default=THEMES[0], choices=THEMES, help="the look of every product (default: standard)")
+        supervision(sub)
         if seeded:
             sub.add_argument("--seed", default=None, metavar="N",
                              help="make the same output again (default: a fresh seed, printed)")
@@ -45,7 +53,8 @@ def _parser(commands) -> argparse.ArgumentParser:
 
     build_parser = top.add_parser("build", help="build a book product (rulebook, tables) or everything (all)")
     build_sub = build_parser.add_subparsers(dest="product", metavar="PRODUCT", required=True)
-    all_parser = build_sub.add_parser("all", help="build every main product into build/ (what `make` runs)")
+    all_parser = build_sub.add_parser("all", help="build every main product into build/ (what `make` runs); "
+                                      "unchanged ones are skipped (build/manifest.json)")
     common(all_parser, seeded=False)
     export_parser = top.add_parser("export", help="export content as data files (tables as JSON, CSV, Foundry VTT)")
     export_sub = export_parser.add_subparsers(dest="product", metavar="WHAT", required=True)
@@ -128,6 +137,9 @@ def _jobs(args, commands) -> list:
 
 
 def _dispatch(args, jobs, stdout, stderr) -> int:
+    items = _supervised_items(args, jobs, stderr)
+    if items is not None:
+        return _run_supervised(args, items, stdout, stderr)
     content = build.load_content(args.content)
     if args.command == "validate":
         tables = len(content.tables)
@@ -151,6 +163,90 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
         for path in report.written:
             print(f"wrote {_shown(path)}", file=stdout)
     return status
+
+
+def _supervised_items(args, jobs, stderr) -> list | None:
+    """The items of `build all` or of a --batch run (each made in a worker), None for a single run."""
+    if args.command == "validate":
+        return None
+    many = args.command == "build" and args.product == "all"
+    runs = []
+    for command, opts, seed in jobs:
+        if command.seeded and seed is None and command.batch and command.batch(opts, 0) is not None:
+            seed = secrets.randbelow(10**9)
+            print(f"seed: {seed}", file=stderr)
+        expanded = command.batch(opts, seed) if command.batch else None
+        if expanded is not None:
+            many = True
+            runs.extend((command, given, one_seed) for given, one_seed in expanded)
+        else:
+            runs.append((command, _given(opts), seed if command.seeded else None))
+    if not many:
+        return None
+    prints = manifest.Fingerprints(build.CONTENT_DIR, build.TEMPLATES_DIR, args.content)
+    settings = {"strict": args.strict, "theme": args.theme}
+    items = []
+    for command, given, seed in runs:
+        label = " ".join([command.full_name, *(f"--{k.replace('_', '-')} {v}" for k, v in sorted(given.items())),
+                          *([f"--seed {seed}"] if seed is not None else [])])
+        key = manifest.item_key(label, command.full_name, given, seed, settings, prints.inputs(command.reads))
+        items.append(batch.Item(label=label, command=command.full_name, options=given, seed=seed, key=key))
+    return items
+
+
+def _given(opts) -> dict:
+    """An options instance back as {field: value}, leaving out what was not given."""
+    return {field.name: getattr(opts, field.name) for field, spec in options.specs(type(opts))
+            if getattr(opts, field.name) not in (None, False)}
+
+
+def _run_supervised(args, items, stdout, stderr) -> int:
+    settings = batch.Settings(user_packs=tuple(str(p) for p in args.content), strict=args.strict,
+                              theme=args.theme, out_dir=str(args.out))
+    supervision = {"timeout": args.item_timeout or batch.ITEM_TIMEOUT, "memory_mb": args.item_memory or batch.ITEM_MEMORY_MB}
+    on_event = None if args.quiet else _event_printer(stderr)
+    # Content mistakes are reported once, here, not once per item by every worker.
+    summary = batch.build_and_record(items, settings, args.out, on_event=on_event,
+                                     before=lambda: build.load_content(args.content), **supervision)
+    for warning in summary.warnings:
+        print(f"warning: {warning}", file=stderr)
+    for path in summary.written:
+        print(f"wrote {_shown(path)}", file=stdout)
+    for label, reason in summary.failures:
+        print(f"failed: {label}: {reason}", file=stderr)
+    print(summary.line(), file=stderr)
+    if summary.failed or (summary.warnings and args.strict):
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _event_printer(stream):
+    """One line per finished, failed or skipped item (a display may draw batch.Event objects its own way)."""
+    def show(event) -> None:
+        if event.kind == "started":
+            return
+        result = event.result
+        detail = ""
+        if result is not None and result.status == "built":
+            detail = ", ".join(f"{o.name} {len(o.data) // 1024} KiB" + (f" {result.pages[o.name]} p" if o.name in result.pages else "")
+                               for o in result.outputs)
+        elif result is not None:
+            detail = result.error
+        stream.write(f"[{event.done}/{event.total}] {event.kind}: {event.item.label}" + (f" ({detail})" if detail else "") + "\n")
+        stream.flush()
+    return show
+
+
+def _positive(kind, low, high):
+    def convert(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number from {low} to {high} (got {text})") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be a number from {low} to {high} (got {text})")
+        return value
+    return convert
 
 
 def full_name(command) -> str:

@@ -27,6 +27,7 @@ class BuildContext:
     strict: bool = False  # warnings fail the build
     templates_href: str = "../templates"  # templates seen from the output folder, "" outside the project (never absolute)
     progress: object = None  # callable(done, total, label) or None
+    events: object = None  # callable(batch.Event) or None: items started, finished, failed, skipped (supervised runs)
     warnings: list = field(default_factory=list)
 
     def tick(self, done: int, total: int, label: str) -> None:
@@ -99,6 +100,12 @@ class Command:
     example: str = ""
     build_all: tuple = ()
     order: int = 100
+    # Built-in packs (folder names under content/) its outputs depend on; None: all of them. Templates,
+    # fonts, user packs, our code and library versions always count (manifest.Fingerprints).
+    reads: tuple | None = None
+    # batch(options, seed) -> [(options dict, seed), ...] when the options ask for many separate outputs
+    # made in supervised workers (dungeon --batch N); None when they ask for one run.
+    batch: object = None
 
     @property
     def full_name(self) -> str:
