@@ -50,6 +50,7 @@ class Result:
     error: str = ""
     seconds: float = 0.0
     pages: dict = field(default_factory=dict)  # PDF name → page count
+    peak_mib: float = 0.0  # the worker's peak resident memory once this item was made
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,8 @@ def _worker(conn, runner, settings: Settings, memory_mb: int) -> None:
         conn.send(("started",))  # the clock starts now, not while a fresh worker was still importing
         try:
             made = runner(settings, item)
-            conn.send(("ok", made[0], made[1], made[2] if len(made) > 2 else {}))
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # MiB so far: flat over a healthy batch
+            conn.send(("ok", made[0], made[1], made[2] if len(made) > 2 else {}, round(peak, 1)))
         except MemoryError:
             conn.send(("error", f"memory limit ({memory_mb} MiB) exceeded"))
         except BaseException as exc:  # noqa: BLE001 - one bad item must never take the worker's others down
@@ -177,9 +179,9 @@ def run(items, settings: Settings, *, on_result=None, on_event=None, runner=make
         if on_event:
             on_event(Event(kind, item, done=len(results), total=total, result=result))
 
-    def finish(slot, status, outputs=(), warnings=(), error="", pages=None):
+    def finish(slot, status, outputs=(), warnings=(), error="", pages=None, peak=0.0):
         result = Result(slot.item, status, list(outputs), list(warnings), error, time.monotonic() - slot.started,
-                        dict(pages or {}))
+                        dict(pages or {}), peak)
         slot.item = None
         results.append(result)
         if on_result:
@@ -216,7 +218,7 @@ def run(items, settings: Settings, *, on_result=None, on_event=None, runner=make
                         slot.started, slot.running = time.monotonic(), True
                         continue
                     elif message[0] == "ok":
-                        finish(slot, "built", message[1], message[2], pages=message[3])
+                        finish(slot, "built", message[1], message[2], pages=message[3], peak=message[4])
                     else:
                         finish(slot, "failed", error=message[1])
                 elif slot.process.sentinel in ready:
@@ -313,7 +315,7 @@ def build_and_record(items, settings: Settings, out_dir, *, on_event=None, befor
         item = result.item
         entries[item.label] = manifest.entry(key=item.key, command=item.command, options=item.options, seed=item.seed,
                                              status=status, outputs=result.outputs if status == "built" else (),
-                                             error=error, seconds=result.seconds)
+                                             error=error, seconds=result.seconds, peak_mib=result.peak_mib)
         build.write_outputs(out_dir, [_manifest_output(manifest, entries)])
         summary.manifest = out_dir / manifest.NAME
 
