@@ -86,9 +86,10 @@ def test_ctrl_c_keeps_what_finished_and_a_manifest_that_matches_it(tmp_path):
         if event.kind == "finished" and event.done == 3:
             os.kill(os.getpid(), signal.SIGINT)
 
-    with pytest.raises(KeyboardInterrupt):
-        run(tmp_path, items(12), on_event=interrupt, workers=1)
+    summary = run(tmp_path, items(12), on_event=interrupt, workers=1)
+    assert summary.interrupted and summary.line().startswith("interrupted: ")
     entries = recorded(tmp_path)
+    assert summary.built == len(entries)
     assert 3 <= len(entries) < 12
     assert {f"{label}.txt" for label in entries} == on_disk(tmp_path)
     assert all(e["status"] == "built" for e in entries.values())
@@ -159,3 +160,11 @@ def test_batch_zines_are_byte_identical_to_single_runs_and_a_rerun_writes_nothin
         assert (batch_dir / name).read_bytes() == (alone / name).read_bytes(), name
     assert cli.main(["dungeon", "--batch", "2", "--seed", "41", "--layout", "zine", "--out", str(batch_dir)]) == 0
     assert "0 built, 0 failed, 2 up to date" in capsys.readouterr().err
+
+
+def test_ctrl_c_in_a_batch_exits_130_with_the_summary(tmp_path, capsys, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(batch, "run", interrupted)
+    assert cli.main(["dungeon", "--batch", "2", "--seed", "1", "--out", str(tmp_path)]) == 130
+    assert "interrupted: 0 built, 0 failed, 0 up to date" in capsys.readouterr().err

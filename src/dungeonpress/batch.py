@@ -265,9 +265,11 @@ class Summary:
     warnings: list = field(default_factory=list)
     seconds: float = 0.0
     manifest: object = None  # the manifest's path when it was written, None when nothing changed
+    interrupted: bool = False  # Ctrl-C: what finished is written and recorded, the rest was not made
 
     def line(self) -> str:
         text = f"{self.built} built, {self.failed} failed, {self.skipped} up to date in {self.seconds:.1f} s"
+        text = ("interrupted: " + text) if self.interrupted else text
         return text + (f"; manifest {self.manifest}" if self.manifest else "; nothing written")
 
 
@@ -275,7 +277,8 @@ def build_and_record(items, settings: Settings, out_dir, *, on_event=None, befor
     """Skip the items whose inputs match the manifest; make the rest in workers; write each as it ends.
 
     Every finished item's outputs are written atomically and the manifest rewritten at once, so
-    Ctrl-C (KeyboardInterrupt, re-raised) keeps what finished with a manifest that matches it.
+    Ctrl-C (KeyboardInterrupt) keeps what finished with a manifest that matches it; the summary
+    then says `interrupted`.
     Each item's `key` is its inputs' hash (manifest.item_key); `before()` runs once when anything is
     to be made (the CLI checks the content there, so a content mistake is reported once).
     """
@@ -321,6 +324,8 @@ def build_and_record(items, settings: Settings, out_dir, *, on_event=None, befor
 
     try:
         run(todo, settings, on_result=record, on_event=on_event, **supervision)
+    except KeyboardInterrupt:
+        summary.interrupted = True
     finally:
         summary.seconds = time.monotonic() - started
     return summary

@@ -215,6 +215,8 @@ def _run_supervised(args, items, stdout, stderr) -> int:
     for label, reason in summary.failures:
         print(f"failed: {label}: {reason}", file=stderr)
     print(summary.line(), file=stderr)
+    if summary.interrupted:
+        return EXIT_INTERRUPTED
     if summary.failed or (summary.warnings and args.strict):
         return EXIT_FAILED
     return EXIT_OK
