@@ -51,6 +51,7 @@ class Result:
     seconds: float = 0.0
     pages: dict = field(default_factory=dict)  # PDF name → page count
     peak_mib: float = 0.0  # the worker's peak resident memory once this item was made
+    worker: int = 0  # which worker made it (1, 2, ...; a replacement gets the next number)
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,11 @@ def _reason(exc: BaseException) -> str:
 class _Slot:
     """One worker process and the item it is on."""
 
+    started_workers = 0
+
     def __init__(self, context, runner, settings, memory_mb):
+        _Slot.started_workers += 1
+        self.number = _Slot.started_workers
         parent, child = context.Pipe()
         self.process = context.Process(target=_worker, args=(child, runner, settings, memory_mb), daemon=True)
         self.process.start()
@@ -172,6 +177,7 @@ def run(items, settings: Settings, *, on_result=None, on_event=None, runner=make
     if not items:
         return results
     context = multiprocessing.get_context(_START)
+    _Slot.started_workers = 0
     pending = list(reversed(items))
     slots = [_Slot(context, runner, settings, memory_mb) for _ in range(min(workers, total))]
 
@@ -181,7 +187,7 @@ def run(items, settings: Settings, *, on_result=None, on_event=None, runner=make
 
     def finish(slot, status, outputs=(), warnings=(), error="", pages=None, peak=0.0):
         result = Result(slot.item, status, list(outputs), list(warnings), error, time.monotonic() - slot.started,
-                        dict(pages or {}), peak)
+                        dict(pages or {}), peak, slot.number)
         slot.item = None
         results.append(result)
         if on_result:
@@ -318,7 +324,8 @@ def build_and_record(items, settings: Settings, out_dir, *, on_event=None, befor
         item = result.item
         entries[item.label] = manifest.entry(key=item.key, command=item.command, options=item.options, seed=item.seed,
                                              status=status, outputs=result.outputs if status == "built" else (),
-                                             error=error, seconds=result.seconds, peak_mib=result.peak_mib)
+                                             error=error, seconds=result.seconds, peak_mib=result.peak_mib,
+                                             worker=result.worker)
         build.write_outputs(out_dir, [_manifest_output(manifest, entries)])
         summary.manifest = out_dir / manifest.NAME
 
