@@ -6,29 +6,12 @@ import json
 import multiprocessing
 import os
 import signal
-import time
 from pathlib import Path
 
 import pytest
 
 from dungeonpress import batch, cli, manifest
-from dungeonpress.errors import RenderError
-from dungeonpress.products.common import Output
-
-
-def faulty(settings, item):
-    """A stand-in for the real work, given to the supervisor as its runner (nothing like it ships)."""
-    do = item.options.get("do", "ok")
-    if do == "raise":
-        raise RenderError(f"{item.label}: bad item")
-    if do == "kill":  # what the kernel's OOM killer does to a worker
-        os.kill(os.getpid(), signal.SIGKILL)
-    if do == "hang":
-        time.sleep(3600)
-    if do == "memory":
-        blob = bytearray(8 * 1024**3)  # far over the cap: refused by RLIMIT_AS as MemoryError
-        return [Output("never.txt", bytes(blob[:1]))], []
-    return [Output(f"{item.label}.txt", f"made {item.label}\n".encode())], []
+from tests.batch_runners import faulty
 
 
 def items(n, bad=None, do="ok"):
