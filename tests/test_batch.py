@@ -151,3 +151,22 @@ def test_ctrl_c_in_a_batch_exits_130_with_the_summary(tmp_path, capsys, monkeypa
     monkeypatch.setattr(batch, "run", interrupted)
     assert cli.main(["dungeon", "--batch", "2", "--seed", "1", "--out", str(tmp_path)]) == 130
     assert "interrupted: 0 built, 0 failed, 0 up to date" in capsys.readouterr().err
+
+
+def test_editing_a_core_table_rebuilds_the_products_that_read_it_and_not_the_others(tmp_path):
+    import shutil
+    from dungeonpress import build
+    content = tmp_path / "content"
+    shutil.copytree(build.CONTENT_DIR, content)
+
+    def keys():
+        prints = manifest.Fingerprints(content, build.TEMPLATES_DIR)
+        return {c.full_name: json.dumps(prints.inputs(c.reads), sort_keys=True) for c in build.commands()}
+
+    before = keys()
+    table = next((content / "core" / "tables").glob("*.yaml"))
+    table.write_text(table.read_text() + "\n# edited\n")
+    after = keys()
+    changed = {name for name in before if before[name] != after[name]}
+    assert {"build rulebook", "build tables", "dungeon"} <= changed
+    assert not changed & {"dunginoes", "paperogue"}

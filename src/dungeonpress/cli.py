@@ -187,8 +187,9 @@ def _supervised_items(args, jobs, stderr) -> list | None:
     settings = {"strict": args.strict, "theme": args.theme}
     items = []
     for command, given, seed in runs:
-        label = " ".join([command.full_name, *(f"--{k.replace('_', '-')} {v}" for k, v in sorted(given.items())),
-                          *([f"--seed {seed}"] if seed is not None else [])])
+        flags = {field.name: (options.flag_of(field), spec.switch) for field, spec in options.specs(command.options)}
+        shown = [flags[k][0] if flags[k][1] else f"{flags[k][0]} {v}" for k, v in sorted(given.items())]
+        label = " ".join([command.full_name, *shown, *([f"--seed {seed}"] if seed is not None else [])])
         key = manifest.item_key(label, command.full_name, given, seed, settings, prints.inputs(command.reads))
         items.append(batch.Item(label=label, command=command.full_name, options=given, seed=seed, key=key))
     return items
