@@ -10,6 +10,10 @@ from dataclasses import dataclass
 from dungeonpress.errors import RenderError
 
 
+class Fatal(BaseException):
+    """Raised past `except Exception`, as WeasyPrint's fatal fetch error is."""
+
+
 @dataclass(frozen=True)
 class Output:
     """Shaped like products.common.Output, without importing the renderer into every test worker."""
@@ -27,6 +31,8 @@ def faulty(settings, item):
     do = item.options.get("do", "ok")
     if do == "raise":
         raise RenderError(f"{item.label}: bad item")
+    if do == "base":  # like WeasyPrint's FatalURLFetchingError: a BaseException, not an Exception
+        raise Fatal("could not fetch file:///etc/hostname")
     if do == "kill":  # what the kernel's OOM killer does to a worker
         os.kill(os.getpid(), signal.SIGKILL)
     if do == "hang":

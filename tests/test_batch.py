@@ -33,15 +33,16 @@ def recorded(folder: Path) -> dict:
     return json.loads((folder / manifest.NAME).read_text())["items"]
 
 
-@pytest.mark.parametrize("do", ["raise", "kill"])
+@pytest.mark.parametrize("do", ["raise", "kill", "base"])
 def test_one_bad_or_killed_item_of_ten_fails_alone(tmp_path, do):
-    # F4 (an item raises) and F5 (its worker is SIGKILLed): 9 built, 1 failed, the failure named.
+    # F4 (an item raises), F5 (its worker is SIGKILLed), F9 (a BaseException such as WeasyPrint's
+    # FatalURLFetchingError): 9 built, 1 failed, the failure named.
     summary = run(tmp_path, items(10, bad=4, do=do))
     assert (summary.built, summary.failed) == (9, 1)
     assert on_disk(tmp_path) == {f"item-{i}.txt" for i in range(10) if i != 4}
     label, reason = summary.failures[0]
     assert label == "item-4"
-    assert ("bad item" in reason) if do == "raise" else ("SIGKILL" in reason)
+    assert {"raise": "bad item", "kill": "SIGKILL", "base": "Fatal: could not fetch"}[do] in reason
     entries = recorded(tmp_path)
     assert entries["item-4"]["status"] == "failed" and entries["item-4"]["outputs"] == []
     assert sum(e["status"] == "built" for e in entries.values()) == 9
