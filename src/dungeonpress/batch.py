@@ -52,6 +52,7 @@ class Result:
     pages: dict = field(default_factory=dict)  # PDF name → page count
     peak_mib: float = 0.0  # the worker's peak resident memory once this item was made
     worker: int = 0  # which worker made it (1, 2, ...; a replacement gets the next number)
+    native: dict = field(default_factory=dict)  # versions only a worker knows (Pango)
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,10 @@ class Event:
 
 
 def make_item(settings: Settings, item: Item):
-    """The real work, run inside a worker: (outputs, warnings, {pdf name: pages}). Content is read once per worker and kept."""
+    """The real work, run inside a worker: (outputs, warnings, {pdf name: pages}, native versions).
+
+    Content is read once per worker and kept for its next items.
+    """
     from dungeonpress import build
     from dungeonpress.products import options as option_types
     content = _content(settings.user_packs)
@@ -75,9 +79,9 @@ def make_item(settings: Settings, item: Item):
     ctx = build.context_for(content, seed=item.seed, user_packs=list(settings.user_packs), strict=settings.strict,
                             theme=settings.theme, out_dir=settings.out_dir)
     outputs = command.run(ctx, opts)
-    from dungeonpress import impose
+    from dungeonpress import impose, pdf
     pages = {o.name: impose.page_count(o.data) for o in outputs if o.kind == "pdf"}
-    return outputs, list(ctx.warnings), pages
+    return outputs, list(ctx.warnings), pages, pdf.native_versions()
 
 
 _CONTENT: dict = {}
@@ -108,7 +112,8 @@ def _worker(conn, runner, settings: Settings, memory_mb: int) -> None:
         try:
             made = runner(settings, item)
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # MiB so far: flat over a healthy batch
-            conn.send(("ok", made[0], made[1], made[2] if len(made) > 2 else {}, round(peak, 1)))
+            conn.send(("ok", made[0], made[1], made[2] if len(made) > 2 else {}, round(peak, 1),
+                       made[3] if len(made) > 3 else {}))
         except MemoryError:
             conn.send(("error", f"memory limit ({memory_mb} MiB) exceeded"))
         except BaseException as exc:  # noqa: BLE001 - one bad item must never take the worker's others down
@@ -185,9 +190,9 @@ def run(items, settings: Settings, *, on_result=None, on_event=None, runner=make
         if on_event:
             on_event(Event(kind, item, done=len(results), total=total, result=result))
 
-    def finish(slot, status, outputs=(), warnings=(), error="", pages=None, peak=0.0):
+    def finish(slot, status, outputs=(), warnings=(), error="", pages=None, peak=0.0, native=None):
         result = Result(slot.item, status, list(outputs), list(warnings), error, time.monotonic() - slot.started,
-                        dict(pages or {}), peak, slot.number)
+                        dict(pages or {}), peak, slot.number, dict(native or {}))
         slot.item = None
         results.append(result)
         if on_result:
@@ -224,7 +229,8 @@ def run(items, settings: Settings, *, on_result=None, on_event=None, runner=make
                         slot.started, slot.running = time.monotonic(), True
                         continue
                     elif message[0] == "ok":
-                        finish(slot, "built", message[1], message[2], pages=message[3], peak=message[4])
+                        finish(slot, "built", message[1], message[2], pages=message[3], peak=message[4],
+                               native=message[5])
                     else:
                         finish(slot, "failed", error=message[1])
                 elif slot.process.sentinel in ready:
@@ -325,7 +331,7 @@ def build_and_record(items, settings: Settings, out_dir, *, on_event=None, befor
         entries[item.label] = manifest.entry(key=item.key, command=item.command, options=item.options, seed=item.seed,
                                              status=status, outputs=result.outputs if status == "built" else (),
                                              error=error, seconds=result.seconds, peak_mib=result.peak_mib,
-                                             worker=result.worker)
+                                             worker=result.worker, native=result.native)
         build.write_outputs(out_dir, [_manifest_output(manifest, entries)])
         summary.manifest = out_dir / manifest.NAME
 

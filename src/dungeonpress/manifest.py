@@ -121,10 +121,10 @@ def up_to_date(entry: dict | None, key: str, out_dir: Path) -> bool:
 
 
 def entry(*, key: str, command: str, options: dict, seed, status: str, outputs=(), error: str = "",
-          seconds: float = 0.0, peak_mib: float = 0.0, worker: int = 0) -> dict:
+          seconds: float = 0.0, peak_mib: float = 0.0, worker: int = 0, native=None) -> dict:
     """One item's record: its inputs' hash, seed, versions, each output's sha256 and size, status."""
     return {"inputs": key, "command": command, "options": options, "seed": seed, "status": status,
-            "versions": versions(),
+            "versions": versions() | dict(native or {}),
             "outputs": [{"name": o.name, "bytes": len(o.data), "sha256": hashlib.sha256(o.data).hexdigest()}
                         for o in outputs],
             "error": error, "seconds": round(seconds, 2), "worker": worker, "worker_peak_mib": peak_mib}
