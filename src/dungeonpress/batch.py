@@ -147,7 +147,10 @@ class _Slot:
 
     def give(self, item: Item) -> None:
         self.item, self.started, self.running = item, time.monotonic(), False
-        self.conn.send(item)
+        try:
+            self.conn.send(item)
+        except OSError:  # it died while idle: its sentinel fails this item and it is replaced
+            pass
 
     def deadline(self, timeout: float) -> float:
         return self.started + timeout + (0.0 if self.running else STARTUP)
@@ -172,8 +175,8 @@ def run(items, settings: Settings, *, on_result=None, on_event=None, runner=make
     """Make every item in supervised workers; each result goes to `on_result` (in this process) as it ends.
 
     A worker that dies, runs out of memory or passes `timeout` seconds fails its one item and is
-    replaced; the others go on. On Ctrl-C the workers are stopped and KeyboardInterrupt is raised
-    after every finished item has been handed to `on_result`. `runner(settings, item)` is the
+    replaced; the others go on. On Ctrl-C the workers are stopped and KeyboardInterrupt propagates;
+    every item that finished before it has been handed to `on_result`. `runner(settings, item)` is the
     work (tests pass their own); it must be importable by name in a fresh interpreter.
     """
     items = list(items)
@@ -239,9 +242,8 @@ def run(items, settings: Settings, *, on_result=None, on_event=None, runner=make
                 elif time.monotonic() >= slot.deadline(timeout):
                     slot.stop(kill=True)
                     finish(slot, "failed", error=f"took longer than {timeout:g} s (stopped)")
-                    slots[index] = _Slot(context, runner, settings, memory_mb) if pending else slot
-                    if not pending:
-                        slot.item = None
+                    if pending:
+                        slots[index] = _Slot(context, runner, settings, memory_mb)
                     feed(slots[index])
                     continue
                 if replace:
