@@ -4,16 +4,23 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all build test test-fast bench preview clean system-check
+.PHONY: all build test test-fast bench preview clean system-check constraints
 
 all: build
 
-$(STAMP): pyproject.toml
+# constraints.txt pins every package to the version the byte-identical rebuilds were checked with.
+$(STAMP): pyproject.toml constraints.txt
 	@$(MAKE) --no-print-directory system-check
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
 	@touch $(STAMP)
+
+# After changing dependencies in pyproject.toml: pin what the venv now holds.
+constraints: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	{ sed -n '1,2p' constraints.txt; $(BIN)/python -m pip freeze --exclude-editable | grep -v '^#'; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
 
 # WeasyPrint needs Pango (a system library pip cannot install): say so plainly instead of a traceback.
 system-check:

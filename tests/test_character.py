@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from dungeonpress.dice import sub_rng
 from dungeonpress.errors import ContentErrors
 from dungeonpress.generate import character as character_module
-from dungeonpress.generate.character import LUCK, NAME_LISTS, Roll, _gear_item, generate_character
+from dungeonpress.generate.character import LUCK, NAME_LISTS, TableValue, _gear_item, generate_character
 from dungeonpress.model import Row, Table
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "dungeonpress" / "generate"
@@ -26,7 +26,7 @@ def many(content):
     return [generate_character(content, sub_rng(seed, "character", "dungeoneer", "1")) for seed in range(400)]
 
 
-def _assert_from_table(content, roll: Roll, table_id: str) -> None:
+def _assert_from_table(content, roll: TableValue, table_id: str) -> None:
     assert roll.table == table_id
     row = content.table(table_id).row_for(roll.result)
     assert roll.value == str(row.values[0][1])
@@ -87,11 +87,11 @@ def test_repeats_are_rerolled_and_recorded(content, many):
 def test_durability_comes_from_a_durability_table_by_item_name(content):
     gear = content.table("gear")
     by_value = {str(row.values[0][1]): row.low for row in gear.rows}
-    rope = _gear_item(content, gear, Roll("gear", by_value["Rope Bundle"], "Rope Bundle"))
+    rope = _gear_item(content, gear, TableValue("gear", by_value["Rope Bundle"], "Rope Bundle"))
     assert (rope.durability, rope.durability_table) == ("3 uses", "durability_ratings")
-    herbs = _gear_item(content, gear, Roll("gear", by_value["Healing Herbs"], "Healing Herbs"))
+    herbs = _gear_item(content, gear, TableValue("gear", by_value["Healing Herbs"], "Healing Herbs"))
     assert herbs.durability == "1 use"
-    plain = _gear_item(content, gear, Roll("gear", by_value["Worn Map"], "Worn Map"))
+    plain = _gear_item(content, gear, TableValue("gear", by_value["Worn Map"], "Worn Map"))
     assert plain.durability is None and plain.durability_table is None
 
 
@@ -100,7 +100,7 @@ def test_durability_found_on_a_gear_table_with_its_own_column(content):
     rows = tuple(Row(low=n, high=n, values=(("item", f"Thing {n}"), ("durability", f"{n} uses"))) for n in range(1, 7))
     gear = Table(id="gear", title="Gear", die="d6", columns=(("item", "Item"), ("durability", "Durability")),
                  rows=rows, source_pack="test", origin="dungeonpress")
-    item = _gear_item(content, gear, Roll("gear", 4, "Thing 4"))
+    item = _gear_item(content, gear, TableValue("gear", 4, "Thing 4"))
     assert (item.durability, item.durability_table) == ("4 uses", "gear")
 
 

@@ -134,3 +134,11 @@ def test_a_failed_build_leaves_no_half_file(tmp_path, monkeypatch):
         build.write_outputs(target, [Output("a.pdf", b"%PDF-1.7\ntruncated")])
     assert (target / "a.pdf").read_bytes() == b"%PDF-1.7\nold\n%%EOF\n"
     assert [p.name for p in target.iterdir()] == ["a.pdf"]
+
+
+def test_help_loads_no_heavy_library():
+    """The registry imports every product, yet --help reads no YAML and lays out nothing."""
+    script = ("import io, sys\nfrom dungeonpress.cli import main\nmain(['--help'], io.StringIO(), io.StringIO())\n"
+              "print(sorted(m for m in ('weasyprint', 'jinja2', 'yaml', 'pikepdf', 'markdown_it') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"

@@ -13,16 +13,18 @@ DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "mar
          "weasyprint": {"pdf"}, "pikepdf": {"impose"}, "argparse": {"cli"}}
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
-ORDER = ["errors", "model", "dice", "load", "validate", "generate", "draw", "views", "render", "export", "pdf",
-         "impose", "products", "manifest", "build", "batch", "cli"]
+ORDER = ["errors", "model", "dice", "resources", "sealed", "load", "validate", "generate", "draw", "views", "render", "export",
+         "pdf", "impose", "products", "manifest", "build", "batch", "authoring", "cli"]
 # Stages that take values and return values: no clock, no environment, no files, no global random.
 PURE = ("validate", "generate", "draw", "views", "render", "products")
 WORLD = {"os", "time", "datetime", "pathlib", "secrets", "uuid", "logging", "shutil", "tempfile", "subprocess"}
 PURE_ALLOWED = {"render": {"pathlib"}, "products": {"pathlib"}}  # folder names; reading is checked on its own
 # Who may touch the world at all: load reads content, build writes build/, cli prints; pdf reads only
-# through its sealed fetcher and logs WeasyPrint's warnings; batch runs workers and writes through build.
-READERS = {"load", "pdf", "manifest"}  # manifest hashes raw input bytes (it parses nothing)
-WRITERS = {"build"}
+# through its sealed fetcher and logs WeasyPrint's warnings; authoring writes a starter pack where
+# `new-pack` is told to, and reads the product code to list which tables each product uses; manifest
+# hashes raw input bytes (it parses nothing); batch runs workers and writes through build.
+READERS = {"sealed", "load", "pdf", "authoring", "manifest"}
+WRITERS = {"build", "authoring"}
 OPENERS = {"load", "build"}
 PRINTERS = {"cli"}
 RANDOM_OK = {"Random"}  # the only name of `random` a module may use, and only with a seed

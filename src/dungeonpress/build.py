@@ -8,14 +8,13 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dungeonpress import __version__, load, products, validate
+from dungeonpress import __version__, products, resources
 from dungeonpress.model import Content
 from dungeonpress.products.common import BuildContext, Command, Output
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-CONTENT_DIR = PROJECT_ROOT / "content"
-TEMPLATES_DIR = PROJECT_ROOT / "templates"
-DEFAULT_OUT = PROJECT_ROOT / "build"
+CONTENT_DIR = resources.data_dir("content")
+TEMPLATES_DIR = resources.data_dir("templates")
+DEFAULT_OUT = Path("build")  # in the folder the command is run from, as make and compilers do
 
 
 def commands() -> list[Command]:
@@ -23,8 +22,17 @@ def commands() -> list[Command]:
     return products.commands()
 
 
+def commands_by_module() -> dict[str, list[Command]]:
+    """Each product module's short name and the commands it registers, in `build all` order."""
+    found: dict[str, list[Command]] = {}
+    for command in commands():
+        found.setdefault(command.run.__module__.rsplit(".", 1)[-1], []).append(command)
+    return found
+
+
 def load_content(user_packs: list[Path] | None = None) -> Content:
     """Read and check the built-in packs and any user packs (which may replace tables by id)."""
+    from dungeonpress import load, validate  # loaded when a product is made, not for --help
     user_packs = list(user_packs or [])
     raw = load.load_content([CONTENT_DIR])
     first_user = len(raw.packs)
@@ -32,6 +40,7 @@ def load_content(user_packs: list[Path] | None = None) -> Content:
         extra = load.load_content(user_packs)
         raw.packs.extend(extra.packs)
         raw.errors.extend(extra.errors)
+        raw.ignored.extend(extra.ignored)
         raw.first_user_pack = first_user
     return validate.validate_content(raw)
 
@@ -40,11 +49,11 @@ def context_for(content: Content, *, seed=None, progress=None, user_packs=(), st
                 theme: str = "standard", out_dir: Path = DEFAULT_OUT) -> BuildContext:
     """What every product gets: the content, the folders it may read, the seed and the options common to all."""
     roots = (CONTENT_DIR, TEMPLATES_DIR, *[Path(p) for p in user_packs])
-    # HTML outputs link their stylesheets relative to where they are written, and only from inside the
-    # project: no path of the machine that built them is ever written into them.
-    out = Path(out_dir).resolve()
-    inside = out.is_relative_to(PROJECT_ROOT.resolve())
-    href = Path(os.path.relpath(TEMPLATES_DIR.resolve(), out)).as_posix() if inside else ""
+    # HTML outputs link their stylesheets relative to where they are written, and only when both sit
+    # in the folder the command runs from (a checkout): no path of the building machine gets written.
+    here, out, templates = Path.cwd().resolve(), Path(out_dir).resolve(), TEMPLATES_DIR.resolve()
+    inside = out.is_relative_to(here) and templates.is_relative_to(here)
+    href = Path(os.path.relpath(templates, out)).as_posix() if inside else ""
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
                         version=__version__, progress=progress, strict=strict, theme=theme, templates_href=href)
 
@@ -70,7 +79,6 @@ def write_outputs(out_dir: Path, outputs: list[Output]) -> list[Path]:
     written, so a bad output folder leaves no half-written set (a Foundry module, say).
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    _remove_stale_temps(out_dir)
     for output in outputs:
         if output.kind == "pdf":
             verify_pdf(output)
@@ -81,13 +89,19 @@ def write_outputs(out_dir: Path, outputs: list[Output]) -> list[Path]:
     written = []
     for output in outputs:
         target = out_dir / output.name
-        write_atomic(target, output.data)
+        remove_stale_temps(target)
+        try:
+            write_atomic(target, output.data)
+        except OSError as exc:
+            if exc.filename is None:  # e.g. ENOSPC from write or fsync: say which file it was
+                exc.filename = str(target)
+            raise
         written.append(target)
     return written
 
 
 def write_atomic(target: Path, data: bytes) -> None:
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target) + f"{os.getpid()}-", suffix=".part")
     try:
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are ordinary files
         with os.fdopen(fd, "wb") as handle:
@@ -117,6 +131,59 @@ def verify_pdf(output: Output) -> None:
         raise RuntimeError(f"{output.name}: PDF is incomplete (bug: refusing to write it)")
 
 
-def _remove_stale_temps(out_dir: Path) -> None:
-    for stale in out_dir.rglob(".*.part"):
-        stale.unlink(missing_ok=True)
+def _temp_prefix(target: Path) -> str:
+    """Our temp files for `target` are `.NAME.dp-PID-RANDOM.part` beside it: nothing else is ever removed."""
+    return f".{target.name}.dp-"
+
+
+def remove_stale_temps(target: Path) -> list[Path]:
+    """Remove temps for `target` left by a killed build (their process is gone); never scan a tree.
+
+    Only names this tool makes for this one output are looked at, in its own folder, and a temp
+    whose process still runs belongs to a concurrent build writing the same folder: it is kept.
+    """
+    prefix = _temp_prefix(target)
+    removed = []
+    try:
+        names = [n for n in os.listdir(target.parent) if n.startswith(prefix) and n.endswith(".part")]
+    except OSError:
+        return removed
+    for name in names:
+        pid = name[len(prefix):].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        stale = target.parent / name
+        if stale.is_file() and not stale.is_symlink():
+            stale.unlink(missing_ok=True)
+            removed.append(stale)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive, and not ours to judge
+        return True
+    return True
+
+
+# Folders a build must never write into directly (it would scatter files among the system's own).
+_SYSTEM_FOLDERS = ("/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/opt", "/proc",
+                   "/root", "/run", "/sbin", "/srv", "/sys", "/usr", "/var", "/Users", "/System", "/Library",
+                   "/Applications")
+
+
+def out_problem(out: Path) -> str | None:
+    """Why `--out` may not be used (a file, or a system or home folder itself), or None when it may."""
+    out = Path(out).expanduser()
+    if out.exists() and not out.is_dir():
+        return f"--out {out} is a file, not a folder"
+    real = out.resolve()
+    system = {Path(p).resolve() for p in _SYSTEM_FOLDERS}
+    home = Path.home().resolve()
+    if real in system or real == home or real.parent == Path("/usr") or real.parent == Path("/var"):
+        what = "your home folder" if real == home else "a system folder"
+        return f"--out {out} is {what}; give a folder of its own (for example build/)"
+    return None

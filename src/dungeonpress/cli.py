@@ -15,11 +15,14 @@ from dungeonpress.products.common import THEMES
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (the command and what is wrong), exit 2."""
+    """argparse, but a usage mistake is one line (the usage text is for --help), values shortened."""
 
     def error(self, message):
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        if len(message) > 200:
+            message = message[:200] + "…"
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
 
 
 def _parser(commands) -> argparse.ArgumentParser:
@@ -50,6 +53,15 @@ def _parser(commands) -> argparse.ArgumentParser:
     validate = top.add_parser("validate", help="check every content file and report all mistakes")
     validate.add_argument("--content", action="append", type=Path, default=[], metavar="DIR")
     validate.add_argument("--debug", action="store_true")
+
+    tables = top.add_parser("tables", help="list every table: id, die, title, pack and the products that use it")
+    tables.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
+                        help="an extra content pack (or folder of packs); its tables replace built-in ones by id")
+    tables.add_argument("--debug", action="store_true")
+    new_pack = top.add_parser("new-pack", help="write a small, valid, commented content pack to start your own",
+                              epilog="example: dungeonpress new-pack my-pack")
+    new_pack.add_argument("dir", type=Path, metavar="DIR", help="a new (or empty) folder for the pack")
+    new_pack.add_argument("--debug", action="store_true")
 
     build_parser = top.add_parser("build", help="build a book product (rulebook, tables) or everything (all)")
     build_sub = build_parser.add_subparsers(dest="product", metavar="PRODUCT", required=True)
@@ -90,6 +102,10 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     if not args.command:
         parser.print_help(stdout)
         return EXIT_USAGE
+    problem = _usage_problem(args)
+    if problem:  # checked before any content is read or any work is done
+        print(f"dungeonpress: error: {problem}", file=stderr)
+        return EXIT_USAGE
     try:
         jobs = _jobs(args, commands)  # every option checked before any content is read
     except UsageError as exc:
@@ -109,8 +125,36 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     except OSError as exc:
         if getattr(args, "debug", False):
             raise
-        print(f"error: {exc}", file=stderr)
+        print(f"error: {_os_error(exc)}", file=stderr)
         return EXIT_FAILED
+    except Exception as exc:  # a bug, never the user's fault: one line, not a traceback
+        if getattr(args, "debug", False):
+            raise
+        print(f"error: unexpected {type(exc).__name__}: {_first_line(exc)} (a bug in dungeonpress; "
+              f"run with --debug for details and please report it)", file=stderr)
+        return EXIT_FAILED
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else "no message"
+
+
+def _os_error(exc: OSError) -> str:
+    """An OS error as `FILE: what went wrong`, naming the file whenever the error knows it."""
+    if exc.filename is not None:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return str(exc)
+
+
+def _usage_problem(args) -> str | None:
+    """A bad --out, as one line; None when it is fine."""
+    out = getattr(args, "out", None)
+    if out is not None:
+        problem = build.out_problem(out)
+        if problem:
+            return problem
+    return None  # option values are typed and range-checked by options.parse, in _jobs
 
 
 def _prog(args) -> str:
@@ -120,7 +164,7 @@ def _prog(args) -> str:
 
 def _jobs(args, commands) -> list:
     """(command, options, seed) for each run asked for; options typed and range-checked, UsageError if not."""
-    if args.command == "validate":
+    if args.command in ("validate", "tables", "new-pack"):
         return []
     if args.command == "build" and args.product == "all":
         return [(command, options.parse(command.options, job.options), job.seed)
@@ -132,19 +176,33 @@ def _jobs(args, commands) -> list:
         try:
             seed = int(args.seed)
         except ValueError:
-            raise UsageError(f"--seed must be a whole number (got {args.seed})") from None
+            raise UsageError(f"--seed must be a whole number (got {options.shown(args.seed)})") from None
     return [(command, options.parse(command.options, given), seed)]
 
 
 def _dispatch(args, jobs, stdout, stderr) -> int:
+    if args.command == "new-pack":
+        return _new_pack(args.dir, stdout, stderr)
     items = _supervised_items(args, jobs, stderr)
     if items is not None:
         return _run_supervised(args, items, stdout, stderr)
     content = build.load_content(args.content)
+    for warning in content.warnings:  # files a pack holds that were not read: say so, never pass them over
+        print(f"warning: {warning}", file=stderr)
     if args.command == "validate":
+        for note in content.notes:
+            print(note, file=stdout)
         tables = len(content.tables)
         print(f"content ok: {tables} tables, {len(content.creatures)} creatures, "
-              f"{len(content.book.chapters) if content.book else 0} chapters", file=stdout)
+              f"{len(content.book.chapters) if content.book else 0} chapters"
+              f"{f', {len(content.warnings)} files not read' if content.warnings else ''}", file=stdout)
+        return EXIT_OK
+    if args.command == "tables":
+        from dungeonpress import authoring  # reads the product code: only when asked
+        products = {module: [c.full_name for c in found] for module, found in build.commands_by_module().items()
+                    if module not in ("tables", "exports")}
+        for line in authoring.tables_listing(content, products):
+            print(line.rstrip(), file=stdout)
         return EXIT_OK
     status = EXIT_OK
     for command, opts, seed in jobs:
@@ -167,9 +225,9 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
 
 def _supervised_items(args, jobs, stderr) -> list | None:
     """The items of `build all` or of a --batch run (each made in a worker), None for a single run."""
-    if args.command == "validate":
+    if args.command in ("validate", "tables", "new-pack"):
         return None
-    many = args.command == "build" and args.product == "all"
+    many = args.command == "build" and getattr(args, "product", None) == "all"
     runs = []
     for command, opts, seed in jobs:
         if command.seeded and seed is None and command.batch and command.batch(opts, 0) is not None:
@@ -206,9 +264,12 @@ def _run_supervised(args, items, stdout, stderr) -> int:
                               theme=args.theme, out_dir=str(args.out))
     supervision = {"timeout": args.item_timeout or batch.ITEM_TIMEOUT, "memory_mb": args.item_memory or batch.ITEM_MEMORY_MB}
     on_event = None if args.quiet else _event_printer(stderr)
-    # Content mistakes are reported once, here, not once per item by every worker.
-    summary = batch.build_and_record(items, settings, args.out, on_event=on_event,
-                                     before=lambda: build.load_content(args.content), **supervision)
+    def check_content():  # content mistakes are reported once, here, not once per item by every worker
+        for warning in build.load_content(args.content).warnings:
+            print(f"warning: {warning}", file=stderr)
+
+    summary = batch.build_and_record(items, settings, args.out, on_event=on_event, before=check_content,
+                                     **supervision)
     for warning in summary.warnings:
         print(f"warning: {warning}", file=stderr)
     for path in summary.written:
@@ -250,6 +311,20 @@ def _positive(kind, low, high):
             raise argparse.ArgumentTypeError(f"must be a number from {low} to {high} (got {text})")
         return value
     return convert
+
+
+
+
+def _new_pack(target: Path, stdout, stderr) -> int:
+    from dungeonpress import authoring
+    try:
+        written = authoring.write_new_pack(target)
+    except FileExistsError as exc:
+        print(f"error: {exc}", file=stderr)
+        return EXIT_USAGE
+    print(f"wrote {len(written)} files to {_shown(target)}/; try: dungeonpress validate --content {_shown(target)}",
+          file=stdout)
+    return EXIT_OK
 
 
 def full_name(command) -> str:

@@ -42,7 +42,7 @@ class Table:
     columns: tuple  # (key, header) pairs
     rows: tuple
     source_pack: str
-    origin: str  # core | dungeoneer | dungeonpress | paperogue | dunginoes | solo-turns
+    origin: str  # core | dungeoneer | dungeonpress | paperogue | dunginoes | solo-turns, or a user pack's own credit
     group: str = ""
     note: str = ""
     source: Source | None = field(default=None, compare=False)
@@ -118,6 +118,8 @@ class Content:
     book: Book | None
     bestiary_title: str = "Creatures & Foes"
     digest: str = ""  # sha256 of every content file read, for the colophon
+    warnings: tuple = ()  # "path:line: why" for each content-looking file that was not read
+    notes: tuple = ()  # "path:line: replaces built-in table 'x' (where)" for each table a user pack replaces
 
     def table(self, table_id: str) -> Table:
         return self.tables[table_id]

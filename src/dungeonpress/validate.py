@@ -12,6 +12,7 @@ from dungeonpress.load import RawContent, source_of
 from dungeonpress.model import Book, Chapter, Content, Creature, MediaGroup, MediaWork, Row, Table
 
 ORIGINS = ("core", "dungeoneer", "dungeonpress", "paperogue", "dunginoes", "solo-turns")
+MAX_CREDIT = 80  # a user pack's own `source` credit, printed as a section heading of the tables booklet
 TIERS = ("vermin", "minion", "brute", "elite", "boss")
 TABLE_FIELDS = {"id", "title", "die", "source", "group", "note", "columns", "rows"}
 ROW_EXTRAS = ("see", "creature")
@@ -22,6 +23,15 @@ DIRECTIVE = re.compile(r"^\[\[\s*(\w+)(?:\s+([\w-]+))?\s*\]\]\s*$")
 ODDS_KINDS = ("oracle", "harm")
 _ID = re.compile(r"^[a-z0-9_]+$")
 _RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
+
+# Limits on sizes and counts (documented in content/README.md): far above anything a printed
+# game needs, low enough that a hostile or careless pack fails in milliseconds with file:line.
+MAX_ROWS = 200  # rows in one table (a d100 table has at most 100)
+MAX_COLUMNS = 12  # columns in one table
+MAX_CELL = 1_000  # characters in one table cell, title, note or creature field
+MAX_CHAPTER = 200_000  # characters in one Markdown chapter
+MAX_CHAPTERS = 100  # chapters in book.yaml
+MAX_WORKS = 500  # media works in the appendix
 
 
 class _Errors(list):
@@ -37,21 +47,38 @@ def validate_content(raw: RawContent) -> Content:
     tables, creatures, media, book, bestiary_title = {}, (), (), None, "Creatures & Foes"
     first_user_pack = raw.first_user_pack
 
+    warnings = [f"{where}: {why}" for where, why in raw.ignored]
+    notes = []
     for index, pack in enumerate(raw.packs):
+        user = first_user_pack is not None and index >= first_user_pack
+        warnings.extend(f"{where}: {why}" for where, why in pack.ignored)
         for path, where, data in pack.tables:
-            table = _validate_table(data, where, path.stem, pack.name, errors)
+            table = _validate_table(data, where, path.stem, pack.name, errors, user=user)
             if table is None:
                 continue
             earlier = tables.get(table.id)
-            if earlier is not None and (first_user_pack is None or index < first_user_pack):
+            if earlier is not None and not user:
                 errors.add(table.source, f"duplicate table id '{table.id}' (first defined at {earlier.source})")
                 continue
+            if earlier is not None:
+                notes.append(f"{table.source}: replaces built-in table '{table.id}' ({earlier.source})")
             tables[table.id] = table  # a user pack replaces a built-in table by id
         if pack.bestiary:
-            creatures, bestiary_title = _validate_bestiary(*pack.bestiary, errors)
+            merge = user and bool(creatures)  # a user pack's creatures replace built-in ones by d66 key
+            found, bestiary_title = _validate_bestiary(*pack.bestiary, errors, partial=merge)
+            if merge:
+                by_key = {c.key: c for c in creatures}
+                for creature in found:
+                    notes.append(f"{creature.source}: replaces creature {creature.key} '{by_key[creature.key].name}'")
+                    by_key[creature.key] = creature
+                creatures = tuple(sorted(by_key.values(), key=lambda c: c.key))
+            else:
+                creatures = found
         if pack.media:
             media = _validate_media(*pack.media, errors)
         if pack.book:
+            if user and book:
+                notes.append(f"{pack.book[0]}: replaces the built-in book ({book.chapters[0].listed_at.path if book.chapters else 'book.yaml'})")
             book = _validate_book(*pack.book, pack.texts, errors)
 
     keys = {c.key for c in creatures}
@@ -69,14 +96,14 @@ def validate_content(raw: RawContent) -> Content:
     if errors:
         raise ContentErrors(list(errors))
     return Content(tables=tables, creatures=creatures, media=media, book=book,
-                   bestiary_title=bestiary_title, digest=_digest(raw))
+                   bestiary_title=bestiary_title, digest=_digest(raw), warnings=tuple(warnings), notes=tuple(notes))
 
 
 def _digest(raw: RawContent) -> str:
     sha = hashlib.sha256()
     for pack in raw.packs:
-        for data in pack.table_bytes:  # read by load: validate never touches files
-            sha.update(data)
+        for path, _, _ in pack.tables:
+            sha.update(pack.read.get(path, "").encode())  # never re-read: the loader's sealed read is the only one
         for item in (pack.bestiary, pack.media, pack.book):
             if item:
                 sha.update(repr(item[1]).encode())
@@ -121,6 +148,10 @@ def _text(data, key, where, errors, what, *, required=True):
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         errors.add(_where(data, key, where), f"{what}: '{key}' must be text (got {_kind(value)})")
         return None
+    if len(str(value)) > MAX_CELL:
+        errors.add(_where(data, key, where), f"{what}: '{key}' is {len(str(value))} characters long "
+                                             f"(at most {MAX_CELL})")
+        return None
     return str(value)
 
 
@@ -133,7 +164,7 @@ def _unknown_fields(data, allowed, where, what, errors):
 
 # --- tables ----------------------------------------------------------------------------------
 
-def _validate_table(data, where: Source, stem: str, pack: str, errors: _Errors) -> Table | None:
+def _validate_table(data, where: Source, stem: str, pack: str, errors: _Errors, *, user: bool = False) -> Table | None:
     if not _require_mapping(data, where, f"table file {where.path}", errors):
         return None
     table_id = data.get("id")
@@ -150,7 +181,11 @@ def _validate_table(data, where: Source, stem: str, pack: str, errors: _Errors) 
         errors.add(_where(data, "die", where), f"unknown dice '{die}' (expected one of {', '.join(DICE_NAMES)})")
         return None
     origin = data.get("source")
-    if origin not in ORIGINS:
+    if user:  # a third-party pack credits itself: any short line of text
+        if not isinstance(origin, str) or not origin.strip() or len(origin) > MAX_CREDIT or "\n" in origin:
+            errors.add(_where(data, "source", where), f"{what} needs 'source': who made it, one line of at most "
+                                                      f"{MAX_CREDIT} characters (got {origin!r})")
+    elif origin not in ORIGINS:
         errors.add(_where(data, "source", where), f"{what} has source {origin!r} (expected one of {', '.join(ORIGINS)})")
     group = _text(data, "group", where, errors, what, required=False) or ""
     note = _text(data, "note", where, errors, what, required=False) or ""
@@ -168,6 +203,9 @@ def _validate_columns(data, where, what, errors):
     columns = data.get("columns")
     if not isinstance(columns, dict) or not columns:
         errors.add(_where(data, "columns", where), f"{what} needs 'columns': a mapping of column key to header")
+        return None
+    if len(columns) > MAX_COLUMNS:
+        errors.add(_where(data, "columns", where), f"{what} has {len(columns)} columns (at most {MAX_COLUMNS})")
         return None
     out = []
     for key, header in columns.items():
@@ -198,6 +236,9 @@ def _validate_rows(data, where, table_id, die, columns, errors):
     what = f"table '{table_id}'"
     rows_data = data.get("rows")
     column_keys = [k for k, _ in columns]
+    if isinstance(rows_data, (list, dict)) and len(rows_data) > MAX_ROWS:
+        errors.add(_where(data, "rows", where), f"{what} has {len(rows_data)} rows (at most {MAX_ROWS})")
+        return None
     if die == "none":
         if not isinstance(rows_data, list) or not rows_data:
             errors.add(_where(data, "rows", where), f"{what} is a reference table (die: none): 'rows' must be a list")
@@ -222,11 +263,11 @@ def _validate_rows(data, where, table_id, die, columns, errors):
         if problem:
             errors.add(key_where, f"{what}: {problem}")
             continue
-        results = list(range(span[0], span[1] + 1))
-        if any(r not in allowed for r in results):
+        # Bounds first: a range like 1-99999999999 is refused before any list is built.
+        if span[0] < min(allowed) or span[1] > max(allowed) or any(r not in allowed for r in range(span[0], span[1] + 1)):
             errors.add(key_where, f"{what}: row {key} is outside what a {die} can roll ({_needs(spec)})")
             continue
-        for result in results:
+        for result in range(span[0], span[1] + 1):
             if result in covered:
                 errors.add(key_where, f"{what} covers {result} twice (also at line {covered[result].line})")
             covered.setdefault(result, key_where)
@@ -255,6 +296,9 @@ def _validate_row(item, where, label, what, column_keys, errors):
             errors.add(where, f"row {label} of {what} is plain text but the table has {len(column_keys)} columns "
                               f"(write a mapping with {', '.join(column_keys)})")
             return None
+        if len(str(item)) > MAX_CELL:
+            errors.add(where, f"row {label} of {what} is {len(str(item))} characters long (at most {MAX_CELL})")
+            return None
         return ((column_keys[0], item),), None, None
     if not isinstance(item, dict):
         errors.add(where, f"row {label} of {what} must be text or a mapping (got {_kind(item)})")
@@ -272,6 +316,11 @@ def _validate_row(item, where, label, what, column_keys, errors):
             errors.add(source_of(item, where), f"row {label} of {what} has no '{key}' (columns: {', '.join(column_keys)})")
             ok = False
             continue
+        if len(str(value)) > MAX_CELL:
+            errors.add(_where(item, key, where), f"row {label} of {what}: '{key}' is {len(str(value))} characters long "
+                                                 f"(at most {MAX_CELL})")
+            ok = False
+            continue
         values.append((key, value))
     see = item.get("see")
     if see is not None and not isinstance(see, str):
@@ -287,7 +336,7 @@ def _validate_row(item, where, label, what, column_keys, errors):
 
 # --- bestiary, media, book -------------------------------------------------------------------
 
-def _validate_bestiary(where, data, errors):
+def _validate_bestiary(where, data, errors, *, partial: bool = False):
     if not _require_mapping(data, where, "the bestiary", errors):
         return (), "Creatures & Foes"
     _unknown_fields(data, {"id", "title", "die", "creatures"}, where, "the bestiary", errors)
@@ -307,7 +356,7 @@ def _validate_bestiary(where, data, errors):
         if creature:
             out.append(creature)
     missing = [k for k in spec.results if k not in creatures_data]
-    if missing:
+    if missing and not partial:
         errors.add(source_of(creatures_data, where), f"the bestiary has no creature for {', '.join(map(str, missing[:6]))}"
                                                      f"{', …' if len(missing) > 6 else ''} (a d66 bestiary needs all 36)")
     names = {}
@@ -366,6 +415,9 @@ def _validate_media(where, data, errors):
     for group, group_where in zip(data.get("groups") or [], getattr(data.get("groups"), "item_sources", [])):
         if not _require_mapping(group, group_where, "a media group", errors):
             continue
+        if len(group.get("works") or []) > MAX_WORKS:
+            errors.add(group_where, f"a media group lists {len(group.get('works'))} works (at most {MAX_WORKS})")
+            continue
         works = []
         for work, work_where in zip(group.get("works") or [], getattr(group.get("works"), "item_sources", [])):
             if not _require_mapping(work, work_where, "a media work", errors):
@@ -393,12 +445,18 @@ def _validate_book(where, data, texts, errors):
     if not isinstance(listed, list) or not listed:
         errors.add(_where(data, "chapters", where), "book.yaml needs 'chapters': a list of Markdown files")
         return None
+    if len(listed) > MAX_CHAPTERS:
+        errors.add(_where(data, "chapters", where), f"book.yaml lists {len(listed)} chapters (at most {MAX_CHAPTERS})")
+        return None
     chapters = []
     for name, item_where in zip(listed, listed.item_sources):
         if name not in texts:
             errors.add(item_where, f"chapter file '{name}' does not exist{_did_you_mean(name, texts)}")
             continue
         text_where, text = texts[name]
+        if len(text) > MAX_CHAPTER:
+            errors.add(text_where, f"chapter '{name}' is {len(text)} characters long (at most {MAX_CHAPTER})")
+            continue
         chapters.append(Chapter(path=name, text=text, source=text_where, listed_at=item_where))
     return Book(title=title, subtitle=subtitle, chapters=tuple(chapters))
 

@@ -29,7 +29,7 @@ def key(text: str) -> str:
 
 
 def package_id(origin: str) -> str:
-    return PACKAGES[origin]
+    return PACKAGES.get(origin) or key(origin)  # a user pack's credit becomes its own package
 
 
 def collection_key(table: Table) -> str:

@@ -19,8 +19,8 @@ _REPEAT_LIMIT = 200  # rerolls allowed while looking for a second, different ent
 
 
 @dataclass(frozen=True)
-class Roll:
-    """One value taken from a table, and the roll behind it."""
+class TableValue:
+    """One value taken from a table, and the roll behind it (a `Roll` is a dungeon generator's whole row)."""
 
     table: str  # table id
     result: int  # the die as read: a d66 gives 11..66
@@ -32,7 +32,7 @@ class Roll:
 class GearItem:
     """A piece of starting gear and its durability, when some table gives one."""
 
-    item: Roll
+    item: TableValue
     durability: str | None = None  # as the table writes it: "3 uses", "2 scenes", "permanent"
     durability_table: str | None = None  # the table that gave the durability
 
@@ -42,16 +42,16 @@ class Character:
     """A pre-rolled delver: every trait of the seed, each with the roll that gave it."""
 
     name_list_roll: int  # the d6 that chose the first-name table (1-3 female, 4-6 male)
-    first_name: Roll
-    surname: Roll
-    nickname: Roll
-    concept: Roll
+    first_name: TableValue
+    surname: TableValue
+    nickname: TableValue
+    concept: TableValue
     skills: tuple  # two Rolls with different values
-    frailty: Roll
+    frailty: TableValue
     gear: tuple  # two GearItems with different items
-    goal: Roll
-    motive: Roll
-    nemesis: Roll
+    goal: TableValue
+    motive: TableValue
+    nemesis: TableValue
     luck: int = LUCK
 
     @property
@@ -91,9 +91,9 @@ def _first_value(row: Row) -> str:
     return str(row.values[0][1])
 
 
-def _roll(rng: random.Random, table: Table) -> Roll:
+def _roll(rng: random.Random, table: Table) -> TableValue:
     result, row = roll_on(rng, table)
-    return Roll(table=table.id, result=result, value=_first_value(row))
+    return TableValue(table=table.id, result=result, value=_first_value(row))
 
 
 def _roll_different(rng: random.Random, table: Table, count: int) -> tuple:
@@ -114,11 +114,11 @@ def _roll_different(rng: random.Random, table: Table, count: int) -> tuple:
             raise ContentErrors([ContentError(table.source, f"table '{table.id}' kept repeating itself "
                                                             f"({_REPEAT_LIMIT} rerolls)")])
         taken.append(roll.value.casefold())
-        rolls.append(Roll(table=roll.table, result=roll.result, value=roll.value, rerolled=tuple(thrown)))
+        rolls.append(TableValue(table=roll.table, result=roll.result, value=roll.value, rerolled=tuple(thrown)))
     return tuple(rolls)
 
 
-def _gear_item(content: Content, gear_table: Table, roll: Roll) -> GearItem:
+def _gear_item(content: Content, gear_table: Table, roll: TableValue) -> GearItem:
     """The item with its durability: from its own row when the gear table has a durability column,
     else from the first durability table that names the same item, else none."""
     row = gear_table.row_for(roll.result)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from dungeonpress.dice import dice, roll_on
 from dungeonpress.errors import ContentError, ContentErrors
-from dungeonpress.generate.character import Roll
+from dungeonpress.generate.character import TableValue
 from dungeonpress.model import Content, Row, Table
 
 STATS = ("HP", "MP", "STR", "DEX", "INT")  # rolled in this order
@@ -193,7 +193,7 @@ def treasure_kind(row: Row) -> str:
 
 def _roll(rng: random.Random, table: Table) -> tuple:
     result, row = roll_on(rng, table)
-    return Roll(table=table.id, result=result, value=_text(row)), row
+    return TableValue(table=table.id, result=result, value=_text(row)), row
 
 
 def _text(row: Row, prefer: str = "") -> str:

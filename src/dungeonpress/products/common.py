@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from pathlib import Path
 
-from dungeonpress import pdf, render
 from dungeonpress.model import Content
 from dungeonpress.products.options import Options
+
+if TYPE_CHECKING:
+    from dungeonpress.pdf import Rendered
 
 PAPER_SIZES = {"a4": "A4", "letter": "Letter", "a5": "A5"}
 THEMES = ("standard",)  # the looks a product can print in; `--theme` picks one for every product
@@ -48,16 +51,19 @@ class Output:
 
 
 def html_from_template(ctx: BuildContext, template: str, **context) -> str:
+    from dungeonpress import render  # loaded when a product is made, not for --help
     return render.render_template(ctx.templates_dir, template, version=ctx.version, **context)
 
 
-def layout(ctx: BuildContext, html: str, *, forms: bool = False) -> pdf.Rendered:
+def layout(ctx: BuildContext, html: str, *, forms: bool = False) -> Rendered:
     """Lay out HTML against the templates folder (relative links resolve there); `forms` makes fields."""
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
     return pdf.layout_html(html, base_url=ctx.templates_dir, roots=ctx.roots, forms=forms)
 
 
-def write(ctx: BuildContext, rendered: pdf.Rendered, *, forms: bool = False) -> bytes:
+def write(ctx: BuildContext, rendered: Rendered, *, forms: bool = False) -> bytes:
     """PDF bytes of a laid-out document; its WeasyPrint warnings are kept on the context."""
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
     data = pdf.write_pdf(rendered, forms=forms)
     ctx.warnings.extend(rendered.warnings)
     return data

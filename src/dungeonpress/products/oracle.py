@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from dungeonpress.products.common import BuildContext, Command, Job, NoOptions, Output, pdf_from_template
-from dungeonpress.views.sheet import oracle_strip_view
-from dungeonpress.views.tables import oracle_odds_view
+from dungeonpress.views.oracle import oracle_odds_view, oracle_strip_view
 
 
 def build_oracle_card(ctx: BuildContext, opts: NoOptions) -> list[Output]:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
-from dungeonpress import impose, pdf, render
 from dungeonpress.errors import RenderError
 from dungeonpress.views import tables as views
 from dungeonpress.products import options
@@ -26,6 +26,7 @@ class RulebookOptions(options.Options):
 
 def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     """The reading PDF and, unless only one layout is asked for, booklets for each paper."""
+    from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     # 1. Chapters: Markdown with directives → HTML, and the headings for contents and bookmarks.
     book = ctx.content.book
     if book is None:
@@ -55,14 +56,17 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
 
 def chapter_views(ctx: BuildContext) -> list:
     """Each chapter's HTML and headings; its directives resolved to views first, then rendered."""
+    from dungeonpress import render  # loaded when a product is made, not for --help
     content = ctx.content
     creatures = [views.creature_view(c) for c in content.creatures]
     out = []
     for number, chapter in enumerate(content.book.chapters, start=1):
         blocks = [directive_block(content, Directive(*found), creatures)
                   for found in render.chapter_directives(chapter.text)]
+        base = Path(chapter.source.path).resolve().parent  # the chapter's folder: its images are beside it
         html, headings = render.render_chapter(ctx.templates_dir, chapter.text, f"c{number}",
-                                               [(b.template, b.context) for b in blocks], version=ctx.version)
+                                               [(b.template, b.context) for b in blocks], base=base,
+                                               roots=ctx.roots, where=chapter.source.path, version=ctx.version)
         out.append({"html": html, "headings": headings, "title": headings[0][1] if headings else ""})
     return out
 

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from dungeonpress.products import options
 from dungeonpress.products.common import BuildContext, Command, Job, Output, pdf_from_template
-from dungeonpress.views.sheet import SPACE, dungeoneer_view, oracle_strip_view, paperogue_view
+from dungeonpress.views.oracle import oracle_strip_view
+from dungeonpress.views.sheet import SPACE, dungeoneer_view, paperogue_view
 
 GAMES = ("dungeoneer", "paperogue")
 PAPERS = ("a4", "letter", "a5")

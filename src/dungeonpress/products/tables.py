@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dungeonpress import impose, pdf
+import re
+
 from dungeonpress.export import rolled_tables
 from dungeonpress.views import tables as views
 from dungeonpress.views.notes import notes_view
@@ -15,13 +16,14 @@ PACK_TITLES = {"core": "Loner core", "dungeoneer": "Loner: Dungeoneer", "dungeon
 
 def build_tables_booklet(ctx: BuildContext, opts: NoOptions) -> list[Output]:
     """`tables.pdf` (A5 pages) and `tables-booklet-a4.pdf` / `-letter.pdf` (saddle-stitch)."""
+    from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     # 1. Group the rolled tables by the game they come from (core first), then by their group.
     by_origin: dict[str, list] = {}
     for table in sorted(rolled_tables(ctx.content), key=lambda t: (t.group, t.title)):
         by_origin.setdefault(table.origin, []).append(views.table_view(table, ctx.content))
-    order = list(PACK_TITLES)
+    order = list(PACK_TITLES)  # then a user pack's own credits, whatever text they are
     origins = sorted(by_origin, key=lambda o: (order.index(o) if o in order else len(order), o))
-    sections = [{"title": PACK_TITLES.get(o, o), "anchor": f"pack-{o}", "tables": by_origin[o]} for o in origins]
+    sections = [{"title": PACK_TITLES.get(o, o), "anchor": "pack-" + re.sub(r"[^a-z0-9-]+", "-", o.lower()), "tables": by_origin[o]} for o in origins]
     bestiary = [views.creature_view(c) for c in ctx.content.creatures]
 
     # 2. Lay out, padded to whole sheets, and impose.

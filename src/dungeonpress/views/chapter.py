@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from dungeonpress.errors import RenderError
 from dungeonpress.model import Content
+from dungeonpress.views import oracle as oracle_views
 from dungeonpress.views import tables as views
 
 
@@ -39,7 +40,7 @@ def directive_block(content: Content, directive: Directive, creatures: list) -> 
     if name == "media":
         return Block("partials/media.html.j2", {"groups": views.media_view(content)})
     if name == "odds" and arg == "oracle":
-        return Block("partials/odds_oracle.html.j2", {"odds": views.oracle_odds_view()})
+        return Block("partials/odds_oracle.html.j2", {"odds": oracle_views.oracle_odds_view()})
     if name == "odds" and arg == "harm":
-        return Block("partials/odds_harm.html.j2", {"odds": views.harm_odds_view()})
+        return Block("partials/odds_harm.html.j2", {"odds": oracle_views.harm_odds_view()})
     raise RenderError(f"unknown directive [[{name} {arg or ''}]]")

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dungeonpress.generate import oracle
-from dungeonpress.generate.character import Character, Roll
+from dungeonpress.generate.character import Character, TableValue
 from dungeonpress.generate.paperogue_character import PaperogueCharacter
 from dungeonpress.model import Content
 from dungeonpress.views import tables as views
@@ -60,7 +59,7 @@ def _boxes(prefix: str, title: str, count: int) -> list:
     return [box(f"{prefix}_{n}", f"{title} {n}") for n in range(1, count + 1)]
 
 
-def roll_note(content: Content, *rolls: Roll) -> str:
+def roll_note(content: Content, *rolls: TableValue) -> str:
     """The rolls behind a value, small: `42` for a d66 (the sheet says so once), `2d6 7` for other dice,
     `42 (21 rerolled)` when a repeat was thrown away; several rolls joined by ` · `."""
     parts = []
@@ -79,7 +78,7 @@ def dungeoneer_view(content: Content, layout: SheetSpace, character: Character |
     """Every field of the Dungeoneer sheet, empty or filled from a pre-rolled Character."""
     c = character
 
-    def trait(name: str, title: str, roll: Roll | None) -> dict:
+    def trait(name: str, title: str, roll: TableValue | None) -> dict:
         """A line, filled with a pre-rolled value and its roll when there is one."""
         return text(name, title, roll.value, roll_note(content, roll)) if roll else text(name, title)
 
@@ -152,26 +151,6 @@ def twist_table_view(content: Content) -> dict | None:
     rows = [{"header": header, "cells": [str(row.get(key)) for row in table.rows]} for key, header in table.columns]
     return {"title": table.title, "how": "When the counter reaches 3: roll a d6 for each line, read them together.",
             "numbers": [views.roll_label(row.low, row.high) for row in table.rows], "rows": rows}
-
-
-def oracle_strip_view() -> dict:
-    """The oracle grid computed from the rules in generate.oracle (never typed by hand), with Conflict harm."""
-    cases = (("Both 4–6", 5, 4), ("One of each", 4, 2), ("Both 1–3", 3, 1))
-    rows = []
-    for label, high, low in cases:
-        yes, _ = oracle.resolve(high, low)
-        no, _ = oracle.resolve(low, high)
-        rows.append({"dice": label, "yes": {"answer": yes, "harm": oracle.HARM[yes].lower()},
-                     "no": {"answer": no, "harm": oracle.HARM[no].lower()}})
-    double, _ = oracle.resolve(3, 3)
-    notes = [
-        {"term": "Equal dice:", "text": f"read {double} and add 1 to the twist counter (in a Conflict: "
-                                        f"{oracle.HARM[double].lower()}, no twist)."},
-        {"term": "Advantage:",
-         "text": "add a Chance die. Disadvantage: add a Risk die. Keep the higher of that colour."},
-        {"term": "Conflict:", "text": "cause n, the foe loses n Luck; take n, you lose n Luck."},
-    ]
-    return {"rows": rows, "notes": notes}
 
 
 PAPEROGUE_STATS = (("hp_roll", "HP roll"), ("mp_roll", "MP roll"), ("str", "STR"), ("dex", "DEX"), ("int", "INT"))

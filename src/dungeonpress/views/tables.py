@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from dungeonpress.generate import oracle
 from dungeonpress.model import Content, Creature, Table
 
 _COUNT = re.compile(r"^\s*(\d+)\b")
@@ -107,26 +106,3 @@ def media_view(content: Content) -> list:
                                        for w in g.works]} for g in content.media]
 
 
-def oracle_odds_view() -> dict:
-    """Exact oracle odds as printed rows: one row per answer, one column per way of rolling."""
-    odds = {mode: oracle.oracle_odds(mode) for mode in oracle.MODES}
-    rows = []
-    for answer in oracle.ANSWERS:
-        rows.append({"answer": answer, "cells": [oracle.percent(odds[m][answer]) for m in oracle.MODES]})
-    rows.append({"answer": "Double (Yes, but… and +1 twist)",
-                 "cells": [oracle.percent(odds[m][oracle.DOUBLE]) for m in oracle.MODES]})
-    yes = [sum((odds[m][a] for a in (oracle.YES_AND, oracle.YES, oracle.YES_BUT, oracle.DOUBLE))) for m in oracle.MODES]
-    summary = {"yes": [oracle.percent(v) for v in yes],
-               "twist_every": int(oracle.TWIST_AT / odds["plain"][oracle.DOUBLE])}
-    return {"modes": ["Plain", "Advantage", "Disadvantage"], "rows": rows, "summary": summary}
-
-
-def harm_odds_view() -> dict:
-    odds = {mode: oracle.harm_odds(mode) for mode in oracle.MODES}
-    order = ["Cause 3", "Cause 2", "Cause 1", "Take 1", "Take 2", "Take 3"]
-    answer_for = {v: k for k, v in oracle.HARM.items()}
-    rows = [{"answer": f"{answer_for[h]} ({h})", "cells": [oracle.percent(odds[m][h]) for m in oracle.MODES]}
-            for h in order]
-    expected = [oracle.expected_harm(m) for m in oracle.MODES]
-    return {"modes": ["Plain", "Advantage", "Disadvantage"], "rows": rows,
-            "dealt": [f"{float(e[0]):.2f}" for e in expected], "taken": [f"{float(e[1]):.2f}" for e in expected]}
