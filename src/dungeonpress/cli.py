@@ -11,10 +11,10 @@ import secrets
 import sys
 from pathlib import Path
 
-from dungeonpress import __version__, build, products, progress
+from dungeonpress import __version__, batch, build, manifest, products, progress
 from dungeonpress.errors import ContentErrors, RenderError, UsageError
 from dungeonpress.products import options
-from dungeonpress.products.common import THEMES
+from dungeonpress.products.common import THEMES, Event
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -59,6 +59,13 @@ def _parser(commands) -> argparse.ArgumentParser:
 
     subparsers = {}
 
+    def supervision(sub):
+        # Only runs of many items (build all, --batch) use workers; a single product runs in this process.
+        sub.add_argument("--item-timeout", type=_positive(float, 1, 3600), default=None, metavar="S",
+                         help=f"stop an item of build all or --batch after S seconds (default {batch.ITEM_TIMEOUT:g})")
+        sub.add_argument("--item-memory", type=_positive(int, 256, 65536), default=None, metavar="MB",
+                         help=f"memory cap per worker, in MiB (default {batch.ITEM_MEMORY_MB})")
+
     def common(sub, seeded: bool):
         sub.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
                          help="an extra content pack (or folder of packs); its tables replace built-in ones by id")
@@ -71,6 +78,7 @@ def _parser(commands) -> argparse.ArgumentParser:
         sub.add_argument("--theme", default=THEMES[0], choices=THEMES, help="the look of every product (default: standard)")
         sub.add_argument("--preflight", action=argparse.BooleanOptionalAction, default=None,
                          help="read every PDF written back and report page problems (default: on for `build all`)")
+        supervision(sub)
         if seeded:
             sub.add_argument("--seed", default=None, metavar="N",
                              help="make the same output again (default: a fresh seed, printed)")
@@ -96,7 +104,8 @@ def _parser(commands) -> argparse.ArgumentParser:
 
     build_parser = top.add_parser("build", help="build a book product (rulebook, tables) or everything (all)")
     build_sub = build_parser.add_subparsers(dest="product", metavar="PRODUCT", required=True)
-    all_parser = build_sub.add_parser("all", help="build every main product into build/ (what `make` runs)")
+    all_parser = build_sub.add_parser("all", help="build every main product into build/ (what `make` runs); "
+                                      "unchanged ones are skipped (build/manifest.json)")
     common(all_parser, seeded=False)
     export_parser = top.add_parser("export", help="export content as data files (tables as JSON, CSV, Foundry VTT)")
     export_sub = export_parser.add_subparsers(dest="product", metavar="WHAT", required=True)
@@ -303,6 +312,9 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
     quiet, verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
     level = progress.QUIET if quiet else progress.VERBOSE if verbose else progress.NORMAL
     strict = getattr(args, "strict", False)
+    items = _supervised_items(args, jobs, stderr)
+    if items is not None:
+        return _run_supervised(args, items, level, stdout, stderr)
     content = build.load_content(args.content)
     for warning in content.warnings:  # files a pack holds that were not read: say so, never pass them over
         if level != progress.QUIET or strict:
@@ -357,6 +369,108 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
         if found != EXIT_OK and args.strict:
             status = EXIT_FAILED
     return status
+
+
+def _supervised_items(args, jobs, stderr) -> list | None:
+    """The items of `build all` or of a --batch run (each made in a worker), None for a single run."""
+    if args.command in ("validate", "tables", "new-pack", "preflight"):
+        return None
+    many = args.command == "build" and getattr(args, "product", None) == "all"
+    runs = []
+    for command, opts, seed in jobs:
+        if command.seeded and seed is None and command.batch and command.batch(opts, 0) is not None:
+            seed = secrets.randbelow(10**9)
+            print(f"seed: {seed}", file=stderr)
+        expanded = command.batch(opts, seed) if command.batch else None
+        if expanded is not None:
+            many = True
+            runs.extend((command, given, one_seed) for given, one_seed in expanded)
+        else:
+            runs.append((command, _given(opts), seed if command.seeded else None))
+    if not many:
+        return None
+    prints = manifest.Fingerprints(build.CONTENT_DIR, build.TEMPLATES_DIR, args.content)
+    settings = {"strict": args.strict, "theme": args.theme}
+    items = []
+    for command, given, seed in runs:
+        flags = {field.name: (options.flag_of(field), spec.switch) for field, spec in options.specs(command.options)}
+        shown = [flags[k][0] if flags[k][1] else f"{flags[k][0]} {v}" for k, v in sorted(given.items())]
+        label = " ".join([command.full_name, *shown, *([f"--seed {seed}"] if seed is not None else [])])
+        key = manifest.item_key(label, command.full_name, given, seed, settings, prints.inputs(command.reads))
+        items.append(batch.Item(label=label, command=command.full_name, options=given, seed=seed, key=key))
+    return items
+
+
+def _given(opts) -> dict:
+    """An options instance back as {field: value}, leaving out what was not given."""
+    return {field.name: getattr(opts, field.name) for field, spec in options.specs(type(opts))
+            if getattr(opts, field.name) not in (None, False)}
+
+
+def _run_supervised(args, items, level, stdout, stderr) -> int:
+    settings = batch.Settings(user_packs=tuple(str(p) for p in args.content), strict=args.strict,
+                              theme=args.theme, out_dir=str(args.out))
+    supervision = {"timeout": args.item_timeout or batch.ITEM_TIMEOUT, "memory_mb": args.item_memory or batch.ITEM_MEMORY_MB}
+    display = progress.Display(stdout, stderr, level=level)
+    display.plan(len(items))
+    pdfs = []
+
+    def on_event(event) -> None:  # a worker's batch.Event, told to the one display of the run
+        label, result = event.item.label, event.result
+        if event.kind == "finished" and result is not None:
+            size = sum(len(o.data) for o in result.outputs)
+            display.event(Event("finished", label, pages=sum(result.pages.values()), bytes=size))
+            for output in result.outputs:
+                path = args.out / output.name
+                display.wrote(_shown(path), len(output.data), result.pages.get(output.name, 0))
+                if output.kind == "pdf":
+                    pdfs.append(path)
+        elif event.kind == "failed":
+            display.event(Event("failed", label, message=result.error if result is not None else ""))
+        else:
+            display.event(Event(event.kind, label))
+
+    def check_content():  # content mistakes are reported once, here, not once per item by every worker
+        for warning in build.load_content(args.content).warnings:
+            display.warning(warning, error=args.strict)
+
+    try:
+        summary = batch.build_and_record(items, settings, args.out, on_event=on_event, before=check_content,
+                                         **supervision)
+    except BaseException:
+        display.close(summary_line=False)
+        raise
+    for warning in summary.warnings:
+        display.warning(warning, error=args.strict)
+    for label, reason in summary.failures:
+        display.note(f"failed: {label}: {reason}")  # shown even when quiet: it is an error
+    display.close(_shown(args.out) + "/")
+    if level != progress.QUIET:
+        print(summary.line(), file=stderr)
+    status = EXIT_OK
+    if summary.failed or (summary.warnings and args.strict):
+        status = EXIT_FAILED
+    if args.preflight is None:  # `build all` reads back what it wrote unless told not to
+        args.preflight = args.command == "build" and getattr(args, "product", None) == "all"
+    if args.preflight and pdfs and not summary.interrupted:
+        # Page problems are reported for every build; they fail it only with --strict until every product is clean.
+        if _preflight(pdfs, stdout, stderr, summary_only=True) != EXIT_OK and args.strict:
+            status = EXIT_FAILED
+    return EXIT_INTERRUPTED if summary.interrupted else status
+
+
+def _positive(kind, low, high):
+    def convert(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number from {low} to {high} (got {text})") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be a number from {low} to {high} (got {text})")
+        return value
+    return convert
+
+
 
 
 def _new_pack(target: Path, stdout, stderr) -> int:

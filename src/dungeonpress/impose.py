@@ -135,3 +135,9 @@ def _marks(kind: str, size: tuple) -> str:
         ops.append(f"{width / 4:.2f} {height / 2:.2f} m {3 * width / 4:.2f} {height / 2:.2f} l S")
     ops.append("Q")
     return " ".join(ops)
+
+
+def page_count(pdf_bytes: bytes) -> int:
+    """How many pages a PDF has (for progress lines and the end-of-run summary)."""
+    with pikepdf.open(io.BytesIO(pdf_bytes)) as src:
+        return len(src.pages)

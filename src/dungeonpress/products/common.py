@@ -132,6 +132,12 @@ class Command:
     example: str = ""
     build_all: tuple = ()
     order: int = 100
+    # Built-in packs (folder names under content/) its outputs depend on; None: all of them. Templates,
+    # fonts, user packs, our code and library versions always count (manifest.Fingerprints).
+    reads: tuple | None = None
+    # batch(options, seed) -> [(options dict, seed), ...] when the options ask for many separate outputs
+    # made in supervised workers (dungeon --batch N); None when they ask for one run.
+    batch: object = None
 
     @property
     def full_name(self) -> str:
