@@ -87,10 +87,24 @@ def _impose(src: pikepdf.Pdf, sides: list, size: tuple, fold_marks: str) -> byte
             commands.append(_placement(src.pages[slot.page], slot, name))
         commands.append(_marks(fold_marks, size))
         page.obj.Contents = out.make_stream("\n".join(commands).encode())
+    _copy_metadata(src, out)
     buffer = io.BytesIO()
     # Fixed ID and no generated dates, so the same input gives the same bytes.
     out.save(buffer, deterministic_id=True, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
     return buffer.getvalue()
+
+
+def _copy_metadata(src: pikepdf.Pdf, out: pikepdf.Pdf) -> None:
+    """The printer's sheets keep the book's title, author and language (what WeasyPrint wrote from the HTML)."""
+    for key in ("/Title", "/Author", "/Subject", "/Keywords", "/Creator"):
+        if key in src.docinfo:
+            out.docinfo[key] = pikepdf.String(str(src.docinfo[key]))
+    if "/Title" in out.docinfo:
+        out.docinfo["/Title"] = pikepdf.String(f"{out.docinfo['/Title']} (imposed for printing)")
+    if "/Lang" in src.Root:
+        out.Root.Lang = pikepdf.String(str(src.Root.Lang))
+        # Readers show the title, not the file name, as they do for the reading PDF.
+        out.Root.ViewerPreferences = pikepdf.Dictionary(DisplayDocTitle=True)
 
 
 def _placement(page: pikepdf.Page, slot: Slot, name: pikepdf.Name) -> str:

@@ -184,12 +184,22 @@ def keep_pages(rendered: Rendered, count: int, name: str, prefix: str = SPARE) -
 SUBSET_FONTS = harfbuzz_subset is not None
 
 
-def write_pdf(rendered: Rendered, *, forms: bool = False) -> bytes:
-    """PDF bytes for a laid-out document, with a fixed identifier so rebuilds are byte-identical."""
+# Every reading PDF is tagged (PDF/UA-1: structure tree, language, title shown by readers): a
+# screen reader follows headings, lists and table headers, and maps carry their alternative text.
+TAGGED_VARIANT = "pdf/ua-1"
+
+
+def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = TAGGED_VARIANT) -> bytes:
+    """PDF bytes for a laid-out document, with a fixed identifier so rebuilds are byte-identical.
+
+    `variant` is a WeasyPrint PDF variant: PDF/UA-1 (tagged) unless a print-shop variant is asked for.
+    """
     digest = hashlib.sha256(repr([(p.width, p.height) for p in rendered.document.pages]).encode())
+    options = {"pdf_identifier": digest.hexdigest()[:32].encode(), "pdf_forms": forms, "full_fonts": not SUBSET_FONTS}
+    if variant:
+        options["pdf_variant"] = variant
     with _warnings_collected() as messages:
-        data = rendered.document.write_pdf(pdf_identifier=digest.hexdigest()[:32].encode(), pdf_forms=forms,
-                                           full_fonts=not SUBSET_FONTS)
+        data = rendered.document.write_pdf(**options)
     rendered.warnings.extend(messages)
     return data
 
