@@ -18,7 +18,7 @@ PAPER_SIZES = {"a4": "A4", "letter": "Letter", "a5": "A5"}
 THEMES = ("standard", "ink-saver", "large-print", "high-contrast", "dyslexia-friendly")
 # Templates of documents that take the pages they need (books): large print re-flows them; fixed
 # formats (sheets, cards, the one-sheet zine) must keep fitting their paper.
-FLOWING = frozenset({"book.html.j2", "tables.html.j2", "dungeon_booklet.html.j2", "foes.html.j2"})
+FLOWING = frozenset({"book.html.j2", "tables.html.j2", "dungeon_booklet.html.j2"})
 
 
 @dataclass
