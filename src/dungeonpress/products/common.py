@@ -66,10 +66,10 @@ def layout(ctx: BuildContext, html: str, *, forms: bool = False) -> Rendered:
     return pdf.layout_html(html, base_url=ctx.templates_dir, roots=ctx.roots, forms=forms)
 
 
-def write(ctx: BuildContext, rendered: Rendered, *, forms: bool = False) -> bytes:
-    """PDF bytes of a laid-out document; its WeasyPrint warnings are kept on the context."""
+def write(ctx: BuildContext, rendered: Rendered, *, forms: bool = False, print_shop: bool = False) -> bytes:
+    """PDF bytes of a laid-out document (tagged; PDF/X with `print_shop`); its WeasyPrint warnings are kept."""
     from dungeonpress import pdf  # loaded when a product is made, not for --help
-    data = pdf.write_pdf(rendered, forms=forms)
+    data = pdf.write_pdf(rendered, forms=forms, variant=pdf.PRINT_VARIANT if print_shop else pdf.TAGGED_VARIANT)
     ctx.warnings.extend(rendered.warnings)
     return data
 
