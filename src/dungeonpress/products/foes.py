@@ -69,7 +69,7 @@ COMMANDS = (
         options=FoesOptions,
         seeded=True,
         example="dungeonpress foes --deck dungeon --seed 1234 --size a7",
-        build_all=(Job(), Job({"deck": "dungeon", "size": "a7"}, seed=1234)),
+        build_all=(Job(seed=1234), Job({"deck": "dungeon", "size": "a7"}, seed=1234)),
         order=96,
     ),
 )
