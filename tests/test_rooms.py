@@ -13,7 +13,7 @@ DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "mar
          "weasyprint": {"pdf"}, "pikepdf": {"impose"}, "argparse": {"cli"}}
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
-ORDER = ["errors", "model", "dice", "resources", "load", "validate", "generate", "draw", "views", "render", "export",
+ORDER = ["errors", "model", "dice", "resources", "sealed", "load", "validate", "generate", "draw", "views", "render", "export",
          "pdf", "impose", "products", "build", "authoring", "cli"]
 # Stages that take values and return values: no clock, no environment, no files, no global random.
 PURE = ("validate", "generate", "draw", "views", "render", "products")
@@ -22,7 +22,7 @@ PURE_ALLOWED = {"render": {"pathlib"}, "products": {"pathlib"}}  # folder names;
 # Who may touch the world at all: load reads content, build writes build/, cli prints; pdf reads only
 # through its sealed fetcher and logs WeasyPrint's warnings; authoring writes a starter pack where
 # `new-pack` is told to, and reads the product code to list which tables each product uses.
-READERS = {"load", "pdf", "authoring"}
+READERS = {"sealed", "load", "pdf", "authoring"}
 WRITERS = {"build", "authoring"}
 OPENERS = {"load", "build"}
 PRINTERS = {"cli"}

@@ -79,7 +79,6 @@ def write_outputs(out_dir: Path, outputs: list[Output]) -> list[Path]:
     written, so a bad output folder leaves no half-written set (a Foundry module, say).
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    _remove_stale_temps(out_dir)
     for output in outputs:
         if output.kind == "pdf":
             verify_pdf(output)
@@ -90,13 +89,19 @@ def write_outputs(out_dir: Path, outputs: list[Output]) -> list[Path]:
     written = []
     for output in outputs:
         target = out_dir / output.name
-        write_atomic(target, output.data)
+        remove_stale_temps(target)
+        try:
+            write_atomic(target, output.data)
+        except OSError as exc:
+            if exc.filename is None:  # e.g. ENOSPC from write or fsync: say which file it was
+                exc.filename = str(target)
+            raise
         written.append(target)
     return written
 
 
 def write_atomic(target: Path, data: bytes) -> None:
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target) + f"{os.getpid()}-", suffix=".part")
     try:
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are ordinary files
         with os.fdopen(fd, "wb") as handle:
@@ -126,6 +131,59 @@ def verify_pdf(output: Output) -> None:
         raise RuntimeError(f"{output.name}: PDF is incomplete (bug: refusing to write it)")
 
 
-def _remove_stale_temps(out_dir: Path) -> None:
-    for stale in out_dir.rglob(".*.part"):
-        stale.unlink(missing_ok=True)
+def _temp_prefix(target: Path) -> str:
+    """Our temp files for `target` are `.NAME.dp-PID-RANDOM.part` beside it: nothing else is ever removed."""
+    return f".{target.name}.dp-"
+
+
+def remove_stale_temps(target: Path) -> list[Path]:
+    """Remove temps for `target` left by a killed build (their process is gone); never scan a tree.
+
+    Only names this tool makes for this one output are looked at, in its own folder, and a temp
+    whose process still runs belongs to a concurrent build writing the same folder: it is kept.
+    """
+    prefix = _temp_prefix(target)
+    removed = []
+    try:
+        names = [n for n in os.listdir(target.parent) if n.startswith(prefix) and n.endswith(".part")]
+    except OSError:
+        return removed
+    for name in names:
+        pid = name[len(prefix):].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        stale = target.parent / name
+        if stale.is_file() and not stale.is_symlink():
+            stale.unlink(missing_ok=True)
+            removed.append(stale)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive, and not ours to judge
+        return True
+    return True
+
+
+# Folders a build must never write into directly (it would scatter files among the system's own).
+_SYSTEM_FOLDERS = ("/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/opt", "/proc",
+                   "/root", "/run", "/sbin", "/srv", "/sys", "/usr", "/var", "/Users", "/System", "/Library",
+                   "/Applications")
+
+
+def out_problem(out: Path) -> str | None:
+    """Why `--out` may not be used (a file, or a system or home folder itself), or None when it may."""
+    out = Path(out).expanduser()
+    if out.exists() and not out.is_dir():
+        return f"--out {out} is a file, not a folder"
+    real = out.resolve()
+    system = {Path(p).resolve() for p in _SYSTEM_FOLDERS}
+    home = Path.home().resolve()
+    if real in system or real == home or real.parent == Path("/usr") or real.parent == Path("/var"):
+        what = "your home folder" if real == home else "a system folder"
+        return f"--out {out} is {what}; give a folder of its own (for example build/)"
+    return None

@@ -15,11 +15,14 @@ from dungeonpress.products.common import THEMES
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (the command and what is wrong), exit 2."""
+    """argparse, but a usage mistake is one line (the usage text is for --help), values shortened."""
 
     def error(self, message):
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        if len(message) > 200:
+            message = message[:200] + "…"
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
 
 
 def _parser(commands) -> argparse.ArgumentParser:
@@ -90,6 +93,10 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     if not args.command:
         parser.print_help(stdout)
         return EXIT_USAGE
+    problem = _usage_problem(args)
+    if problem:  # checked before any content is read or any work is done
+        print(f"dungeonpress: error: {problem}", file=stderr)
+        return EXIT_USAGE
     try:
         jobs = _jobs(args, commands)  # every option checked before any content is read
     except UsageError as exc:
@@ -109,8 +116,36 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     except OSError as exc:
         if getattr(args, "debug", False):
             raise
-        print(f"error: {exc}", file=stderr)
+        print(f"error: {_os_error(exc)}", file=stderr)
         return EXIT_FAILED
+    except Exception as exc:  # a bug, never the user's fault: one line, not a traceback
+        if getattr(args, "debug", False):
+            raise
+        print(f"error: unexpected {type(exc).__name__}: {_first_line(exc)} (a bug in dungeonpress; "
+              f"run with --debug for details and please report it)", file=stderr)
+        return EXIT_FAILED
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else "no message"
+
+
+def _os_error(exc: OSError) -> str:
+    """An OS error as `FILE: what went wrong`, naming the file whenever the error knows it."""
+    if exc.filename is not None:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return str(exc)
+
+
+def _usage_problem(args) -> str | None:
+    """A bad --out, as one line; None when it is fine."""
+    out = getattr(args, "out", None)
+    if out is not None:
+        problem = build.out_problem(out)
+        if problem:
+            return problem
+    return None  # option values are typed and range-checked by options.parse, in _jobs
 
 
 def _prog(args) -> str:
@@ -132,7 +167,7 @@ def _jobs(args, commands) -> list:
         try:
             seed = int(args.seed)
         except ValueError:
-            raise UsageError(f"--seed must be a whole number (got {args.seed})") from None
+            raise UsageError(f"--seed must be a whole number (got {options.shown(args.seed)})") from None
     return [(command, options.parse(command.options, given), seed)]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +21,10 @@ class Source:
 def display_path(path: Path | str) -> str:
     """Show `path` relative to the working directory when it lies below it, as compilers do."""
     path = Path(path)
+    try:  # without resolving links: a refused link is shown by its own name, not its target's
+        return str(Path(os.path.abspath(path)).relative_to(os.getcwd()))
+    except ValueError:
+        pass
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:

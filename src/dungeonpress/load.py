@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -9,9 +10,12 @@ from pathlib import Path
 import yaml
 from yaml.events import AliasEvent
 
+from dungeonpress import sealed
 from dungeonpress.errors import ContentError, Source, display_path
 
 MAX_FILE_BYTES = 2_000_000  # a content file larger than this is a mistake, not a rulebook
+MAX_PACK_FILES = 2_000  # files of one kind in one pack; more is a mistake (or a trap)
+MAX_NUMBER_DIGITS = 18  # a longer plain number is refused (Python refuses > 4300 digits with a bare ValueError)
 MAX_DEPTH = 40  # nesting deeper than this is refused before PyYAML can hit RecursionError
 
 
@@ -45,7 +49,7 @@ class RawPack:
     media: tuple | None = None
     book: tuple | None = None
     texts: dict = field(default_factory=dict)  # path relative to the pack -> (Source, text)
-    table_bytes: list = field(default_factory=list)  # each tables/*.yaml file as read, for the content digest
+    read: dict = field(default_factory=dict)  # YAML file path -> its text, as read (for the content digest)
     ignored: list = field(default_factory=list)  # (Source, why) for each content-looking file not read
 
 
@@ -144,13 +148,20 @@ def _scalar(node):
         raise ContentError(Source("", node.start_mark.line + 1), f"unsupported YAML tag '{node.tag}'")
     if node.style:  # quoted or block scalars are always text
         return node.value
+    if (_INT.match(node.value) or _FLOAT.match(node.value)) and len(node.value.lstrip("+-")) > MAX_NUMBER_DIGITS:
+        raise ContentError(Source("", node.start_mark.line + 1),
+                           f"number with {len(node.value.lstrip('+-'))} digits (at most {MAX_NUMBER_DIGITS}; "
+                           f"quote it if it is text)")
     return _plain_scalar(node.value)
 
 
-def load_yaml(path: Path) -> object:
-    """Parse one YAML file into located values; raises ContentError with `path:line`."""
-    shown = display_path(path)
-    text = read_text(path)
+def load_yaml(path: Path, root: Path | None = None) -> object:
+    """Parse one YAML file inside `root` (default: its own folder) into located values; ContentError with `path:line`."""
+    return parse_yaml(read_text(path, Path(path).parent if root is None else root), display_path(path))
+
+
+def parse_yaml(text: str, shown: str) -> object:
+    """Parse YAML text read from the file shown as `shown` into located values."""
     try:
         loader = _Loader(text)
         try:
@@ -174,12 +185,13 @@ def load_yaml(path: Path) -> object:
         raise
 
 
-def read_text(path: Path) -> str:
-    """Read a content file as UTF-8, refusing huge files and bytes that are not text."""
+def read_text(path: Path, root: Path) -> str:
+    """Read a content file inside pack `root` as UTF-8 (sealed: no links out, no FIFOs, at most the size limit)."""
     shown = display_path(path)
-    data = path.read_bytes()
-    if len(data) > MAX_FILE_BYTES:
-        raise ContentError(Source(shown, 1), f"file is {len(data)} bytes (at most {MAX_FILE_BYTES})")
+    try:
+        data = sealed.read_bytes(path, [root], MAX_FILE_BYTES)
+    except sealed.Refused as exc:
+        raise ContentError(Source(shown, 1), f"refused to read: {exc}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -204,44 +216,86 @@ def pack_folders(folder: Path) -> list[Path]:
 
 
 def load_content(folders: list[Path]) -> RawContent:
-    """Read every pack below `folders`, in order; collect read errors instead of stopping."""
+    """Read every pack below `folders`, in order; collect read errors instead of stopping.
+
+    Each folder named is the root its packs are sealed in: nothing is read whose real path
+    lies outside it.
+    """
     packs, errors, ignored = [], [], []
     for folder in folders:
+        folder = Path(folder)
+        if not folder.is_dir():
+            errors.append(ContentError(Source(display_path(folder), 1), "content folder does not exist (expected a folder of YAML files)"))
+            continue
         for pack_dir in pack_folders(folder):
-            packs.append(_load_pack(pack_dir, errors))
+            problem = sealed.folder_problem(pack_dir, [folder])
+            if problem:
+                errors.append(ContentError(Source(display_path(pack_dir), 1), f"refused to read: {problem}"))
+                continue
+            packs.append(_load_pack(pack_dir, folder, errors))
         if not is_pack(folder):
             ignored.extend(_outside_packs(folder))
     return RawContent(packs=packs, errors=errors, ignored=ignored)
 
 
-def _load_pack(root: Path, errors: list) -> RawPack:
+def _pack_texts(root: Path, seal: Path, errors: list) -> list[Path]:
+    """Every Markdown file below `root`, walking without following links out, at most MAX_PACK_FILES."""
+    found = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        dirs.sort()
+        for name in list(dirs):  # a linked folder is entered only when it stays inside the seal
+            link = Path(folder) / name
+            if link.is_symlink():
+                dirs.remove(name)
+                problem = sealed.folder_problem(link, [seal])
+                if problem:
+                    errors.append(ContentError(Source(display_path(link), 1), f"refused to read: {problem}"))
+        for name in sorted(files):
+            if name.endswith(".md") and name != "README.md":
+                found.append(Path(folder) / name)
+        if len(found) > MAX_PACK_FILES:
+            errors.append(ContentError(Source(display_path(root), 1),
+                                       f"more than {MAX_PACK_FILES} Markdown files in one pack"))
+            return []
+    return sorted(found)
+
+
+def _load_pack(root: Path, seal: Path, errors: list) -> RawPack:
     pack = RawPack(name=root.name, root=root)
 
     def located(path: Path):
         try:
-            return (Source(display_path(path), 1), load_yaml(path))
+            text = read_text(path, seal)
+            pack.read[path] = text
+            return (Source(display_path(path), 1), parse_yaml(text, display_path(path)))
         except ContentError as exc:
             errors.append(exc)
             return None
 
     tables_dir = root / "tables"
-    if tables_dir.is_dir():
-        for path in sorted(tables_dir.glob("*.yaml")):
-            item = located(path)
-            if item:
-                pack.tables.append((path, *item))
-                pack.table_bytes.append(path.read_bytes())
+    if tables_dir.exists() or tables_dir.is_symlink():
+        problem = sealed.folder_problem(tables_dir, [seal])
+        if problem:
+            errors.append(ContentError(Source(display_path(tables_dir), 1), f"refused to read: {problem}"))
+        else:
+            paths = sorted(tables_dir.glob("*.yaml"))
+            if len(paths) > MAX_PACK_FILES:
+                errors.append(ContentError(Source(display_path(tables_dir), 1),
+                                           f"{len(paths)} table files (at most {MAX_PACK_FILES})"))
+                paths = []
+            for path in paths:
+                item = located(path)
+                if item:
+                    pack.tables.append((path, *item))
     for name in ("bestiary", "media", "book"):
         path = root / f"{name}.yaml"
-        if path.is_file():
+        if path.exists() or path.is_symlink():
             item = located(path)
             if item:
                 setattr(pack, name, item)
-    for path in sorted(root.rglob("*.md")):
-        if path.name == "README.md":
-            continue
+    for path in _pack_texts(root, seal, errors):
         try:
-            pack.texts[path.relative_to(root).as_posix()] = (Source(display_path(path), 1), read_text(path))
+            pack.texts[path.relative_to(root).as_posix()] = (Source(display_path(path), 1), read_text(path, seal))
         except ContentError as exc:
             errors.append(exc)
     pack.ignored = _ignored_in_pack(root)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import mimetypes
-import stat
 import urllib.parse
 import urllib.request
 from contextlib import contextmanager
@@ -16,6 +15,7 @@ import weasyprint
 from weasyprint.text.ffi import harfbuzz_subset
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
+from dungeonpress import sealed
 from dungeonpress.errors import RenderError
 
 MAX_RESOURCE_BYTES = 20_000_000  # no font, image or stylesheet of ours is near this
@@ -41,15 +41,24 @@ class SealedFetcher(URLFetcher):
         if url.startswith("data:"):
             return super().fetch(url, headers)
         path = self._path(url)
+        try:  # the same sealed read the loader uses: links out, FIFOs, devices and huge files refused
+            body = sealed.read_bytes(path, self.roots, MAX_RESOURCE_BYTES)
+        except sealed.Refused as exc:
+            self.refused.append(f"{url} ({exc})")
+            raise ValueError(f"refused {url}: {exc}") from None
+        too_large = image_too_large(body)
+        if too_large:
+            self.refused.append(f"{url} ({too_large})")
+            raise ValueError(f"refused {url}: {too_large}")
         mime, _ = mimetypes.guess_type(path.name)
-        return URLFetcherResponse(url, body=path.read_bytes(), headers={"Content-Type": mime or "application/octet-stream"})
+        return URLFetcherResponse(url, body=body, headers={"Content-Type": mime or "application/octet-stream"})
 
     def _path(self, url: str) -> Path:
         parts = urllib.parse.urlsplit(url)
-        return Path(urllib.request.url2pathname(parts.path)).resolve()
+        return Path(urllib.request.url2pathname(parts.path))
 
     def _problem(self, url: str) -> str | None:
-        """Why `url` may not be read, or None when it may."""
+        """Why `url` may not be read before opening it (scheme, host, containment), or None."""
         scheme = url.split(":", 1)[0].lower()
         if scheme == "data":
             return None
@@ -58,18 +67,40 @@ class SealedFetcher(URLFetcher):
         parts = urllib.parse.urlsplit(url)
         if parts.netloc not in ("", "localhost"):
             return f"file URL names host '{parts.netloc}'"
-        path = self._path(url)
-        if not any(path.is_relative_to(root) for root in self.roots):
-            return "outside content/ and templates/"
-        try:
-            info = path.stat()
-        except OSError:
-            return "no such file"
-        if not stat.S_ISREG(info.st_mode):
-            return "not a regular file"
-        if info.st_size > MAX_RESOURCE_BYTES:
-            return f"{info.st_size} bytes, larger than {MAX_RESOURCE_BYTES}"
+        outside = sealed.outside_problem(self._path(url), self.roots)
+        if outside:
+            return "outside content/ and templates/" + (f": {outside}" if " is a link to " in outside else "")
         return None
+
+
+MAX_IMAGE_PIXELS = 40_000_000  # a 600 dpi A4 page is 35 Mpx; a 109 kB PNG can claim 900 Mpx
+
+
+def image_too_large(body: bytes) -> str | None:
+    """"image too large" for a PNG, GIF or JPEG whose header claims more than MAX_IMAGE_PIXELS, else None.
+
+    Decoding such a file takes gigabytes; its header says so in a few bytes, so it is read first.
+    """
+    size = None
+    if body[:8] == b"\x89PNG\r\n\x1a\n" and len(body) >= 24:
+        size = int.from_bytes(body[16:20], "big"), int.from_bytes(body[20:24], "big")
+    elif body[:6] in (b"GIF87a", b"GIF89a") and len(body) >= 10:
+        size = int.from_bytes(body[6:8], "little"), int.from_bytes(body[8:10], "little")
+    elif body[:2] == b"\xff\xd8":
+        size = _jpeg_size(body)
+    if size and size[0] * size[1] > MAX_IMAGE_PIXELS:
+        return f"image too large: {size[0]} x {size[1]} pixels (at most {MAX_IMAGE_PIXELS:,} pixels)"
+    return None
+
+
+def _jpeg_size(body: bytes):
+    at = 2
+    while at + 9 < len(body) and body[at] == 0xFF:
+        marker, length = body[at + 1], int.from_bytes(body[at + 2:at + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a start-of-frame segment
+            return int.from_bytes(body[at + 7:at + 9], "big"), int.from_bytes(body[at + 5:at + 7], "big")
+        at += 2 + length
+    return None
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import traceback
+import urllib.parse
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,6 +19,59 @@ from dungeonpress.errors import RenderError, display_path
 # <img src=file:…> into the page through its prose. Typographer gives curly quotes and dashes.
 _MD = MarkdownIt("commonmark", {"html": False, "typographer": True}).enable(
     ["table", "strikethrough", "replacements", "smartquotes"])
+
+# Links a printed book may carry: the web, e-mail and anchors inside the document. Anything
+# else (a relative `notes.md` would become a file:/// link holding the builder's own path) is
+# printed as plain text.
+_LINK_SCHEMES = ("http:", "https:", "mailto:")
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+
+def link_allowed(href: str) -> bool:
+    href = href.strip()
+    return href.startswith("#") or href.lower().startswith(_LINK_SCHEMES)
+
+
+def _seal_links(state) -> None:
+    """Core rule: drop disallowed links (keeping their text); resolve relative images against env["base"].
+
+    Images are read by the PDF fetcher, which refuses anything outside the packs and templates;
+    a relative image path is resolved against the folder of the chapter it is written in, so a
+    pack's own images render and `../` escapes still meet the fetcher.
+    """
+    env = state.env if isinstance(state.env, dict) else {}
+    base, roots = env.get("base"), env.get("roots")
+    for block in state.tokens:
+        if block.type != "inline" or not block.children:
+            continue
+        kept, dropping = [], False
+        for token in block.children:
+            if token.type == "link_open" and not link_allowed(token.attrGet("href") or ""):
+                dropping = True
+                continue
+            if token.type == "link_close" and dropping:
+                dropping = False
+                continue
+            if token.type == "image" and base is None:
+                src = token.attrGet("src") or ""
+                if (_SCHEME.match(src) and not src.startswith("data:")) or src.startswith(("/", "\\")):
+                    token = Token("text", "", 0, content=token.content)  # no URL in prose: show the alt text
+            elif token.type == "image":
+                src = token.attrGet("src") or ""
+                if src.startswith("data:"):
+                    pass  # inline bytes: no file or network is named
+                elif _SCHEME.match(src) or src.startswith(("/", "\\")):
+                    env.setdefault("refused", []).append(f"image '{src}' is not a file of the pack")
+                else:
+                    path = (Path(base) / urllib.parse.unquote(src)).resolve()
+                    if roots is not None and not any(path.is_relative_to(Path(r).resolve()) for r in roots):
+                        env.setdefault("refused", []).append(f"image '{src}' is outside the pack")
+                    token.attrSet("src", path.as_uri())
+            kept.append(token)
+        block.children = kept
+
+
+_MD.core.ruler.push("dungeonpress_seal_links", _seal_links)
 
 DIRECTIVE_LINE = re.compile(r"^\[\[\s*(\w+)(?:\s+([\w-]+))?\s*\]\]\s*$")
 _PLACEHOLDER = "DPDIRECTIVE{}X"
@@ -52,6 +106,15 @@ def render_template(templates_dir: Path, name: str, **context) -> str:
         raise RenderError(f"{_template_location(exc, name)}: {exc.message}") from None
 
 
+def template_source(templates_dir: Path, name: str) -> str:
+    """The text of a file in the templates folder (a stylesheet copied into inline SVG), read by Jinja2's loader."""
+    env = environment(str(templates_dir))
+    try:
+        return env.loader.get_source(env, name)[0]
+    except jinja2.TemplateNotFound as exc:
+        raise RenderError(f"template '{exc.name}' not found in {display_path(templates_dir)}") from None
+
+
 def _template_location(exc: Exception, name: str) -> str:
     """The innermost template file and line of an error raised while rendering."""
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
@@ -70,7 +133,7 @@ def svg_with_alt(svg: str, text: str) -> Markup:
     svg = str(svg)
     start = svg.find("<svg")
     end = svg.find(">", start)
-    if start < 0 or end < 0 or svg[end - 1] == "/":
+    if start < 0 or end < 0 or svg[end - 1] == "/" or "<title>" in svg:  # a drawing that titles itself keeps its own
         return Markup(svg)
     return Markup(f"{svg[:end + 1]}<title>{escape(text)}</title>{svg[end + 1:]}")
 
@@ -96,14 +159,17 @@ def chapter_directives(text: str) -> list:
     return found
 
 
-def render_chapter(templates_dir: Path, text: str, prefix: str, blocks: list, **common) -> tuple[str, list]:
+def render_chapter(templates_dir: Path, text: str, prefix: str, blocks: list, *, base: Path | None = None, roots=None,
+                   where: str = "", **common) -> tuple[str, list]:
     """Markdown chapter → (HTML, headings) where headings are (level, text, id) for h1 and h2.
 
     The n-th directive line (`[[table room_type]]`, see `chapter_directives`) becomes `blocks[n]`,
     a (template, context) pair already resolved to a view, rendered here with `common` values; so a
     table is written once and shown anywhere. A block that fits on one page (`data-keep`) travels
     with the heading and short introduction just above it, so a heading is never left at the foot
-    of a page while its table starts the next.
+    of a page while its table starts the next. Relative image paths resolve against `base` (the
+    chapter's own folder); with `roots`, an image outside them, or one named by URL, is a
+    RenderError naming the chapter file `where`.
     """
     lines, count = [], 0
     for line in text.splitlines():
@@ -114,7 +180,10 @@ def render_chapter(templates_dir: Path, text: str, prefix: str, blocks: list, **
             lines.append(line)
     if count != len(blocks):
         raise RenderError(f"chapter {prefix}: {count} directives but {len(blocks)} blocks (bug)")
-    tokens = _MD.parse("\n".join(lines))
+    env = {"base": base, "roots": roots}
+    tokens = _MD.parse("\n".join(lines), env)
+    if env.get("refused"):
+        raise RenderError(f"{where or 'chapter'}: " + "; ".join(env["refused"]) + " (refused)")
     headings, seen = [], set()
     for index, token in enumerate(tokens):
         if token.type != "heading_open":

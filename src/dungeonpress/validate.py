@@ -24,6 +24,15 @@ ODDS_KINDS = ("oracle", "harm")
 _ID = re.compile(r"^[a-z0-9_]+$")
 _RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
 
+# Limits on sizes and counts (documented in content/README.md): far above anything a printed
+# game needs, low enough that a hostile or careless pack fails in milliseconds with file:line.
+MAX_ROWS = 200  # rows in one table (a d100 table has at most 100)
+MAX_COLUMNS = 12  # columns in one table
+MAX_CELL = 1_000  # characters in one table cell, title, note or creature field
+MAX_CHAPTER = 200_000  # characters in one Markdown chapter
+MAX_CHAPTERS = 100  # chapters in book.yaml
+MAX_WORKS = 500  # media works in the appendix
+
 
 class _Errors(list):
     """The errors found so far; `add` keeps going so every problem is reported in one run."""
@@ -93,8 +102,8 @@ def validate_content(raw: RawContent) -> Content:
 def _digest(raw: RawContent) -> str:
     sha = hashlib.sha256()
     for pack in raw.packs:
-        for data in pack.table_bytes:  # read by load: validate never touches files
-            sha.update(data)
+        for path, _, _ in pack.tables:
+            sha.update(pack.read.get(path, "").encode())  # never re-read: the loader's sealed read is the only one
         for item in (pack.bestiary, pack.media, pack.book):
             if item:
                 sha.update(repr(item[1]).encode())
@@ -138,6 +147,10 @@ def _text(data, key, where, errors, what, *, required=True):
         return None
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         errors.add(_where(data, key, where), f"{what}: '{key}' must be text (got {_kind(value)})")
+        return None
+    if len(str(value)) > MAX_CELL:
+        errors.add(_where(data, key, where), f"{what}: '{key}' is {len(str(value))} characters long "
+                                             f"(at most {MAX_CELL})")
         return None
     return str(value)
 
@@ -191,6 +204,9 @@ def _validate_columns(data, where, what, errors):
     if not isinstance(columns, dict) or not columns:
         errors.add(_where(data, "columns", where), f"{what} needs 'columns': a mapping of column key to header")
         return None
+    if len(columns) > MAX_COLUMNS:
+        errors.add(_where(data, "columns", where), f"{what} has {len(columns)} columns (at most {MAX_COLUMNS})")
+        return None
     out = []
     for key, header in columns.items():
         if not isinstance(key, str) or not _ID.match(key) or key in ROW_EXTRAS:
@@ -220,6 +236,9 @@ def _validate_rows(data, where, table_id, die, columns, errors):
     what = f"table '{table_id}'"
     rows_data = data.get("rows")
     column_keys = [k for k, _ in columns]
+    if isinstance(rows_data, (list, dict)) and len(rows_data) > MAX_ROWS:
+        errors.add(_where(data, "rows", where), f"{what} has {len(rows_data)} rows (at most {MAX_ROWS})")
+        return None
     if die == "none":
         if not isinstance(rows_data, list) or not rows_data:
             errors.add(_where(data, "rows", where), f"{what} is a reference table (die: none): 'rows' must be a list")
@@ -244,11 +263,11 @@ def _validate_rows(data, where, table_id, die, columns, errors):
         if problem:
             errors.add(key_where, f"{what}: {problem}")
             continue
-        results = list(range(span[0], span[1] + 1))
-        if any(r not in allowed for r in results):
+        # Bounds first: a range like 1-99999999999 is refused before any list is built.
+        if span[0] < min(allowed) or span[1] > max(allowed) or any(r not in allowed for r in range(span[0], span[1] + 1)):
             errors.add(key_where, f"{what}: row {key} is outside what a {die} can roll ({_needs(spec)})")
             continue
-        for result in results:
+        for result in range(span[0], span[1] + 1):
             if result in covered:
                 errors.add(key_where, f"{what} covers {result} twice (also at line {covered[result].line})")
             covered.setdefault(result, key_where)
@@ -277,6 +296,9 @@ def _validate_row(item, where, label, what, column_keys, errors):
             errors.add(where, f"row {label} of {what} is plain text but the table has {len(column_keys)} columns "
                               f"(write a mapping with {', '.join(column_keys)})")
             return None
+        if len(str(item)) > MAX_CELL:
+            errors.add(where, f"row {label} of {what} is {len(str(item))} characters long (at most {MAX_CELL})")
+            return None
         return ((column_keys[0], item),), None, None
     if not isinstance(item, dict):
         errors.add(where, f"row {label} of {what} must be text or a mapping (got {_kind(item)})")
@@ -292,6 +314,11 @@ def _validate_row(item, where, label, what, column_keys, errors):
         value = item.get(key)
         if value is None or isinstance(value, bool) or not isinstance(value, (str, int)) or str(value).strip() == "":
             errors.add(source_of(item, where), f"row {label} of {what} has no '{key}' (columns: {', '.join(column_keys)})")
+            ok = False
+            continue
+        if len(str(value)) > MAX_CELL:
+            errors.add(_where(item, key, where), f"row {label} of {what}: '{key}' is {len(str(value))} characters long "
+                                                 f"(at most {MAX_CELL})")
             ok = False
             continue
         values.append((key, value))
@@ -388,6 +415,9 @@ def _validate_media(where, data, errors):
     for group, group_where in zip(data.get("groups") or [], getattr(data.get("groups"), "item_sources", [])):
         if not _require_mapping(group, group_where, "a media group", errors):
             continue
+        if len(group.get("works") or []) > MAX_WORKS:
+            errors.add(group_where, f"a media group lists {len(group.get('works'))} works (at most {MAX_WORKS})")
+            continue
         works = []
         for work, work_where in zip(group.get("works") or [], getattr(group.get("works"), "item_sources", [])):
             if not _require_mapping(work, work_where, "a media work", errors):
@@ -415,12 +445,18 @@ def _validate_book(where, data, texts, errors):
     if not isinstance(listed, list) or not listed:
         errors.add(_where(data, "chapters", where), "book.yaml needs 'chapters': a list of Markdown files")
         return None
+    if len(listed) > MAX_CHAPTERS:
+        errors.add(_where(data, "chapters", where), f"book.yaml lists {len(listed)} chapters (at most {MAX_CHAPTERS})")
+        return None
     chapters = []
     for name, item_where in zip(listed, listed.item_sources):
         if name not in texts:
             errors.add(item_where, f"chapter file '{name}' does not exist{_did_you_mean(name, texts)}")
             continue
         text_where, text = texts[name]
+        if len(text) > MAX_CHAPTER:
+            errors.add(text_where, f"chapter '{name}' is {len(text)} characters long (at most {MAX_CHAPTER})")
+            continue
         chapters.append(Chapter(path=name, text=text, source=text_where, listed_at=item_where))
     return Book(title=title, subtitle=subtitle, chapters=tuple(chapters))
 

@@ -1,164 +1,265 @@
-"""Turn a laid-out dungeon (generate.layout.Layout) into an SVG string: the player's map.
+"""Draw the player's map of a rolled dungeon: Dungeon, box, style and a seeded Random → MapDrawing (SVG, alt text, legend).
 
-The map shows only what a delver could see from a doorway: room shapes and numbers, doors,
-corridors and dead ends, the entrance and the stairs down. Nothing about encounters, traps
-or treasure is drawn, so a solo player can keep it open while playing.
+The map shows what a floor plan shows: walls, doors, passages, dead ends, the entrance, the
+stairs down, the boss's lair, and each room's architecture as its type and feature tags say
+(caves, water, columns, statues, an altar, furniture, rubble, barred doors). Encounters,
+traps and treasure are never drawn. Colours and strokes are CSS classes; the palette is the
+stylesheet passed in (templates/css/map.css), copied into the SVG so it prints anywhere.
 """
 
 from __future__ import annotations
 
+import random
+from dataclasses import dataclass
 from html import escape
 
-from dungeonpress.generate.layout import OUTSIDE, Layout, PlacedRoom
+from dungeonpress.draw import map_marks
+from dungeonpress.draw.cave import cave_outline, smooth
+from dungeonpress.draw.furnish import INWARD, Room, furnish
+from dungeonpress.draw.geometry import clip_inside, grow, num, rect_polygon
+from dungeonpress.draw.hatching import grow_rect, hatch_strokes
+from dungeonpress.draw.map_reading import read_rooms
+from dungeonpress.draw.pen import UNIT, Pen, u
+from dungeonpress.generate.layout import OUTSIDE
 
-UNIT = 10  # SVG user units per grid cell
-INK, PAPER, GRID, CORRIDOR = "#1d1a17", "#ffffff", "#c4ccd4", "#1d1a17"
-FONT = "Cinzel"
-NUMBER_SIZE = 9.5  # user units: about 2 mm tall when a cell prints 2.2 mm wide
+STYLES = ("clean", "sketch")
+PASSAGE = 0.66       # a passage's width between its walls, in cells
+WALL_MARGIN = 0.12   # floor grown by this much before hatching is cut away
+ALCOVE = (0.7, 0.35)  # an alcove's width and depth, in cells
 
 
-def draw_dungeon_map(layout: Layout, *, width_mm: float, height_mm: float, title: str = "Dungeon map") -> str:
-    """The whole map as an <svg>, scaled to fit a `width_mm` × `height_mm` box (aspect kept)."""
-    w, h = layout.width * UNIT, layout.height * UNIT
-    scale = min(width_mm / w, height_mm / h)
+@dataclass(frozen=True)
+class MapDrawing:
+    """A drawn map: the SVG text, its description for screen readers, the marks it uses, and geometry for checks."""
+
+    svg: str
+    alt: str
+    legend: tuple     # mark names used, in legend order
+    items: tuple      # (room number, Item) for every mark drawn in a room
+    doors: tuple      # (room number, door index, barred) for every door drawn
+    floors: tuple     # floor polygons in cells (rooms, alcoves, passages)
+    hatch: tuple      # hatch strokes in cells
+    size: tuple       # (width, height) in mm as printed
+    view: tuple       # (width, height) of the view box in cells
+
+
+def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str = "clean",
+                     rng: random.Random, css: str = "", title: str = "Dungeon map") -> MapDrawing:
+    """The map scaled to fit a `width_mm` × `height_mm` box; `rng` comes from the seed (e.g. "<seed>/map")."""
+    if style not in STYLES:
+        raise ValueError(f"unknown map style {style!r} (expected one of {', '.join(STYLES)})")
+    plan = dungeon.layout
+    looks = read_rooms(dungeon, rng)  # drawn the same in both styles: read before the pen starts shaking
+    shape_rng = random.Random(rng.random())
+    pen = Pen(random.Random(rng.random()) if style == "sketch" else None)
+    W, H = plan.width, plan.height
+
+    # 1. Floors: room outlines (caves are irregular), alcoves, passages.
+    outlines, floors, alcoves = {}, [], []
+    for room in plan.rooms:
+        doors = [(door.x, door.y) for door in room.doors]
+        if room.shape == "cave":
+            control = cave_outline(room.x, room.y, room.w, room.h, doors, shape_rng)
+            outlines[room.number] = ("cave", control, smooth(control))
+        else:
+            outlines[room.number] = ("rect", None, rect_polygon(room.x, room.y, room.w, room.h))
+        floors.append(outlines[room.number][2])
+        if "alcoves" in looks[room.number - 1].marks:
+            alcoves.extend((room.number, a) for a in _alcoves(room))
+    floors.extend(a for _, a in alcoves)
+    passages = [_passage_rects(c) for c in plan.corridors]
+    floors.extend(r for rects in passages for r in rects)
+
+    # 2. Marks in rooms.
+    items, doors_drawn = [], []
+    for room, look in zip(plan.rooms, looks):
+        space = Room(room, outlines[room.number][2], shape_rng)
+        for item in furnish(space, look):
+            items.append((room.number, item))
+        for index, door in enumerate(room.doors):
+            doors_drawn.append((room.number, index, index in look.barred))
+    used = map_marks.legend_marks(plan, looks, items, alcoves)
+
+    # 3. Rock: a grey band (clean) or pen hatching (sketch), never over the floor.
+    grown = [grow(f, WALL_MARGIN) if kind == "cave" else grow_rect(f, WALL_MARGIN)
+             for kind, f in [(outlines[r.number][0], outlines[r.number][2]) for r in plan.rooms]]
+    grown += [grow_rect(f, WALL_MARGIN) for f in floors[len(plan.rooms):]]
+    hatch = hatch_strokes(floors, grown, W, H, random.Random(rng.random())) if style == "sketch" else []
+
+    scale = min(width_mm / W, height_mm / H)
+    alt = map_marks.describe(dungeon, looks, title)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="dungeon-map" viewBox="0 0 {w} {h}" '
-        f'width="{_n(w * scale)}mm" height="{_n(h * scale)}mm" role="img" aria-label="{escape(title)}">',
-        f'<rect x="0" y="0" width="{w}" height="{h}" fill="{PAPER}"/>',
-        _grid(layout),
-        _corridors(layout),
-        *(_room(room) for room in layout.rooms),
-        *(_doors(room) for room in layout.rooms),
-        _entrance(layout),
-        _stairs(layout.room(layout.stairs)),
-        *(_number(room, room.number == layout.stairs) for room in layout.rooms),
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="dungeon-map map-{style}" viewBox="0 0 {W * UNIT} {H * UNIT}" '
+        f'width="{num(W * scale)}mm" height="{num(H * scale)}mm" role="img" aria-label="{escape(alt)}">',
+        f"<title>{escape(title)}</title><desc>{escape(alt)}</desc>",
+        f"<style>{css}</style>" if css else "",
+        f'<rect class="paper" x="0" y="0" width="{W * UNIT}" height="{H * UNIT}"/>',
+        _rock(plan, outlines, alcoves) if style == "clean" else "",
+        _hatch(hatch),
+        _passages(plan, pen),
+        *(_floor(outlines[room.number]) for room in plan.rooms),
+        *(f'<path class="floor" d="{_d(a)}"/>' for _, a in alcoves),
+        _grid(plan, outlines),
+        *(_room_walls(room, outlines[room.number], alcoves, pen) for room in plan.rooms),
+        "".join(item.svg for _, item in items),
+        *(_doors(room, look) for room, look in zip(plan.rooms, looks)),
+        _dead_ends(plan),
+        _entrance(plan),
+        *(_number(room) for room in plan.rooms),
+        map_marks.scale_and_north(plan),
         "</svg>",
     ]
-    return "\n".join(part for part in parts if part)
+    svg = "\n".join(part for part in parts if part)
+    return MapDrawing(svg, alt, used, tuple(items), tuple(doors_drawn), tuple(floors), tuple(hatch),
+                      (W * scale, H * scale), (W, H))
 
 
-def draw_legend_icon(kind: str) -> str:
-    """A small inline SVG for the map legend: door, dead end, stairs or entrance."""
-    body = {
-        "door": f'<rect x="1" y="6" width="14" height="4" fill="{PAPER}" stroke="{INK}" stroke-width="1.2"/>'
-                f'<path d="M1 4V12M15 4V12" stroke="{INK}" stroke-width="1.6"/>',
-        "dead": f'<path d="M0 8H12" stroke="{CORRIDOR}" stroke-width="6.4"/>'
-                f'<path d="M0 8H12" stroke="{PAPER}" stroke-width="4.2"/>' + _dead_end_marks(12, 8, "E", 6.4),
-        "stairs": _stairs_icon(2, 2, 12, 12),
-        "entrance": _arrow(8, 14, 8),
-    }[kind]
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="legend-icon" viewBox="0 0 16 16" '
-            f'width="3mm" height="3mm">{body}</svg>')
-
-
-def _n(value: float) -> str:
-    """A number for SVG: at most two decimals, no trailing zeros (stable text for byte-identical output)."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def _grid(layout: Layout) -> str:
-    """Graph-paper lines, one path for the whole map."""
-    w, h = layout.width * UNIT, layout.height * UNIT
-    lines = [f"M{x * UNIT} 0V{h}" for x in range(1, layout.width)]
-    lines += [f"M0 {y * UNIT}H{w}" for y in range(1, layout.height)]
-    return f'<path d="{"".join(lines)}" stroke="{GRID}" stroke-width="0.35" fill="none"/>'
-
-
-def _corridors(layout: Layout) -> str:
-    """Corridors as double lines: a dark stroke with a paper-coloured stroke inside it."""
-    paths = []
-    for corridor in layout.corridors:
-        points = list(corridor.points)
-        if corridor.end == OUTSIDE:  # the entrance passage stops short of the arrow head
-            (x0, y0), (x1, y1) = points[0], points[-1]
-            points = [(x0, y0), (x1, y1 - 1.2)]
-        paths.append("M" + "L".join(f"{_n(x * UNIT)} {_n(y * UNIT)}" for x, y in points))
-    d = "".join(paths)
-    out = [f'<path d="{d}" stroke="{CORRIDOR}" stroke-width="6.4" fill="none" stroke-linecap="butt" stroke-linejoin="miter"/>',
-           f'<path d="{d}" stroke="{PAPER}" stroke-width="4.2" fill="none" stroke-linecap="square" stroke-linejoin="miter"/>']
-    for corridor in layout.corridors:
-        if corridor.end is None:
-            (x0, y0), (x1, y1) = corridor.points
-            side = "E" if x1 > x0 else "W" if x1 < x0 else "S" if y1 > y0 else "N"
-            out.append(_dead_end_marks(x1 * UNIT, y1 * UNIT, side, 6.4))
-    return "\n".join(out)
-
-
-def _dead_end_marks(x: float, y: float, side: str, width: float) -> str:
-    """A wall across the end of a passage and a little rubble before it."""
-    half = width / 2 + 0.8
-    if side in ("E", "W"):
-        wall = f"M{_n(x)} {_n(y - half)}V{_n(y + half)}"
-        back = -2.2 if side == "E" else 2.2
-        dots = [(x + back, y - 1.1), (x + back * 1.7, y + 1.0)]
-    else:
-        wall = f"M{_n(x - half)} {_n(y)}H{_n(x + half)}"
-        back = -2.2 if side == "S" else 2.2
-        dots = [(x - 1.1, y + back), (x + 1.0, y + back * 1.7)]
-    rubble = "".join(f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="0.8" fill="{INK}"/>' for cx, cy in dots)
-    return f'<path d="{wall}" stroke="{INK}" stroke-width="1.6" fill="none"/>{rubble}'
-
-
-def _room(room: PlacedRoom) -> str:
-    x, y, w, h = room.x * UNIT, room.y * UNIT, room.w * UNIT, room.h * UNIT
-    corner = ' rx="5" ry="5"' if room.shape == "cave" else ""
-    return (f'<rect class="room" x="{x}" y="{y}" width="{w}" height="{h}"{corner} fill="{PAPER}" '
-            f'stroke="{INK}" stroke-width="1.6"/>')
-
-
-def _doors(room: PlacedRoom) -> str:
-    """Each door as a small leaf set into the wall."""
+def _alcoves(room) -> list:
+    """Niches off the long walls of a hallway, clear of doors and corners."""
     out = []
-    for door in room.doors:
-        cx, cy = door.x * UNIT, door.y * UNIT
-        if door.side in ("N", "S"):
-            out.append(f'<rect x="{_n(cx - 3)}" y="{_n(cy - 1.3)}" width="6" height="2.6" fill="{PAPER}" '
-                       f'stroke="{INK}" stroke-width="0.9"/>')
-        else:
-            out.append(f'<rect x="{_n(cx - 1.3)}" y="{_n(cy - 3)}" width="2.6" height="6" fill="{PAPER}" '
-                       f'stroke="{INK}" stroke-width="0.9"/>')
+    long_x = room.w >= room.h
+    sides = ("N", "S") if long_x else ("W", "E")
+    length = room.w if long_x else room.h
+    aw, ad = ALCOVE
+    for side in sides:
+        for k in range(1, length - 1, 2):
+            at = (room.x + k + 0.5) if long_x else (room.y + k + 0.5)
+            if any(door.side == side and abs((door.x if long_x else door.y) - at) < 1.5 for door in room.doors):
+                continue
+            if side == "N":
+                out.append(rect_polygon(at - aw / 2, room.y - ad, aw, ad))
+            elif side == "S":
+                out.append(rect_polygon(at - aw / 2, room.y + room.h, aw, ad))
+            elif side == "W":
+                out.append(rect_polygon(room.x - ad, at - aw / 2, ad, aw))
+            else:
+                out.append(rect_polygon(room.x + room.w, at - aw / 2, ad, aw))
+    return out
+
+
+def _passage_rects(corridor) -> list:
+    """Each straight run of a passage as a floor rectangle (ends overlap so the bends are covered)."""
+    half = PASSAGE / 2
+    out = []
+    for (x0, y0), (x1, y1) in zip(corridor.points, corridor.points[1:]):
+        ax, bx = sorted((x0, x1))
+        ay, by = sorted((y0, y1))
+        out.append(rect_polygon(ax - half, ay - half, bx - ax + 2 * half, by - ay + 2 * half))
+    return out
+
+
+def _d(points) -> str:
+    return "M" + "L".join(f"{u(x)} {u(y)}" for x, y in points) + "Z"
+
+
+def _rock(plan, outlines, alcoves) -> str:
+    """The clean style's rock: a soft band round every floor, painted before the floor covers its inside."""
+    d = "".join(_d(outline[2]) for outline in outlines.values()) + "".join(_d(a) for _, a in alcoves)
+    lines = "".join("M" + "L".join(f"{u(x)} {u(y)}" for x, y in c.points) for c in plan.corridors)
+    return f'<path class="rock" d="{d}"/><path class="rock" d="{lines}"/>'
+
+
+def _hatch(strokes) -> str:
+    if not strokes:
+        return ""
+    d = "".join(f"M{u(a[0])} {u(a[1])}L{u(b[0])} {u(b[1])}" for a, b in strokes)
+    return f'<path class="hatch" d="{d}"/>'
+
+
+def _passages(plan, pen: Pen) -> str:
+    """Passages as a wall-coloured band with the floor inside it."""
+    d = "".join(pen.path(c.points) for c in plan.corridors)
+    return f'<path class="passage-wall" d="{d}"/><path class="passage" d="{d}"/>'
+
+
+def _floor(outline) -> str:
+    return f'<path class="floor" d="{_outline_d(outline, Pen(), walls=False)}"/>'
+
+
+def _outline_d(outline, pen: Pen, walls: bool) -> str:
+    kind, control, flat = outline
+    if kind == "cave":
+        n = len(control)
+        mids = [((control[i - 1][0] + control[i][0]) / 2, (control[i - 1][1] + control[i][1]) / 2) for i in range(n)]
+        d = f"M{u(mids[0][0])} {u(mids[0][1])}"
+        for i in range(n):
+            end = mids[(i + 1) % n]
+            d += f"Q{u(control[i][0])} {u(control[i][1])} {u(end[0])} {u(end[1])}"
+        return d + "Z"
+    return pen.path(flat, closed=True) if walls else _d(flat)
+
+
+def _grid(plan, outlines) -> str:
+    """Graph paper inside the rooms only (cut to a cave's wall)."""
+    d = []
+    for room in plan.rooms:
+        kind, _, flat = outlines[room.number]
+        lines = [((room.x + i, room.y), (room.x + i, room.y + room.h)) for i in range(1, room.w)]
+        lines += [((room.x, room.y + j), (room.x + room.w, room.y + j)) for j in range(1, room.h)]
+        for a, b in lines:
+            for p, q in (clip_inside(a, b, flat) if kind == "cave" else [(a, b)]):
+                d.append(f"M{u(p[0])} {u(p[1])}L{u(q[0])} {u(q[1])}")
+    return f'<path class="grid" d="{"".join(d)}"/>'
+
+
+def _room_walls(room, outline, alcoves, pen: Pen) -> str:
+    """The wall line; alcoves are drawn as notches (three sides), the wall across them left open."""
+    d = _outline_d(outline, pen, walls=True)
+    for number, (p0, p1, p2, p3) in alcoves:
+        if number != room.number:
+            continue
+        # The side of the niche lying on the room's wall stays open: draw the other three.
+        on_wall = [(a, b) for a, b in ((p0, p1), (p1, p2), (p2, p3), (p3, p0)) if _on_rect(room, a, b)]
+        corners = [p0, p1, p2, p3]
+        start = corners.index(on_wall[0][1]) if on_wall else 0
+        ring = corners[start:] + corners[:start]
+        d += pen.path(ring)
+        d += f'M{u(ring[0][0])} {u(ring[0][1])}L{u(ring[-1][0])} {u(ring[-1][1])}'
+    return f'<path class="wall" d="{d}"/>'
+
+
+def _on_rect(room, a, b) -> bool:
+    xs, ys = (room.x, room.x + room.w), (room.y, room.y + room.h)
+    return (a[0] == b[0] and a[0] in xs) or (a[1] == b[1] and a[1] in ys)
+
+
+def _doors(room, look) -> str:
+    """Each door as a leaf set in the wall; a barred door is filled and crossed by its bar."""
+    out = []
+    for index, door in enumerate(room.doors):
+        x, y = door.x, door.y
+        w, h = (0.74, 0.3) if door.side in ("N", "S") else (0.3, 0.74)
+        barred = index in look.barred
+        out.append(f'<rect class="door{" barred" if barred else ""}" x="{u(x - w / 2)}" y="{u(y - h / 2)}" '
+                   f'width="{u(w)}" height="{u(h)}"/>')
+        if barred:
+            dx, dy = INWARD[door.side]
+            out.append(f'<path class="bar" d="M{u(x - dy * 0.42)} {u(y - dx * 0.42)}L{u(x + dy * 0.42)} '
+                       f'{u(y + dx * 0.42)}"/>')
     return "".join(out)
 
 
-def _entrance(layout: Layout) -> str:
-    """An arrow pointing up into the entrance room from the bottom edge."""
-    for corridor in layout.corridors:
+def _dead_ends(plan) -> str:
+    """A wall across the end of each dead-end passage, with rubble before it."""
+    out = []
+    for corridor in plan.corridors:
+        if corridor.end is not None:
+            continue
+        (x0, y0), (x1, y1) = corridor.points[0], corridor.points[-1]
+        out.append(map_marks.dead_end(x1, y1, "E" if x1 > x0 else "W" if x1 < x0 else "S" if y1 > y0 else "N"))
+    return "".join(out)
+
+
+def _entrance(plan) -> str:
+    """An arrow up the entrance passage from the bottom edge."""
+    for corridor in plan.corridors:
         if corridor.end == OUTSIDE:
-            (x, top), (_, bottom) = corridor.points
-            return _arrow(x * UNIT, bottom * UNIT - 1, 13)
+            x, bottom = corridor.points[-1]
+            return map_marks.arrow(x, bottom - 0.2, 1.6)
     return ""
 
 
-def _arrow(x: float, base: float, length: float) -> str:
-    tip = base - length
-    return (f'<path d="M{_n(x)} {_n(base)}V{_n(tip + 5)}" stroke="{INK}" stroke-width="2"/>'
-            f'<path d="M{_n(x - 4)} {_n(tip + 6)}L{_n(x)} {_n(tip)}L{_n(x + 4)} {_n(tip + 6)}Z" fill="{INK}"/>')
+def _number(room) -> str:
+    cx, cy = room.x + room.w / 2, room.y + room.h / 2
+    return f'<text class="num" x="{u(cx)}" y="{num(cy * UNIT + 3.4)}">{room.number}</text>'
 
-
-def _stairs(room: PlacedRoom) -> str:
-    """Stairs down in the corner of the room farthest from its number (which sits in the middle)."""
-    size = 0.9 * UNIT
-    inset = 0.35 * UNIT
-    x = room.x * UNIT + room.w * UNIT - size - inset
-    y = room.y * UNIT + inset if room.h >= room.w else room.y * UNIT + room.h * UNIT - size - inset
-    if room.w <= 2 and room.h > 2:  # a thin room: stairs at the top end, number stays in the middle
-        x = room.x * UNIT + (room.w * UNIT - size) / 2
-    return _stairs_icon(x, y, size, size)
-
-
-def _stairs_icon(x: float, y: float, w: float, h: float) -> str:
-    """A box of treads narrowing downward: the usual map mark for stairs going down."""
-    treads = "".join(f"M{_n(x + i * w / 10)} {_n(y + (i + 1) * h / 5)}H{_n(x + w - i * w / 10)}" for i in range(4))
-    return (f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" fill="{PAPER}" stroke="{INK}" '
-            f'stroke-width="0.9"/><path d="{treads}" stroke="{INK}" stroke-width="0.8" fill="none"/>')
-
-
-def _number(room: PlacedRoom, stairs: bool) -> str:
-    cx = (room.x + room.w / 2) * UNIT
-    cy = (room.y + room.h / 2) * UNIT + NUMBER_SIZE * 0.36  # optical centre of lining figures
-    if stairs and room.w > 2:  # step away from the stairs in the corner
-        cx -= 0.35 * UNIT
-        cy += 0.3 * UNIT if room.h >= room.w else -0.3 * UNIT
-    return (f'<text x="{_n(cx)}" y="{_n(cy)}" font-family="{FONT}" font-weight="700" '
-            f'font-size="{NUMBER_SIZE}" text-anchor="middle" fill="{INK}">{room.number}</text>')

@@ -11,7 +11,8 @@ from xml.sax.saxutils import escape
 
 from dungeonpress.generate.paperogue import STEP, Level, Room
 
-PITCH = 4  # cells from one room's corner to the next room's: a 2-cell room and a 2-cell corridor
+PITCH = 4  # fewest cells from one room's corner to the next room's: a 2-cell room and a 2-cell corridor
+MAX_PITCH = 7  # a small level spreads out to use the sheet, up to 5-cell corridors
 ROOM = 2  # a room is ROOM x ROOM cells, one cell per quadrant
 PAD = 0.5  # mm of paper drawn around the grid so its outer lines are not clipped
 DEAD_END = 1  # cells a dead-end corridor runs before it stops
@@ -37,27 +38,40 @@ def sheet_svg(cols: int, rows: int, cell: float, grid: str = "square", level: Le
     return "\n".join(parts)
 
 
-def level_span(level: Level) -> tuple[int, int]:
+def level_span(level: Level, pitch: int = PITCH) -> tuple[int, int]:
     """How many cells wide and tall a drawn level is, dead-end corridors included."""
     xs = [room.x for room in level.rooms]
     ys = [room.y for room in level.rooms]
-    return ((max(xs) - min(xs)) * PITCH + ROOM + 2 * DEAD_END,
-            (max(ys) - min(ys)) * PITCH + ROOM + 2 * DEAD_END)
+    return ((max(xs) - min(xs)) * pitch + ROOM + 2 * DEAD_END,
+            (max(ys) - min(ys)) * pitch + ROOM + 2 * DEAD_END)
 
 
-def level_origin(level: Level, cols: int, rows: int) -> tuple[int, int]:
-    """The cell where lattice place (0, 0)'s room corner goes, so the level sits centred on whole cells."""
-    span_w, span_h = level_span(level)
+def level_pitch(level: Level, cols: int, rows: int) -> int:
+    """The widest lattice step (PITCH to MAX_PITCH cells) at which the level still fits the sheet."""
+    pitch = PITCH
+    while pitch < MAX_PITCH:
+        span_w, span_h = level_span(level, pitch + 1)
+        if span_w > cols or span_h > rows:
+            break
+        pitch += 1
+    return pitch
+
+
+def level_origin(level: Level, cols: int, rows: int) -> tuple[int, int, int]:
+    """(column, row) where lattice place (0, 0)'s room corner goes, centred on whole cells, and the lattice step."""
+    pitch = level_pitch(level, cols, rows)
+    span_w, span_h = level_span(level, pitch)
     if span_w > cols or span_h > rows:
         raise ValueError(f"level {level.number} needs {span_w} x {span_h} cells; the sheet has {cols} x {rows}")
     left = (cols - span_w) // 2 + DEAD_END
     top = (rows - span_h) // 2 + DEAD_END
-    return (left - min(r.x for r in level.rooms) * PITCH, top - min(r.y for r in level.rooms) * PITCH)
+    return (left - min(r.x for r in level.rooms) * pitch, top - min(r.y for r in level.rooms) * pitch, pitch)
 
 
-def room_cell(room: Room, origin: tuple[int, int]) -> tuple[int, int]:
-    """The grid cell (column, row) of a room's top-left corner."""
-    return origin[0] + room.x * PITCH, origin[1] + room.y * PITCH
+def room_cell(room: Room, origin: tuple) -> tuple[int, int]:
+    """The grid cell (column, row) of a room's top-left corner; `origin` is what level_origin gave."""
+    pitch = origin[2] if len(origin) > 2 else PITCH
+    return origin[0] + room.x * pitch, origin[1] + room.y * pitch
 
 
 # --- the grid ------------------------------------------------------------------------------------
@@ -161,9 +175,12 @@ def _room(room: Room, level: Level, cell: float, cx: int, cy: int) -> str:
            f'stroke-width="0.15"/>']
     if room.monster:
         out.append(_mark(room.monster, x, y, cell, ACCENT, "monster"))
-    if room.stairs:
-        out.append(stairs_glyph(room.stairs, x + cell, y, cell))
-        out.append(_text(str(room.number), x + size, y - 0.3 * cell, 0.5 * cell, MUTED, "end", "number"))
+    if room.stairs:  # the top-right quadrant holds both: stairs on its left, the number on its right
+        out.append(stairs_glyph(room.stairs, x + cell, y, cell, width=0.5 * cell))
+        text = str(room.number)
+        number = min(0.5 * cell, 0.46 * cell / (0.62 * len(text)))
+        out.append(_text(text, x + size - 0.26 * cell, y + 0.5 * cell + 0.36 * number, number, INK, "middle",
+                         "number"))
     else:
         out.append(_mark(str(room.number), x + cell, y, cell, INK, "number"))
     if room.treasure.mark:
@@ -184,11 +201,11 @@ def _text(text: str, x: float, y: float, size: float, colour: str, anchor: str, 
             f'font-size="{_n(size)}" fill="{colour}" text-anchor="{anchor}">{escape(text)}</text>')
 
 
-def stairs_glyph(kinds, qx: float, qy: float, cell: float) -> str:
-    """Stairs in a quadrant: a down arrow (stairs down), an up arrow (stairs up), or both side by side."""
+def stairs_glyph(kinds, qx: float, qy: float, cell: float, width: float | None = None) -> str:
+    """Stairs in a quadrant (or its left `width`): a down arrow, an up arrow, or both side by side."""
     kinds = tuple(kinds)
     out = []
-    width = cell / len(kinds)
+    width = (cell if width is None else width) / len(kinds)
     for index, kind in enumerate(kinds):
         centre = qx + width * (index + 0.5)
         out.append(_arrow(centre, qy + cell / 2, cell * 0.62, min(width * 0.7, cell * 0.42), kind == "down"))

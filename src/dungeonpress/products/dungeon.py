@@ -16,6 +16,7 @@ from dungeonpress.products.common import BuildContext, Command, Job, Output, htm
 LAYOUTS = ("zine", "booklet", "pack")
 PAPERS = ("a4", "letter")
 FORMATS = ("pdf", "html", "json")
+MAP_STYLES = ("clean", "sketch")
 DEFAULT_ROOMS = views.DEFAULT_ROOMS  # every layout: a seed names one dungeon, printed as zine or booklet
 MAX_ZINE_ROOMS = 10  # more keyed rooms than this do not fit three A7 pages at a legible size
 MIN_ROOMS, MAX_ROOMS = 3, 30
@@ -52,9 +53,10 @@ def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
     # 2. Render the layout asked for.
     ctx.tick(1, 3, f"laying out the {chosen}")
     if chosen == "zine":
-        outputs = zine_outputs(ctx, dungeon, seed, rooms, paper, fmt)
+        outputs = zine_outputs(ctx, dungeon, seed, rooms, paper, fmt, map_style=opts.map_style)
     else:
-        outputs = booklet_outputs(ctx, [(dungeon, seed)], rooms, paper, fmt, name=f"dungeon-{seed}")
+        outputs = booklet_outputs(ctx, [(dungeon, seed)], rooms, paper, fmt, name=f"dungeon-{seed}",
+                                  map_style=opts.map_style)
     ctx.tick(3, 3, f"{chosen} done")
     return outputs + ([data] if fmt == "pdf" else [])
 
@@ -69,34 +71,37 @@ def pack_seeds(seed: int, count: int) -> list[int]:
     return [d(sub_rng(seed, "pack", str(n)), 999_999_999) for n in range(1, count + 1)]
 
 
-def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fmt: str) -> list[Output]:
+def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fmt: str,
+                 map_style: str = "clean") -> list[Output]:
     """The 8-page mini zine, imposed on one landscape sheet of `paper` (or its HTML)."""
     from dungeonpress import impose  # loaded when a product is made, not for --help
     name = f"dungeon-{seed}-zine-{paper}"
     if fmt == "html":
-        return [Output(f"{name}.html", _standalone(ctx, zine_html(ctx, dungeon, seed, rooms, paper)))]
-    pages = zine_pages(ctx, dungeon, seed, rooms, paper)
+        return [Output(f"{name}.html", _standalone(ctx, zine_html(ctx, dungeon, seed, rooms, paper, map_style=map_style)))]
+    pages = zine_pages(ctx, dungeon, seed, rooms, paper, map_style)
     ctx.tick(2, 3, "imposing the zine")
     return [Output(f"{name}.pdf", impose.impose_zine(pages, paper))]
 
 
-def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fit: str = "whole") -> str:
+def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fit: str = "whole",
+              map_style: str = "clean") -> str:
     """The zine's eight pages as HTML, with spare notes pages (dropped after layout when not needed)."""
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
-                              compact=True, **ORACLE["zine"])
-    return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, legend=views.legend_view(),
-                              notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes", tag="h2"), flowing=fit != "whole",
+                              compact=True, map_style=map_style, map_css=map_css(ctx), **ORACLE["zine"])
+    return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view,
+                              notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
+                                                     tag="h2"), flowing=fit != "whole",
                               body_class=f"zine zine-{paper}" + (" dense" if fit == "dense" else ""))
 
 
-def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str) -> bytes:
+def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean") -> bytes:
     """The zine's eight pages in reading order, as PDF bytes (before imposition)."""
     from dungeonpress import pdf  # loaded when a product is made, not for --help
     # Key entries stay whole on a page when they can; if that overflows the eight pages, they may
     # turn the page between paragraphs, and as a last resort the type steps down half a point.
     # Notes pages fill a short key up to eight; the spares are dropped.
     for fit in ZINE_FITS:
-        rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit))
+        rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style))
         if rendered.page_count - len(pdf.spare_pages(rendered)) <= ZINE_PAGES:
             break
     rendered = pdf.keep_pages(rendered, ZINE_PAGES, f"the zine of '{dungeon.name}' (try fewer --rooms or --layout booklet)")
@@ -104,11 +109,12 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
 
 
 def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, fmt: str, *, name: str,
-                    pack_seed: int | None = None) -> list[Output]:
+                    pack_seed: int | None = None, map_style: str = "clean") -> list[Output]:
     """An A5 (or half-letter) reading PDF and its saddle-stitch imposition; one dungeon, or a pack with an index."""
     from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     page = "a5" if paper == "a4" else "half-letter"
-    shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=MAP_BOX[page], **ORACLE["booklet"])
+    shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=MAP_BOX[page],
+                               map_style=map_style, map_css=map_css(ctx), **ORACLE["booklet"])
              for n, (dg, s) in enumerate(dungeons, start=1)]
     index, title = None, shown[0]["name"]
     if pack_seed is not None:
@@ -119,8 +125,8 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
                  "reroll": die["reroll"], "entries": [{"view": view} for view in shown]}
         title = f"A Pack of Delves, seed {pack_seed}"
     html = html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index,
-                              legend=views.legend_view(), notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=24, cls="bpage notes",
-                                                                     tag="h2"),
+                              notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=24, cls="bpage notes",
+                                                     tag="h2"),
                               body_class=f"dbook dbook-{page}", doc_title=title)
     if fmt == "html":
         return [Output(f"{name}.html", _standalone(ctx, html))]
@@ -130,6 +136,12 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     suffix = "" if paper == "a4" else "-letter"
     return [Output(f"{name}-{page}.pdf", reading),
             Output(f"{name}-booklet{suffix}.pdf", impose.impose_booklet(reading, paper))]
+
+
+def map_css(ctx: BuildContext) -> str:
+    """The map palette (templates/css/map.css), copied into each map SVG: inline SVG keeps its own styles."""
+    from dungeonpress import render  # loaded when a product is made, not for --help
+    return render.template_source(ctx.templates_dir, "css/map.css")
 
 
 def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Output]:
@@ -146,7 +158,8 @@ def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Outp
     if fmt == "json":
         return [data]
     ctx.tick(count, count + 1, "laying out the pack")
-    outputs = booklet_outputs(ctx, dungeons, rooms, paper, fmt, name=f"pack-{seed}", pack_seed=seed)
+    outputs = booklet_outputs(ctx, dungeons, rooms, paper, fmt, name=f"pack-{seed}", pack_seed=seed,
+                              map_style=opts.map_style)
     if fmt == "pdf":
         # The pack's reading PDF is the pack itself: pack-<seed>.pdf.
         outputs[0] = Output(f"pack-{seed}.pdf", outputs[0].data)
@@ -174,6 +187,8 @@ class DungeonOptions(options.Options):
                                        f"by default)", min=1, max=MAX_PACK)
     format: str | None = options.output_format(FORMATS, help="pdf (with the JSON beside it), html, or json only "
                                                              "(default: pdf)")
+    map_style: str = options.option("clean", "how the map is drawn: clean lines or sketch (pen hatching) "
+                                             "(default: clean)", choices=MAP_STYLES)
 
     def check(self) -> None:
         if self.count is not None and self.layout == "zine":

@@ -85,15 +85,21 @@ def specs(options_type) -> list:
     return [(f, f.metadata["option"]) for f in dataclasses.fields(options_type) if "option" in f.metadata]
 
 
+def shown(value) -> str:
+    """A value as the user typed it, cut short: an error line stays one short line."""
+    text = str(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
 def check_value(spec: Spec, name: str, value) -> None:
     if value is None or spec.switch:
         return
     flag = spec.flag or "--" + name.replace("_", "-")
     if spec.choices and value not in spec.choices:
-        raise UsageError(f"{flag} must be {spec.allowed()} (got {value})")
+        raise UsageError(f"{flag} must be {spec.allowed()} (got {shown(value)})")
     if spec.whole and (isinstance(value, bool) or not isinstance(value, int)
                        or (spec.min is not None and value < spec.min) or (spec.max is not None and value > spec.max)):
-        raise UsageError(f"{flag} must be {spec.allowed()} (got {value})")
+        raise UsageError(f"{flag} must be {spec.allowed()} (got {shown(value)})")
 
 
 def parse(options_type, given: dict):
@@ -107,7 +113,7 @@ def parse(options_type, given: dict):
             try:
                 value = int(value)
             except ValueError:
-                raise UsageError(f"{flag_of(field)} must be {spec.allowed()} (got {value})") from None
+                raise UsageError(f"{flag_of(field)} must be {spec.allowed()} (got {shown(value)})") from None
         values[field.name] = value
     unknown = set(given) - {f.name for f in dataclasses.fields(options_type)}
     if unknown:

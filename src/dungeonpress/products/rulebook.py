@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from dungeonpress.errors import RenderError
 from dungeonpress.views import tables as views
@@ -62,8 +63,10 @@ def chapter_views(ctx: BuildContext) -> list:
     for number, chapter in enumerate(content.book.chapters, start=1):
         blocks = [directive_block(content, Directive(*found), creatures)
                   for found in render.chapter_directives(chapter.text)]
+        base = Path(chapter.source.path).resolve().parent  # the chapter's folder: its images are beside it
         html, headings = render.render_chapter(ctx.templates_dir, chapter.text, f"c{number}",
-                                               [(b.template, b.context) for b in blocks], version=ctx.version)
+                                               [(b.template, b.context) for b in blocks], base=base,
+                                               roots=ctx.roots, where=chapter.source.path, version=ctx.version)
         out.append({"html": html, "headings": headings, "title": headings[0][1] if headings else ""})
     return out
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from dungeonpress.draw.dungeon_map import draw_dungeon_map, draw_legend_icon
+import random
+
+from dungeonpress.draw.dungeon_map import draw_dungeon_map
+from dungeonpress.draw.map_marks import legend_icon, legend_label
 from dungeonpress.generate.dungeon import Chain, Dungeon, Roll
 from dungeonpress.generate.layout import OUTSIDE
 from dungeonpress.generate.oracle import OracleRoll
@@ -24,13 +27,21 @@ def regenerate_command(seed: int, rooms: int) -> str:
 
 
 def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_box: tuple, oracle_rows: int,
-                 twists: int, d6s: int, compact: bool = False) -> dict:
+                 twists: int, d6s: int, compact: bool = False, map_style: str = "clean", map_css: str = "") -> dict:
     """Everything the templates print for one dungeon, already formatted; `prefix` keeps anchors unique in a pack.
 
     `compact` is for the A7 zine: compass letters instead of words, and the in-between rolls
     of a chain without their parenthetical examples ("Hostile monster", not "… (moderate strength)").
     """
     width_mm, height_mm = map_box
+    # The map's own Random, from the seed: the same dungeon draws the same caves and furniture in both styles.
+    def draw(height):
+        return draw_dungeon_map(dungeon, width_mm=width_mm, height_mm=height, style=map_style,
+                                rng=random.Random(f"{seed}/map"), css=map_css, title=f"Map of {dungeon.name}")
+    drawn = draw(height_mm)
+    extra = legend_lines(drawn.legend, width_mm, compact) - 1  # the box leaves room for one legend line
+    if extra > 0:
+        drawn = draw(height_mm - extra * (LEGEND_LINE_MM[compact]))
     return {
         "name": dungeon.name,
         "anchor": f"{prefix}-dungeon",
@@ -40,8 +51,9 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
         "regenerate": regenerate_command(seed, rooms),
         "condition": {"roll": roll_label(dungeon.condition), "tag": dungeon.condition.text,
                       "effect": condition_effect(dungeon.condition)},
-        "map": draw_dungeon_map(dungeon.layout, width_mm=width_mm, height_mm=height_mm,
-                                title=f"Map of {dungeon.name}"),  # SVG we drew: the template marks it safe
+        "map": drawn.svg,  # SVG we drew: the template marks it safe
+        "map_alt": drawn.alt,
+        "map_legend": [{"icon": legend_icon(mark, map_css), "label": legend_label(mark)} for mark in drawn.legend],
         "rooms": [room_view(dungeon, room.number, prefix, compact) for room in dungeon.rooms],
         "wandering": [{"face": face, "steps": chain_steps(chain, compact), "creature": creature_line(chain.creature)}
                       for face, chain in enumerate(dungeon.wandering, start=1)],
@@ -53,9 +65,19 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
     }
 
 
-def legend_view() -> dict:
-    """The map legend's little icons, as inline SVG (the template marks them safe)."""
-    return {kind: draw_legend_icon(kind) for kind in ("entrance", "door", "dead", "stairs")}
+LEGEND_LINE_MM = {True: 3.6, False: 4.8}  # one legend line: zine (6.3 pt), booklet (8 pt)
+
+
+def legend_lines(marks, width_mm: float, compact: bool) -> int:
+    """About how many lines the map legend takes (icon, label, gap per entry), so the map can leave room."""
+    char, icon = (1.15, 4.6) if compact else (1.5, 5.6)
+    lines, used = 1, 0.0
+    for mark in marks:
+        entry = icon + len(legend_label(mark)) * char
+        if used and used + entry > width_mm:
+            lines, used = lines + 1, 0.0
+        used += entry
+    return lines
 
 
 def roll_label(roll: Roll) -> str:

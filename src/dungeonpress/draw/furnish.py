@@ -1,0 +1,317 @@
+"""Furnish one room: a RoomLook, the placed room and a seeded Random → Items (mark, box in cells, SVG) inside it.
+
+Marks take whole free cells, so they never sit on the room number, the stairs, or a door's
+threshold; columns stand on grid crossings. Every mark's box lies inside the room's floor.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from dungeonpress.draw.geometry import inside
+from dungeonpress.draw.pen import u
+
+NUMBER_HALF = (0.48, 0.48)  # half the room number's box, in cells (a hair inside the middle square)
+INWARD = {"N": (0, 1), "S": (0, -1), "E": (-1, 0), "W": (1, 0)}
+
+
+@dataclass(frozen=True)
+class Item:
+    """One mark drawn in a room: its legend name, its box (x0, y0, x1, y1) in cells, and its SVG."""
+
+    mark: str
+    box: tuple
+    svg: str
+
+
+class Room:
+    """The free floor of one room while marks are placed in it."""
+
+    def __init__(self, placed, floor, rng):
+        self.placed, self.floor, self.rng = placed, floor, rng
+        x, y, w, h = placed.x, placed.y, placed.w, placed.h
+        self.centre = (x + w / 2, y + h / 2)
+        self.boxes = []  # everything reserved so far: number, thresholds, marks
+        self.free = []
+        for j in range(h):
+            for i in range(w):
+                cell = (x + i, y + j)
+                # A cell is free floor when its inner 80% is: every mark keeps 0.1 squares inside its cell.
+                mx, my = cell[0] + 0.5, cell[1] + 0.5
+                if all(inside((mx + (qx - mx) * 0.8, my + (qy - my) * 0.8), floor) for qx, qy in _corners(cell)):
+                    self.free.append(cell)
+        nx, ny = NUMBER_HALF
+        self.block(self.centre[0] - nx, self.centre[1] - ny, self.centre[0] + nx, self.centre[1] + ny)
+        for door in placed.doors:  # the threshold inside each door
+            dx, dy = INWARD[door.side]
+            cx, cy = door.x + dx * 0.5, door.y + dy * 0.5
+            self.block(cx - 0.45, cy - 0.45, cx + 0.45, cy + 0.45)
+
+    def block(self, x0, y0, x1, y1) -> None:
+        """Reserve the box and take every free cell that overlaps it."""
+        self.boxes.append((x0, y0, x1, y1))
+        self.free = [c for c in self.free if not (c[0] < x1 and c[0] + 1 > x0 and c[1] < y1 and c[1] + 1 > y0)]
+
+    def take(self, cell) -> tuple:
+        self.free.remove(cell)
+        self.boxes.append((cell[0], cell[1], cell[0] + 1, cell[1] + 1))
+        return cell
+
+    def spot(self, size: float):
+        """The top-left of a free `size` square off the cell grid (when no whole cell is left), nearest a corner."""
+        p, best = self.placed, None
+        steps_x, steps_y = int((p.w - size) / 0.25), int((p.h - size) / 0.25)
+        for i in range(steps_x + 1):
+            for j in range(steps_y + 1):
+                x, y = p.x + i * 0.25, p.y + j * 0.25
+                box = (x, y, x + size, y + size)
+                if any(b[0] < box[2] + 0.05 and b[2] + 0.05 > box[0] and b[1] < box[3] + 0.05 and b[3] + 0.05 > box[1]
+                       for b in self.boxes):
+                    continue
+                if not all(inside(corner, self.floor) for corner in _corners_of(box)):
+                    continue
+                rank = (self._far((x + size / 2 - 0.5, y + size / 2 - 0.5)), i, j)
+                if best is None or rank < best[0]:
+                    best = (rank, (x, y))
+        if best is None:
+            return None
+        x, y = best[1]
+        self.block(x, y, x + size, y + size)
+        return x, y
+
+    def walls(self, cell) -> list:
+        """The sides of the room that `cell` touches."""
+        x, y, w, h = self.placed.x, self.placed.y, self.placed.w, self.placed.h
+        return [side for side, hit in (("N", cell[1] == y), ("S", cell[1] == y + h - 1),
+                                       ("W", cell[0] == x), ("E", cell[0] == x + w - 1)) if hit]
+
+    def by_corner(self) -> list:
+        """Free cells, those in corners and against walls first."""
+        return sorted(self.free, key=lambda c: (-len(self.walls(c)), self._far(c)))
+
+    def _far(self, cell) -> float:
+        return -math.hypot(cell[0] + 0.5 - self.centre[0], cell[1] + 0.5 - self.centre[1])
+
+
+def _corners_of(box):
+    x0, y0, x1, y1 = box
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+def _corners(cell):
+    x, y = cell
+    return ((x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1))
+
+
+def furnish(room: Room, look) -> list:
+    """Items for every mark of the room that finds a place (a mark with no free floor is left out)."""
+    items = []
+    if look.stairs:
+        items.append(_stairs(room))
+    if look.boss:  # the free cell nearest the middle, else any spot the skull fits
+        cells = room.by_corner()
+        at = room.take(cells[-1]) if cells else room.spot(0.8)
+        if at:
+            items.append(_skull(at if cells else (at[0] - 0.1, at[1] - 0.05)))
+    for mark in look.marks:
+        items.extend(PLACERS[mark](room))
+    return items
+
+
+def _columns(room: Room) -> list:
+    p = room.placed
+    long_x = p.w >= p.h
+    length, span = (p.w, p.h) if long_x else (p.h, p.w)
+    if span < 3:
+        return []
+    step = 1 if length >= 5 else 2
+    points = []
+    for a in range(1, length, step):
+        for b in sorted({1, span - 1}):
+            points.append((p.x + a, p.y + b) if long_x else (p.x + b, p.y + a))
+    def clear(px, py):  # the four cells round a crossing are free floor: not number, stairs or threshold
+        around = [(px - 1, py - 1), (px, py - 1), (px - 1, py), (px, py)]
+        return sum(1 for c in around if c in room.free) >= 2
+
+    items = []
+    for px, py in points:
+        # Columns come in symmetric sets: one stands only if its mirror images could stand too.
+        mx, my = 2 * p.x + p.w - px, 2 * p.y + p.h - py
+        if not all(clear(qx, qy) for qx, qy in ((px, py), (mx, py), (px, my), (mx, my))):
+            continue
+        r = 0.2
+        items.append(Item("columns", (px - r, py - r, px + r, py + r),
+                          f'<circle class="column" cx="{u(px)}" cy="{u(py)}" r="{u(r)}"/>'))
+    for item in items:
+        x0, y0, x1, y1 = item.box
+        room.block(x0, y0, x1, y1)
+    return items
+
+
+def _statues(room: Room) -> list:
+    items = []
+    for cell in room.by_corner()[:2]:
+        room.take(cell)
+        x, y = cell[0] + 0.5, cell[1] + 0.5
+        body = (f'<rect class="plinth" x="{u(x - 0.3)}" y="{u(y - 0.3)}" width="{u(0.6)}" height="{u(0.6)}"/>'
+                f'<circle class="statue" cx="{u(x)}" cy="{u(y)}" r="{u(0.17)}"/>')
+        items.append(Item("statues", (x - 0.3, y - 0.3, x + 0.3, y + 0.3), body))
+    return items
+
+
+def _water(room: Room) -> list:
+    for w, h in ((2, 2), (2, 1), (1, 2), (1, 1)):
+        for cell in room.by_corner():
+            block = [(cell[0] + i, cell[1] + j) for i in range(w) for j in range(h)]
+            if all(c in room.free for c in block):
+                for c in block:
+                    room.take(c)
+                return [_pool(room, cell[0], cell[1], w, h)]
+    at = room.spot(0.9)  # no whole square free: a smaller pool between the other marks
+    return [_pool(room, at[0] - 0.05, at[1] - 0.05, 1, 1)] if at else []
+
+
+def _pool(room: Room, x, y, w, h) -> Item:
+    """An irregular pool in the block, with two ripples."""
+    cx, cy, rx, ry = x + w / 2, y + h / 2, w / 2 - 0.12, h / 2 - 0.12
+    pts = []
+    for k in range(10):
+        a = 2 * math.pi * k / 10
+        f = 0.78 + 0.22 * room.rng.random()
+        pts.append((cx + math.cos(a) * rx * f, cy + math.sin(a) * ry * f))
+    d = "M" + "".join(f"{'L' if i else ''}{u(px)} {u(py)}" for i, (px, py) in enumerate(pts)) + "Z"
+    ripple = "".join(f"M{u(cx - rx * 0.45)} {u(cy + dy)}Q{u(cx)} {u(cy + dy - 0.12)} {u(cx + rx * 0.45)} {u(cy + dy)}"
+                     for dy in (-ry * 0.25, ry * 0.3))
+    return Item("water", (cx - rx, cy - ry, cx + rx, cy + ry),
+                f'<path class="water" d="{d}"/><path class="ripple" d="{ripple}"/>')
+
+
+def _altar(room: Room) -> list:
+    way_in = min(room.placed.doors, key=lambda door: door.to if door.to is not None else 99, default=None)
+    far = {"N": "S", "S": "N", "E": "W", "W": "E"}.get(way_in.side if way_in else "S")
+    cells = [c for c in room.by_corner() if far in room.walls(c)] or [c for c in room.by_corner() if room.walls(c)]
+    if not cells:
+        return []
+    cell = room.take(sorted(cells, key=lambda c: -room._far(c))[0])  # the wall cell nearest the middle
+    x, y = cell[0] + 0.5, cell[1] + 0.5
+    side = next(s for s in (far, "N", "S", "E", "W") if s in room.walls(cell))
+    w, h = (0.75, 0.4) if side in ("N", "S") else (0.4, 0.75)
+    dx, dy = INWARD[side]
+    x, y = x - dx * 0.2, y - dy * 0.2  # against the wall
+    body = (f'<rect class="altar" x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" height="{u(h)}"/>'
+            f'<circle class="candle" cx="{u(x + dx * 0.38 - dy * 0.22)}" cy="{u(y + dy * 0.38 - dx * 0.22)}" r="0.7"/>'
+            f'<circle class="candle" cx="{u(x + dx * 0.38 + dy * 0.22)}" cy="{u(y + dy * 0.38 + dx * 0.22)}" r="0.7"/>')
+    return [Item("altar", (x - w / 2, y - h / 2, x + w / 2, y + h / 2), body)]
+
+
+def _crates(room: Room) -> list:
+    items = []
+    for cell in room.by_corner()[:2]:
+        room.take(cell)
+        for k, (ox, oy, s) in enumerate(((0.1, 0.1, 0.45), (0.52, 0.45, 0.36))):
+            x, y = cell[0] + ox + room.rng.random() * 0.06, cell[1] + oy + room.rng.random() * 0.06
+            items.append(Item("crates", (x, y, x + s, y + s),
+                              f'<rect class="furniture" x="{u(x)}" y="{u(y)}" width="{u(s)}" height="{u(s)}"/>'
+                              f'<path class="detail" d="M{u(x)} {u(y)}L{u(x + s)} {u(y + s)}M{u(x + s)} {u(y)}L{u(x)} {u(y + s)}"/>'))
+    return items
+
+
+def _forge(room: Room) -> list:
+    cells = [c for c in room.by_corner() if room.walls(c)]
+    if not cells:
+        return []
+    hearth = room.take(cells[0])
+    x, y = hearth[0] + 0.12, hearth[1] + 0.12
+    items = [Item("forge", (x, y, x + 0.76, y + 0.76),
+                  f'<rect class="furniture" x="{u(x)}" y="{u(y)}" width="{u(0.76)}" height="{u(0.76)}"/>'
+                  f'<circle class="hearth" cx="{u(x + 0.38)}" cy="{u(y + 0.38)}" r="{u(0.2)}"/>')]
+    if room.free:
+        cell = room.take(room.by_corner()[0])
+        ax, ay = cell[0] + 0.5, cell[1] + 0.5
+        d = (f"M{u(ax - 0.35)} {u(ay - 0.15)}H{u(ax + 0.35)}L{u(ax + 0.2)} {u(ay + 0.02)}H{u(ax + 0.12)}"
+             f"V{u(ay + 0.22)}H{u(ax - 0.12)}V{u(ay + 0.02)}H{u(ax - 0.2)}Z")
+        items.append(Item("forge", (ax - 0.35, ay - 0.15, ax + 0.35, ay + 0.22), f'<path class="anvil" d="{d}"/>'))
+    return items
+
+
+def _library(room: Room) -> list:
+    items = []
+    for cell in [c for c in room.by_corner() if room.walls(c)][:3]:
+        room.take(cell)
+        side = room.walls(cell)[0]
+        dx, dy = INWARD[side]
+        x, y = cell[0] + 0.5 - dx * 0.25, cell[1] + 0.5 - dy * 0.25  # shelf against the wall
+        w, h = (0.8, 0.3) if side in ("N", "S") else (0.3, 0.8)
+        ticks = "".join((f"M{u(x - w / 2 + k * w / 4)} {u(y - h / 2)}V{u(y + h / 2)}" if side in ("N", "S")
+                         else f"M{u(x - w / 2)} {u(y - h / 2 + k * h / 4)}H{u(x + w / 2)}") for k in (1, 2, 3))
+        items.append(Item("library", (x - w / 2, y - h / 2, x + w / 2, y + h / 2),
+                          f'<rect class="furniture" x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" '
+                          f'height="{u(h)}"/><path class="detail" d="{ticks}"/>'))
+    return items
+
+
+def _rubble(room: Room) -> list:
+    items = []
+    for cell in room.by_corner()[:2]:
+        room.take(cell)
+        stones = []
+        for _ in range(5):
+            x, y = cell[0] + 0.26 + room.rng.random() * 0.48, cell[1] + 0.26 + room.rng.random() * 0.48
+            r = 0.06 + room.rng.random() * 0.06
+            stones.append(f'<rect class="rubble" x="{u(x - r)}" y="{u(y - r)}" width="{u(2 * r)}" height="{u(2 * r)}" '
+                          f'transform="rotate({int(room.rng.random() * 90)} {u(x)} {u(y)})"/>')
+        items.append(Item("rubble", (cell[0] + 0.1, cell[1] + 0.1, cell[0] + 0.9, cell[1] + 0.9), "".join(stones)))
+    return items
+
+
+def _cracks(room: Room) -> list:
+    items = []
+    for cell in [c for c in room.by_corner() if room.walls(c)][:2]:
+        room.take(cell)
+        side = room.walls(cell)[-1]
+        dx, dy = INWARD[side]
+        x, y = cell[0] + 0.5 - dx * 0.5, cell[1] + 0.5 - dy * 0.5  # on the wall
+        pts = [(x, y)]
+        for k in range(1, 4):
+            jig = (room.rng.random() - 0.5) * 0.3
+            pts.append((x + dx * 0.22 * k - dy * jig, y + dy * 0.22 * k - dx * jig))
+        d = "M" + "L".join(f"{u(px)} {u(py)}" for px, py in pts)
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        items.append(Item("cracks", (min(xs), min(ys), max(xs), max(ys)), f'<path class="crack" d="{d}"/>'))
+    return items
+
+
+def _skull(cell) -> Item:
+    """The boss's mark: a small skull."""
+    x, y = cell[0] + 0.5, cell[1] + 0.45
+    body = (f'<circle class="boss" cx="{u(x)}" cy="{u(y - 0.05)}" r="{u(0.3)}"/>'
+            f'<rect class="boss" x="{u(x - 0.16)}" y="{u(y + 0.15)}" width="{u(0.32)}" height="{u(0.2)}"/>'
+            f'<circle class="boss-eye" cx="{u(x - 0.12)}" cy="{u(y - 0.04)}" r="{u(0.08)}"/>'
+            f'<circle class="boss-eye" cx="{u(x + 0.12)}" cy="{u(y - 0.04)}" r="{u(0.08)}"/>')
+    return Item("boss", (x - 0.3, y - 0.35, x + 0.3, y + 0.35), body)
+
+
+def _stairs(room: Room) -> Item:
+    """Stairs down in the free cell nearest the top-right corner (the centre, if the room has no free cell)."""
+    p = room.placed
+    corner = (p.x + p.w, p.y)
+    cells = sorted(room.free, key=lambda c: (abs(c[0] + 1 - corner[0]) + abs(c[1] - corner[1]), c))
+    s = 0.8
+    if cells:
+        x, y = room.take(cells[0])
+        x, y = x + 0.1, y + 0.1
+    else:  # no whole square free (a small cave): any spot it fits, or beside the number
+        at = room.spot(s)
+        x, y = at if at else (room.centre[0] + 0.5, room.centre[1] - 0.42)
+    treads = "".join(f"M{u(x + i * s / 10)} {u(y + (i + 1) * s / 5)}H{u(x + s - i * s / 10)}" for i in range(4))
+    return Item("stairs", (x, y, x + s, y + s), f'<rect class="stairs" x="{u(x)}" y="{u(y)}" width="{u(s)}" '
+                f'height="{u(s)}"/><path class="step" d="{treads}"/>')
+
+
+def _nothing(room: Room) -> list:
+    return []
+
+
+PLACERS = {"columns": _columns, "statues": _statues, "water": _water, "altar": _altar, "crates": _crates,
+           "forge": _forge, "library": _library, "rubble": _rubble, "cracks": _cracks, "alcoves": _nothing}

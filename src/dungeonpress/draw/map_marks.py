@@ -1,0 +1,149 @@
+"""The map's key and words: the marks a map uses → legend entries and icons; layout and room looks → alt text; scale bar and north."""
+
+from __future__ import annotations
+
+from dungeonpress.draw.map_reading import WORDS
+from dungeonpress.draw.pen import u
+from dungeonpress.generate.layout import OUTSIDE
+
+# Legend order and wording; a map lists only the marks it draws.
+LEGEND = (("entrance", "entrance"), ("door", "door"), ("barred", "barred door"), ("dead", "dead end"),
+          ("stairs", "stairs down"), ("boss", "boss's lair"), ("columns", "column"), ("statues", "statue"),
+          ("water", "water"), ("altar", "altar"), ("forge", "forge, anvil"), ("library", "shelves"),
+          ("crates", "crates"), ("rubble", "rubble"), ("cracks", "cracks"), ("alcoves", "alcove"))
+DIRECTIONS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+SCALE_CELLS = 3  # the scale bar spans three squares of ten feet
+
+
+def legend_marks(plan, looks, items, alcoves) -> tuple:
+    """The names of the marks this map draws, in legend order."""
+    used = {"entrance", "door"}
+    used |= {item.mark for _, item in items}
+    if any(look.barred for look in looks):
+        used.add("barred")
+    if any(c.end is None for c in plan.corridors):
+        used.add("dead")
+    if alcoves:
+        used.add("alcoves")
+    return tuple(mark for mark, _ in LEGEND if mark in used)
+
+
+def legend_label(mark: str) -> str:
+    return dict(LEGEND)[mark]
+
+
+def describe(dungeon, looks, title: str) -> str:
+    """Alt text from the layout: "Room 3, a grand hall with columns; doors north to room 5 and east to room 4." """
+    plan = dungeon.layout
+    sentences = [f"{title}, north up, one square ten feet.",
+                 "The way in comes from the south into room 1."]
+    for room, look in zip(plan.rooms, looks):
+        what = look.words
+        if look.cave:
+            what = "a cave" if what == "a room" else what
+        marks = [WORDS[m] for m in look.marks]
+        if look.barred:
+            marks.append(WORDS["barred"])
+        text = f"Room {room.number}, {what}"
+        if look.boss:
+            text += ", the boss's lair"
+        if marks:
+            text += " with " + _and(marks)
+        exits = []
+        for door in room.doors:
+            if door.to == OUTSIDE:
+                where = "the way out"
+            elif door.to is None:
+                where = "a dead end"
+            else:
+                where = f"room {door.to}"
+            exits.append(f"{DIRECTIONS[door.side]} to {where}")
+        text += f"; door{'s' if len(exits) > 1 else ''} " + _and(exits)
+        if look.stairs:
+            text += "; stairs down"
+        sentences.append(text + ".")
+    return " ".join(sentences)
+
+
+def _and(words) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def dead_end(x: float, y: float, side: str) -> str:
+    """A wall across the end of a passage and two stones before it."""
+    half = 0.4
+    if side in ("E", "W"):
+        wall = f"M{u(x)} {u(y - half)}V{u(y + half)}"
+        back = -0.22 if side == "E" else 0.22
+        dots = [(x + back, y - 0.11), (x + back * 1.7, y + 0.1)]
+    else:
+        wall = f"M{u(x - half)} {u(y)}H{u(x + half)}"
+        back = -0.22 if side == "S" else 0.22
+        dots = [(x - 0.11, y + back), (x + 0.1, y + back * 1.7)]
+    stones = "".join(f'<circle class="stone" cx="{u(cx)}" cy="{u(cy)}" r="0.8"/>' for cx, cy in dots)
+    return f'<path class="dead" d="{wall}"/>{stones}'
+
+
+def arrow(x: float, base: float, length: float) -> str:
+    tip = base - length
+    return (f'<path class="arrow-shaft" d="M{u(x)} {u(base)}V{u(tip + 0.5)}"/>'
+            f'<path class="arrow" d="M{u(x - 0.4)} {u(tip + 0.6)}L{u(x)} {u(tip)}L{u(x + 0.4)} {u(tip + 0.6)}Z"/>')
+
+
+def scale_and_north(plan) -> str:
+    """A scale bar (three ten-foot squares) and a north arrow in the strip below the map, clear of the way in."""
+    W, H = plan.width, plan.height
+    ax = next((c.points[-1][0] for c in plan.corridors if c.end == OUTSIDE), W / 2)
+    need = SCALE_CELLS + 2.6  # bar, a gap, the north arrow
+    corner = False
+    if W - ax - 0.8 >= need:  # both on the right of the way in, north in the corner
+        north_x, bar_x = W - 0.8, W - 1.8 - SCALE_CELLS
+    elif ax - 0.8 >= need:
+        bar_x, north_x = 0.5, 0.5 + SCALE_CELLS + 1.3
+    else:  # a narrow map: the bar on the wider side, north in the top corner
+        bar_x = 0.5 if ax > W / 2 else W - 0.5 - SCALE_CELLS
+        north_x = W - 0.8
+        corner = True
+    y = H - 0.95
+    cells = "".join(f'<rect class="scale{" scale-fill" if i % 2 == 0 else ""}" x="{u(bar_x + i)}" y="{u(y)}" '
+                    f'width="{u(1)}" height="{u(0.22)}"/>' for i in range(SCALE_CELLS))
+    label = (f'<text class="scale-text" x="{u(bar_x)}" y="{u(y - 0.18)}">0</text>'
+             f'<text class="scale-text" x="{u(bar_x + SCALE_CELLS)}" y="{u(y - 0.18)}">30 ft</text>')
+    ny = 1.7 if corner else H - 0.35
+    north = (f'<path class="north" d="M{u(north_x)} {u(ny - 1.5)}L{u(north_x + 0.32)} {u(ny - 0.55)}'
+             f'L{u(north_x)} {u(ny - 0.75)}L{u(north_x - 0.32)} {u(ny - 0.55)}Z"/>'
+             f'<text class="north-text" x="{u(north_x)}" y="{u(ny)}">N</text>')
+    return cells + label + north
+
+
+def legend_icon(mark: str, css: str = "") -> str:
+    """A small inline SVG of one legend mark, drawn with the map's classes (16 units: 1.6 squares)."""
+    body = {
+        "entrance": arrow(0.8, 1.5, 1.3),
+        "door": '<rect class="floor" x="0" y="5" width="16" height="6"/><path class="wall" d="M0 5H16M0 11H16"/>'
+                '<rect class="door" x="3.5" y="6.7" width="9" height="2.6"/>',
+        "barred": '<rect class="door barred" x="3.5" y="6.7" width="9" height="2.6"/><path class="bar" d="M8 3.8V12.2"/>',
+        "dead": '<path class="passage-wall" d="M0 8H12"/><path class="passage" d="M0 8H12"/>' + dead_end(1.2, 0.8, "E"),
+        "stairs": '<rect class="stairs" x="2" y="2" width="12" height="12"/><path class="step" '
+                  'd="M2 4.4H14M3.2 6.8H12.8M4.4 9.2H11.6M5.6 11.6H10.4"/>',
+        "boss": '<circle class="boss" cx="8" cy="7" r="4.6"/><rect class="boss" x="5.6" y="10" width="4.8" height="3"/>'
+                '<circle class="boss-eye" cx="6.2" cy="7.2" r="1.2"/><circle class="boss-eye" cx="9.8" cy="7.2" r="1.2"/>',
+        "columns": '<circle class="column" cx="8" cy="8" r="3"/>',
+        "statues": '<rect class="plinth" x="3.5" y="3.5" width="9" height="9"/><circle class="statue" cx="8" cy="8" r="2.6"/>',
+        "water": '<path class="water" d="M2 8Q2 3 8 3Q14 3 14 8Q14 13 8 13Q2 13 2 8Z"/>'
+                 '<path class="ripple" d="M5 7Q8 5.6 11 7M5 10Q8 8.6 11 10"/>',
+        "altar": '<rect class="altar" x="2.5" y="5" width="11" height="6"/><circle class="candle" cx="4.5" cy="3" r="0.9"/>'
+                 '<circle class="candle" cx="11.5" cy="3" r="0.9"/>',
+        "forge": '<rect class="furniture" x="1" y="2" width="8" height="8"/><circle class="hearth" cx="5" cy="6" r="2"/>'
+                 '<path class="anvil" d="M8 11H15L13.5 12.7H12.7V14.7H10.3V12.7H9.5Z"/>',
+        "library": '<rect class="furniture" x="2" y="5" width="12" height="5"/><path class="detail" d="M5 5V10M8 5V10M11 5V10"/>',
+        "crates": '<rect class="furniture" x="3" y="3" width="10" height="10"/><path class="detail" d="M3 3L13 13M13 3L3 13"/>',
+        "rubble": '<rect class="rubble" x="3" y="4" width="3" height="3" transform="rotate(20 4.5 5.5)"/>'
+                  '<rect class="rubble" x="9" y="6" width="2.4" height="2.4" transform="rotate(50 10 7)"/>'
+                  '<rect class="rubble" x="5" y="10" width="2" height="2"/>',
+        "cracks": '<path class="wall" d="M1 2H15"/><path class="crack" d="M7 2L8.6 5.2L6.6 8L8.4 11.5"/>',
+        "alcoves": '<path class="wall" d="M0 10H4V5H12V10H16"/>',
+    }[mark]
+    style = f"<style>{css}</style>" if css else ""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="legend-icon dungeon-map" viewBox="0 0 16 16" '
+            f'width="3mm" height="3mm" aria-hidden="true">{style}{body}</svg>')

@@ -1,0 +1,51 @@
+"""Paperogue levels on the sheet: every mark inside its room's box, and the level spread to use the sheet."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from dungeonpress.dice import sub_rng
+from dungeonpress.draw import paperogue_grid as grid
+from dungeonpress.generate import paperogue as gen
+from dungeonpress.views import paperogue as product  # the level geometry lives with the level view
+
+SVG = "{http://www.w3.org/2000/svg}"
+CELL = 5.0
+
+
+def levels(content, seeds=range(25)):
+    for seed in seeds:
+        for level in gen.generate_paperogue(content, sub_rng(seed, "paperogue")).levels:
+            yield level
+
+
+def test_every_number_and_initial_sits_inside_its_room(content):
+    for paper in ("a4", "letter"):
+        cols, rows = product.fit_grid(paper, product.LEVEL_CELL, product.LEVEL_RESERVED_MM)
+        for level in levels(content):
+            svg = ET.fromstring(grid.sheet_svg(cols, rows, CELL, "square", level))
+            for g in svg.iter(f"{SVG}g"):
+                if not g.get("data-room"):
+                    continue
+                rect = g.find(f"{SVG}rect")
+                x0, y0 = float(rect.get("x")), float(rect.get("y"))
+                x1, y1 = x0 + float(rect.get("width")), y0 + float(rect.get("height"))
+                for text in g.iter(f"{SVG}text"):
+                    x, y, size = (float(text.get(k)) for k in ("x", "y", "font-size"))
+                    half = 0.62 * size * len(text.text) / 2  # lining figures and capitals: under 0.62 em wide
+                    assert x0 < x - half and x + half < x1, (level.number, text.text)
+                    assert y0 < y - 0.72 * size and y < y1, (level.number, text.text)
+                    if text.get("class") == "number" and g.find(f"{SVG}path") is not None:
+                        assert x > x0 + CELL and y < y0 + CELL  # shares the top-right quadrant with the stairs
+
+
+def test_a_level_spreads_out_to_use_the_sheet(content):
+    cols, rows = product.fit_grid("a4", product.LEVEL_CELL, product.LEVEL_RESERVED_MM)
+    for level in levels(content):
+        _, _, pitch = grid.level_origin(level, cols, rows)
+        w, h = grid.level_span(level, pitch)
+        assert w <= cols and h <= rows
+        if pitch < grid.MAX_PITCH:  # one step wider would not fit
+            wider = grid.level_span(level, pitch + 1)
+            assert wider[0] > cols or wider[1] > rows
+        assert pitch >= grid.PITCH
