@@ -1,15 +1,25 @@
-"""Benchmark: the rulebook build by stage, plus the products' own figures; prints medians.
+"""Benchmark: the issue-17 targets (ratios of whole processes, A and B alternated, medians), or the rulebook by stage.
 
-usage: python scripts/bench.py [--runs 3]
-Figures are wall-clock medians on this machine; compare runs on the same machine only.
+usage: python scripts/bench.py [--runs 3] [--zines 10]     the targets table, each with its target and pass/short
+       python scripts/bench.py --stages [--runs 3]         the rulebook build by stage, plus the products' own figures
+Ratios are taken in one run on one machine; absolute seconds only compare on the same machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
+import os
+import platform
+import resource
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from dungeonpress import build, impose, load, pdf, validate
 from dungeonpress.products import rulebook
@@ -53,10 +63,167 @@ def bench_rulebook(runs: int) -> dict:
     return out
 
 
+ROOT = Path(__file__).resolve().parents[1]
+CLI = [sys.executable, "-m", "dungeonpress"]
+HEAVY = ("weasyprint", "jinja2", "yaml", "pikepdf")
+
+
+def run(argv, **kw) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak MiB of the largest process) of one command and its workers, from getrusage deltas."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, **kw)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    # ru_maxrss of the children is a running maximum: only a rise is this run's; otherwise unknown (nan).
+    peak = after.ru_maxrss / 1024 if after.ru_maxrss > before.ru_maxrss else float("nan")
+    return wall, cpu, peak
+
+
+def paired(a, b, runs: int) -> tuple[list, list]:
+    """Run A and B alternately `runs` times each: (A results, B results)."""
+    first, second = [], []
+    for _ in range(runs):
+        first.append(a())
+        second.append(b())
+    return first, second
+
+
+def median(results, index=0) -> float:
+    return statistics.median(r[index] for r in results)
+
+
+def figure(name: str, value: float, target: str, ok: bool, note: str = "") -> dict:
+    return {"figure": name, "value": value, "target": target, "ok": ok, "note": note}
+
+
+def bench_batch(runs: int, zines: int, work: Path) -> list:
+    """N zines in one --batch run ÷ N separate CLI runs (wall), and each worker's peak over the batch."""
+    def one_batch():
+        out = work / "batch"
+        shutil.rmtree(out, ignore_errors=True)  # no skipping: every zine made
+        return run(CLI + ["dungeon", "--batch", str(zines), "--seed", "5000", "--layout", "zine", "--quiet",
+                          "--out", str(out)])
+
+    def separate():
+        out = work / "separate"
+        total = [0.0, 0.0, 0.0]
+        for n in range(zines):
+            wall, cpu, _ = run(CLI + ["dungeon", "--seed", str(5000 + n), "--layout", "zine", "--quiet", "--out", str(out)])
+            total[0] += wall
+            total[1] += cpu
+        return tuple(total)
+
+    batched, alone = paired(one_batch, separate, runs)
+    ratio = median(batched) / median(alone)
+    entries = json.loads((work / "batch" / "manifest.json").read_text())["items"]
+    # Flat: each worker's peak after its second item (warm) against its peak after its last item.
+    by_worker: dict = {}
+    for entry in sorted(entries.values(), key=lambda e: e["seed"]):
+        by_worker.setdefault(entry["worker"], []).append(entry["worker_peak_mib"])
+    peaks = [p for worker in by_worker.values() for p in worker]
+    warm = max(worker[min(1, len(worker) - 1)] for worker in by_worker.values())
+    last = max(worker[-1] for worker in by_worker.values())
+    return [
+        figure(f"{zines} zines in one --batch ÷ {zines} separate CLI runs (wall)", ratio, "≤ 0.167 (≥ 6× faster)",
+               ratio <= 1 / 6, f"{median(batched):.1f} s vs {median(alone):.1f} s"),
+        figure("peak MiB per worker over the batch", max(peaks), "≤ 100 MiB", max(peaks) <= 100,
+               f"{len(by_worker)} workers, {len(peaks)} items"),
+        figure("worker peak after its last item ÷ after its second (flat)", last / warm, "≤ 1.10",
+               last / warm <= 1.10, f"{warm:.0f} → {last:.0f} MiB"),
+    ]
+
+
+def bench_noop(runs: int, work: Path) -> list:
+    """`build all` with nothing changed ÷ `python -c pass` (wall); the first build all makes everything once."""
+    out = work / "all"
+    run(CLI + ["build", "all", "--quiet", "--out", str(out)])
+    noop, bare = paired(lambda: run(CLI + ["build", "all", "--quiet", "--out", str(out)]),
+                        lambda: run([sys.executable, "-c", "pass"]), runs)
+    ratio = median(noop) / median(bare)
+    figures = [figure("build all, nothing changed ÷ python -c pass (wall)", ratio, "≤ 10", ratio <= 10,
+                      f"{median(noop):.2f} s vs {median(bare):.3f} s")]
+    reading, booklet = out / "dungeoneer-rulebook.pdf", out / "dungeoneer-rulebook-booklet-a4.pdf"
+    if reading.exists() and booklet.exists():
+        size = booklet.stat().st_size / reading.stat().st_size
+        figures.append(figure("imposed booklet size ÷ reading PDF (rulebook, a4)", size, "≤ 1.2", size <= 1.2,
+                              f"{booklet.stat().st_size // 1024} KiB vs {reading.stat().st_size // 1024} KiB"))
+    return figures
+
+
+WARM = """
+import sys, time
+from dungeonpress import build
+from dungeonpress.products import rulebook
+def once():
+    content = build.load_content([])  # read again from disk, as after a table was edited
+    return rulebook.build_rulebook(build.context_for(content), rulebook.RulebookOptions(layout="pages"))
+once()
+start = time.perf_counter(); once(); print(time.perf_counter() - start)
+"""
+
+
+def bench_warm(runs: int, work: Path) -> list:
+    """The rulebook rebuilt in a warm process (content re-read) ÷ a cold `build rulebook --layout pages` (wall)."""
+    warm_times = []
+
+    def warm():
+        done = subprocess.run([sys.executable, "-c", WARM], check=True, capture_output=True, text=True, cwd=ROOT)
+        warm_times.append(float(done.stdout.split()[-1]))
+        return (warm_times[-1], 0.0, 0.0)
+
+    cold, warm_runs = paired(lambda: run(CLI + ["build", "rulebook", "--layout", "pages", "--quiet", "--out",
+                                                str(work / "cold")]), warm, runs)
+    ratio = median(warm_runs) / median(cold)
+    return [figure("rulebook rebuilt in a warm process ÷ cold CLI build (wall)", ratio, "≤ 0.5", ratio <= 0.5,
+                   f"{median(warm_runs):.1f} s vs {median(cold):.1f} s")]
+
+
+def bench_help() -> list:
+    """Which heavy libraries `dungeonpress --help` imports (python -X importtime)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "dungeonpress", "--help"], capture_output=True,
+                          text=True, cwd=ROOT)
+    imported = {line.rsplit("|", 1)[-1].strip().split(".")[0] for line in done.stderr.splitlines() if "|" in line}
+    heavy = [name for name in HEAVY if name in imported]
+    return [figure("heavy libraries imported by --help", len(heavy), "0 of weasyprint, jinja2, yaml, pikepdf",
+                   not heavy, ", ".join(heavy) or "none")]
+
+
+def machine() -> str:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    from importlib import metadata
+    return (f"nproc {os.cpu_count()}, {cpu}, Python {platform.python_version()}, "
+            f"WeasyPrint {metadata.version('weasyprint')}, load average {os.getloadavg()[0]:.1f}")
+
+
+def targets(runs: int, zines: int, only: list) -> None:
+    print(machine())
+    parts = {"help": bench_help, "batch": lambda w: bench_batch(runs, zines, w), "noop": lambda w: bench_noop(runs, w),
+             "warm": lambda w: bench_warm(runs, w)}
+    with tempfile.TemporaryDirectory(prefix="dungeonpress-bench-") as folder:
+        for name, part in parts.items():
+            if only and name not in only:
+                continue
+            for row in (part() if name == "help" else part(Path(folder))):
+                mark = "pass" if row["ok"] else "SHORT"
+                value = row["value"]
+                shown = f"{value:.3f}" if isinstance(value, float) else str(value)
+                print(f"{mark:5}  {row['figure']}: {shown} (target {row['target']})"
+                      + (f"  [{row['note']}]" if row["note"] else ""), flush=True)
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--runs", type=int, default=3)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3, help="pairs of A/B runs per ratio (medians)")
+    parser.add_argument("--zines", type=int, default=100, help="zines in the batch figure (the target is for 100)")
+    parser.add_argument("--only", action="append", default=[], choices=("help", "batch", "noop", "warm"))
+    parser.add_argument("--stages", action="store_true", help="the rulebook by stage instead of the targets")
     args = parser.parse_args()
+    if not args.stages:
+        targets(args.runs, args.zines, args.only)
+        return
     figures = bench_rulebook(args.runs)
     # Products with their own benchmarks (scripts/bench_*.py with a bench() returning figures).
     for name in ("bench_dungeon",):

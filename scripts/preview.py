@@ -1,55 +1,37 @@
-"""Rasterise PDFs to PNG pages (and contact sheets) so a person can look at what we print.
+"""Rasterise every PDF under a folder (or one PDF) to PNG pages and a contact sheet each, in OUT_FOLDER.
 
-usage: python scripts/preview.py PDF_OR_FOLDER OUT_FOLDER [--scale 0.8] [--sheet-cols 6]
+usage: python scripts/preview.py PDF_OR_FOLDER OUT_FOLDER [--dpi 60]
+The work is `dungeonpress.preview` (the same code as `dungeonpress preview`); this loops over a folder.
 """
 
 from __future__ import annotations
 
-import argparse
+import sys
 from pathlib import Path
 
-import pypdfium2 as pdfium
-from PIL import Image
+from dungeonpress import preview
 
 
-def render_pdf(path: Path, out: Path, scale: float) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    pdf = pdfium.PdfDocument(str(path))
-    pages = []
-    for index in range(len(pdf)):
-        target = out / f"{path.stem}-p{index + 1:03d}.png"
-        pdf[index].render(scale=scale).to_pil().save(target)
-        pages.append(target)
-    return pages
-
-
-def contact_sheet(pages: list[Path], target: Path, cols: int) -> None:
-    images = [Image.open(p) for p in pages]
-    width = max(i.width for i in images)
-    height = max(i.height for i in images)
-    rows = (len(images) + cols - 1) // cols
-    sheet = Image.new("RGB", (cols * width, rows * height), "#888")
-    for n, image in enumerate(images):
-        sheet.paste(image, ((n % cols) * width, (n // cols) * height))
-    sheet.save(target)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("source", type=Path)
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--scale", type=float, default=0.8)
-    parser.add_argument("--sheet-cols", type=int, default=6)
-    parser.add_argument("--per-sheet", type=int, default=12)
-    args = parser.parse_args()
-    pdfs = sorted(args.source.rglob("*.pdf")) if args.source.is_dir() else [args.source]
+def main(argv: list[str]) -> int:
+    dpi = 60.0
+    if "--dpi" in argv:
+        at = argv.index("--dpi")
+        dpi = float(argv[at + 1])
+        argv = argv[:at] + argv[at + 2:]
+    if len(argv) != 2:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    source, out = Path(argv[0]), Path(argv[1])
+    if source.is_dir():  # folders starting with a dot (the preview page's rolls) are skipped
+        pdfs = sorted(p for p in source.rglob("*.pdf")
+                      if not any(part.startswith(".") for part in p.relative_to(source).parts))
+    else:
+        pdfs = [source]
     for path in pdfs:
-        pages = render_pdf(path, args.out, args.scale)
-        for start in range(0, len(pages), args.per_sheet):
-            contact_sheet(pages[start:start + args.per_sheet],
-                          args.out / f"{path.stem}-sheet{start // args.per_sheet + 1}.png", args.sheet_cols)
-        print(f"{path}: {len(pages)} pages")
+        made = preview.preview(path, dpi=dpi, out_dir=out)
+        print(f"{path}: {len(made.pages)} pages, sheet {made.sheet}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))

@@ -11,9 +11,9 @@ import argparse
 import tempfile
 from pathlib import Path
 
-import pypdfium2 as pdfium
 from PIL import Image
 
+from dungeonpress import preview
 from dungeonpress.cli import main
 
 HEIGHT = 330  # pixels: enough to see the layout, small enough for the README
@@ -39,11 +39,7 @@ PICTURES = {
 
 
 def page_image(pdf: Path, index: int, height: int) -> Image.Image:
-    document = pdfium.PdfDocument(str(pdf))
-    page = document[index]
-    image = page.render(scale=height / page.get_height()).to_pil().convert("RGB")
-    document.close()
-    return image
+    return preview.render_page(pdf, index, height=height)
 
 
 def side_by_side(images: list, gap: int = 12) -> Image.Image:

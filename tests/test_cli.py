@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import io
+import re
 import subprocess
 import sys
 
 import pytest
 
-from dungeonpress import __version__, build
+from dungeonpress import __version__, build, progress
 from dungeonpress.cli import main
 from dungeonpress.errors import UsageError
 from dungeonpress.products import options
@@ -136,9 +138,72 @@ def test_a_failed_build_leaves_no_half_file(tmp_path, monkeypatch):
     assert [p.name for p in target.iterdir()] == ["a.pdf"]
 
 
-def test_help_loads_no_heavy_library():
-    """The registry imports every product, yet --help reads no YAML and lays out nothing."""
-    script = ("import io, sys\nfrom dungeonpress.cli import main\nmain(['--help'], io.StringIO(), io.StringIO())\n"
-              "print(sorted(m for m in ('weasyprint', 'jinja2', 'yaml', 'pikepdf', 'markdown_it') if m in sys.modules))")
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == "[]"
+HEAVY = ("weasyprint", "jinja2", "yaml", "pikepdf", "markdown_it", "tqdm")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["dungeon", "--help"], ["build", "rulebook", "--help"],
+                                  ["export", "tables", "--help"], ["validate", "--help"], ["dungen"],
+                                  ["dungeon", "--sed", "4"]])
+def test_help_version_and_usage_errors_load_no_heavy_library(argv):
+    """The whole process, as a user starts it: help, version and usage errors read no YAML and lay out nothing."""
+    script = ("import sys, runpy\nsys.argv = ['dungeonpress', *sys.argv[1:]]\n"
+              "try:\n    runpy.run_module('dungeonpress', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+              f"print(sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True, text=True)
+    assert result.stderr.splitlines()[-1] == "[]", result.stderr
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["dungen"], "dungeonpress: error: unknown command 'dungen' (did you mean dungeon?)"),
+    (["build", "rulbook"], "dungeonpress build: error: unknown product 'rulbook' (did you mean rulebook?)"),
+    (["export", "tabels"], "dungeonpress export: error: unknown export 'tabels' (did you mean tables?)"),
+    (["dungeon", "--sed", "4"], "dungeonpress dungeon: error: unknown option --sed (did you mean --seed?)"),
+    (["build", "rulebook", "--qiuet"], "dungeonpress build rulebook: error: unknown option --qiuet (did you mean --quiet?)"),
+    (["validate", "--contnet=x"], "dungeonpress validate: error: unknown option --contnet (did you mean --content?)"),
+    (["dungeon", "--seed"], "dungeonpress dungeon: error: argument --seed: expected one argument (see dungeonpress dungeon --help)"),
+    (["dungeon", "zine"], "dungeonpress dungeon: error: unexpected argument: zine (see dungeonpress dungeon --help)"),
+    (["sheet", "--quiet", "--verbose"], "dungeonpress sheet: error: argument --verbose: not allowed with argument --quiet (see dungeonpress sheet --help)"),
+    ([], "dungeonpress: error: a command is needed (see dungeonpress --help)"),
+    (["xyzzy"], "dungeonpress: error: unknown command 'xyzzy' (see dungeonpress --help)"),
+    (["paper", "--zzz"], "dungeonpress paper: error: unknown option --zzz (see dungeonpress paper --help)"),
+    (["build"], "dungeonpress build: error: the following arguments are required: PRODUCT (see dungeonpress build --help)"),
+])
+def test_every_usage_error_is_one_line_with_what_was_meant(argv, line):
+    code, out, err = run(*argv)
+    assert (code, out, err) == (2, "", line + "\n")
+
+
+def test_validate_takes_the_common_options(tmp_path):
+    every = set.intersection(*(_option_strings(c.full_name.split()) for c in build.commands()))
+    assert {"--content", "--out", "--quiet", "--verbose", "--strict", "--debug", "--theme"} <= every
+    assert every <= _option_strings(["validate"])
+    code, out, err = run("validate", "--quiet", "--out", str(tmp_path), "--theme", "standard")
+    assert (code, out, err) == (0, "", "")
+
+
+def test_a_run_ends_with_one_summary_and_names_files_only_when_verbose(tmp_path):
+    code, out, err = run("export", "tables", "--format", "csv", "--out", str(tmp_path / "a"))
+    files = sorted(p for p in (tmp_path / "a").rglob("*") if p.is_file())
+    size = sum(p.stat().st_size for p in files)
+    assert code == 0 and err == ""  # stderr is no terminal here: no bar
+    assert re.fullmatch(rf"wrote {len(files)} files \({progress.size_text(size)}\) to \S+/ in \d+\.\d s\n", out), out
+    code, out, err = run("export", "tables", "--format", "csv", "--out", str(tmp_path / "b"), "--verbose")
+    assert code == 0 and sorted(line.split("/")[-1] for line in out.splitlines()[:-1]) == sorted(p.name for p in files)
+    assert out.splitlines()[-1].startswith(f"wrote {len(files)} files (")
+    assert run("export", "tables", "--format", "csv", "--out", str(tmp_path / "c"), "--quiet") == (0, "", "")
+
+
+def _option_strings(words) -> set:
+    from dungeonpress.cli import _parser
+    parser = _parser(build.commands())
+    for word in words:
+        parser = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[word]
+    return {flag for action in parser._actions for flag in action.option_strings}
+
+
+def test_the_index_help_reads_names_every_command_as_its_module_declares_it():
+    """--help lists commands from products.INDEX without importing them: it must say what the modules say."""
+    from dungeonpress import products
+    declared = [(module, c.full_name, c.help) for module, _, _ in products.index() for c in products.commands_of(module)]
+    assert declared == list(products.index())
+    assert sorted(c.full_name for c in build.commands()) == sorted(name for _, name, _ in products.index())

@@ -125,3 +125,66 @@ def test_spelling():
     codespell = shutil.which("codespell") or str(Path(sys.executable).parent / "codespell")
     result = subprocess.run([codespell, "content", "templates", "README.md"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
+
+
+# The project spells British, as most of its prose always did; Paperogue keeps its own game's table names.
+AMERICAN = re.compile(r"\b(smolder\w*|rumors?|armor\w*|favors?|molds?|mold-\w+|colors?|gray|center|jewelry|armory|parlors?|jeweled|recogniz\w*|spiraling|traveled|traveling)\b",
+                      re.IGNORECASE)
+
+
+def test_one_spelling_convention_outside_paperogue():
+    places = [*(ROOT / "content").rglob("*.yaml"), *(ROOT / "content").rglob("*.md"),
+              *(ROOT / "templates").glob("*.j2"), *(ROOT / "templates" / "partials").glob("*.j2")]
+    found = [f"{path.relative_to(ROOT)}: {match.group(0)}" for path in places
+             if "paperogue" not in path.as_posix()
+             for match in AMERICAN.finditer(path.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_creature_tiers_follow_the_books_guidance(content):
+    """Bosses live only in the boss chamber's table, and that table holds only bosses (08-creatures.md, Tier)."""
+    tiers = {}
+    for table in content.tables.values():
+        for row in table.rows:
+            if row.creature is not None:
+                tiers.setdefault(table.id, set()).add(content.creature(row.creature).tier)
+    assert tiers["dungeon_bosses"] == {"boss"}
+    assert tiers["small_creatures"] == {"vermin"}
+    assert [t for t, found in tiers.items() if "boss" in found] == ["dungeon_bosses"]
+
+
+IDEA_STOPWORDS = set("with that this from your they them their have when what into onto over under each every then than there "
+                     "where which while will just only also more less some like been were does here back once upon until "
+                     "before after about through around across down".split())
+# Ideas the three trap tables once shared: each may now live in one trap table only.
+TRAP_IDEAS = ("sand", "acid", "sleep", "mirror", "lightning", "bell")
+
+
+def idea_words(text: str) -> set:
+    """The content words of a row, plural s stripped, so near-identical rows share almost all of them."""
+    words = re.findall(r"[a-z]+", str(text).casefold())
+    return {w[:-1] if w.endswith("s") and not w.endswith("ss") else w for w in words
+            if len(w) >= 4 and w not in IDEA_STOPWORDS}
+
+
+def test_no_near_duplicate_rows_across_tables(content):
+    """No row the project wrote says nearly what another row, in any table, already says."""
+    rows = [(f"{t.id} {r.low}", t.origin, idea_words(" ".join(str(v) for _, v in r.values)))
+            for t in content.tables.values() for r in t.rows]
+    close = []
+    for i, (name_a, origin_a, a) in enumerate(rows):
+        for name_b, origin_b, b in rows[i + 1:]:
+            if "dungeonpress" not in (origin_a, origin_b) or not a or not b:
+                continue
+            shared = a & b
+            if len(shared) >= 2 and len(shared) / len(a | b) >= 0.5:
+                close.append(f"{name_a} ~ {name_b}: {sorted(shared)}")
+    assert close == []
+
+
+def test_each_trap_idea_lives_in_one_trap_table(content):
+    homes = {idea: [t for t in ("minor_traps", "traps", "major_traps")
+                    if any(re.search(rf"\b{idea}(?:s|ing|y)?\b", " ".join(str(v) for _, v in r.values), re.IGNORECASE)
+                           for r in content.table(t).rows)]
+             for idea in TRAP_IDEAS}
+    assert {idea: tables for idea, tables in homes.items() if len(tables) > 1} == {}

@@ -107,7 +107,9 @@ def test_every_option_the_readmes_name_is_an_option_of_some_command():
 def test_every_product_takes_the_common_options():
     paragraph = README.split("Every command takes", 1)[1].split("\n\n", 1)[0]
     common = set(re.findall(r"`(--[a-z-]+)", paragraph)) - {"--seed"}
-    assert {"--help", "--out", "--content", "--quiet", "--strict", "--debug"} <= common
+    assert {"--help", "--out", "--content", "--quiet", "--verbose", "--strict", "--debug", "--theme"} <= common
+    validate, _ = resolve(["validate"])
+    assert not common - set(options_of(validate)), "validate takes the same common options"
     for command in build.commands():
         parser, _ = resolve(cli.full_name(command).split())
         missing = common - set(options_of(parser))
@@ -145,3 +147,14 @@ def test_the_vscode_schema_settings_point_at_real_files():
     for schema, pattern in settings.items():
         assert (ROOT / schema).is_file(), schema
         assert list(ROOT.glob(pattern)), pattern
+
+
+def test_the_readme_s_usage_error_and_summary_are_what_the_cli_prints():
+    from dungeonpress import progress
+    example = re.search(r"probably meant: \*(dungeonpress: error: [^*]+)\*", README)[1]
+    err = io.StringIO()
+    assert cli.main(shlex.split(re.search(r"unknown command '(\w+)'", example)[1]), io.StringIO(), err) == 2
+    assert err.getvalue() == example + "\n"
+    shown = re.search(r"It ends with one\nline: `([^`]+)`", README)[1]
+    tally = progress.Tally(files=16, pages=98, bytes=3_100_000, warnings=["w"])
+    assert progress.summary(tally, 41.2, "build/") == shown

@@ -96,8 +96,10 @@ def test_rooms_follow_the_procedure(content, dungeons):
                 room.encounter is not None and room.encounter.table in gen.TREASURE_ENCOUNTERS)
             assert (room.treasure is not None) == wants_treasure
             if room.treasure:
-                check, item = room.treasure.rolls
-                assert check.table == "treasure_check" and item.table == check.see
+                check, *found = room.treasure.rolls
+                assert check.table == "treasure_check" and found[0].table == check.see
+                for earlier, later in zip(found, found[1:]):  # gear or gold, then the gear itself
+                    assert later.table == earlier.see
 
 
 def test_one_master_per_dungeon(dungeons):

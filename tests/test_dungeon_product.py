@@ -234,7 +234,8 @@ def test_pick_die():
 def test_cli_json_progress_and_quiet(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert main(["dungeon", "--seed", "5", "--format", "json", "--out", str(tmp_path)], out, err) == 0
-    assert "rolling dungeon 5" in err.getvalue()
+    assert err.getvalue() == ""  # no terminal: no bar
+    assert re.fullmatch(r"wrote 1 file \(\d+ kB\) to \S+/ in \d+\.\d s\n", out.getvalue())
     assert json.loads((tmp_path / "dungeon-5.json").read_text())["seed"] == 5
     out, err = io.StringIO(), io.StringIO()
     assert main(["dungeon", "--format", "json", "--quiet", "--out", str(tmp_path)], out, err) == 0

@@ -401,7 +401,7 @@ def test_f1_disk_full_keeps_the_old_pdf_and_names_the_file(tmp_path, monkeypatch
 
     monkeypatch.setattr(build.os, "fsync", full)
     monkeypatch.setattr(cli.build, "run_command",
-                        lambda command, ctx, options, out: build.write_outputs(out, [Output("x.pdf", b"%PDF-\n%%EOF")]))
+                        lambda command, ctx, options, out, **_: build.write_outputs(out, [Output("x.pdf", b"%PDF-\n%%EOF")]))
     status, _, err = run("sheet", "--out", str(tmp_path), "--quiet")
     assert (status, err) == (1, f"error: {tmp_path / 'x.pdf'}: No space left on device\n")
     assert (tmp_path / "x.pdf").read_bytes() == b"old"

@@ -10,22 +10,28 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "dungeonpress"
 DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "markupsafe": {"render"},
-         "weasyprint": {"pdf"}, "pikepdf": {"impose"}, "argparse": {"cli"}}
+         "weasyprint": {"pdf"}, "pikepdf": {"impose"}, "argparse": {"cli"},
+         "pdfplumber": {"preflight"}, "pdfminer": {"preflight"},
+         "pypdfium2": {"preview"}, "PIL": {"preview"}, "watchfiles": {"serve"}, "tqdm": {"progress"}}
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
 ORDER = ["errors", "model", "dice", "resources", "sealed", "load", "validate", "generate", "draw", "views", "render", "export",
-         "pdf", "impose", "products", "build", "authoring", "cli"]
+         "pdf", "impose", "preflight", "products", "manifest", "build", "batch", "authoring", "progress", "preview",
+         "serve", "cli"]
 # Stages that take values and return values: no clock, no environment, no files, no global random.
 PURE = ("validate", "generate", "draw", "views", "render", "products")
 WORLD = {"os", "time", "datetime", "pathlib", "secrets", "uuid", "logging", "shutil", "tempfile", "subprocess"}
 PURE_ALLOWED = {"render": {"pathlib"}, "products": {"pathlib"}}  # folder names; reading is checked on its own
 # Who may touch the world at all: load reads content, build writes build/, cli prints; pdf reads only
 # through its sealed fetcher and logs WeasyPrint's warnings; authoring writes a starter pack where
-# `new-pack` is told to, and reads the product code to list which tables each product uses.
-READERS = {"sealed", "load", "pdf", "authoring"}
-WRITERS = {"build", "authoring"}
+# `new-pack` is told to, and reads the product code to list which tables each product uses;
+# preflight reads back the PDFs it is given; preview writes PNGs beside a PDF; serve (its own
+# process) reads and serves the build folder, makes its roll folders there and prints its address;
+# manifest hashes raw input bytes (it parses nothing); batch runs workers and writes through build.
+READERS = {"sealed", "load", "pdf", "authoring", "preflight", "serve", "manifest"}
+WRITERS = {"build", "authoring", "preview", "serve"}
 OPENERS = {"load", "build"}
-PRINTERS = {"cli"}
+PRINTERS = {"cli", "serve", "progress"}  # progress draws the run's bar and summary for cli
 RANDOM_OK = {"Random"}  # the only name of `random` a module may use, and only with a seed
 
 

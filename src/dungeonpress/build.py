@@ -45,7 +45,7 @@ def load_content(user_packs: list[Path] | None = None) -> Content:
     return validate.validate_content(raw)
 
 
-def context_for(content: Content, *, seed=None, progress=None, user_packs=(), strict: bool = False,
+def context_for(content: Content, *, seed=None, progress=None, on_item=None, user_packs=(), strict: bool = False,
                 theme: str = "standard", out_dir: Path = DEFAULT_OUT) -> BuildContext:
     """What every product gets: the content, the folders it may read, the seed and the options common to all."""
     roots = (CONTENT_DIR, TEMPLATES_DIR, *[Path(p) for p in user_packs])
@@ -55,21 +55,33 @@ def context_for(content: Content, *, seed=None, progress=None, user_packs=(), st
     inside = out.is_relative_to(here) and templates.is_relative_to(here)
     href = Path(os.path.relpath(templates, out)).as_posix() if inside else ""
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
-                        version=__version__, progress=progress, strict=strict, theme=theme, templates_href=href)
+                        version=__version__, progress=progress, on_item=on_item, strict=strict, theme=theme, templates_href=href)
 
 
 @dataclass
 class BuildReport:
     written: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
+    sizes: list = field(default_factory=list)  # bytes of each written file
+    pages: list = field(default_factory=list)  # pages of each written file (0: not a PDF, or not counted)
 
 
-def run_command(command: Command, ctx: BuildContext, options: dict, out_dir: Path) -> BuildReport:
+def run_command(command: Command, ctx: BuildContext, options: dict, out_dir: Path, *,
+                count_pages: bool = False) -> BuildReport:
     """Make every output of one command, then write them all (nothing is written if making fails)."""
     outputs = command.run(ctx, options)
     report = BuildReport(warnings=list(ctx.warnings))
     report.written = write_outputs(out_dir, outputs)
+    report.sizes = [len(output.data) for output in outputs]
+    report.pages = [_pages(output) if count_pages else 0 for output in outputs]
     return report
+
+
+def _pages(output: Output) -> int:
+    if output.kind != "pdf":
+        return 0
+    from dungeonpress import impose  # pikepdf counts them; only for a run's summary
+    return impose.page_count(output.data)
 
 
 def write_outputs(out_dir: Path, outputs: list[Output]) -> list[Path]:

@@ -4,25 +4,52 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
+import json
+import re
 import secrets
 import sys
 from pathlib import Path
 
-from dungeonpress import __version__, build
+from dungeonpress import __version__, batch, build, manifest, products, progress
 from dungeonpress.errors import ContentErrors, RenderError, UsageError
 from dungeonpress.products import options
-from dungeonpress.products.common import THEMES
+from dungeonpress.products.common import THEMES, Event
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage mistake is one line (the usage text is for --help), values shortened."""
+    """argparse, but a usage error is one line (the command, what is wrong, what was meant), exit 2."""
 
     def error(self, message):
-        if len(message) > 200:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {_one_line(message, self.prog)}\n")
+
+
+def _one_line(message: str, prog: str) -> str:
+    """argparse's own messages, with a did-you-mean for a mistyped command in place of the list of all."""
+    wrong = re.fullmatch(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if not wrong or wrong[1] not in ("COMMAND", "PRODUCT", "WHAT"):
+        if len(message) > 200:  # a pasted paragraph is not echoed back whole
             message = message[:200] + "…"
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+        return f"{message} (see {prog} --help)"
+    choices = re.findall(r"'([^']*)'", wrong[3])
+    noun = {"COMMAND": "command", "PRODUCT": "product", "WHAT": "export"}[wrong[1]]
+    return f"unknown {noun} '{wrong[2]}'{_did_you_mean(wrong[2], choices, prog)}"
+
+
+def _did_you_mean(word: str, choices, prog: str) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else f" (see {prog} --help)"
+
+
+def _unknown_arguments(parser: argparse.ArgumentParser, extras: list) -> str:
+    """One line for words the command does not take: the first unknown option and the option meant."""
+    options = [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
+    for word in extras:
+        if word.startswith("-"):
+            return f"unknown option {word.split('=', 1)[0]}{_did_you_mean(word.split('=', 1)[0], options, parser.prog)}"
+    return f"unexpected argument{'s' * (len(extras) > 1)}: {' '.join(extras)} (see {parser.prog} --help)"
 
 
 def _parser(commands) -> argparse.ArgumentParser:
@@ -30,21 +57,35 @@ def _parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"dungeonpress {__version__}")
     top = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
+    subparsers = {}
+
+    def supervision(sub):
+        # Only runs of many items (build all, --batch) use workers; a single product runs in this process.
+        sub.add_argument("--item-timeout", type=_positive(float, 1, 3600), default=None, metavar="S",
+                         help=f"stop an item of build all or --batch after S seconds (default {batch.ITEM_TIMEOUT:g})")
+        sub.add_argument("--item-memory", type=_positive(int, 256, 65536), default=None, metavar="MB",
+                         help=f"memory cap per worker, in MiB (default {batch.ITEM_MEMORY_MB})")
+
     def common(sub, seeded: bool):
         sub.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
                          help="an extra content pack (or folder of packs); its tables replace built-in ones by id")
         sub.add_argument("--out", type=Path, default=build.DEFAULT_OUT, metavar="DIR", help="output folder (default: build/)")
-        sub.add_argument("--quiet", action="store_true", help="no progress output")
+        talk = sub.add_mutually_exclusive_group()
+        talk.add_argument("--quiet", action="store_true", help="print nothing but errors and the seed")
+        talk.add_argument("--verbose", action="store_true", help="also name every file written")
         sub.add_argument("--strict", action="store_true", help="treat rendering warnings as errors")
         sub.add_argument("--debug", action="store_true", help="show tracebacks")
         sub.add_argument("--theme", default=THEMES[0], choices=THEMES, help="the look of every product (default: standard)")
+        sub.add_argument("--preflight", action=argparse.BooleanOptionalAction, default=None,
+                         help="read every PDF written back and report page problems (default: on for `build all`)")
+        supervision(sub)
         if seeded:
             sub.add_argument("--seed", default=None, metavar="N",
                              help="make the same output again (default: a fresh seed, printed)")
 
     validate = top.add_parser("validate", help="check every content file and report all mistakes")
-    validate.add_argument("--content", action="append", type=Path, default=[], metavar="DIR")
-    validate.add_argument("--debug", action="store_true")
+    common(validate, seeded=False)
+    subparsers["validate"] = validate
 
     tables = top.add_parser("tables", help="list every table: id, die, title, pack and the products that use it")
     tables.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
@@ -54,19 +95,33 @@ def _parser(commands) -> argparse.ArgumentParser:
                               epilog="example: dungeonpress new-pack my-pack")
     new_pack.add_argument("dir", type=Path, metavar="DIR", help="a new (or empty) folder for the pack")
     new_pack.add_argument("--debug", action="store_true")
+    check = top.add_parser("preflight", help="read PDFs back and report what a reader or a print shop would notice")
+    check.add_argument("files", nargs="+", type=Path, metavar="FILE.pdf")
+    check.add_argument("--json", action="store_true", help="findings as JSON on stdout")
+    check.add_argument("--shop", action="store_true", help="also check TrimBox/BleedBox for a print shop")
+    check.add_argument("--strict", action="store_true", help="warnings fail too")
+    subparsers.update({"tables": tables, "new-pack": new_pack, "preflight": check})
 
     build_parser = top.add_parser("build", help="build a book product (rulebook, tables) or everything (all)")
     build_sub = build_parser.add_subparsers(dest="product", metavar="PRODUCT", required=True)
-    all_parser = build_sub.add_parser("all", help="build every main product into build/ (what `make` runs)")
+    all_parser = build_sub.add_parser("all", help="build every main product into build/ (what `make` runs); "
+                                      "unchanged ones are skipped (build/manifest.json)")
     common(all_parser, seeded=False)
     export_parser = top.add_parser("export", help="export content as data files (tables as JSON, CSV, Foundry VTT)")
     export_sub = export_parser.add_subparsers(dest="product", metavar="WHAT", required=True)
     parents = {"": top, "build": build_sub, "export": export_sub}
+    subparsers.update({"build": build_parser, "build all": all_parser, "export": export_parser})
+    subparsers.update(_tool_parsers(top))
 
-    for command in commands:
-        holder = parents[command.parent]
-        sub = holder.add_parser(command.name, help=command.help, description=command.help,
-                                epilog=f"example: {command.example}" if command.example else None)
+    loaded = {command.full_name: command for command in commands}
+    for _module, typed, help_text in products.index():
+        parent, _, name = typed.rpartition(" ")
+        if typed not in loaded:  # listed for --help and did-you-mean; its module is not imported
+            parents[parent].add_parser(name, help=help_text)
+            continue
+        command = loaded[typed]
+        sub = parents[parent].add_parser(command.name, help=command.help, description=command.help,
+                                         epilog=f"example: {command.example}" if command.example else None)
         common(sub, seeded=command.seeded)
         for field, spec in options.specs(command.options):
             if spec.switch:
@@ -77,26 +132,35 @@ def _parser(commands) -> argparse.ArgumentParser:
                 sub.add_argument(options.flag_of(field), dest=field.name, default=None, metavar=metavar,
                                  help=spec.help)
         sub.set_defaults(_command=command)
+        subparsers[command.full_name] = sub
+    parser.set_defaults(_subparsers=subparsers)
     return parser
 
 
 def main(argv=None, stdout=None, stderr=None) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
-    commands = build.commands()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    commands = _commands_named(argv)
     parser = _parser(commands)
     try:
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-            args = parser.parse_args(argv)
+            args, extras = parser.parse_known_args(argv)
     except SystemExit as exc:  # argparse: 0 for --help/--version, 2 for usage errors
         return int(exc.code or 0)
     if not args.command:
-        parser.print_help(stdout)
+        print("dungeonpress: error: a command is needed (see dungeonpress --help)", file=stderr)
+        return EXIT_USAGE
+    if extras:
+        sub = _subparser_of(args)
+        print(f"{sub.prog}: error: {_unknown_arguments(sub, extras)}", file=stderr)
         return EXIT_USAGE
     problem = _usage_problem(args)
     if problem:  # checked before any content is read or any work is done
         print(f"dungeonpress: error: {problem}", file=stderr)
         return EXIT_USAGE
+    if args.command in TOOLS:  # preview and serve read the build folder; they load no content
+        return _run_tool(args, stdout, stderr)
     try:
         jobs = _jobs(args, commands)  # every option checked before any content is read
     except UsageError as exc:
@@ -148,14 +212,83 @@ def _usage_problem(args) -> str | None:
     return None  # option values are typed and range-checked by options.parse, in _jobs
 
 
+def _commands_named(argv: list) -> list:
+    """The commands argv asks for, their product modules imported; none for --help, --version or a typo.
+
+    Only `build all` loads every product: help and usage errors stay fast (no generators, no views).
+    """
+    words = [word for word in argv if not word.startswith("-")]
+    typed = " ".join(words[:2]) if words[:1] in (["build"], ["export"]) else " ".join(words[:1])
+    if typed == "build all":
+        return build.commands()
+    modules = [module for module, name, _ in products.index() if name == typed]
+    return [command for module in modules for command in products.commands_of(module)]
+
+
+def _subparser_of(args) -> argparse.ArgumentParser:
+    command = getattr(args, "_command", None)
+    name = command.full_name if command else " ".join(filter(None, (args.command, getattr(args, "product", None))))
+    return args._subparsers[name]
+
+
 def _prog(args) -> str:
     command = getattr(args, "_command", None)
     return f"dungeonpress {command.full_name}" if command else f"dungeonpress {args.command}"
 
 
+TOOLS = ("preview", "serve")
+
+
+def _tool_parsers(top) -> dict:
+    """`preview` (PDF → PNG pages) and `serve` (the local preview page): tools around the products."""
+    out_help = "the build folder (default: build/)"
+    preview = top.add_parser("preview", help="rasterise a PDF (or a built product) to PNG pages and a contact sheet",
+                             epilog="example: dungeonpress preview rulebook --pages 1-4 --dpi 80")
+    preview.add_argument("target", metavar="FILE.pdf|PRODUCT",
+                         help="a PDF, or a product in the build folder: rulebook, tables, zine, pack, character…")
+    preview.add_argument("--pages", default=None, metavar="1-4", help="which pages (default: all)")
+    preview.add_argument("--dpi", type=float, default=80, help="resolution of the PNG pages (default: 80)")
+    preview.add_argument("--out", type=Path, default=build.DEFAULT_OUT, metavar="DIR", help=out_help)
+    serve = top.add_parser("serve", help="a local page (127.0.0.1 only) to browse the build folder and roll zines",
+                           epilog="example: dungeonpress serve --port 8000 --content my-pack/")
+    serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000; 0 picks a free one)")
+    serve.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
+                       help="an extra content pack, watched and passed to every build")
+    serve.add_argument("--out", type=Path, default=build.DEFAULT_OUT, metavar="DIR", help=out_help)
+    serve.add_argument("--timeout", type=float, default=300, help="seconds a build may take (default: 300)")
+    serve.add_argument("--quiet", action="store_true", help="no request log")
+    return {"preview": preview, "serve": serve}
+
+
+def _run_tool(args, stdout, stderr) -> int:
+    if args.command == "preview":
+        from dungeonpress import preview
+
+        try:
+            made = preview.preview(preview.resolve(args.target, args.out), pages=args.pages, dpi=args.dpi)
+        except preview.PreviewError as exc:
+            print(f"error: {exc}", file=stderr)
+            return EXIT_USAGE
+        for path in made.pages + [made.sheet]:
+            print(f"wrote {_shown(path)}", file=stdout)
+        return EXIT_OK
+    from dungeonpress import serve
+
+    if not 0 <= args.port <= 65535:
+        print(f"error: --port {args.port}: choose 0-65535", file=stderr)
+        return EXIT_USAGE
+    missing = [str(p) for p in args.content if not p.is_dir()]
+    if missing:
+        print(f"error: --content {missing[0]}: no such folder", file=stderr)
+        return EXIT_USAGE
+    serve.run_fresh(port=args.port, out_dir=args.out, packs=args.content, timeout=args.timeout,
+                    watched=[build.CONTENT_DIR, build.TEMPLATES_DIR], quiet=args.quiet)
+    return EXIT_FAILED  # not reached: run_fresh replaces this process
+
+
 def _jobs(args, commands) -> list:
     """(command, options, seed) for each run asked for; options typed and range-checked, UsageError if not."""
-    if args.command in ("validate", "tables", "new-pack"):
+    if args.command in ("validate", "tables", "new-pack", "preflight"):
         return []
     if args.command == "build" and args.product == "all":
         return [(command, options.parse(command.options, job.options), job.seed)
@@ -174,17 +307,27 @@ def _jobs(args, commands) -> list:
 def _dispatch(args, jobs, stdout, stderr) -> int:
     if args.command == "new-pack":
         return _new_pack(args.dir, stdout, stderr)
+    if args.command == "preflight":
+        return _preflight(args.files, stdout, stderr, as_json=args.json, shop=args.shop, strict=args.strict)
+    quiet, verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
+    level = progress.QUIET if quiet else progress.VERBOSE if verbose else progress.NORMAL
+    strict = getattr(args, "strict", False)
+    items = _supervised_items(args, jobs, stderr)
+    if items is not None:
+        return _run_supervised(args, items, level, stdout, stderr)
     content = build.load_content(args.content)
     for warning in content.warnings:  # files a pack holds that were not read: say so, never pass them over
-        print(f"warning: {warning}", file=stderr)
+        if level != progress.QUIET or strict:
+            print(f"{'error' if strict else 'warning'}: {warning}", file=stderr)
     if args.command == "validate":
-        for note in content.notes:
-            print(note, file=stdout)
-        tables = len(content.tables)
-        print(f"content ok: {tables} tables, {len(content.creatures)} creatures, "
-              f"{len(content.book.chapters) if content.book else 0} chapters"
-              f"{f', {len(content.warnings)} files not read' if content.warnings else ''}", file=stdout)
-        return EXIT_OK
+        if level != progress.QUIET:
+            for note in content.notes:
+                print(note, file=stdout)
+            tables = len(content.tables)
+            print(f"content ok: {tables} tables, {len(content.creatures)} creatures, "
+                  f"{len(content.book.chapters) if content.book else 0} chapters"
+                  f"{f', {len(content.warnings)} files not read' if content.warnings else ''}", file=stdout)
+        return EXIT_FAILED if strict and content.warnings else EXIT_OK
     if args.command == "tables":
         from dungeonpress import authoring  # reads the product code: only when asked
         products = {module: [c.full_name for c in found] for module, found in build.commands_by_module().items()
@@ -192,23 +335,142 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
         for line in authoring.tables_listing(content, products):
             print(line.rstrip(), file=stdout)
         return EXIT_OK
+    if args.preflight is None:  # `build all` reads back what it wrote unless told not to
+        args.preflight = args.command == "build" and args.product == "all"
     status = EXIT_OK
+    pdfs = []
+    display = progress.Display(stdout, stderr, level=level)
+    display.plan(len(jobs))
+    try:
+        for command, opts, seed in jobs:
+            if command.seeded and seed is None:
+                seed = secrets.randbelow(10**9)
+                display.note(f"seed: {seed}")  # printed even when quiet: the one way to make it again
+            ctx = build.context_for(content, seed=seed if command.seeded else None, progress=display.step,
+                                    on_item=display.event, user_packs=args.content, strict=args.strict,
+                                    theme=args.theme, out_dir=args.out)
+            with display.job(command.full_name + (f" --seed {seed}" if command.seeded else "")):
+                report = build.run_command(command, ctx, opts, args.out, count_pages=level != progress.QUIET)
+            for warning in report.warnings:
+                display.warning(warning, error=ctx.strict)
+            if report.warnings and ctx.strict:
+                status = EXIT_FAILED
+            for path, size, pages in zip(report.written, report.sizes, report.pages):
+                display.wrote(_shown(path), size, pages)
+                if path.suffix == ".pdf" and path not in pdfs:
+                    pdfs.append(path)
+    except BaseException:
+        display.close(summary_line=False)  # the error says what happened; the bar must not hide it
+        raise
+    display.close(_shown(args.out) + "/")
+    if args.preflight and pdfs:
+        # Page problems are reported for every build; they fail it only with --strict until every product is clean.
+        found = _preflight(pdfs, stdout, stderr, summary_only=True)
+        if found != EXIT_OK and args.strict:
+            status = EXIT_FAILED
+    return status
+
+
+def _supervised_items(args, jobs, stderr) -> list | None:
+    """The items of `build all` or of a --batch run (each made in a worker), None for a single run."""
+    if args.command in ("validate", "tables", "new-pack", "preflight"):
+        return None
+    many = args.command == "build" and getattr(args, "product", None) == "all"
+    runs = []
     for command, opts, seed in jobs:
-        if command.seeded and seed is None:
+        if command.seeded and seed is None and command.batch and command.batch(opts, 0) is not None:
             seed = secrets.randbelow(10**9)
             print(f"seed: {seed}", file=stderr)
-        progress = None if args.quiet else _progress_printer(stderr)
-        ctx = build.context_for(content, seed=seed if command.seeded else None, progress=progress,
-                                user_packs=args.content, strict=args.strict, theme=args.theme,
-                                out_dir=args.out)
-        report = build.run_command(command, ctx, opts, args.out)
-        for warning in report.warnings:
-            print(f"warning: {warning}", file=stderr)
-        if report.warnings and ctx.strict:
+        expanded = command.batch(opts, seed) if command.batch else None
+        if expanded is not None:
+            many = True
+            runs.extend((command, given, one_seed) for given, one_seed in expanded)
+        else:
+            runs.append((command, _given(opts), seed if command.seeded else None))
+    if not many:
+        return None
+    prints = manifest.Fingerprints(build.CONTENT_DIR, build.TEMPLATES_DIR, args.content)
+    settings = {"strict": args.strict, "theme": args.theme}
+    items = []
+    for command, given, seed in runs:
+        flags = {field.name: (options.flag_of(field), spec.switch) for field, spec in options.specs(command.options)}
+        shown = [flags[k][0] if flags[k][1] else f"{flags[k][0]} {v}" for k, v in sorted(given.items())]
+        label = " ".join([command.full_name, *shown, *([f"--seed {seed}"] if seed is not None else [])])
+        key = manifest.item_key(label, command.full_name, given, seed, settings, prints.inputs(command.reads))
+        items.append(batch.Item(label=label, command=command.full_name, options=given, seed=seed, key=key))
+    return items
+
+
+def _given(opts) -> dict:
+    """An options instance back as {field: value}, leaving out what was not given."""
+    return {field.name: getattr(opts, field.name) for field, spec in options.specs(type(opts))
+            if getattr(opts, field.name) not in (None, False)}
+
+
+def _run_supervised(args, items, level, stdout, stderr) -> int:
+    settings = batch.Settings(user_packs=tuple(str(p) for p in args.content), strict=args.strict,
+                              theme=args.theme, out_dir=str(args.out))
+    supervision = {"timeout": args.item_timeout or batch.ITEM_TIMEOUT, "memory_mb": args.item_memory or batch.ITEM_MEMORY_MB}
+    display = progress.Display(stdout, stderr, level=level)
+    display.plan(len(items))
+    pdfs = []
+
+    def on_event(event) -> None:  # a worker's batch.Event, told to the one display of the run
+        label, result = event.item.label, event.result
+        if event.kind == "finished" and result is not None:
+            size = sum(len(o.data) for o in result.outputs)
+            display.event(Event("finished", label, pages=sum(result.pages.values()), bytes=size))
+            for output in result.outputs:
+                path = args.out / output.name
+                display.wrote(_shown(path), len(output.data), result.pages.get(output.name, 0))
+                if output.kind == "pdf":
+                    pdfs.append(path)
+        elif event.kind == "failed":
+            display.event(Event("failed", label, message=result.error if result is not None else ""))
+        else:
+            display.event(Event(event.kind, label))
+
+    def check_content():  # content mistakes are reported once, here, not once per item by every worker
+        for warning in build.load_content(args.content).warnings:
+            display.warning(warning, error=args.strict)
+
+    try:
+        summary = batch.build_and_record(items, settings, args.out, on_event=on_event, before=check_content,
+                                         **supervision)
+    except BaseException:
+        display.close(summary_line=False)
+        raise
+    for warning in summary.warnings:
+        display.warning(warning, error=args.strict)
+    for label, reason in summary.failures:
+        display.note(f"failed: {label}: {reason}")  # shown even when quiet: it is an error
+    display.close(_shown(args.out) + "/")
+    if level != progress.QUIET:
+        print(summary.line(), file=stderr)
+    status = EXIT_OK
+    if summary.failed or (summary.warnings and args.strict):
+        status = EXIT_FAILED
+    if args.preflight is None:  # `build all` reads back what it wrote unless told not to
+        args.preflight = args.command == "build" and getattr(args, "product", None) == "all"
+    if args.preflight and pdfs and not summary.interrupted:
+        # Page problems are reported for every build; they fail it only with --strict until every product is clean.
+        if _preflight(pdfs, stdout, stderr, summary_only=True) != EXIT_OK and args.strict:
             status = EXIT_FAILED
-        for path in report.written:
-            print(f"wrote {_shown(path)}", file=stdout)
-    return status
+    return EXIT_INTERRUPTED if summary.interrupted else status
+
+
+def _positive(kind, low, high):
+    def convert(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number from {low} to {high} (got {text})") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be a number from {low} to {high} (got {text})")
+        return value
+    return convert
+
+
 
 
 def _new_pack(target: Path, stdout, stderr) -> int:
@@ -223,6 +485,40 @@ def _new_pack(target: Path, stdout, stderr) -> int:
     return EXIT_OK
 
 
+def _preflight(files, stdout, stderr, *, as_json=False, shop=False, strict=False, summary_only=False) -> int:
+    """Check each PDF; print findings (or one summary line per file); 1 on errors, or on warnings with strict."""
+    from dungeonpress import preflight  # imported here: only preflight runs need the PDF reader
+
+    status, everything = EXIT_OK, []
+    for path in files:
+        try:
+            findings = preflight.check_file(path, shop=shop)
+        except preflight.BadPDF as exc:
+            print(f"error: {exc}", file=stderr)
+            status = EXIT_FAILED
+            continue
+        everything.extend(findings)
+        errors = sum(f.severity == preflight.ERROR for f in findings)
+        if errors or (strict and findings):
+            status = EXIT_FAILED
+        if summary_only:
+            if findings:
+                counts = ", ".join(f"{check} {n[preflight.ERROR]}e/{n[preflight.WARNING]}w"
+                                   for check, n in preflight.summary(findings).items())
+                print(f"preflight: {_shown(path)}: {errors} error(s), {len(findings) - errors} warning(s) ({counts})",
+                      file=stderr)
+        elif not as_json:
+            for finding in findings:
+                print(finding, file=stdout)
+    if as_json:
+        json.dump([f.as_dict() for f in everything], stdout, indent=1, ensure_ascii=False)
+        stdout.write("\n")
+    elif not summary_only:
+        errors = sum(f.severity == preflight.ERROR for f in everything)
+        print(f"preflight: {len(files)} file(s), {errors} error(s), {len(everything) - errors} warning(s)", file=stderr)
+    return status
+
+
 def full_name(command) -> str:
     """How a command is typed after `dungeonpress`: `build rulebook`, `export tables`, `dungeon`."""
     return command.full_name
@@ -233,20 +529,3 @@ def _shown(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
-
-
-def _progress_printer(stream):
-    """A one-line progress bar on stderr, redrawn in place when stderr is a terminal."""
-    interactive = stream.isatty()
-
-    def show(done: int, total: int, label: str) -> None:
-        width = 24
-        filled = width * done // max(total, 1)
-        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label}"
-        if interactive:
-            stream.write("\r" + line.ljust(70) + ("\n" if done >= total else ""))
-        else:
-            stream.write(line + "\n")
-        stream.flush()
-
-    return show

@@ -47,6 +47,12 @@ ZINE_TOP = (4, 3, 2, 1)  # 0-based page numbers, left to right, rotated 180 degr
 ZINE_BOTTOM = (5, 6, 7, 0)
 
 
+def page_count(pdf_bytes: bytes) -> int:
+    """How many pages a PDF has (for the run's summary)."""
+    with pikepdf.open(io.BytesIO(pdf_bytes)) as pdf:
+        return len(pdf.pages)
+
+
 def creep_shifts(page_count: int, thickness_mm: float) -> list[float]:
     """How far (points) each sheet side's pages move towards the fold, outermost sheet first.
 
@@ -158,3 +164,9 @@ def _marks(kind: str, size: tuple) -> str:
         ops.append(f"{width / 4:.2f} {height / 2:.2f} m {3 * width / 4:.2f} {height / 2:.2f} l S")
     ops.append("Q")
     return " ".join(ops)
+
+
+def page_count(pdf_bytes: bytes) -> int:
+    """How many pages a PDF has (for progress lines and the end-of-run summary)."""
+    with pikepdf.open(io.BytesIO(pdf_bytes)) as src:
+        return len(src.pages)

@@ -249,6 +249,14 @@ def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = 
     return data
 
 
+def native_versions() -> dict:
+    """The C libraries under WeasyPrint that shape the bytes (recorded in build/manifest.json)."""
+    from weasyprint.text.ffi import pango
+    number = pango.pango_version()
+    return {"pango": f"{number // 10000}.{number // 100 % 100}.{number % 100}",
+            "harfbuzz-subset": SUBSET_FONTS}
+
+
 def html_to_pdf(html: str, *, base_url: Path, roots, forms: bool = False) -> tuple[bytes, list]:
     """Lay out and write in one call: (PDF bytes, WeasyPrint warnings)."""
     rendered = layout_html(html, base_url=base_url, roots=roots, forms=forms)

@@ -89,8 +89,12 @@ class Delve:
 
 
 def wandering_due(turn: int, mapping: bool) -> bool:
-    """Every second turn (2, 4, 6…); half as often (4, 8, 12…) for a delver who does not map."""
-    return turn % (2 if mapping else 4) == 0
+    """Every second turn (2, 4, 6…); half as often (4, 8, 12…) for a delver who does not map.
+
+    A rest turn always keeps its check: the post drops only the encounter check while resting, so
+    without mapping turns 6, 18, 30… are checked too.
+    """
+    return turn % (2 if mapping else 4) == 0 or rest_due(turn)
 
 
 def rest_due(turn: int) -> bool:

@@ -19,6 +19,27 @@ THEMES = ("standard", "ink-saver", "large-print", "high-contrast", "dyslexia-fri
 # Templates of documents that take the pages they need (books): large print re-flows them; fixed
 # formats (sheets, cards, the one-sheet zine) must keep fitting their paper.
 FLOWING = frozenset({"book.html.j2", "tables.html.j2", "dungeon_booklet.html.j2"})
+KINDS = ("planned", "started", "finished", "failed", "skipped")  # what can happen to an item of a run
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened to an item of the run (a product, or one zine of a batch).
+
+    `planned` announces `count` more items; `started`, then one of `finished` (with the `pages`
+    and `bytes` it made), `failed` (with a `message`) or `skipped` (nothing to do).
+    """
+
+    kind: str
+    name: str
+    pages: int = 0
+    bytes: int = 0
+    count: int = 0
+    message: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown event kind {self.kind!r} (expected one of {', '.join(KINDS)})")
 
 
 @dataclass
@@ -34,12 +55,18 @@ class BuildContext:
     paper: str = "a4"  # the paper of a single-paper output when its command's --paper is not given
     strict: bool = False  # warnings fail the build
     templates_href: str = "../templates"  # templates seen from the output folder, "" outside the project (never absolute)
-    progress: object = None  # callable(done, total, label) or None
+    progress: object = None  # callable(done, total, label) or None: what the product is doing now
+    on_item: object = None  # callable(Event) or None: items of a batch started/finished/failed/skipped
     warnings: list = field(default_factory=list)
 
     def tick(self, done: int, total: int, label: str) -> None:
         if self.progress:
             self.progress(done, total, label)
+
+    def item(self, kind: str, name: str, *, pages: int = 0, bytes: int = 0, count: int = 0, message: str = "") -> None:
+        """Report one item of a batch to whoever shows the run (`planned` announces `count` of them)."""
+        if self.on_item:
+            self.on_item(Event(kind, name, pages=pages, bytes=bytes, count=count, message=message))
 
 
 @dataclass(frozen=True)
@@ -111,6 +138,12 @@ class Command:
     example: str = ""
     build_all: tuple = ()
     order: int = 100
+    # Built-in packs (folder names under content/) its outputs depend on; None: all of them. Templates,
+    # fonts, user packs, our code and library versions always count (manifest.Fingerprints).
+    reads: tuple | None = None
+    # batch(options, seed) -> [(options dict, seed), ...] when the options ask for many separate outputs
+    # made in supervised workers (dungeon --batch N); None when they ask for one run.
+    batch: object = None
 
     @property
     def full_name(self) -> str:

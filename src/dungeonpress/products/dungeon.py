@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from dungeonpress.dice import d, sub_rng
@@ -22,6 +23,7 @@ MAX_ZINE_ROOMS = 10  # more keyed rooms than this do not fit three A7 pages at a
 MIN_ROOMS, MAX_ROOMS = 3, 30
 PACK_COUNT = 6
 MAX_PACK = 36  # a d66 picks from at most 36 delves
+MAX_BATCH = 1000  # separate dungeons from one --batch run
 ZINE_PAGES = 8
 MAX_ZINE_NOTES = 2  # a one-page key leaves two zine pages to fill
 ZINE_FITS = ("whole", "flowing", "dense")  # ways to lay out the zine, tried in turn until it fits
@@ -189,8 +191,12 @@ class DungeonOptions(options.Options):
                                                              "(default: pdf)")
     map_style: str = options.option("clean", "how the map is drawn: clean lines or sketch (pen hatching) "
                                              "(default: clean)", choices=MAP_STYLES)
+    batch: int | None = options.option(None, "write N separate dungeons (zines unless --layout booklet), seeds SEED, "
+                                       "SEED+1, ..., made in two supervised worker processes", min=1, max=MAX_BATCH)
 
     def check(self) -> None:
+        if self.batch is not None and (self.count is not None or self.layout == "pack"):
+            raise UsageError("--batch writes separate zines or booklets: leave out --count and --layout pack")
         if self.count is not None and self.layout == "zine":
             raise UsageError("--count makes a pack, which is an A5 booklet: leave out --layout zine")
         if self.count is None and self.layout in (None, "zine") and (self.rooms or 0) > MAX_ZINE_ROOMS:
@@ -198,9 +204,19 @@ class DungeonOptions(options.Options):
                              f"use --layout booklet for bigger dungeons")
 
 
+def batch_items(opts: DungeonOptions, seed: int) -> list | None:
+    """`--batch N`: N single dungeons with seeds seed, seed+1, ...; each exactly what `--seed S` alone makes."""
+    if opts.batch is None:
+        return None
+    one = {f.name: getattr(opts, f.name) for f in dataclasses.fields(opts)
+           if f.name != "batch" and getattr(opts, f.name) is not None}
+    return [(one, seed + n) for n in range(opts.batch)]
+
+
 COMMANDS = (
     Command(
         name="dungeon",
+        batch=batch_items,
         help="a pre-rolled dungeon: one-sheet mini zine, A5 booklet, or a pack of delves (--count)",
         run=build_dungeon,
         seeded=True,

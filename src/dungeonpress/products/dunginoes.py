@@ -58,6 +58,7 @@ COMMANDS = (
         options=DunginoesOptions,
         example="dungeonpress dunginoes --seed 1234 --size 20 --mode before",
         build_all=(Job(seed=1234),),
+        reads=("dunginoes",),  # its own pack's tables only
         order=80,
     ),
 )

@@ -84,6 +84,7 @@ COMMANDS = (
         options=PaperogueOptions,
         example="dungeonpress paperogue --seed 1234 --levels 3 --rooms-die d12",
         build_all=(Job(seed=1234),),
+        reads=("paperogue",),  # its own pack's tables only
         order=70,
     ),
 )

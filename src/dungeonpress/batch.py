@@ -1,0 +1,351 @@
+"""Supervised workers: items (command, options, seed) → outputs, each made in a worker process with a time limit and a memory cap."""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait
+
+# Like manifest.py, light on imports: the parent only hands out items and writes what comes back;
+# the workers import the products (and WeasyPrint) once each and keep them warm across items.
+
+WORKERS = 2  # the machine this is made for has two cores
+ITEM_TIMEOUT = 600.0  # seconds; the rulebook takes well under a minute on a loaded two-core machine
+ITEM_MEMORY_MB = 2048  # address space per worker (RLIMIT_AS); a zine worker peaks far below this
+_START = "spawn"  # a fresh interpreter per worker: no locks or threads inherited from the parent
+STARTUP = 120.0  # seconds a fresh worker may take to start (imports) before its first item's clock runs
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every item of one run shares (picklable: it travels to the workers)."""
+
+    user_packs: tuple = ()
+    strict: bool = False
+    theme: str = "standard"
+    out_dir: str = "build"
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing to make: a command by its full name, its options by field name, its seed."""
+
+    label: str
+    command: str
+    options: dict = field(default_factory=dict)
+    seed: int | None = None
+    key: str = ""  # the hash of its inputs (manifest.item_key), "" when not tracked
+
+
+@dataclass
+class Result:
+    """How one item ended: built (with outputs), failed (with a one-line reason) or skipped (up to date)."""
+
+    item: Item
+    status: str
+    outputs: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)
+    error: str = ""
+    seconds: float = 0.0
+    pages: dict = field(default_factory=dict)  # PDF name → page count
+    peak_mib: float = 0.0  # the worker's peak resident memory once this item was made
+    worker: int = 0  # which worker made it (1, 2, ...; a replacement gets the next number)
+    native: dict = field(default_factory=dict)  # versions only a worker knows (Pango)
+
+
+@dataclass(frozen=True)
+class Event:
+    """What a progress display is told: kind is started, finished, failed or skipped."""
+
+    kind: str
+    item: Item
+    done: int = 0
+    total: int = 0
+    result: Result | None = None
+
+
+def make_item(settings: Settings, item: Item):
+    """The real work, run inside a worker: (outputs, warnings, {pdf name: pages}, native versions).
+
+    Content is read once per worker and kept for its next items.
+    """
+    from dungeonpress import build
+    from dungeonpress.products import options as option_types
+    content = _content(settings.user_packs)
+    command = next(c for c in build.commands() if c.full_name == item.command)
+    opts = option_types.parse(command.options, item.options)
+    ctx = build.context_for(content, seed=item.seed, user_packs=list(settings.user_packs), strict=settings.strict,
+                            theme=settings.theme, out_dir=settings.out_dir)
+    outputs = command.run(ctx, opts)
+    from dungeonpress import impose, pdf
+    pages = {o.name: impose.page_count(o.data) for o in outputs if o.kind == "pdf"}
+    return outputs, list(ctx.warnings), pages, pdf.native_versions()
+
+
+_CONTENT: dict = {}
+
+
+def _content(user_packs: tuple):
+    from dungeonpress import build
+    if user_packs not in _CONTENT:
+        _CONTENT[user_packs] = build.load_content(list(user_packs))
+    return _CONTENT[user_packs]
+
+
+def _worker(conn, runner, settings: Settings, memory_mb: int) -> None:
+    """A worker's loop: take an item, make it, send back ("ok", outputs, warnings) or ("error", reason)."""
+    import resource
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle
+    if memory_mb:
+        limit = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    while True:
+        try:
+            item = conn.recv()
+        except (EOFError, OSError):
+            return
+        if item is None:
+            return
+        conn.send(("started",))  # the clock starts now, not while a fresh worker was still importing
+        try:
+            made = runner(settings, item)
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # MiB so far: flat over a healthy batch
+            conn.send(("ok", made[0], made[1], made[2] if len(made) > 2 else {}, round(peak, 1),
+                       made[3] if len(made) > 3 else {}))
+        except MemoryError:
+            conn.send(("error", f"memory limit ({memory_mb} MiB) exceeded"))
+        except BaseException as exc:  # noqa: BLE001 - one bad item must never take the worker's others down
+            conn.send(("error", _reason(exc)))
+
+
+def _reason(exc: BaseException) -> str:
+    from dungeonpress.errors import ContentErrors, RenderError
+    if isinstance(exc, (ContentErrors, RenderError)):
+        return str(exc)
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class _Slot:
+    """One worker process and the item it is on."""
+
+    started_workers = 0
+
+    def __init__(self, context, runner, settings, memory_mb):
+        _Slot.started_workers += 1
+        self.number = _Slot.started_workers
+        parent, child = context.Pipe()
+        self.process = context.Process(target=_worker, args=(child, runner, settings, memory_mb), daemon=True)
+        self.process.start()
+        child.close()
+        self.conn = parent
+        self.item = None
+        self.started = 0.0
+        self.running = False  # the worker has said it started the item
+
+    def give(self, item: Item) -> None:
+        self.item, self.started, self.running = item, time.monotonic(), False
+        try:
+            self.conn.send(item)
+        except OSError:  # it died while idle: its sentinel fails this item and it is replaced
+            pass
+
+    def deadline(self, timeout: float) -> float:
+        return self.started + timeout + (0.0 if self.running else STARTUP)
+
+    def stop(self, kill: bool = False) -> None:
+        if kill:
+            self.process.kill()
+        else:
+            try:
+                self.conn.send(None)
+            except OSError:
+                pass
+        self.process.join(timeout=5)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.conn.close()
+
+
+def run(items, settings: Settings, *, on_result=None, on_event=None, runner=make_item, workers: int = WORKERS,
+        timeout: float = ITEM_TIMEOUT, memory_mb: int = ITEM_MEMORY_MB) -> list[Result]:
+    """Make every item in supervised workers; each result goes to `on_result` (in this process) as it ends.
+
+    A worker that dies, runs out of memory or passes `timeout` seconds fails its one item and is
+    replaced; the others go on. On Ctrl-C the workers are stopped and KeyboardInterrupt propagates;
+    every item that finished before it has been handed to `on_result`. `runner(settings, item)` is the
+    work (tests pass their own); it must be importable by name in a fresh interpreter.
+    """
+    items = list(items)
+    total = len(items)
+    results: list[Result] = []
+    if not items:
+        return results
+    context = multiprocessing.get_context(_START)
+    _Slot.started_workers = 0
+    pending = list(reversed(items))
+    slots = [_Slot(context, runner, settings, memory_mb) for _ in range(min(workers, total))]
+
+    def tell(kind, item, result=None):
+        if on_event:
+            on_event(Event(kind, item, done=len(results), total=total, result=result))
+
+    def finish(slot, status, outputs=(), warnings=(), error="", pages=None, peak=0.0, native=None):
+        result = Result(slot.item, status, list(outputs), list(warnings), error, time.monotonic() - slot.started,
+                        dict(pages or {}), peak, slot.number, dict(native or {}))
+        slot.item = None
+        results.append(result)
+        if on_result:
+            on_result(result)
+        tell("finished" if status == "built" else "failed", result.item, result)
+
+    def feed(slot):
+        if pending and slot.item is None:
+            item = pending.pop()
+            slot.give(item)
+            tell("started", item)
+
+    try:
+        for slot in slots:
+            feed(slot)
+        while any(slot.item is not None for slot in slots):
+            busy = [slot for slot in slots if slot.item is not None]
+            now = time.monotonic()
+            wait_for = max(0.0, min(slot.deadline(timeout) - now for slot in busy))
+            ready = wait([slot.conn for slot in busy] + [slot.process.sentinel for slot in busy], timeout=wait_for)
+            for index, slot in enumerate(slots):
+                if slot.item is None:
+                    continue
+                replace = False
+                if slot.conn in ready:
+                    try:
+                        message = slot.conn.recv()
+                    except (EOFError, OSError):
+                        message = None
+                    if message is None:
+                        finish(slot, "failed", error=_death(slot))
+                        replace = True
+                    elif message[0] == "started":
+                        slot.started, slot.running = time.monotonic(), True
+                        continue
+                    elif message[0] == "ok":
+                        finish(slot, "built", message[1], message[2], pages=message[3], peak=message[4],
+                               native=message[5])
+                    else:
+                        finish(slot, "failed", error=message[1])
+                elif slot.process.sentinel in ready:
+                    finish(slot, "failed", error=_death(slot))
+                    replace = True
+                elif time.monotonic() >= slot.deadline(timeout):
+                    slot.stop(kill=True)
+                    finish(slot, "failed", error=f"took longer than {timeout:g} s (stopped)")
+                    if pending:
+                        slots[index] = _Slot(context, runner, settings, memory_mb)
+                    feed(slots[index])
+                    continue
+                if replace:
+                    slot.stop(kill=True)
+                    if pending:
+                        slots[index] = _Slot(context, runner, settings, memory_mb)
+                feed(slots[index])
+    finally:
+        for slot in slots:
+            if slot.process.is_alive() or not slot.conn.closed:
+                slot.stop(kill=slot.item is not None)
+    return results
+
+
+def _death(slot: _Slot) -> str:
+    slot.process.join(timeout=5)
+    code = slot.process.exitcode
+    if code is not None and code < 0:
+        name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
+        return f"worker was killed ({name}; out of memory?)"
+    return f"worker died (exit code {code})"
+
+
+@dataclass
+class Summary:
+    """What a supervised run did: counts, what it wrote, each failure, and its warnings."""
+
+    built: int = 0
+    failed: int = 0
+    skipped: int = 0
+    written: list = field(default_factory=list)
+    failures: list = field(default_factory=list)  # (label, reason)
+    warnings: list = field(default_factory=list)
+    seconds: float = 0.0
+    manifest: object = None  # the manifest's path when it was written, None when nothing changed
+    interrupted: bool = False  # Ctrl-C: what finished is written and recorded, the rest was not made
+
+    def line(self) -> str:
+        text = f"{self.built} built, {self.failed} failed, {self.skipped} up to date in {self.seconds:.1f} s"
+        text = ("interrupted: " + text) if self.interrupted else text
+        return text + (f"; manifest {self.manifest}" if self.manifest else "; nothing written")
+
+
+def build_and_record(items, settings: Settings, out_dir, *, on_event=None, before=None, **supervision) -> Summary:
+    """Skip the items whose inputs match the manifest; make the rest in workers; write each as it ends.
+
+    Every finished item's outputs are written atomically and the manifest rewritten at once, so
+    Ctrl-C (KeyboardInterrupt) keeps what finished with a manifest that matches it; the summary
+    then says `interrupted`.
+    Each item's `key` is its inputs' hash (manifest.item_key); `before()` runs once when anything is
+    to be made (the CLI checks the content there, so a content mistake is reported once).
+    """
+    from pathlib import Path
+
+    from dungeonpress import build, manifest
+    out_dir = Path(out_dir)
+    started = time.monotonic()
+    summary = Summary()
+    entries = dict(manifest.read(out_dir).get("items", {}))
+    todo = []
+    for item in items:
+        if manifest.up_to_date(entries.get(item.label), item.key, out_dir):
+            summary.skipped += 1
+            if on_event:
+                on_event(Event("skipped", item, done=summary.skipped, total=len(items)))
+        else:
+            todo.append(item)
+
+    if todo and before:
+        before()
+
+    def record(result: Result) -> None:
+        status, error = result.status, result.error
+        if status == "built":
+            try:
+                summary.written.extend(build.write_outputs(out_dir, result.outputs))
+            except (OSError, RuntimeError) as exc:
+                status, error = "failed", f"could not write: {exc}"
+                result.status, result.error = status, error
+        if status == "built":
+            summary.built += 1
+            summary.warnings.extend(f"{result.item.label}: {w}" for w in result.warnings)
+        else:
+            summary.failed += 1
+            summary.failures.append((result.item.label, error))
+        item = result.item
+        entries[item.label] = manifest.entry(key=item.key, command=item.command, options=item.options, seed=item.seed,
+                                             status=status, outputs=result.outputs if status == "built" else (),
+                                             error=error, seconds=result.seconds, peak_mib=result.peak_mib,
+                                             worker=result.worker, native=result.native)
+        build.write_outputs(out_dir, [_manifest_output(manifest, entries)])
+        summary.manifest = out_dir / manifest.NAME
+
+    try:
+        run(todo, settings, on_result=record, on_event=on_event, **supervision)
+    except KeyboardInterrupt:
+        summary.interrupted = True
+    finally:
+        summary.seconds = time.monotonic() - started
+    return summary
+
+
+def _manifest_output(manifest, entries):
+    from dungeonpress.products.common import Output
+    return Output(manifest.NAME, manifest.encode(entries))

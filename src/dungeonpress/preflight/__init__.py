@@ -1,0 +1,53 @@
+"""Read PDFs back and report what a reader or a print shop would notice: PDF paths in, findings out."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from dungeonpress.preflight.reading import BadPDF, open_pdf
+from dungeonpress.preflight import layout, text
+
+ERROR, WARNING = "error", "warning"
+
+__all__ = ["BadPDF", "Finding", "ERROR", "WARNING", "check_file", "summary"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem on one page (page is 1-based; 0 means the whole file)."""
+
+    file: str
+    page: int
+    check: str
+    severity: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:p{self.page}" if self.page else self.file
+        return f"{where}: {self.severity}: {self.check}: {self.message}"
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def check_file(path: Path | str, *, shop: bool = False) -> list[Finding]:
+    """Every check over one PDF; raises BadPDF (one line) when the file cannot be read as a PDF."""
+    path = Path(path)
+    doc = open_pdf(path)
+    try:
+        found = []
+        for check in (*text.CHECKS, *layout.CHECKS, *(layout.SHOP_CHECKS if shop else ())):
+            for page, severity, message in check(doc):
+                found.append(Finding(path.name, page, check.__name__.lstrip("_").removeprefix("check_"), severity, message))
+    finally:
+        doc.close()
+    return sorted(found, key=lambda f: (f.page, f.severity != ERROR, f.check, f.message))
+
+
+def summary(findings: list[Finding]) -> dict:
+    """{check: {"error": n, "warning": n}} for a short report."""
+    out: dict = {}
+    for finding in findings:
+        out.setdefault(finding.check, {ERROR: 0, WARNING: 0})[finding.severity] += 1
+    return out

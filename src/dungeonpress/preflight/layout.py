@@ -1,0 +1,165 @@
+"""Checks on the pages of a read-back PDF: table fragments, empty pages, ink near the edge, sizes, folds, print boxes."""
+
+from __future__ import annotations
+
+import re
+
+from dungeonpress.preflight.reading import DIE_LABEL, MM, Document, Page, imposed, paper_name
+from dungeonpress.preflight.text import content_rows, is_heading
+
+SAFE_EDGE_MM = 5        # home printers leave about 5 mm unprinted on every side
+MIN_FILL = 0.2          # a page whose content spans less than this share of its height looks abandoned
+MIN_BLEED_MM = 3        # print shops ask for 3 mm of art beyond the trim
+FRAGMENT_ROWS = 2       # this many table rows or fewer alone on a page is a fragment
+PAPER_IN_NAME = re.compile(r"(?:^|[-_.])(a4|a5|a6|letter)(?:[-_.]|$)")
+
+
+def check_table_fragments(doc: Document):
+    """One or two table rows alone at the top of a page (the rest of the table is overleaf) or at its foot."""
+    if imposed(doc):
+        return
+    for index, page in enumerate(doc.pages):
+        rows = content_rows(page)
+        prev = content_rows(doc.pages[index - 1]) if index else []
+        nxt = content_rows(doc.pages[index + 1]) if index + 1 < len(doc.pages) else []
+        head = _leading_table_rows(rows[1:] if rows and _is_header_row(rows[0]) else rows)
+        if head and len(head) <= FRAGMENT_ROWS and prev and _is_table_row(prev[-1]):
+            yield page.number, "error", f"{len(head)} table row(s) carried over alone from the page before"
+        tail = _leading_table_rows(list(reversed(rows)))
+        if tail and len(tail) <= FRAGMENT_ROWS and len(tail) < len(rows) and nxt and _starts_with_table(nxt):
+            yield page.number, "error", f"a table starts with {len(tail)} row(s) at the foot of the page and runs on overleaf"
+
+
+def check_fill(doc: Document):
+    """A page with some content that covers under a fifth of its height (blank pages and covers are left alone)."""
+    if imposed(doc):
+        return
+    for page in doc.pages[1:]:
+        ink = [b for b in page.ink if b[4] != "text" or _in_body(b, page)]
+        text_rows = content_rows(page)
+        if not text_rows:
+            continue
+        top = min(b[1] for b in ink)
+        bottom = max(b[3] for b in ink)
+        if (bottom - top) < MIN_FILL * page.height:
+            yield page.number, "warning", f"content fills {100 * (bottom - top) / page.height:.0f}% of the page height"
+
+
+def check_edges(doc: Document):
+    """No ink within 5 mm of the sheet edge, unless it runs off the edge (bleed)."""
+    safe = SAFE_EDGE_MM * MM
+    for page in doc.pages:
+        near = []
+        for x0, top, x1, bottom, kind in page.ink:
+            if x0 <= 0.5 or top <= 0.5 or x1 >= page.width - 0.5 or bottom >= page.height - 0.5:
+                continue  # art that runs to or past the sheet edge is bleed
+            gap = min(x0, top, page.width - x1, page.height - bottom)
+            if gap < safe - 0.01:
+                near.append((gap, kind))
+        if near:
+            gap, kind = min(near)
+            kinds = sorted({k for _, k in near})
+            yield page.number, "error", (f"{len(near)} mark(s) ({', '.join(kinds)}) within {SAFE_EDGE_MM} mm of the sheet "
+                                         f"edge, the nearest {gap / MM:.1f} mm ({kind})")
+
+
+def check_page_size(doc: Document):
+    """Pages the same size, a paper the project knows, and the paper the file name claims."""
+    first = doc.pages[0]
+    claim = PAPER_IN_NAME.search(doc.name.lower())
+    for page in doc.pages:
+        trim = page.box("TrimBox") or page.box("MediaBox")
+        width, height = trim[2] - trim[0], trim[3] - trim[1]
+        paper = paper_name(width, height)
+        if abs(page.width - first.width) > 1 or abs(page.height - first.height) > 1:
+            yield page.number, "error", (f"page is {page.width / MM:.0f}×{page.height / MM:.0f} mm, page 1 is "
+                                         f"{first.width / MM:.0f}×{first.height / MM:.0f} mm")
+        if paper is None:
+            yield page.number, "warning", f"page is {width / MM:.1f}×{height / MM:.1f} mm, not a paper size the project prints on"
+        elif claim and page.number == 1 and paper.lower() != claim.group(1) and not imposed(doc):
+            yield page.number, "error", f"file name says {claim.group(1)} but the page is {paper}"
+        crop = page.box("CropBox")
+        media = page.box("MediaBox")
+        if crop and media and any(abs(a - b) > 0.5 for a, b in zip(crop, media)):
+            yield page.number, "warning", "CropBox differs from MediaBox: viewers and printers may disagree on the page"
+
+
+def check_page_count(doc: Document):
+    """Folded booklets need a multiple of 4 pages; a duplex imposition needs an even number of sheet sides."""
+    count = len(doc.pages)
+    paper = paper_name(doc.pages[0].width, doc.pages[0].height)
+    if imposed(doc):
+        if count % 2:
+            yield 0, "error", f"{count} sheet sides: a double-sided imposition needs an even number"
+    elif paper in ("A5", "A6", "A7") and count > 4 and count % 4:
+        yield 0, "error", f"{count} pages: a folded {paper} booklet needs a multiple of 4 (add {(-count) % 4})"
+
+
+def check_print_boxes(doc: Document):
+    """For a print shop: TrimBox and BleedBox on every page, nested in the MediaBox, 3 mm bleed where art touches the trim."""
+    for page in doc.pages:
+        media, trim, bleed = page.box("MediaBox"), page.box("TrimBox"), page.box("BleedBox")
+        missing = [name for name, box in (("TrimBox", trim), ("BleedBox", bleed)) if box is None]
+        if missing:
+            yield page.number, "error", f"no {' or '.join(missing)}"
+            continue
+        if not (_inside(trim, bleed) and _inside(bleed, media)):
+            yield page.number, "error", "TrimBox must lie inside BleedBox, and BleedBox inside MediaBox"
+            continue
+        margin = min(trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3])
+        if margin < MIN_BLEED_MM * MM - 0.01 and _art_touches_trim(page, trim):
+            yield page.number, "error", f"full-bleed art with {margin / MM:.1f} mm of bleed (a print shop needs {MIN_BLEED_MM} mm)"
+
+
+def _inside(inner, outer) -> bool:
+    return (inner[0] >= outer[0] - 0.01 and inner[1] >= outer[1] - 0.01
+            and inner[2] <= outer[2] + 0.01 and inner[3] <= outer[3] + 0.01)
+
+
+def _art_touches_trim(page: Page, trim) -> bool:
+    # pdfplumber measures from the top-left of the MediaBox; the trim in the same frame:
+    media = page.box("MediaBox")
+    left, right = trim[0] - media[0], trim[2] - media[0]
+    top, bottom = media[3] - trim[3], media[3] - trim[1]
+    for x0, y0, x1, y1, kind in page.ink:
+        if kind != "text" and (x0 <= left + 0.5 or y0 <= top + 0.5 or x1 >= right - 0.5 or y1 >= bottom - 0.5):
+            return True
+    return False
+
+
+def _in_body(box, page: Page) -> bool:
+    edge = 12 * MM
+    return box[1] >= edge and box[3] <= page.height - edge
+
+
+def _is_table_row(row) -> bool:
+    return len(row) >= 2 and bool(DIE_LABEL.match(row[0].text.strip()))
+
+
+def _leading_table_rows(rows) -> list:
+    """Table rows from the start of `rows` (continuation lines of a cell count with their row)."""
+    out = []
+    for row in rows:
+        if _is_table_row(row):
+            out.append(row)
+        elif out and len(row) >= 1 and row[0].x0 > out[-1][0].x1:
+            continue  # a wrapped cell line belongs to the row above
+        else:
+            break
+    return out
+
+
+def _is_header_row(row) -> bool:
+    """A repeated table header: several cells, all bold, none a die label."""
+    return len(row) >= 2 and all("Bold" in s.fontname for s in row) and not _is_table_row(row)
+
+
+def _starts_with_table(rows) -> bool:
+    """The page opens by continuing a table (its rows, or its repeated header then rows), not with a new title."""
+    if rows and _is_header_row(rows[0]):
+        rows = rows[1:]
+    return bool(rows) and _is_table_row(rows[0])
+
+
+CHECKS = (check_table_fragments, check_fill, check_edges, check_page_size, check_page_count)
+SHOP_CHECKS = (check_print_boxes,)

@@ -1,0 +1,212 @@
+"""Checks on the type of a read-back PDF: fonts, sizes, contrast, stranded headings, hyphenated narrow lines."""
+
+from __future__ import annotations
+
+import re
+
+from pdfminer.pdftypes import resolve1
+
+from dungeonpress.preflight.reading import HYPHENS, MM, Document, Page, imposed, luminance, paper_name
+
+# The only families the project ships (templates/fonts/); anything else is a system fallback.
+# "Paperogue Marks" is Vollkorn under another name (templates/css/paperogue.css) for lining figures.
+SHIPPED_FAMILIES = ("Vollkorn", "Cinzel", "Paperogue-Marks")
+
+# Smallest sizes (pt) a reader can use, by the trim a reader holds: (running text, labels and dice numbers).
+# An eight-page zine folds an A4 or Letter sheet into A7 panels, so its text is judged at A7.
+MINIMUM_SIZES = {
+    "A7": (7.0, 6.0),
+    "A6": (7.5, 6.0),
+    "A5": (8.5, 6.0),
+    "A4": (9.0, 6.0),
+    "letter": (9.0, 6.0),
+}
+RUNNING_TEXT_CHARS = 45     # a line this long is running text, not a label or a table cell
+MIN_CONTRAST = 4.5          # WCAG AA for body text
+HEADING_RATIO = 1.12        # a heading is set at least this much larger than the page's body text
+NARROW_MEASURE_MM = 55      # table cells, labels and sidebars are narrower than this
+
+
+def trim_of(doc: Document) -> str:
+    """The page size a reader holds: zine panels are A7; imposed booklets are read as A5 pages."""
+    name = doc.name.lower()
+    if "zine" in name:
+        return "A7"
+    page = doc.pages[0]
+    paper = paper_name(page.width, page.height) or "A4"
+    if imposed(doc):
+        return "A5"
+    return paper
+
+
+def check_fonts(doc: Document):
+    """Every font embedded, and every glyph set in a family the project ships."""
+    for page in doc.pages:
+        fonts = resolve1(page.plumber.page_obj.resources.get("Font")) or {}
+        for key, ref in fonts.items():
+            font = resolve1(ref)
+            name = _name(font.get("BaseFont")) or str(key)
+            if not _embedded(font):
+                yield page.number, "error", f"font {name} is not embedded"
+        counts: dict = {}
+        for c in page.chars:
+            family = c["fontname"].split("+", 1)[-1]
+            if not family.startswith(SHIPPED_FAMILIES):
+                counts.setdefault(family, []).append(c["text"])
+        for family, glyphs in sorted(counts.items()):
+            sample = "".join(dict.fromkeys(glyphs))[:12]
+            yield page.number, "error", f"{len(glyphs)} glyph(s) set in {family}, a font the project does not ship: {sample!r}"
+
+
+def check_text_size(doc: Document):
+    trim = trim_of(doc)
+    body_min, label_min = MINIMUM_SIZES[trim]
+    for page in doc.pages:
+        small = [c for c in page.chars if c["size"] < label_min - 0.05]
+        if small:
+            sizes = sorted({round(c["size"], 1) for c in small})
+            sample = "".join(c["text"] for c in small[:20])
+            yield page.number, "error", (f"{len(small)} character(s) at {', '.join(map(str, sizes))} pt, below the "
+                                         f"{label_min} pt label minimum ({trim}): {sample!r}")
+        running = [s for s in page.segments if len(s.text) >= RUNNING_TEXT_CHARS and s.size < body_min - 0.05]
+        if running:
+            sizes = sorted({s.size for s in running})
+            yield page.number, "error", (f"{len(running)} line(s) of running text at {', '.join(map(str, sizes))} pt, "
+                                         f"below the {body_min} pt body minimum ({trim}): {running[0].text[:40]!r}")
+
+
+def check_contrast(doc: Document):
+    """Text at least 4.5:1 against the filled shape beneath it (the paper when there is none)."""
+    for page in doc.pages:
+        fills = backgrounds(page)
+        images = page.plumber.images
+        bad: dict = {}
+        for c in page.chars:
+            x, y = (c["x0"] + c["x1"]) / 2, (c["top"] + c["bottom"]) / 2
+            if any(i["x0"] <= x <= i["x1"] and i["top"] <= y <= i["bottom"] for i in images):
+                continue  # text over a picture: its background colour is unknown
+            under = [r for r in fills if r["x0"] <= x <= r["x1"] and r["top"] <= y <= r["bottom"]]
+            # The smallest enclosing fill is the nearest background (a cell inside a panel inside the page).
+            background = min(under, key=lambda r: r["width"] * r["height"])["non_stroking_color"] if under else (1.0,)
+            ratio = _contrast(c["non_stroking_color"], background)
+            if ratio < MIN_CONTRAST:
+                bad.setdefault(round(ratio, 1), []).append(c["text"])
+        for ratio, glyphs in sorted(bad.items()):
+            yield page.number, "error", f"{len(glyphs)} character(s) at contrast {ratio}:1 (minimum {MIN_CONTRAST}:1): {''.join(glyphs[:20])!r}"
+
+
+def check_stranded_headings(doc: Document):
+    """A heading at the foot of a page with two or fewer lines under it while its section runs on."""
+    if imposed(doc):
+        return
+    for index, page in enumerate(doc.pages[:-1]):
+        rows = content_rows(page)
+        if not rows:
+            continue
+        nxt = content_rows(doc.pages[index + 1])
+        continues = bool(nxt) and not is_heading(nxt[0], doc.pages[index + 1])
+        if not continues:
+            continue
+        for i, row in enumerate(rows):
+            if not is_heading(row, page) or row[0].top < page.height * 0.5:
+                continue
+            below = [r for r in rows[i + 1:] if not is_heading(r, page)]
+            if len(below) <= 2:
+                yield page.number, "error", f"heading {row[0].text[:40]!r} has {len(below)} line(s) under it at the foot of the page"
+                break
+
+
+def check_hyphenation(doc: Document):
+    """A word broken with a hyphen inside a narrow measure (a table cell, a label, a sidebar)."""
+    for page in doc.pages:
+        segments = page.segments
+        for seg in segments:
+            if not seg.text or seg.text[-1] not in HYPHENS or len(seg.text) < 2 or not seg.text[-2].isalpha():
+                continue
+            nxt = _line_below(seg, segments)
+            if nxt is None or not nxt.text[:1].islower():
+                continue
+            measure = _measure(seg, page)
+            if measure < NARROW_MEASURE_MM * MM:
+                word = seg.text.split()[-1] + nxt.text.split()[0]
+                yield page.number, "error", f"{word!r} hyphenated in a {measure / MM:.0f} mm measure"
+
+
+def content_rows(page: Page) -> list:
+    """Rows of text without the running head and folio (short lines in the outer 12 mm)."""
+    edge = 12 * MM
+    out = []
+    for row in page.rows:
+        text = " ".join(s.text for s in row)
+        if (row[0].top < edge or row[0].bottom > page.height - edge) and len(text) < 40:
+            continue
+        out.append(row)
+    return out
+
+
+def is_heading(row, page: Page) -> bool:
+    if len(row) != 1:
+        return False
+    seg = row[0]
+    if len(seg.text) > 60 or re.fullmatch(r"[\d\s.–-]+", seg.text):
+        return False
+    return seg.size >= page.body_size * HEADING_RATIO or ("Cinzel" in seg.fontname and seg.size >= page.body_size * 0.9)
+
+
+def backgrounds(page: Page) -> list:
+    """Filled shapes that can sit behind text; a border is drawn as two nested fills of one colour and is left out."""
+    fills = [r for r in (*page.plumber.rects, *page.plumber.curves) if r.get("fill")]
+    rings = set()
+    for i, a in enumerate(fills):
+        for j, b in enumerate(fills):
+            if i != j and a["non_stroking_color"] == b["non_stroking_color"] and _nested_close(b, a):
+                rings.update((i, j))
+    return [r for i, r in enumerate(fills) if i not in rings]
+
+
+def _nested_close(inner, outer, within: float = 4.0) -> bool:
+    gaps = (inner["x0"] - outer["x0"], inner["top"] - outer["top"], outer["x1"] - inner["x1"], outer["bottom"] - inner["bottom"])
+    return all(0 <= g <= within for g in gaps) and any(g > 0.01 for g in gaps)
+
+
+def _line_below(seg, segments):
+    best = None
+    for other in segments:
+        gap = other.top - seg.bottom
+        if -0.5 < gap < seg.size * 1.2 and other.x0 < seg.x1 and other.x1 > seg.x0 - seg.size * 2:
+            if best is None or other.top < best.top:
+                best = other
+    return best
+
+
+def _measure(seg, page: Page) -> float:
+    """How wide the column holding `seg` is: the widest line that starts where it starts, a few lines up or down."""
+    reach = 4 * seg.size
+    right = seg.x1
+    for other in page.segments:
+        if abs(other.x0 - seg.x0) <= 1.0 and other.top > seg.top - reach and other.top < seg.bottom + reach:
+            right = max(right, other.x1)
+    return right - seg.x0
+
+
+def _contrast(fg, bg) -> float:
+    a, b = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def _embedded(font) -> bool:
+    subtype = _name(font.get("Subtype"))
+    if subtype == "Type3":
+        return True
+    if subtype == "Type0":
+        descendants = resolve1(font.get("DescendantFonts")) or []
+        return all(_embedded(resolve1(d)) for d in descendants) if descendants else False
+    descriptor = resolve1(font.get("FontDescriptor"))
+    return bool(descriptor) and any(k in descriptor for k in ("FontFile", "FontFile2", "FontFile3"))
+
+
+def _name(value) -> str:
+    return str(getattr(value, "name", value or "")).lstrip("/")
+
+
+CHECKS = (check_fonts, check_text_size, check_contrast, check_stranded_headings, check_hyphenation)

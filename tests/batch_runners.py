@@ -1,0 +1,43 @@
+"""Stand-ins for the real work that tests hand to the batch supervisor: light to import in a fresh worker."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from dataclasses import dataclass
+
+from dungeonpress.errors import RenderError
+
+
+class Fatal(BaseException):
+    """Raised past `except Exception`, as WeasyPrint's fatal fetch error is."""
+
+
+@dataclass(frozen=True)
+class Output:
+    """Shaped like products.common.Output, without importing the renderer into every test worker."""
+
+    name: str
+    data: bytes
+
+    @property
+    def kind(self) -> str:
+        return self.name.rsplit(".", 1)[-1]
+
+
+def faulty(settings, item):
+    """A stand-in for the real work, given to the supervisor as its runner (nothing like it ships)."""
+    do = item.options.get("do", "ok")
+    if do == "raise":
+        raise RenderError(f"{item.label}: bad item")
+    if do == "base":  # like WeasyPrint's FatalURLFetchingError: a BaseException, not an Exception
+        raise Fatal("could not fetch file:///etc/hostname")
+    if do == "kill":  # what the kernel's OOM killer does to a worker
+        os.kill(os.getpid(), signal.SIGKILL)
+    if do == "hang":
+        time.sleep(3600)
+    if do == "memory":
+        blob = bytearray(8 * 1024**3)  # far over the cap: refused by RLIMIT_AS as MemoryError
+        return [Output("never.txt", bytes(blob[:1]))], []
+    return [Output(f"{item.label}.txt", f"made {item.label}\n".encode())], []

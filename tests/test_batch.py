@@ -1,0 +1,173 @@
+"""Supervised batches (RELIABILITY.md F4-F8): a bad, dying, hanging or exploding item fails alone; manifest and no-op rebuilds."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from dungeonpress import batch, cli, manifest
+from tests.batch_runners import faulty
+
+
+def items(n, bad=None, do="ok"):
+    return [batch.Item(label=f"item-{i}", command="test", options={"do": do if i == bad else "ok"}, key=f"k{i}")
+            for i in range(n)]
+
+
+def run(tmp_path, work, **kw):
+    kw.setdefault("timeout", 60)
+    kw.setdefault("memory_mb", 0)
+    return batch.build_and_record(work, batch.Settings(), tmp_path, runner=faulty, **kw)
+
+
+def on_disk(folder: Path) -> set:
+    return {p.name for p in folder.iterdir() if p.suffix == ".txt"}
+
+
+def recorded(folder: Path) -> dict:
+    return json.loads((folder / manifest.NAME).read_text())["items"]
+
+
+@pytest.mark.parametrize("do", ["raise", "kill", "base"])
+def test_one_bad_or_killed_item_of_ten_fails_alone(tmp_path, do):
+    # F4 (an item raises), F5 (its worker is SIGKILLed), F9 (a BaseException such as WeasyPrint's
+    # FatalURLFetchingError): 9 built, 1 failed, the failure named.
+    summary = run(tmp_path, items(10, bad=4, do=do))
+    assert (summary.built, summary.failed) == (9, 1)
+    assert on_disk(tmp_path) == {f"item-{i}.txt" for i in range(10) if i != 4}
+    label, reason = summary.failures[0]
+    assert label == "item-4"
+    assert {"raise": "bad item", "kill": "SIGKILL", "base": "Fatal: could not fetch"}[do] in reason
+    entries = recorded(tmp_path)
+    assert entries["item-4"]["status"] == "failed" and entries["item-4"]["outputs"] == []
+    assert sum(e["status"] == "built" for e in entries.values()) == 9
+
+
+def test_hanging_item_is_stopped_at_the_time_limit_and_the_batch_goes_on(tmp_path):
+    # F6: the hung worker is killed and replaced; the items after it still build.
+    summary = run(tmp_path, items(6, bad=1, do="hang"), timeout=4)
+    assert (summary.built, summary.failed) == (5, 1)
+    assert summary.failures == [("item-1", "took longer than 4 s (stopped)")]
+    assert multiprocessing.active_children() == []
+
+
+def test_item_over_the_memory_cap_fails_as_memory_limit(tmp_path):
+    # F7: RLIMIT_AS in the worker turns the runaway allocation into a one-line failure.
+    summary = run(tmp_path, items(4, bad=2, do="memory"), memory_mb=2048)
+    assert (summary.built, summary.failed) == (3, 1)
+    assert summary.failures == [("item-2", "memory limit (2048 MiB) exceeded")]
+    assert "never.txt" not in {p.name for p in tmp_path.iterdir()}
+
+
+def test_ctrl_c_keeps_what_finished_and_a_manifest_that_matches_it(tmp_path):
+    # F8: SIGINT in the middle; every finished output is on disk and in the manifest, workers gone.
+    def interrupt(event):
+        if event.kind == "finished" and event.done == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    summary = run(tmp_path, items(12), on_event=interrupt, workers=1)
+    assert summary.interrupted and summary.line().startswith("interrupted: ")
+    entries = recorded(tmp_path)
+    assert summary.built == len(entries)
+    assert 3 <= len(entries) < 12
+    assert {f"{label}.txt" for label in entries} == on_disk(tmp_path)
+    assert all(e["status"] == "built" for e in entries.values())
+    assert multiprocessing.active_children() == []
+
+
+def test_unchanged_items_are_skipped_and_nothing_is_written(tmp_path):
+    run(tmp_path, items(3))
+    before = {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()}
+    summary = run(tmp_path, items(3))
+    assert (summary.built, summary.skipped, summary.manifest) == (0, 3, None)
+    assert {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()} == before
+    # A changed input hash, or a missing output, makes that item again and only it.
+    changed = items(3)
+    changed[0] = batch.Item(label="item-0", command="test", options={"do": "ok"}, key="new")
+    (tmp_path / "item-2.txt").unlink()
+    summary = run(tmp_path, changed)
+    assert (summary.built, summary.skipped) == (2, 1)
+    assert recorded(tmp_path)["item-0"]["inputs"] == "new"
+
+
+def test_manifest_records_hash_seed_versions_and_output_digest(tmp_path):
+    run(tmp_path, [batch.Item(label="one", command="test", seed=7, key="abc")])
+    entry = recorded(tmp_path)["one"]
+    assert (entry["inputs"], entry["seed"], entry["status"]) == ("abc", 7, "built")
+    assert entry["versions"]["dungeonpress"] and entry["versions"]["weasyprint"]
+    data = (tmp_path / "one.txt").read_bytes()
+    import hashlib
+    assert entry["outputs"] == [{"name": "one.txt", "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}]
+
+
+def test_fingerprints_change_only_for_products_reading_the_changed_pack(tmp_path):
+    content, templates = tmp_path / "content", tmp_path / "templates"
+    for pack in ("core", "dunginoes"):
+        (content / pack / "tables").mkdir(parents=True)
+        (content / pack / "tables" / "t.yaml").write_text("id: t\n")
+    templates.mkdir()
+    (templates / "base.html.j2").write_text("x")
+
+    def keys():
+        prints = manifest.Fingerprints(content, templates)
+        return prints.inputs(None), prints.inputs(("dunginoes",))
+
+    everything, dunginoes = keys()
+    (content / "core" / "tables" / "t.yaml").write_text("id: t  # edited\n")
+    assert keys()[0] != everything and keys()[1] == dunginoes
+    (content / "dunginoes" / "tables" / "t.yaml").write_text("id: u\n")
+    assert keys()[1] != dunginoes
+    (templates / "base.html.j2").write_text("y")  # templates count for every product
+    assert keys()[1] != manifest.Fingerprints(content, tmp_path / "other").inputs(("dunginoes",))
+
+
+def test_batch_option_conflicts_are_one_line_usage_errors(capsys):
+    assert cli.main(["dungeon", "--batch", "3", "--count", "4"]) == 2
+    assert "--batch writes separate zines or booklets" in capsys.readouterr().err
+    assert cli.main(["dungeon", "--batch", "0"]) == 2
+    assert "--batch must be a whole number from 1 to 1000 (got 0)" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_batch_zines_are_byte_identical_to_single_runs_and_a_rerun_writes_nothing(tmp_path, capsys):
+    batch_dir, alone = tmp_path / "batch", tmp_path / "alone"
+    assert cli.main(["dungeon", "--batch", "2", "--seed", "41", "--layout", "zine", "--out", str(batch_dir)]) == 0
+    assert "2 built, 0 failed, 0 up to date" in capsys.readouterr().err
+    for seed in (41, 42):
+        assert cli.main(["dungeon", "--seed", str(seed), "--layout", "zine", "--out", str(alone), "--quiet"]) == 0
+    for name in ("dungeon-41-zine-a4.pdf", "dungeon-42-zine-a4.pdf", "dungeon-41.json", "dungeon-42.json"):
+        assert (batch_dir / name).read_bytes() == (alone / name).read_bytes(), name
+    assert cli.main(["dungeon", "--batch", "2", "--seed", "41", "--layout", "zine", "--out", str(batch_dir)]) == 0
+    assert "0 built, 0 failed, 2 up to date" in capsys.readouterr().err
+
+
+def test_ctrl_c_in_a_batch_exits_130_with_the_summary(tmp_path, capsys, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(batch, "run", interrupted)
+    assert cli.main(["dungeon", "--batch", "2", "--seed", "1", "--out", str(tmp_path)]) == 130
+    assert "interrupted: 0 built, 0 failed, 0 up to date" in capsys.readouterr().err
+
+
+def test_editing_a_core_table_rebuilds_the_products_that_read_it_and_not_the_others(tmp_path):
+    import shutil
+    from dungeonpress import build
+    content = tmp_path / "content"
+    shutil.copytree(build.CONTENT_DIR, content)
+
+    def keys():
+        prints = manifest.Fingerprints(content, build.TEMPLATES_DIR)
+        return {c.full_name: json.dumps(prints.inputs(c.reads), sort_keys=True) for c in build.commands()}
+
+    before = keys()
+    table = next((content / "core" / "tables").glob("*.yaml"))
+    table.write_text(table.read_text() + "\n# edited\n")
+    after = keys()
+    changed = {name for name in before if before[name] != after[name]}
+    assert {"build rulebook", "build tables", "dungeon"} <= changed
+    assert not changed & {"dunginoes", "paperogue"}

@@ -1,0 +1,220 @@
+"""Preflight on small PDFs made for each check, on bad input, and over every product of `build all`."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+from dungeonpress import build, cli, pdf, preflight
+from dungeonpress.preflight.text import SHIPPED_FAMILIES
+
+FONTS_CSS = (build.TEMPLATES_DIR / "css" / "fonts.css").read_text().replace("url(../fonts/", "url(fonts/")
+PARA = "The lantern gutters as you count the doors again, and the corridor keeps its secrets for now. " * 3
+
+
+def make_pdf(tmp_path: Path, body: str, *, css: str = "", name: str = "test.pdf", page: str = "A5") -> Path:
+    """A PDF from HTML through the project's own WeasyPrint path, in the shipped fonts unless told otherwise."""
+    html = (f"<html lang='en'><head><style>{FONTS_CSS}\n@page {{ size: {page}; margin: 15mm; }}\n"
+            f"body {{ font-family: Vollkorn; font-size: 10pt; color: #1d1a17; }}\n{css}</style></head>"
+            f"<body>{body}</body></html>")
+    rendered = pdf.layout_html(html, base_url=build.TEMPLATES_DIR, roots=[build.TEMPLATES_DIR])
+    path = tmp_path / name
+    path.write_bytes(pdf.write_pdf(rendered))
+    return path
+
+
+def findings(path, check=None, **kw):
+    return [f for f in preflight.check_file(path, **kw) if check is None or f.check == check]
+
+
+def test_clean_page_has_no_findings(tmp_path):
+    path = make_pdf(tmp_path, f"<h1>The Sunken Door</h1><p>{PARA}</p>" * 4)
+    assert findings(path) == []
+
+
+def test_shipped_families_match_the_font_folder():
+    folders = {p.name.lower() for p in (build.TEMPLATES_DIR / "fonts").iterdir() if p.is_dir()}
+    assert {f.lower() for f in SHIPPED_FAMILIES if f != "Paperogue-Marks"} == folders
+
+
+def test_system_font_fallback_is_an_error_with_its_page(tmp_path):
+    path = make_pdf(tmp_path, f"<p>{PARA}</p><p style='break-before: page; font-family: sans-serif'>Plain words</p>")
+    found = findings(path, "fonts")
+    assert [f.page for f in found] == [2]
+    assert found[0].severity == "error" and "does not ship" in found[0].message
+
+
+def test_small_text_and_small_running_text(tmp_path):
+    path = make_pdf(tmp_path, f"<p>{PARA}</p><p style='font-size: 5pt'>tiny label</p>"
+                              f"<p style='break-before: page; font-size: 7.5pt'>{PARA}</p>")
+    found = findings(path, "text_size")
+    assert [(f.page, "label minimum" in f.message) for f in found] == [(1, True), (2, False)]
+    assert "8.5 pt body minimum (A5)" in found[1].message
+
+
+def test_zine_text_is_judged_at_a7(tmp_path):
+    body = f"<p style='font-size: 7.5pt'>{PARA}</p>"
+    assert findings(make_pdf(tmp_path, body, name="dungeon-zine-a4.pdf", page="A4 landscape"), "text_size") == []
+    assert findings(make_pdf(tmp_path, body, name="dungeon-a4.pdf", page="A4"), "text_size")
+
+
+def test_low_contrast_text_and_text_on_a_dark_panel(tmp_path):
+    path = make_pdf(tmp_path, f"<p style='color: #928A7E'>grey label</p>"
+                              f"<div style='background: #1d1a17; color: #f4efe6; padding: 4mm'>light on dark</div>")
+    found = findings(path, "contrast")
+    assert len(found) == 1 and "'greylabel'" in found[0].message
+
+
+def test_stranded_heading_at_the_foot_of_a_page(tmp_path):
+    css = "p { orphans: 1; widows: 1; margin: 0; line-height: 4mm } h2 { font-size: 14pt; margin: 0; break-after: auto }"
+    body = f"<div style='height: 166mm'></div><h2>Harm and Luck</h2><p>{PARA * 4}</p>"
+    found = findings(make_pdf(tmp_path, body, css=css), "stranded_headings")
+    assert [f.page for f in found] == [1] and "'Harm and Luck'" in found[0].message
+    kept = findings(make_pdf(tmp_path, body, css=css + " h2 { break-before: page }", name="b.pdf"), "stranded_headings")
+    assert kept == []
+
+
+def test_hyphenation_in_a_narrow_cell_but_not_in_running_text(tmp_path):
+    table = "<table style='width: 30mm'><tr><td>1</td><td style='width: 12mm'>Organi&shy;zation</td></tr></table>"
+    found = findings(make_pdf(tmp_path, table), "hyphenation")
+    assert len(found) == 1 and "'Organi‐zation'" in found[0].message.replace("-", "‐")
+    wide = f"<p style='hyphens: auto'>{PARA} Organi&shy;zation {PARA}</p>"
+    assert findings(make_pdf(tmp_path, wide, name="w.pdf"), "hyphenation") == []
+
+
+def test_table_rows_carried_alone_onto_a_page(tmp_path):
+    breaking = ' style="break-before: page"'
+    rows = "".join(f"<tr{breaking if i == 9 else ''}><td>{i}</td><td>A room of dust</td></tr>" for i in range(1, 11))
+    css = "td { padding: 0 3mm }"
+    found = findings(make_pdf(tmp_path, f"<table>{rows}</table><p>{PARA}</p>", css=css), "table_fragments")
+    assert [f.page for f in found] == [2]
+    headed = make_pdf(tmp_path, f"<table><thead><tr><th>d10</th><th>Room</th></tr></thead>{rows}</table><p>{PARA}</p>",
+                      css=css, name="headed.pdf")
+    assert [f.page for f in findings(headed, "table_fragments")] == [2]  # the repeated header does not hide the fragment
+    # an imposition is in folding order: the reading-order file beside it is the one checked for fragments
+    sheet = make_pdf(tmp_path, f"<table>{rows}</table><p>{PARA}</p>", css=css, name="t-booklet-a4.pdf", page="A4 landscape")
+    assert findings(sheet, "table_fragments") == []
+    whole = "".join(f"<tr><td>{i}</td><td>A room of dust</td></tr>" for i in range(1, 11))
+    assert findings(make_pdf(tmp_path, f"<table>{whole}</table>", css=css, name="w.pdf"), "table_fragments") == []
+
+
+def test_nearly_empty_page_is_a_warning(tmp_path):
+    path = make_pdf(tmp_path, f"<p>{PARA * 6}</p><p style='break-before: page'>One lonely line.</p>")
+    found = findings(path, "fill")
+    assert [(f.page, f.severity) for f in found] == [(2, "warning")]
+
+
+def test_ink_near_the_sheet_edge_but_not_bleed(tmp_path):
+    near = make_pdf(tmp_path, "<p>Words in the margin</p>", css="@page { margin: 2mm }")
+    assert [f.page for f in findings(near, "edges")] == [1]
+    bleed = make_pdf(tmp_path, "<p>Words</p>", css="@page { margin: 15mm; background: #7a1f1f } p { color: white }",
+                     name="bleed.pdf")
+    assert findings(bleed, "edges") == []
+
+
+def test_page_size_claimed_by_the_name_and_mixed_sizes(tmp_path):
+    assert [f.page for f in findings(make_pdf(tmp_path, "<p>x</p>", name="sheet-a4.pdf"), "page_size")] == [1]
+    mixed = make_pdf(tmp_path, "<p>x</p><p style='page: wide'>y</p>", css="@page wide { size: A4 }", name="m.pdf")
+    assert [f.page for f in findings(mixed, "page_size")] == [2]
+
+
+def test_booklet_page_count_must_fold(tmp_path):
+    five = make_pdf(tmp_path, "".join(f"<p style='break-before: page'>{PARA}</p>" for _ in range(5)))
+    found = findings(five, "page_count")
+    assert len(found) == 1 and "multiple of 4 (add 3)" in found[0].message
+    eight = make_pdf(tmp_path, "".join(f"<p style='break-before: page'>{PARA}</p>" for _ in range(8)), name="e.pdf")
+    assert findings(eight, "page_count") == []
+
+
+def test_shop_boxes(tmp_path):
+    art = "@page { background: #7a1f1f } p { color: white }"
+    no_bleed = make_pdf(tmp_path, "<p>x</p>", css=art)
+    assert findings(no_bleed, "print_boxes") == []  # only with --shop
+    assert "bleed" in findings(no_bleed, "print_boxes", shop=True)[0].message
+    with_bleed = make_pdf(tmp_path, "<p>x</p>", css=art + " @page { bleed: 3mm }", name="b.pdf")
+    assert findings(with_bleed, "print_boxes", shop=True) == []
+    stripped = tmp_path / "stripped.pdf"
+    with pikepdf.open(with_bleed) as doc:
+        for page in doc.pages:
+            del page.obj["/TrimBox"]
+        doc.save(stripped)
+    assert "no TrimBox" in findings(stripped, "print_boxes", shop=True)[0].message
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.main(["preflight", *map(str, argv)], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_command_exit_codes_json_and_strict(tmp_path):
+    clean = make_pdf(tmp_path, f"<p>{PARA}</p>")
+    assert run(clean)[0] == 0
+    warned = make_pdf(tmp_path, f"<p>{PARA * 6}</p><p style='break-before: page'>One line.</p>", name="w.pdf")
+    assert run(warned)[0] == 0 and run(warned, "--strict")[0] == 1
+    bad = make_pdf(tmp_path, "<p style='font-size: 4pt'>tiny</p>", name="bad.pdf")
+    code, out, _ = run(bad, "--json")
+    assert code == 1 and json.loads(out)[0]["check"] == "text_size" and json.loads(out)[0]["page"] == 1
+
+
+def test_bad_input_is_one_line_and_exit_1(tmp_path):
+    good = make_pdf(tmp_path, f"<p>{PARA}</p>")
+    (tmp_path / "notes.pdf").write_text("not a pdf")
+    (tmp_path / "cut.pdf").write_bytes(good.read_bytes()[:2000])
+    locked = tmp_path / "locked.pdf"
+    with pikepdf.open(good) as doc:
+        doc.save(locked, encryption=pikepdf.Encryption(user="x", owner="y"))
+    for target, words in ((tmp_path, "folder"), (tmp_path / "notes.pdf", "not a PDF"), (tmp_path / "cut.pdf", "truncated"),
+                          (locked, "encrypted"), (tmp_path / "missing.pdf", "cannot read")):
+        code, _, err = run(target)
+        problem = [line for line in err.splitlines() if line.startswith("error:")]
+        assert code == 1 and len(problem) == 1 and words in problem[0], (target, err)
+        assert "Traceback" not in err
+
+
+@pytest.fixture(scope="module")
+def product_findings(tmp_path_factory):
+    """Build everything once and preflight every PDF once (reading PDFs back is slow)."""
+    out = tmp_path_factory.mktemp("build")
+    code = cli.main(["build", "all", "--quiet", "--no-preflight", "--out", str(out)], stdout=io.StringIO(), stderr=io.StringIO())
+    assert code == 0
+    pdfs = sorted(out.glob("*.pdf"))
+    return pdfs, [f for path in pdfs for f in preflight.check_file(path)]
+
+
+# Checks every product passes today; the others wait for the page fixes of issue 13 (see the xfail below).
+ENFORCED = {"page_size", "fonts", "stranded_headings"}
+
+
+def test_every_product_passes_the_enforced_checks(product_findings):
+    pdfs, found = product_findings
+    assert len(pdfs) >= 30
+    assert [str(f) for f in found if f.severity == preflight.ERROR and f.check in ENFORCED] == []
+
+
+@pytest.mark.xfail(strict=False, reason="the page fixes of issue 13 part 2 have not all landed")
+def test_every_product_is_free_of_preflight_errors(product_findings):
+    _, found = product_findings
+    assert [str(f) for f in found if f.severity == preflight.ERROR] == []
+
+
+def test_build_commands_preflight_what_they_wrote(tmp_path):
+    args = ["paper", "--grid", "square", "--paper", "a4", "--quiet", "--out", str(tmp_path)]
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main([*args, "--preflight"], stdout=out, stderr=err) == 0  # page problems fail a build only with --strict
+    found = preflight.check_file(tmp_path / "paper-square-a4.pdf")
+    errors = sum(f.severity == preflight.ERROR for f in found)
+    summary = [line for line in err.getvalue().splitlines() if line.startswith("preflight:")]
+    if found:
+        assert len(summary) == 1 and f"{errors} error(s)" in summary[0]
+    else:
+        assert summary == []
+    strict = cli.main([*args, "--preflight", "--strict"], stdout=io.StringIO(), stderr=io.StringIO())
+    assert strict == (1 if found else 0)
+    quiet = io.StringIO()
+    cli.main(args, stdout=io.StringIO(), stderr=quiet)  # off by default outside `build all`
+    assert "preflight:" not in quiet.getvalue()
