@@ -87,7 +87,7 @@ def test_zine_is_one_landscape_sheet_of_eight_quarter_pages(zine_a4, zine_letter
     assert {size_mm(p) for p in pages} == {(74.3, 105.0)}  # 297/4 by 210/2
 
 
-PLACEMENT = re.compile(rb"q (-?[\d.]+) 0 0 (-?[\d.]+) (-?[\d.]+) (-?[\d.]+) cm (/P\d) Do Q")
+PLACEMENT = re.compile(rb"q (-?[\d.]+) 0 0 (-?[\d.]+) (-?[\d.]+) (-?[\d.]+) cm (?:[-\d. ]+ re W n )?(/P\d) Do Q")  # clip to trim
 
 
 def test_zine_panel_order_and_orientation(zine_a4, zine_pages_a4):

@@ -28,7 +28,7 @@ def placed(data: bytes) -> list:
         for page in pdf.pages:
             ops = page.Contents.read_bytes().decode()
             side = []
-            for matrix, name in re.findall(r"q ([-\d. ]+) cm (/P\d+) Do Q", ops):
+            for matrix, name in re.findall(r"q ([-\d. ]+) cm (?:[-\d. ]+ re W n )?(/P\d+) Do Q", ops):
                 number = int(re.search(rb"page (\d+)", page.Resources.XObject[name].read_bytes()).group(1))
                 side.append((number, [float(v) for v in matrix.split()]))
             sides.append(side)
@@ -57,3 +57,25 @@ def test_zine_panels_fold_into_order():
     assert all(m[0] < 0 and m[3] < 0 for _, m in top)  # top row printed upside down
     assert all(m[0] > 0 and m[3] > 0 for _, m in bottom)
     assert [m[4] for _, m in bottom] == sorted(m[4] for _, m in bottom)  # left to right
+
+
+def test_creep_moves_each_inner_sheet_one_thickness_further_towards_the_fold():
+    """16 pages = 4 sheets; at 0.2 mm a sheet, sheet k's pages sit k × 0.2 mm nearer the spine."""
+    flat = placed(impose.impose_booklet(numbered_pdf(16, size=(420, 595)), "a4"))
+    crept = placed(impose.impose_booklet(numbered_pdf(16, size=(420, 595)), "a4", creep_mm=0.2))
+    step = 0.2 * impose.MM
+    for index, (before, after) in enumerate(zip(flat, crept)):
+        sheet = index // 2  # front and back of a sheet move alike
+        (_, left0), (_, right0) = before
+        (_, left1), (_, right1) = after
+        assert left1[4] - left0[4] == pytest.approx(sheet * step, abs=1e-3)  # left page: towards the fold (right)
+        assert right1[4] - right0[4] == pytest.approx(-sheet * step, abs=1e-3)  # right page: towards the fold (left)
+        assert left1[5] == left0[5] and right1[5] == right0[5]
+    assert impose.creep_shifts(108, 0.1)[-1] == pytest.approx(26 * 0.1 * impose.MM)  # the rulebook's innermost sheet
+
+
+def test_imposed_pages_are_clipped_to_their_trim_box():
+    data = impose.impose_booklet(numbered_pdf(4), "a4")
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        ops = pdf.pages[0].Contents.read_bytes().decode()
+    assert ops.count("re W n") == 2

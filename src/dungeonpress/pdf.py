@@ -215,12 +215,36 @@ def keep_pages(rendered: Rendered, count: int, name: str, prefix: str = SPARE) -
 SUBSET_FONTS = harfbuzz_subset is not None
 
 
-def write_pdf(rendered: Rendered, *, forms: bool = False) -> bytes:
-    """PDF bytes for a laid-out document, with a fixed identifier so rebuilds are byte-identical."""
+# Every reading PDF is tagged (PDF/UA-1: structure tree, language, title shown by readers): a
+# screen reader follows headings, lists and table headers, and maps carry their alternative text.
+TAGGED_VARIANT = "pdf/ua-1"
+# PDF/X for print shops. WeasyPrint 70 offers PDF/X-1a, -3, -4 and -5g. It draws in RGB, which
+# PDF/X-1a forbids (CMYK only); PDF/X-4 and -5g write a random document ID (no byte-identical
+# rebuilds). PDF/X-3 allows colour-managed RGB: it is written with WeasyPrint's sRGB profile as the
+# output intent, the shop converting to its own press profile.
+PRINT_VARIANT = "pdf/x-3"
+# PDF/X needs creation and modification dates; a fixed one keeps rebuilds byte-identical.
+FIXED_DATE = "2000-01-01T00:00:00+00:00"
+
+
+def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = TAGGED_VARIANT) -> bytes:
+    """PDF bytes for a laid-out document, with a fixed identifier so rebuilds are byte-identical.
+
+    `variant` is a WeasyPrint PDF variant: PDF/UA-1 (tagged) unless PRINT_VARIANT is asked for,
+    which is tagged as well.
+    """
     digest = hashlib.sha256(repr([(p.width, p.height) for p in rendered.document.pages]).encode())
+    options = {"pdf_identifier": digest.hexdigest()[:32].encode(), "pdf_forms": forms, "full_fonts": not SUBSET_FONTS,
+               "pdf_tags": True}
+    if variant:
+        options["pdf_variant"] = variant
+    if variant and variant.startswith("pdf/x"):
+        options["output_intent"] = "srgb"
+        metadata = rendered.document.metadata
+        metadata.created = metadata.created or FIXED_DATE
+        metadata.modified = metadata.modified or FIXED_DATE
     with _warnings_collected() as messages:
-        data = rendered.document.write_pdf(pdf_identifier=digest.hexdigest()[:32].encode(), pdf_forms=forms,
-                                           full_fonts=not SUBSET_FONTS)
+        data = rendered.document.write_pdf(**options)
     rendered.warnings.extend(messages)
     return data
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import jinja2
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from dungeonpress.errors import RenderError, display_path
 
@@ -90,6 +90,7 @@ def environment(templates_dir: str) -> jinja2.Environment:
     )
     env.filters["md"] = markdown_html
     env.filters["md_inline"] = markdown_inline
+    env.filters["alt"] = svg_with_alt
     return env
 
 
@@ -125,6 +126,16 @@ def _template_location(exc: Exception, name: str) -> str:
 def markdown_html(text: str) -> Markup:
     """Markdown prose to safe HTML (raw HTML in the source is shown as text, never passed through)."""
     return Markup(_MD.render(text or ""))
+
+
+def svg_with_alt(svg: str, text: str) -> Markup:
+    """Our own drawn <svg> with a <title> first inside it: a tagged PDF gives that figure this alternative text."""
+    svg = str(svg)
+    start = svg.find("<svg")
+    end = svg.find(">", start)
+    if start < 0 or end < 0 or svg[end - 1] == "/" or "<title>" in svg:  # a drawing that titles itself keeps its own
+        return Markup(svg)
+    return Markup(f"{svg[:end + 1]}<title>{escape(text)}</title>{svg[end + 1:]}")
 
 
 def markdown_inline(text: str) -> Markup:

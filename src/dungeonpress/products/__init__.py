@@ -34,6 +34,9 @@ INDEX = (
      "the solo turn-procedure kit: procedure card, turn log, appendices A-F, and a pre-rolled delve log"),
     ("oracle", "oracle",
      "the oracle on one A6 card: the answer grid with Conflict harm, and the exact odds (oracle-card.pdf)"),
+    ("foes", "foes",
+     "foe and NPC cards to cut out: the bestiary or a rolled dungeon's inhabitants, 3x5 in or A7, "
+     "with an oracle and a twist card (foe-cards-*.pdf)"),
 )
 
 

@@ -13,7 +13,12 @@ if TYPE_CHECKING:
     from dungeonpress.pdf import Rendered
 
 PAPER_SIZES = {"a4": "A4", "letter": "Letter", "a5": "A5"}
-THEMES = ("standard",)  # the looks a product can print in; `--theme` picks one for every product
+# The looks every product can print in (`--theme`): each but standard is one stylesheet,
+# templates/css/themes/NAME.css, laid over the product's own CSS.
+THEMES = ("standard", "ink-saver", "large-print", "high-contrast", "dyslexia-friendly")
+# Templates of documents that take the pages they need (books): large print re-flows them; fixed
+# formats (sheets, cards, the one-sheet zine) must keep fitting their paper.
+FLOWING = frozenset({"book.html.j2", "tables.html.j2", "dungeon_booklet.html.j2"})
 KINDS = ("planned", "started", "finished", "failed", "skipped")  # what can happen to an item of a run
 
 
@@ -46,7 +51,7 @@ class BuildContext:
     roots: tuple  # folders the PDF renderer may read from (content packs and templates)
     seed: int | None = None  # the one seed of this run (seeded commands); sub-generators derive streams from it
     version: str = ""
-    theme: str = "standard"  # the look every product prints in (one theme so far)
+    theme: str = "standard"  # the look every product prints in, one of THEMES
     paper: str = "a4"  # the paper of a single-paper output when its command's --paper is not given
     strict: bool = False  # warnings fail the build
     templates_href: str = "../templates"  # templates seen from the output folder, "" outside the project (never absolute)
@@ -78,7 +83,8 @@ class Output:
 
 def html_from_template(ctx: BuildContext, template: str, **context) -> str:
     from dungeonpress import render  # loaded when a product is made, not for --help
-    return render.render_template(ctx.templates_dir, template, version=ctx.version, **context)
+    return render.render_template(ctx.templates_dir, template, version=ctx.version, theme=ctx.theme,
+                                  flows=template in FLOWING, **context)
 
 
 def layout(ctx: BuildContext, html: str, *, forms: bool = False) -> Rendered:
@@ -87,10 +93,10 @@ def layout(ctx: BuildContext, html: str, *, forms: bool = False) -> Rendered:
     return pdf.layout_html(html, base_url=ctx.templates_dir, roots=ctx.roots, forms=forms)
 
 
-def write(ctx: BuildContext, rendered: Rendered, *, forms: bool = False) -> bytes:
-    """PDF bytes of a laid-out document; its WeasyPrint warnings are kept on the context."""
+def write(ctx: BuildContext, rendered: Rendered, *, forms: bool = False, print_shop: bool = False) -> bytes:
+    """PDF bytes of a laid-out document (tagged; PDF/X with `print_shop`); its WeasyPrint warnings are kept."""
     from dungeonpress import pdf  # loaded when a product is made, not for --help
-    data = pdf.write_pdf(rendered, forms=forms)
+    data = pdf.write_pdf(rendered, forms=forms, variant=pdf.PRINT_VARIANT if print_shop else pdf.TAGGED_VARIANT)
     ctx.warnings.extend(rendered.warnings)
     return data
 

@@ -119,3 +119,50 @@ def parse(options_type, given: dict):
     if unknown:
         raise UsageError(f"unknown option {', '.join(sorted(unknown))}")
     return options_type(**values)
+
+
+# Print-shop options, shared by the books a shop prints (rulebook, tables booklet).
+BLEEDS = ("3mm", "5mm", "0.125in")
+MARKS = ("crop", "cross", "crop-cross")
+DEFAULT_CREEP_MM = 0.1  # one sheet of 80-90 g/m² office paper is about 0.1 mm thick
+MAX_CREEP_MM = 0.5
+
+
+@dataclass(frozen=True)
+class PrintShopOptions(Options):
+    """Bleed, printer's marks, PDF/X and creep for a saddle-stitched book sent to a print shop."""
+
+    bleed: str | None = option(None, "extend the pages by this bleed: backgrounds and the cover reach into it "
+                                     "(TrimBox and BleedBox set)", choices=BLEEDS)
+    marks: str | None = option(None, "printer's marks drawn outside the trim (needs --bleed)", choices=MARKS)
+    pdf_x: bool = switch("write PDF/X-3 (sRGB output intent, still tagged) instead of PDF/UA", flag="--pdf-x")
+    creep: str | None = option(None, f"creep compensation for the saddle-stitched booklets: the paper's thickness, "
+                                     f"e.g. 0.1mm (default {DEFAULT_CREEP_MM}mm; 0mm for none)")
+
+    def check(self) -> None:
+        if self.marks and not self.bleed:
+            raise UsageError("--marks needs --bleed (the marks are drawn in the bleed)")
+        if self.creep is not None:
+            self.creep_mm  # raises UsageError when the value is not a thickness in mm
+
+    @property
+    def creep_mm(self) -> float:
+        if self.creep is None:
+            return DEFAULT_CREEP_MM
+        text = str(self.creep).strip()
+        number = text[:-2] if text.endswith("mm") else text
+        try:
+            value = float(number)
+        except ValueError:
+            value = -1.0
+        if not 0 <= value <= MAX_CREEP_MM:
+            raise UsageError(f"--creep must be a paper thickness from 0mm to {MAX_CREEP_MM}mm, like 0.1mm "
+                             f"(got {self.creep})")
+        return value
+
+    def page_css(self) -> str:
+        """The @page rule the options ask for ("" when none): bleed and marks."""
+        if not self.bleed:
+            return ""
+        marks = (self.marks or "none").replace("-", " ")
+        return f"@page {{ bleed: {self.bleed}; marks: {marks}; }}"

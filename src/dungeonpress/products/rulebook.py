@@ -19,7 +19,7 @@ MAX_NOTES = 3  # the most spare notes pages a book needs to reach a multiple of 
 
 
 @dataclass(frozen=True)
-class RulebookOptions(options.Options):
+class RulebookOptions(options.PrintShopOptions):
     paper: str | None = options.paper(help="booklet paper (default: both a4 and letter)")
     layout: str | None = options.layout(LAYOUTS, help="pages (A5 reading order) or booklet (imposed); default both")
 
@@ -35,10 +35,10 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
 
     # 2. Lay the book out once with spare notes pages; keep just enough to fold into a booklet.
     html = html_from_template(ctx, "book.html.j2", book=book, chapters=chapters, notes_pages=notes_view(MAX_NOTES),
-                              quickref=quickref_view(ctx), digest=ctx.content.digest[:12])
+                              quickref=quickref_view(ctx), digest=ctx.content.digest[:12], page_css=opts.page_css())
     ctx.tick(0, 3, "laying out the rulebook")
     rendered = pdf.pad_to_multiple(layout(ctx, html), 4, NAME)
-    reading = write(ctx, rendered)
+    reading = write(ctx, rendered, print_shop=opts.pdf_x)
     ctx.tick(1, 3, "imposing booklets")
 
     # 3. The outputs asked for.
@@ -49,7 +49,7 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
         outputs.append(Output(f"{NAME}.pdf", reading))
     if "booklet" in layouts:
         for paper in papers:
-            outputs.append(Output(f"{NAME}-booklet-{paper}.pdf", impose.impose_booklet(reading, paper)))
+            outputs.append(Output(f"{NAME}-booklet-{paper}.pdf", impose.impose_booklet(reading, paper, creep_mm=opts.creep_mm)))
     ctx.tick(3, 3, "rulebook done")
     return outputs
 
@@ -87,7 +87,7 @@ COMMANDS = (
         run=build_rulebook,
         parent="build",
         options=RulebookOptions,
-        example="dungeonpress build rulebook --layout booklet --paper letter",
+        example="dungeonpress build rulebook --layout booklet --paper letter --creep 0.1mm",
         build_all=(Job(),),
         order=10,
     ),

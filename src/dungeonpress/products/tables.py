@@ -7,14 +7,15 @@ import re
 from dungeonpress.export import rolled_tables
 from dungeonpress.views import tables as views
 from dungeonpress.views.notes import notes_view
-from dungeonpress.products.common import BuildContext, Command, Job, NoOptions, Output, html_from_template, layout, write
+from dungeonpress.products import options
+from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
 
 MAX_NOTES = 3  # the most spare notes pages a book needs to reach a multiple of four
 PACK_TITLES = {"core": "Loner core", "dungeoneer": "Loner: Dungeoneer", "dungeonpress": "Loner: Dungeoneer, filled tables",
                "paperogue": "Paperogue", "dunginoes": "Dunginoes", "solo-turns": "Solo turn procedure"}
 
 
-def build_tables_booklet(ctx: BuildContext, opts: NoOptions) -> list[Output]:
+def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> list[Output]:
     """`tables.pdf` (A5 pages) and `tables-booklet-a4.pdf` / `-letter.pdf` (saddle-stitch)."""
     from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     # 1. Group the rolled tables by the game they come from (core first), then by their group.
@@ -28,11 +29,11 @@ def build_tables_booklet(ctx: BuildContext, opts: NoOptions) -> list[Output]:
 
     # 2. Lay out, padded to whole sheets, and impose.
     html = html_from_template(ctx, "tables.html.j2", sections=sections, bestiary=bestiary,
-                              notes_pages=notes_view(MAX_NOTES), digest=ctx.content.digest[:12])
-    reading = write(ctx, pdf.pad_to_multiple(layout(ctx, html), 4, "tables.pdf"))
+                              notes_pages=notes_view(MAX_NOTES), digest=ctx.content.digest[:12], page_css=opts.page_css())
+    reading = write(ctx, pdf.pad_to_multiple(layout(ctx, html), 4, "tables.pdf"), print_shop=opts.pdf_x)
     return [Output("tables.pdf", reading),
-            Output("tables-booklet-a4.pdf", impose.impose_booklet(reading, "a4")),
-            Output("tables-booklet-letter.pdf", impose.impose_booklet(reading, "letter"))]
+            Output("tables-booklet-a4.pdf", impose.impose_booklet(reading, "a4", creep_mm=opts.creep_mm)),
+            Output("tables-booklet-letter.pdf", impose.impose_booklet(reading, "letter", creep_mm=opts.creep_mm))]
 
 
 COMMANDS = (
@@ -41,6 +42,7 @@ COMMANDS = (
         parent="build",
         help="every random table of the system as a compact A5 reference booklet (build/tables.pdf)",
         run=build_tables_booklet,
+        options=options.PrintShopOptions,
         example="dungeonpress build tables",
         build_all=(Job(),),
         order=20,

@@ -1,0 +1,128 @@
+"""Tagged PDFs: structure tree, language, title, bookmarks, table headers, figure alternative text; metadata everywhere."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+from dungeonpress import build, impose, pdf
+from dungeonpress.products import options
+from dungeonpress.products.dungeon import COMMANDS as DUNGEON
+from dungeonpress.products.oracle import build_oracle_card
+from dungeonpress.products.common import NoOptions
+from dungeonpress.products.rulebook import COMMANDS as RULEBOOK
+
+
+def structure(data: bytes) -> tuple[dict, Counter, list]:
+    """(catalog facts, count of each structure type, every Figure's /Alt) of a PDF."""
+    with pikepdf.open(io.BytesIO(data)) as doc:
+        root = doc.Root
+        facts = {"lang": str(root.get("/Lang", "")), "title": str(doc.docinfo.get("/Title", "")),
+                 "author": str(doc.docinfo.get("/Author", "")),
+                 "marked": bool(root.get("/MarkInfo", {}).get("/Marked", False)),
+                 "tree": "/StructTreeRoot" in root, "outlines": _outline_count(root)}
+        kinds, alts = Counter(), []
+        stack = [root.StructTreeRoot] if facts["tree"] else []
+        seen = set()
+        while stack:
+            node = stack.pop()
+            if isinstance(node, pikepdf.Array):
+                stack.extend(node)
+                continue
+            if not isinstance(node, pikepdf.Dictionary) or node.objgen in seen and node.objgen != (0, 0):
+                continue
+            seen.add(node.objgen)
+            if "/S" in node:
+                kinds[str(node.S)] += 1
+                if node.S == "/Figure":
+                    alts.append(str(node.get("/Alt", "")))
+            if "/K" in node:
+                stack.append(node.K)
+        return facts, kinds, alts
+
+
+def _outline_count(root) -> int:
+    if "/Outlines" not in root or "/First" not in root.Outlines:
+        return 0
+    count, stack = 0, [root.Outlines.First]
+    while stack:
+        item = stack.pop()
+        count += 1
+        if "/Next" in item:
+            stack.append(item.Next)
+        if "/First" in item:
+            stack.append(item.First)
+    return count
+
+
+@pytest.fixture(scope="module")
+def oracle(content):
+    return build_oracle_card(build.context_for(content), NoOptions())[0].data
+
+
+def test_the_oracle_card_is_tagged_with_language_title_and_table_headers(oracle):
+    facts, kinds, _ = structure(oracle)
+    assert facts["tree"] and facts["marked"]
+    assert facts["lang"] == "en" and facts["title"] == "Oracle card"
+    assert kinds["/Table"] == 2 and kinds["/TH"] >= 10 and kinds["/TD"] >= 20 and kinds["/H1"] == 1
+
+
+def test_every_answer_cell_names_its_row_and_column_headers(oracle):
+    """The grid's dice column is `<th scope=row>`: a reader hears "2, Chance higher: Yes" for a cell."""
+    with pikepdf.open(io.BytesIO(oracle)) as doc:
+        headers = {str(o.ID): "row" for o in doc.objects
+                   if isinstance(o, pikepdf.Dictionary) and o.get("/S") == "/TH" and "/ID" in o}
+        cells = [[str(h) for h in o.A.Headers] for o in doc.objects
+                 if isinstance(o, pikepdf.Dictionary) and o.get("/S") == "/TD" and "/A" in o and "/Headers" in o.A]
+    assert len(headers) >= 10 and len(cells) >= 20
+    named_twice = [c for c in cells if len(c) == 2 and all(h in headers for h in c)]
+    assert len(named_twice) >= 6, cells[:5]  # the answer grid: three rows of dice, two columns
+
+
+@pytest.fixture(scope="module")
+def booklet_reading(content):
+    command = DUNGEON[0]
+    ctx = build.context_for(content, seed=5)
+    outputs = command.run(ctx, options.parse(command.options, {"layout": "booklet", "rooms": 8}))
+    return {o.name: o.data for o in outputs}
+
+
+def test_dungeon_booklet_maps_and_figures_carry_alternative_text(booklet_reading):
+    reading = next(data for name, data in booklet_reading.items() if name.endswith(".pdf") and "booklet" not in name)
+    facts, kinds, alts = structure(reading)
+    assert facts["tree"] and facts["lang"] == "en" and facts["title"]
+    assert kinds["/Figure"] >= 2 and all(alts), alts
+    assert any(alt.lower().startswith("map of ") for alt in alts)
+
+
+def test_imposed_booklets_keep_title_author_and_language(booklet_reading):
+    imposed = [data for name, data in booklet_reading.items() if "booklet" in name and name.endswith(".pdf")]
+    assert imposed
+    for data in imposed:
+        facts, _, _ = structure(data)
+        assert facts["lang"] == "en" and facts["title"].endswith("(imposed for printing)") and facts["author"]
+
+
+def test_imposition_copies_metadata_of_any_weasyprint_pdf(tmp_path):
+    html = ('<html lang="fr"><head><title>Carnet</title><meta name="author" content="A. Auteur"></head><body>'
+            + "".join(f'<p style="break-before: page">page {i}</p>' for i in range(4)) + "</body></html>")
+    data, _ = pdf.html_to_pdf(html, base_url=tmp_path, roots=(tmp_path,))
+    facts, _, _ = structure(impose.impose_booklet(data, "a4"))
+    assert facts == facts | {"lang": "fr", "title": "Carnet (imposed for printing)", "author": "A. Auteur"}
+
+
+@pytest.mark.slow
+def test_rulebook_is_tagged_with_bookmarks_headings_and_table_headers(content):
+    command = RULEBOOK[0]
+    ctx = build.context_for(content)
+    data = command.run(ctx, options.parse(command.options, {"layout": "pages"}))[0].data
+    facts, kinds, alts = structure(data)
+    assert facts["tree"] and facts["marked"] and facts["lang"] == "en"
+    assert facts["title"] == content.book.title and "Bisceglie" in facts["author"]
+    assert facts["outlines"] >= len(content.book.chapters)
+    assert kinds["/H1"] >= len(content.book.chapters) and kinds["/TH"] >= 50 and kinds["/Table"] >= 20
+    assert alts and all(alts)

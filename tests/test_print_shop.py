@@ -1,0 +1,97 @@
+"""Print-shop output: bleed and trim boxes, crop marks outside the trim, the cover in the bleed, PDF/X, option checks."""
+
+from __future__ import annotations
+
+import io
+
+import pikepdf
+import pytest
+
+from dungeonpress import build, cli
+from dungeonpress.errors import UsageError
+from dungeonpress.products import options
+from dungeonpress.products.rulebook import COMMANDS as RULEBOOK, RulebookOptions
+
+MM = 72 / 25.4
+A5 = (148 * MM, 210 * MM)
+
+
+def test_marks_need_a_bleed_and_creep_is_a_thickness():
+    with pytest.raises(UsageError, match="--marks needs --bleed"):
+        options.parse(RulebookOptions, {"marks": "crop"})
+    with pytest.raises(UsageError, match="--creep must be a paper thickness"):
+        options.parse(RulebookOptions, {"creep": "2cm"})
+    assert options.parse(RulebookOptions, {"creep": "0.08mm"}).creep_mm == pytest.approx(0.08)
+    assert options.parse(RulebookOptions, {}).creep_mm == options.DEFAULT_CREEP_MM
+    assert options.parse(RulebookOptions, {"bleed": "3mm", "marks": "crop"}).page_css() == \
+        "@page { bleed: 3mm; marks: crop; }"
+
+
+def test_a_bad_creep_on_the_command_line_is_one_line_exit_two(capsys):
+    code = cli.main(["build", "tables", "--creep", "thick"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "--creep" in err[0]
+
+
+@pytest.fixture(scope="module")
+def shop(content):
+    command = RULEBOOK[0]
+    ctx = build.context_for(content)
+    opts = options.parse(RulebookOptions, {"bleed": "3mm", "marks": "crop", "pdf_x": True, "paper": "a4"})
+    outputs = {o.name: o.data for o in command.run(ctx, opts)}
+    assert ctx.warnings == []
+    return outputs
+
+
+def boxes(page) -> dict:
+    return {name: [float(v) for v in page.obj[name]] for name in ("/MediaBox", "/TrimBox", "/BleedBox")}
+
+
+@pytest.mark.slow
+def test_trim_is_a5_and_the_bleed_three_millimetres_round_it(shop):
+    with pikepdf.open(io.BytesIO(shop["dungeoneer-rulebook.pdf"])) as pdf:
+        for page in list(pdf.pages)[:3] + [pdf.pages[-1]]:
+            b = boxes(page)
+            trim, bleed, media = b["/TrimBox"], b["/BleedBox"], b["/MediaBox"]
+            assert trim[2] - trim[0] == pytest.approx(A5[0], abs=0.5)
+            assert trim[3] - trim[1] == pytest.approx(A5[1], abs=0.5)
+            for i, sign in enumerate((-1, -1, 1, 1)):
+                assert bleed[i] - trim[i] == pytest.approx(sign * 3 * MM, abs=0.2)
+                assert sign * (media[i] - bleed[i]) >= -0.01  # the media box holds the bleed box
+
+
+@pytest.mark.slow
+def test_cover_tint_reaches_into_the_bleed_and_crop_marks_sit_outside_the_trim(shop):
+    import pypdfium2
+    data = shop["dungeoneer-rulebook.pdf"]
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        media, trim = boxes(pdf.pages[0])["/MediaBox"], boxes(pdf.pages[0])["/TrimBox"]
+    scale = 100 / 72
+    cover = pypdfium2.PdfDocument(data)[0].render(scale=scale, crop=(0, 0, 0, 0)).to_pil().convert("RGB")
+    # 1.5 mm outside the trim, halfway down the left edge: the cover's tint, not white paper
+    x = round((trim[0] - media[0] - 1.5 * MM) * scale)
+    y = cover.height // 2
+    r, g, b = cover.getpixel((x, y))
+    assert (r, g, b) != (255, 255, 255) and r > 200 and b < r, (r, g, b)
+    # a text page: inside the trim at the corner is white, the crop mark line lies in the bleed
+    page = pypdfium2.PdfDocument(data)[10].render(scale=scale).to_pil().convert("L")
+    inside = page.getpixel((round((trim[0] - media[0] + 2 * MM) * scale), round((media[3] - trim[3] + 2 * MM) * scale)))
+    assert inside > 240
+    mark_zone = [page.getpixel((i, round((media[3] - trim[3]) * scale) - 1)) for i in range(0, round((trim[0] - media[0]) * scale))]
+    assert min(mark_zone) < 160, "a crop mark in the top-left bleed, in line with the trim"
+
+
+@pytest.mark.slow
+def test_pdf_x_is_declared_tagged_and_rebuilds_byte_identical(content, shop):
+    with pikepdf.open(io.BytesIO(shop["dungeoneer-rulebook.pdf"])) as pdf:
+        assert str(pdf.docinfo["/GTS_PDFXVersion"]).startswith("PDF/X-3")
+        intents = pdf.Root.OutputIntents
+        assert str(intents[0].S) == "/GTS_PDFX" and "/DestOutputProfile" in intents[0]
+        assert "/StructTreeRoot" in pdf.Root and str(pdf.Root.Lang) == "en"
+        assert str(pdf.docinfo["/Title"]) == content.book.title
+    with pikepdf.open(io.BytesIO(shop["dungeoneer-rulebook-booklet-a4.pdf"])) as pdf:
+        assert str(pdf.Root.Lang) == "en" and str(pdf.docinfo["/Author"])
+    command = RULEBOOK[0]
+    again = command.run(build.context_for(content), options.parse(
+        RulebookOptions, {"bleed": "3mm", "marks": "crop", "pdf_x": True, "paper": "a4", "layout": "pages"}))
+    assert again[0].data == shop["dungeoneer-rulebook.pdf"]

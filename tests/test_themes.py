@@ -1,0 +1,189 @@
+"""Themes: every product builds in every theme, and each theme's promise is read back from the PDFs."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from dungeonpress import build
+from dungeonpress.products import options
+from dungeonpress.products.common import THEMES
+
+THEMES_DIR = Path(build.TEMPLATES_DIR) / "css" / "themes"
+BOOKS = ("dungeoneer-rulebook.pdf", "tables.pdf")  # the books large print re-flows
+REFLOWED = ("dungeoneer-rulebook", "tables", "pack-")  # outputs of the books large print re-flows
+SAMPLE_PAGES = 10  # pages of each PDF read back char by char (pdfplumber is slow on whole books)
+
+
+def luminance(rgb) -> float:
+    """WCAG relative luminance of an (r, g, b) colour with components 0..1."""
+    def channel(c):
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b) -> float:
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def hex_rgb(text: str):
+    text = text.lstrip("#")
+    if len(text) == 3:
+        text = "".join(c * 2 for c in text)
+    return tuple(int(text[i:i + 2], 16) / 255 for i in (0, 2, 4))
+
+
+def pdf_rgb(colour):
+    """pdfplumber's fill colour (grey, RGB or CMYK tuple, or None for black) as RGB."""
+    if colour is None:
+        return (0.0, 0.0, 0.0)
+    colour = tuple(colour) if isinstance(colour, (list, tuple)) else (colour,)
+    if len(colour) == 1:
+        return colour * 3
+    if len(colour) == 4:
+        c, m, y, k = colour
+        return tuple((1 - v) * (1 - k) for v in (c, m, y))
+    return tuple(colour[:3])
+
+
+def test_every_theme_has_its_stylesheet():
+    assert THEMES[0] == "standard"
+    for theme in THEMES:
+        assert (THEMES_DIR / f"{theme}.css").is_file(), theme
+
+
+def test_contrast_formula_on_known_pairs():
+    assert contrast((0, 0, 0), (1, 1, 1)) == pytest.approx(21)
+    assert contrast(hex_rgb("#767676"), hex_rgb("#fff")) == pytest.approx(4.54, abs=0.01)
+
+
+def test_high_contrast_colour_pairs_meet_seven_to_one():
+    """Every text colour the theme sets, against the background it sets with it (white paper if none)."""
+    css = (THEMES_DIR / "high-contrast.css").read_text()
+    rules = re.findall(r"([^{}]+)\{([^{}]*)\}", css)
+    pairs = 0
+    for _, body in rules:
+        text = re.search(r"(?<![-\w])color:\s*(#[0-9a-fA-F]{3,6})", body)
+        back = re.search(r"background(?:-color)?:\s*(#[0-9a-fA-F]{3,6})", body)
+        if text:
+            pairs += 1
+            ratio = contrast(hex_rgb(text.group(1)), hex_rgb(back.group(1) if back else "#fff"))
+            assert ratio >= 7, f"{body.strip()}: {ratio:.2f}:1"
+    for name in ("ink", "accent"):  # the custom properties every product's text is drawn in
+        value = re.search(rf"--{name}:\s*(#[0-9a-fA-F]{{3,6}})", css).group(1)
+        assert contrast(hex_rgb(value), (1, 1, 1)) >= 7
+    assert pairs >= 3
+
+
+def build_everything(content, theme: str) -> dict:
+    """Every PDF `build all` makes, in one theme: {name: bytes}; WeasyPrint warnings fail the build."""
+    made = {}
+    for command in build.commands():
+        if command.parent == "export":
+            continue
+        for job in command.build_all:
+            ctx = build.context_for(content, seed=(job.seed if job.seed is not None else 1) if command.seeded else None,
+                                    theme=theme)
+            for output in command.run(ctx, options.parse(command.options, job.options)):
+                if output.kind == "pdf":
+                    made[output.name] = output.data
+            assert ctx.warnings == [], (theme, command.name, ctx.warnings[:3])
+    return made
+
+
+_BUILT: dict = {}
+
+
+def built_in(content, theme: str) -> dict:
+    if theme not in _BUILT:
+        _BUILT[theme] = build_everything(content, theme)
+    return _BUILT[theme]
+
+
+def chars(data: bytes, pages=SAMPLE_PAGES):
+    import pdfplumber
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages[:pages]:
+            yield page, page.chars
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theme", THEMES)
+def test_every_product_builds_in_every_theme(content, theme):
+    from pypdf import PdfReader
+    made = built_in(content, theme)
+    standard = built_in(content, "standard")
+    assert set(made) == set(standard)
+    for name, data in made.items():
+        pages = len(PdfReader(io.BytesIO(data)).pages)
+        if name in BOOKS:
+            assert pages % 4 == 0, (name, pages)
+            if theme == "large-print":  # re-flowed: more pages than the standard book
+                assert pages > len(PdfReader(io.BytesIO(standard[name])).pages), name
+        elif theme == "large-print" and (name.startswith(REFLOWED) or "booklet" in name or name.endswith("-a5.pdf")):
+            continue  # a re-flowed book's own booklets and the dungeon booklet take the pages they need
+        else:  # fixed formats (zine, sheets, cards, paper) keep their page count in every theme
+            assert pages == len(PdfReader(io.BytesIO(standard[name])).pages), (theme, name)
+
+
+@pytest.mark.slow
+def test_large_print_sets_the_books_at_fourteen_points(content):
+    made = built_in(content, "large-print")
+    for name in BOOKS:
+        sizes = Counter()
+        for _, page_chars in chars(made[name], pages=30):
+            sizes.update(round(c["size"], 1) for c in page_chars if c["text"].strip())
+        total = sum(sizes.values())
+        large = sum(n for size, n in sizes.items() if size >= 13.9)
+        assert large / total >= 0.95, (name, sizes.most_common(6))
+
+
+@pytest.mark.slow
+def test_dyslexia_friendly_sets_every_product_in_atkinson_hyperlegible(content):
+    for name, data in built_in(content, "dyslexia-friendly").items():
+        fonts = Counter()
+        for _, page_chars in chars(data, pages=4):
+            fonts.update("Atkinson" in c["fontname"] for c in page_chars if c["text"].strip())
+        assert fonts[True] / max(1, sum(fonts.values())) >= 0.97, (name, fonts)
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(reason="pdfplumber reports a border (the cover frame) as a filled rectangle over the text inside "
+                          "it; the check must sample the rendered background instead", strict=False)
+def test_high_contrast_text_is_seven_to_one_against_what_lies_under_it(content):
+    worst = []
+    for name, data in built_in(content, "high-contrast").items():
+        for page, page_chars in chars(data, pages=6):
+            fills = [r for r in page.rects if r.get("fill")]
+            for c in page_chars:
+                if not c["text"].strip():
+                    continue
+                x, y = (c["x0"] + c["x1"]) / 2, (c["top"] + c["bottom"]) / 2
+                under = [r for r in fills if r["x0"] <= x <= r["x1"] and r["top"] <= y <= r["bottom"]]
+                back = pdf_rgb(under[-1]["non_stroking_color"]) if under else (1, 1, 1)
+                ratio = contrast(pdf_rgb(c["non_stroking_color"]), back)
+                if ratio < 7:
+                    worst.append((name, page.page_number, c["text"], round(ratio, 2)))
+    assert worst == []
+
+
+def ink(data: bytes, page: int) -> float:
+    """Mean darkness (0 white .. 1 black) of one page rasterised at 30 dpi."""
+    import pypdfium2
+    pdf = pypdfium2.PdfDocument(data)
+    image = pdf[page].render(scale=30 / 72, grayscale=True).to_pil()
+    histogram = image.histogram()
+    return 1 - sum(level * n for level, n in enumerate(histogram)) / (255 * sum(histogram))
+
+
+@pytest.mark.slow
+def test_ink_saver_uses_less_ink_than_standard(content):
+    saver, standard = built_in(content, "ink-saver"), built_in(content, "standard")
+    for name, page in (("dungeoneer-rulebook.pdf", 0), ("tables.pdf", 4), ("dungeoneer-rulebook.pdf", 20)):
+        assert ink(saver[name], page) < ink(standard[name], page) * 0.9, (name, page)
