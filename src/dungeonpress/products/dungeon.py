@@ -32,7 +32,7 @@ MAX_BOOKLET_NOTES = 3  # the most a booklet needs to reach a multiple of four pa
 # Where the map goes, in mm (width, height): the page's text box less the heading and legend lines.
 MAP_BOX = {"zine-a4": (64.2, 79.0), "zine-letter": (59.8, 81.0), "a5": (122.0, 142.0), "half-letter": (113.0, 148.0)}
 # How much of the pre-rolled oracle each layout prints (the JSON always has all of it).
-ORACLE = {"zine": {"oracle_rows": 20, "twists": 3, "d6s": 20}, "booklet": {"oracle_rows": 34, "twists": 8, "d6s": 36}}
+ORACLE = {"zine": {"oracle_rows": 16, "twists": 3, "d6s": 10}, "booklet": {"oracle_rows": 34, "twists": 8, "d6s": 36}}
 
 
 def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
@@ -55,10 +55,11 @@ def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
     # 2. Render the layout asked for.
     ctx.tick(1, 3, f"laying out the {chosen}")
     if chosen == "zine":
-        outputs = zine_outputs(ctx, dungeon, seed, rooms, paper, fmt, map_style=opts.map_style)
+        outputs = zine_outputs(ctx, dungeon, seed, rooms, paper, fmt, map_style=opts.map_style,
+                               show_rolls=opts.show_rolls)
     else:
         outputs = booklet_outputs(ctx, [(dungeon, seed)], rooms, paper, fmt, name=f"dungeon-{seed}",
-                                  map_style=opts.map_style)
+                                  map_style=opts.map_style, show_rolls=opts.show_rolls)
     ctx.tick(3, 3, f"{chosen} done")
     return outputs + ([data] if fmt == "pdf" else [])
 
@@ -74,36 +75,38 @@ def pack_seeds(seed: int, count: int) -> list[int]:
 
 
 def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fmt: str,
-                 map_style: str = "clean") -> list[Output]:
+                 map_style: str = "clean", show_rolls: bool = False) -> list[Output]:
     """The 8-page mini zine, imposed on one landscape sheet of `paper` (or its HTML)."""
     from dungeonpress import impose  # loaded when a product is made, not for --help
     name = f"dungeon-{seed}-zine-{paper}"
     if fmt == "html":
-        return [Output(f"{name}.html", _standalone(ctx, zine_html(ctx, dungeon, seed, rooms, paper, map_style=map_style)))]
-    pages = zine_pages(ctx, dungeon, seed, rooms, paper, map_style)
+        return [Output(f"{name}.html", _standalone(ctx, zine_html(ctx, dungeon, seed, rooms, paper, map_style=map_style,
+                                                                      show_rolls=show_rolls)))]
+    pages = zine_pages(ctx, dungeon, seed, rooms, paper, map_style, show_rolls)
     ctx.tick(2, 3, "imposing the zine")
     return [Output(f"{name}.pdf", impose.impose_zine(pages, paper))]
 
 
 def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fit: str = "whole",
-              map_style: str = "clean") -> str:
+              map_style: str = "clean", show_rolls: bool = False) -> str:
     """The zine's eight pages as HTML, with spare notes pages (dropped after layout when not needed)."""
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
                               compact=True, map_style=map_style, map_css=map_css(ctx), **ORACLE["zine"])
     return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view,
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
-                                                     tag="h2"), flowing=fit != "whole",
+                                                     tag="h2"), flowing=fit != "whole", show_rolls=show_rolls,
                               body_class=f"zine zine-{paper}" + (" dense" if fit == "dense" else ""))
 
 
-def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean") -> bytes:
+def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean",
+               show_rolls: bool = False) -> bytes:
     """The zine's eight pages in reading order, as PDF bytes (before imposition)."""
     from dungeonpress import pdf  # loaded when a product is made, not for --help
     # Key entries stay whole on a page when they can; if that overflows the eight pages, they may
     # turn the page between paragraphs, and as a last resort the type steps down half a point.
     # Notes pages fill a short key up to eight; the spares are dropped.
     for fit in ZINE_FITS:
-        rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style))
+        rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls))
         if rendered.page_count - len(pdf.spare_pages(rendered)) <= ZINE_PAGES:
             break
     rendered = pdf.keep_pages(rendered, ZINE_PAGES, f"the zine of '{dungeon.name}' (try fewer --rooms or --layout booklet)")
@@ -111,7 +114,7 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
 
 
 def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, fmt: str, *, name: str,
-                    pack_seed: int | None = None, map_style: str = "clean") -> list[Output]:
+                    pack_seed: int | None = None, map_style: str = "clean", show_rolls: bool = False) -> list[Output]:
     """An A5 (or half-letter) reading PDF and its saddle-stitch imposition; one dungeon, or a pack with an index."""
     from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     page = "a5" if paper == "a4" else "half-letter"
@@ -126,7 +129,7 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         index = {"seed": pack_seed, "count": len(dungeons), "rooms": rooms, "die": die["die"],
                  "reroll": die["reroll"], "entries": [{"view": view} for view in shown]}
         title = f"A Pack of Delves, seed {pack_seed}"
-    html = html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index,
+    html = html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
                               notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=24, cls="bpage notes",
                                                      tag="h2"),
                               body_class=f"dbook dbook-{page}", doc_title=title)
@@ -161,7 +164,7 @@ def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Outp
         return [data]
     ctx.tick(count, count + 1, "laying out the pack")
     outputs = booklet_outputs(ctx, dungeons, rooms, paper, fmt, name=f"pack-{seed}", pack_seed=seed,
-                              map_style=opts.map_style)
+                              map_style=opts.map_style, show_rolls=opts.show_rolls)
     if fmt == "pdf":
         # The pack's reading PDF is the pack itself: pack-<seed>.pdf.
         outputs[0] = Output(f"pack-{seed}.pdf", outputs[0].data)
@@ -191,6 +194,7 @@ class DungeonOptions(options.Options):
                                                              "(default: pdf)")
     map_style: str = options.option("clean", "how the map is drawn: clean lines or sketch (pen hatching) "
                                              "(default: clean)", choices=MAP_STYLES)
+    show_rolls: bool = options.switch("print each roll, small, after what it rolled (the JSON always has them)")
     batch: int | None = options.option(None, "write N separate dungeons (zines unless --layout booklet), seeds SEED, "
                                        "SEED+1, ..., made in two supervised worker processes", min=1, max=MAX_BATCH)
 
