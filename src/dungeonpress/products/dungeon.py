@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from dataclasses import dataclass
 
 from dungeonpress.dice import d, sub_rng
@@ -88,13 +89,13 @@ def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, pap
 
 
 def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fit: str = "whole",
-              map_style: str = "clean", show_rolls: bool = False) -> str:
+              map_style: str = "clean", show_rolls: bool = False, turns: tuple = ()) -> str:
     """The zine's eight pages as HTML, with spare notes pages (dropped after layout when not needed)."""
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
                               compact=True, map_style=map_style, map_css=map_css(ctx), **ORACLE["zine"])
     return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view,
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
-                                                     tag="h2"), flowing=fit != "whole", show_rolls=show_rolls,
+                                                     tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
                               body_class=f"zine zine-{paper}" + (" dense" if fit == "dense" else ""))
 
 
@@ -109,8 +110,56 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
         rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls))
         if rendered.page_count - len(pdf.spare_pages(rendered)) <= ZINE_PAGES:
             break
+    if fit == "whole":
+        turns = balanced_turns(rendered, [room.number for room in dungeon.rooms])
+        if turns:
+            balanced = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns))
+            if balanced.page_count - len(pdf.spare_pages(balanced)) == rendered.page_count - len(pdf.spare_pages(rendered)):
+                rendered = balanced
     rendered = pdf.keep_pages(rendered, ZINE_PAGES, f"the zine of '{dungeon.name}' (try fewer --rooms or --layout booklet)")
     return write(ctx, rendered)
+
+
+PAGE_FOOT_PX = 5 / 25.4 * 96  # the zine page's bottom margin, in CSS px
+
+
+def balanced_turns(rendered, numbers: list) -> list:
+    """Rooms that should open a key page so its pages are about equally full (same page count), from a first layout.
+
+    The first layout fills each page before turning, which can leave the last key page nearly empty;
+    here the entries are shared out over the same pages so that the fullest page is as empty as it can be.
+    """
+    where = {}  # anchor → (page index, top, bottom) of the entry's box, in CSS px
+    for index, page in enumerate(rendered.document.pages):
+        for name, (_, top, _, bottom) in page.anchors.items():
+            where[name] = (index, top, bottom)
+    try:
+        boxes = [where[f"d1-room-{n}"] for n in numbers]
+    except KeyError:
+        return []
+    starts = [(page, top) for page, top, _ in boxes]
+    pages = sorted({page for page, _ in starts})
+    if len(pages) < 2:
+        return []
+    heights = [bottom - top for _, top, bottom in boxes]
+    first_top = starts[0][1]
+    later_top = min(y for page, y in starts if page != pages[0])
+    foot = rendered.document.pages[pages[0]].height - PAGE_FOOT_PX
+    best, best_cuts = None, None
+    for cuts in itertools.combinations(range(1, len(numbers)), len(pages) - 1):
+        bounds = (0, *cuts, len(numbers))
+        fills = []
+        for g in range(len(pages)):
+            room = foot - (first_top if g == 0 else later_top)
+            fills.append(sum(heights[bounds[g]:bounds[g + 1]]) / room)
+        worst = max(fills)
+        if worst <= 0.98 and (best is None or worst < best - 1e-9):
+            best, best_cuts = worst, cuts
+    if best_cuts is None:
+        return []
+    natural = [numbers[i] for i, (page, _) in enumerate(starts) if i and page != starts[i - 1][0]]
+    chosen = [numbers[i] for i in best_cuts]
+    return [] if chosen == natural else chosen
 
 
 def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, fmt: str, *, name: str,
