@@ -178,18 +178,44 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         index = {"seed": pack_seed, "count": len(dungeons), "rooms": rooms, "die": die["die"],
                  "reroll": die["reroll"], "entries": [{"view": view} for view in shown]}
         title = f"A Pack of Delves, seed {pack_seed}"
-    html = html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
-                              notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=24, cls="bpage notes",
-                                                     tag="h2"),
-                              body_class=f"dbook dbook-{page}", doc_title=title)
+    def booklet_html(fillers=()):
+        return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
+                                  notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=24,
+                                                         cls="bpage notes", tag="h2"),
+                                  fillers=list(fillers), body_class=f"dbook dbook-{page}", doc_title=title)
+    html = booklet_html()
     if fmt == "html":
         return [Output(f"{name}.html", _standalone(ctx, html))]
     # Laid out once with spare notes pages before the back cover; keep just enough to fold whole sheets.
-    rendered = pdf.pad_to_multiple(layout(ctx, html), 4, name)
+    # A delve whose map would fall on a right-hand page gets a notes page before it, and the book is laid out again.
+    rendered = layout(ctx, html)
+    fillers = maps_on_the_left(rendered, [view["anchor"] for view in shown])
+    if fillers:
+        rendered = layout(ctx, booklet_html(fillers))
+    rendered = pdf.pad_to_multiple(rendered, 4, name)
     reading = write(ctx, rendered)
     suffix = "" if paper == "a4" else "-letter"
     return [Output(f"{name}-{page}.pdf", reading),
             Output(f"{name}-booklet{suffix}.pdf", impose.impose_booklet(reading, paper))]
+
+
+def maps_on_the_left(rendered, anchors: list) -> list:
+    """The delves (by anchor) that need a notes page before them so each map is on a left-hand (even) page.
+
+    Each delve starts a new page, so one page put in moves every later page by one: walked in order.
+    """
+    where = {}
+    for index, page in enumerate(rendered.document.pages):
+        for name in page.anchors:
+            where[name] = index + 1  # page number
+    fillers, shift = [], 0
+    for anchor in anchors:
+        if anchor not in where:
+            continue
+        if (where[anchor] + shift) % 2:
+            fillers.append(anchor)
+            shift += 1
+    return fillers
 
 
 def map_css(ctx: BuildContext) -> str:

@@ -45,6 +45,7 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
         drawn = draw(height_mm - extra * (LEGEND_LINE_MM[compact]))
     return {
         "name": dungeon.name,
+        "title": keep_last_words(dungeon.name),
         "anchor": f"{prefix}-dungeon",
         "pick": "",  # a pack sets the die result that picks this delve
         "seed": seed,
@@ -78,6 +79,12 @@ def legend_lines(marks, width_mm: float, compact: bool) -> int:
             lines, used = lines + 1, 0.0
         used += entry
     return lines
+
+
+def keep_last_words(name: str) -> str:
+    """A title whose last two words stay on one line (a no-break space): no lone "Mire" under "The Ivel"."""
+    head, _, last = name.rpartition(" ")
+    return f"{head}\u00a0{last}" if head else name
 
 
 def roll_label(roll: Roll) -> str:
