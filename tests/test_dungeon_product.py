@@ -269,3 +269,14 @@ def test_html_output_carries_no_path_of_the_building_machine(tmp_path, monkeypat
             if out.is_relative_to(root):
                 shutil.rmtree(out, ignore_errors=True)
     assert '<base href="../../templates/">' in html
+
+
+def test_pack_maps_face_their_keys(pack):
+    """Every delve's map is on a left-hand (even) page, with its Room Key on the page facing it."""
+    texts = [page.extract_text() for page in reader(pack[0]["pack-66.pdf"]).pages]
+    maps = [n for n, text in enumerate(texts, start=1) if "rooms · seed" in text and "Room Key" not in text
+            and n > 2]
+    assert len(maps) == 3
+    for n in maps:
+        assert n % 2 == 0, n
+        assert texts[n].lstrip().startswith("Room Key")  # texts[n] is page n + 1
