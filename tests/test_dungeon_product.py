@@ -129,13 +129,15 @@ def test_zine_pages_read_in_order(zine_pages_a4):
     data = json.loads(make_json(zine_pages_a4[1]))
     assert data["name"].split()[-1] in texts[0] and f"seed {SEED}" in texts[0].lower()
     assert texts[1].startswith("Map")
-    assert "Room Key" in texts[2] and "2d6 = " in texts[2]
+    assert "Room Key" in texts[2]
     assert "Wandering Encounters" in texts[5]
     assert "Pre-rolled Oracle" in texts[6] and "Twists" in texts[6]
     assert "Asking the Oracle" in texts[7] and f"dungeonpress dungeon --seed {SEED}" in texts[7]
-    key = "".join(texts[2:5])
+    key = " ".join(" ".join(texts[2:5]).split())
+    # The key is written for the player: each room's type in plain words, no dice log, no generator hints.
+    assert " = " not in key and "e.g." not in key and "(moderate" not in key
     for room in data["rooms"]:
-        assert f"2d6 = {room['rolls'][0]['value']}:" in key
+        assert room["type"].split(" (")[0] in key
 
 
 def make_json(ctx) -> bytes:
@@ -267,3 +269,14 @@ def test_html_output_carries_no_path_of_the_building_machine(tmp_path, monkeypat
             if out.is_relative_to(root):
                 shutil.rmtree(out, ignore_errors=True)
     assert '<base href="../../templates/">' in html
+
+
+def test_pack_maps_face_their_keys(pack):
+    """Every delve's map is on a left-hand (even) page, with its Room Key on the page facing it."""
+    texts = [page.extract_text() for page in reader(pack[0]["pack-66.pdf"]).pages]
+    maps = [n for n, text in enumerate(texts, start=1) if "rooms · seed" in text and "Room Key" not in text
+            and n > 2]
+    assert len(maps) == 3
+    for n in maps:
+        assert n % 2 == 0, n
+        assert texts[n].lstrip().startswith("Room Key")  # texts[n] is page n + 1

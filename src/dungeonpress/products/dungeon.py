@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from dataclasses import dataclass
 
 from dungeonpress.dice import d, sub_rng
@@ -32,7 +33,7 @@ MAX_BOOKLET_NOTES = 3  # the most a booklet needs to reach a multiple of four pa
 # Where the map goes, in mm (width, height): the page's text box less the heading and legend lines.
 MAP_BOX = {"zine-a4": (64.2, 79.0), "zine-letter": (59.8, 81.0), "a5": (122.0, 142.0), "half-letter": (113.0, 148.0)}
 # How much of the pre-rolled oracle each layout prints (the JSON always has all of it).
-ORACLE = {"zine": {"oracle_rows": 20, "twists": 3, "d6s": 20}, "booklet": {"oracle_rows": 34, "twists": 8, "d6s": 36}}
+ORACLE = {"zine": {"oracle_rows": 16, "twists": 3, "d6s": 10}, "booklet": {"oracle_rows": 34, "twists": 8, "d6s": 36}}
 
 
 def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
@@ -55,10 +56,11 @@ def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
     # 2. Render the layout asked for.
     ctx.tick(1, 3, f"laying out the {chosen}")
     if chosen == "zine":
-        outputs = zine_outputs(ctx, dungeon, seed, rooms, paper, fmt, map_style=opts.map_style)
+        outputs = zine_outputs(ctx, dungeon, seed, rooms, paper, fmt, map_style=opts.map_style,
+                               show_rolls=opts.show_rolls)
     else:
         outputs = booklet_outputs(ctx, [(dungeon, seed)], rooms, paper, fmt, name=f"dungeon-{seed}",
-                                  map_style=opts.map_style)
+                                  map_style=opts.map_style, show_rolls=opts.show_rolls)
     ctx.tick(3, 3, f"{chosen} done")
     return outputs + ([data] if fmt == "pdf" else [])
 
@@ -74,44 +76,94 @@ def pack_seeds(seed: int, count: int) -> list[int]:
 
 
 def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fmt: str,
-                 map_style: str = "clean") -> list[Output]:
+                 map_style: str = "clean", show_rolls: bool = False) -> list[Output]:
     """The 8-page mini zine, imposed on one landscape sheet of `paper` (or its HTML)."""
     from dungeonpress import impose  # loaded when a product is made, not for --help
     name = f"dungeon-{seed}-zine-{paper}"
     if fmt == "html":
-        return [Output(f"{name}.html", _standalone(ctx, zine_html(ctx, dungeon, seed, rooms, paper, map_style=map_style)))]
-    pages = zine_pages(ctx, dungeon, seed, rooms, paper, map_style)
+        return [Output(f"{name}.html", _standalone(ctx, zine_html(ctx, dungeon, seed, rooms, paper, map_style=map_style,
+                                                                      show_rolls=show_rolls)))]
+    pages = zine_pages(ctx, dungeon, seed, rooms, paper, map_style, show_rolls)
     ctx.tick(2, 3, "imposing the zine")
     return [Output(f"{name}.pdf", impose.impose_zine(pages, paper))]
 
 
 def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fit: str = "whole",
-              map_style: str = "clean") -> str:
+              map_style: str = "clean", show_rolls: bool = False, turns: tuple = ()) -> str:
     """The zine's eight pages as HTML, with spare notes pages (dropped after layout when not needed)."""
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
                               compact=True, map_style=map_style, map_css=map_css(ctx), **ORACLE["zine"])
     return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view,
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
-                                                     tag="h2"), flowing=fit != "whole",
+                                                     tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
                               body_class=f"zine zine-{paper}" + (" dense" if fit == "dense" else ""))
 
 
-def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean") -> bytes:
+def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean",
+               show_rolls: bool = False) -> bytes:
     """The zine's eight pages in reading order, as PDF bytes (before imposition)."""
     from dungeonpress import pdf  # loaded when a product is made, not for --help
     # Key entries stay whole on a page when they can; if that overflows the eight pages, they may
     # turn the page between paragraphs, and as a last resort the type steps down half a point.
     # Notes pages fill a short key up to eight; the spares are dropped.
     for fit in ZINE_FITS:
-        rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style))
+        rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls))
         if rendered.page_count - len(pdf.spare_pages(rendered)) <= ZINE_PAGES:
             break
+    if fit == "whole":
+        turns = balanced_turns(rendered, [room.number for room in dungeon.rooms])
+        if turns:
+            balanced = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns))
+            if balanced.page_count - len(pdf.spare_pages(balanced)) == rendered.page_count - len(pdf.spare_pages(rendered)):
+                rendered = balanced
     rendered = pdf.keep_pages(rendered, ZINE_PAGES, f"the zine of '{dungeon.name}' (try fewer --rooms or --layout booklet)")
     return write(ctx, rendered)
 
 
+PAGE_FOOT_PX = 5 / 25.4 * 96  # the zine page's bottom margin, in CSS px
+
+
+def balanced_turns(rendered, numbers: list) -> list:
+    """Rooms that should open a key page so its pages are about equally full (same page count), from a first layout.
+
+    The first layout fills each page before turning, which can leave the last key page nearly empty;
+    here the entries are shared out over the same pages so that the fullest page is as empty as it can be.
+    """
+    where = {}  # anchor → (page index, top, bottom) of the entry's box, in CSS px
+    for index, page in enumerate(rendered.document.pages):
+        for name, (_, top, _, bottom) in page.anchors.items():
+            where[name] = (index, top, bottom)
+    try:
+        boxes = [where[f"d1-room-{n}"] for n in numbers]
+    except KeyError:
+        return []
+    starts = [(page, top) for page, top, _ in boxes]
+    pages = sorted({page for page, _ in starts})
+    if len(pages) < 2:
+        return []
+    heights = [bottom - top for _, top, bottom in boxes]
+    first_top = starts[0][1]
+    later_top = min(y for page, y in starts if page != pages[0])
+    foot = rendered.document.pages[pages[0]].height - PAGE_FOOT_PX
+    best, best_cuts = None, None
+    for cuts in itertools.combinations(range(1, len(numbers)), len(pages) - 1):
+        bounds = (0, *cuts, len(numbers))
+        fills = []
+        for g in range(len(pages)):
+            room = foot - (first_top if g == 0 else later_top)
+            fills.append(sum(heights[bounds[g]:bounds[g + 1]]) / room)
+        worst = max(fills)
+        if worst <= 0.98 and (best is None or worst < best - 1e-9):
+            best, best_cuts = worst, cuts
+    if best_cuts is None:
+        return []
+    natural = [numbers[i] for i, (page, _) in enumerate(starts) if i and page != starts[i - 1][0]]
+    chosen = [numbers[i] for i in best_cuts]
+    return [] if chosen == natural else chosen
+
+
 def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, fmt: str, *, name: str,
-                    pack_seed: int | None = None, map_style: str = "clean") -> list[Output]:
+                    pack_seed: int | None = None, map_style: str = "clean", show_rolls: bool = False) -> list[Output]:
     """An A5 (or half-letter) reading PDF and its saddle-stitch imposition; one dungeon, or a pack with an index."""
     from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     page = "a5" if paper == "a4" else "half-letter"
@@ -126,18 +178,44 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         index = {"seed": pack_seed, "count": len(dungeons), "rooms": rooms, "die": die["die"],
                  "reroll": die["reroll"], "entries": [{"view": view} for view in shown]}
         title = f"A Pack of Delves, seed {pack_seed}"
-    html = html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index,
-                              notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=24, cls="bpage notes",
-                                                     tag="h2"),
-                              body_class=f"dbook dbook-{page}", doc_title=title)
+    def booklet_html(fillers=()):
+        return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
+                                  notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=24,
+                                                         cls="bpage notes", tag="h2"),
+                                  fillers=list(fillers), body_class=f"dbook dbook-{page}", doc_title=title)
+    html = booklet_html()
     if fmt == "html":
         return [Output(f"{name}.html", _standalone(ctx, html))]
     # Laid out once with spare notes pages before the back cover; keep just enough to fold whole sheets.
-    rendered = pdf.pad_to_multiple(layout(ctx, html), 4, name)
+    # A delve whose map would fall on a right-hand page gets a notes page before it, and the book is laid out again.
+    rendered = layout(ctx, html)
+    fillers = maps_on_the_left(rendered, [view["anchor"] for view in shown])
+    if fillers:
+        rendered = layout(ctx, booklet_html(fillers))
+    rendered = pdf.pad_to_multiple(rendered, 4, name)
     reading = write(ctx, rendered)
     suffix = "" if paper == "a4" else "-letter"
     return [Output(f"{name}-{page}.pdf", reading),
             Output(f"{name}-booklet{suffix}.pdf", impose.impose_booklet(reading, paper))]
+
+
+def maps_on_the_left(rendered, anchors: list) -> list:
+    """The delves (by anchor) that need a notes page before them so each map is on a left-hand (even) page.
+
+    Each delve starts a new page, so one page put in moves every later page by one: walked in order.
+    """
+    where = {}
+    for index, page in enumerate(rendered.document.pages):
+        for name in page.anchors:
+            where[name] = index + 1  # page number
+    fillers, shift = [], 0
+    for anchor in anchors:
+        if anchor not in where:
+            continue
+        if (where[anchor] + shift) % 2:
+            fillers.append(anchor)
+            shift += 1
+    return fillers
 
 
 def map_css(ctx: BuildContext) -> str:
@@ -161,7 +239,7 @@ def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Outp
         return [data]
     ctx.tick(count, count + 1, "laying out the pack")
     outputs = booklet_outputs(ctx, dungeons, rooms, paper, fmt, name=f"pack-{seed}", pack_seed=seed,
-                              map_style=opts.map_style)
+                              map_style=opts.map_style, show_rolls=opts.show_rolls)
     if fmt == "pdf":
         # The pack's reading PDF is the pack itself: pack-<seed>.pdf.
         outputs[0] = Output(f"pack-{seed}.pdf", outputs[0].data)
@@ -191,6 +269,7 @@ class DungeonOptions(options.Options):
                                                              "(default: pdf)")
     map_style: str = options.option("clean", "how the map is drawn: clean lines or sketch (pen hatching) "
                                              "(default: clean)", choices=MAP_STYLES)
+    show_rolls: bool = options.switch("print each roll, small, after what it rolled (the JSON always has them)")
     batch: int | None = options.option(None, "write N separate dungeons (zines unless --layout booklet), seeds SEED, "
                                        "SEED+1, ..., made in two supervised worker processes", min=1, max=MAX_BATCH)
 

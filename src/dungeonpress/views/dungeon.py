@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 from dungeonpress.draw.dungeon_map import draw_dungeon_map
 from dungeonpress.draw.map_marks import legend_icon, legend_label
@@ -44,6 +45,7 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
         drawn = draw(height_mm - extra * (LEGEND_LINE_MM[compact]))
     return {
         "name": dungeon.name,
+        "title": keep_last_words(dungeon.name),
         "anchor": f"{prefix}-dungeon",
         "pick": "",  # a pack sets the die result that picks this delve
         "seed": seed,
@@ -55,11 +57,10 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
         "map_alt": drawn.alt,
         "map_legend": [{"icon": legend_icon(mark, map_css), "label": legend_label(mark)} for mark in drawn.legend],
         "rooms": [room_view(dungeon, room.number, prefix, compact) for room in dungeon.rooms],
-        "wandering": [{"face": face, "steps": chain_steps(chain, compact), "creature": creature_line(chain.creature)}
-                      for face, chain in enumerate(dungeon.wandering, start=1)],
+        "wandering": [{"face": face, **chain_view(chain, compact)} for face, chain in enumerate(dungeon.wandering, start=1)],
         "oracle": [oracle_row_view(n, row) for n, row in enumerate(dungeon.oracle[:oracle_rows], start=1)],
         "twists": [{"number": n, "text": twist.text,
-                    "rolls": f"d6 = {twist.subject.value}, d6 = {twist.action.value}"}
+                    "rolls": f"{twist.subject.value} · {twist.action.value}"}
                    for n, twist in enumerate(dungeon.twists[:twists], start=1)],
         "d6s": [str(value) for value in dungeon.d6s[:d6s]],
     }
@@ -78,6 +79,12 @@ def legend_lines(marks, width_mm: float, compact: bool) -> int:
             lines, used = lines + 1, 0.0
         used += entry
     return lines
+
+
+def keep_last_words(name: str) -> str:
+    """A title whose last two words stay on one line (a no-break space): no lone "Mire" under "The Ivel"."""
+    head, _, last = name.rpartition(" ")
+    return f"{head}\u00a0{last}" if head else name
 
 
 def roll_label(roll: Roll) -> str:
@@ -102,9 +109,9 @@ def room_view(dungeon: Dungeon, number: int, prefix: str, compact: bool = False)
     return {
         "number": number,
         "anchor": f"{prefix}-room-{number}",
-        "type": {"roll": roll_label(room.type), "text": room.type.text},
+        "type": {"roll": roll_label(room.type), "text": room.type.text, "told": plain(room.type.text)},
         "special": room.special,
-        "features": [{"roll": roll_label(f), "text": f.text} for f in room.features],
+        "features": [{"roll": roll_label(f), "text": f.text, "told": plain(f.text)} for f in room.features],
         "exits": {"roll": roll_label(room.exits), "count": rolled,
                   "text": f"{rolled} exit{'s' if rolled != 1 else ''}"},
         "doors": doors,
@@ -123,7 +130,25 @@ def room_view(dungeon: Dungeon, number: int, prefix: str, compact: bool = False)
 def chain_view(chain: Chain | None, compact: bool = False) -> dict | None:
     if chain is None:
         return None
-    return {"steps": chain_steps(chain, compact), "creature": creature_line(chain.creature)}
+    return {"steps": chain_steps(chain, compact), "creature": creature_line(chain.creature), "told": told(chain),
+            "rolls": ", ".join(f"{roll.dice} = {roll.value}" for roll in chain.rolls)}
+
+
+def plain(text: str) -> str:
+    """A table row as a reader sees it: without the generator's bracketed hints ("Functional room (e.g., forge…)")."""
+    return re.sub(r"\s*\([^)]*\)", "", text).strip()
+
+
+def told(chain: Chain) -> dict:
+    """A chain written for the player: what kind of thing it is (the first roll, plainly) and what it is (the last
+    roll, with its other columns); the rolls in between only pointed from one table to the next."""
+    first, last = chain.rolls[0], chain.rolls[-1]
+    details, before = [], last.text
+    for _, header, value in last.fields[1:]:
+        details.append({"sep": " " if before.rstrip().endswith((".", "!", "?")) else ". ",
+                        "header": header, "text": str(value)})
+        before = str(value)
+    return {"kind": plain(first.text) if len(chain.rolls) > 1 else "", "text": last.text, "details": details}
 
 
 def chain_steps(chain: Chain, compact: bool = False) -> list:
@@ -158,7 +183,7 @@ def oracle_row_view(number: int, row) -> dict:
 def oracle_cell(roll: OracleRoll) -> dict:
     """One pre-rolled answer, with the dice that made it (Chance dice, then Risk dice) and the double mark."""
     dice = f"{'/'.join(map(str, roll.chance))}:{'/'.join(map(str, roll.risk))}"
-    return {"answer": roll.answer, "dice": dice, "double": roll.double}
+    return {"answer": roll.answer, "dice": dice.replace(":", " · "), "double": roll.double}
 
 
 def pick_die(count: int) -> dict:
