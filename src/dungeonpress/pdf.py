@@ -6,6 +6,7 @@ import hashlib
 import functools
 import logging
 import mimetypes
+import re
 import unicodedata
 import urllib.parse
 import urllib.request
@@ -263,7 +264,10 @@ def write_pdf(rendered: Rendered, *, forms: bool = False) -> bytes:
     with _warnings_collected() as messages:
         data = rendered.document.write_pdf(pdf_identifier=digest.hexdigest()[:32].encode(), pdf_forms=forms,
                                            full_fonts=not SUBSET_FONTS)
-    rendered.warnings.extend(messages)
+    # WeasyPrint logs each .notdef it draws, once per occurrence; the layout check already named them.
+    named = {code for w in rendered.warnings for code in re.findall(r"U\+([0-9A-F]{4,6}) ", w)}
+    rendered.warnings.extend(m for m in messages
+                             if not (m.startswith(".notdef glyph") and m.rpartition("(U+")[2].rstrip(")") in named))
     return data
 
 
