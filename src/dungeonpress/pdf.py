@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import functools
 import logging
 import mimetypes
+import re
+import unicodedata
 import urllib.parse
 import urllib.request
 from contextlib import contextmanager
@@ -15,7 +18,7 @@ import weasyprint
 from weasyprint.text.ffi import harfbuzz_subset
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
-from dungeonpress import sealed
+from dungeonpress import resources, sealed
 from dungeonpress.errors import RenderError
 
 MAX_RESOURCE_BYTES = 20_000_000  # no font, image or stylesheet of ours is near this
@@ -164,7 +167,47 @@ def layout_html(html: str, *, base_url: Path, roots, forms: bool = False) -> Ren
             raise RenderError("document nested too deeply to lay out") from None
     if fetcher.refused:
         raise RenderError("refused to read: " + "; ".join(fetcher.refused))
+    missing = missing_glyphs(document)
+    if missing:
+        messages.append(missing)
     return Rendered(document=document, warnings=list(messages), fetcher=fetcher)
+
+
+FONTS_DIR = resources.data_dir("templates") / "fonts"
+
+
+@functools.cache
+def bundled_coverage() -> frozenset:
+    """Every code point some font in templates/fonts/ has a glyph for (their cmaps, read once)."""
+    from fontTools.ttLib import TTFont  # WeasyPrint's own dependency
+    found: set = set()
+    for path in sorted(FONTS_DIR.rglob("*.[ot]tf")):
+        found |= set(TTFont(path, lazy=True).getBestCmap())
+    return frozenset(found)
+
+
+def missing_glyphs(document) -> str | None:
+    """One warning line naming the characters no bundled font has, with where they are, or None.
+
+    Pango logs nothing when it falls back: such a character prints as a .notdef box, or in
+    whatever system font has it (and then the bytes depend on the machine). So the laid-out
+    text is checked against our own fonts' cmaps.
+    """
+    covered, found, count = bundled_coverage(), {}, 0
+    for page in document.pages:
+        boxes = [page._page_box]
+        while boxes:
+            box = boxes.pop()
+            boxes.extend(reversed(getattr(box, "children", ())))  # reading order
+            for char in getattr(box, "text", "") or "":
+                if ord(char) in covered or unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp"):
+                    continue
+                count += 1
+                found.setdefault(char, " ".join(box.text.split())[:40])
+    if not found:
+        return None
+    where = "; ".join(f"U+{ord(c):04X} {c!r} in {text!r}" for c, text in list(found.items())[:5])
+    return f"{count} character(s) no bundled font has (printed as a box or in a system font): {where}"
 
 
 SPARE = "notes-"  # id prefix of the spare pages (notes pages) a document may lose when it is padded
@@ -245,16 +288,25 @@ def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = 
         metadata.modified = metadata.modified or FIXED_DATE
     with _warnings_collected() as messages:
         data = rendered.document.write_pdf(**options)
-    rendered.warnings.extend(messages)
+    # WeasyPrint logs each .notdef it draws, once per occurrence; the layout check already named them.
+    named = {code for w in rendered.warnings for code in re.findall(r"U\+([0-9A-F]{4,6}) ", w)}
+    rendered.warnings.extend(m for m in messages
+                             if not (m.startswith(".notdef glyph") and m.rpartition("(U+")[2].rstrip(")") in named))
     return data
 
 
 def native_versions() -> dict:
     """The C libraries under WeasyPrint that shape the bytes (recorded in build/manifest.json)."""
-    from weasyprint.text.ffi import pango
+    from weasyprint.text.ffi import harfbuzz, pango
     number = pango.pango_version()
+    # WeasyPrint declares only hb_version_atleast: the version is the highest one it accepts.
+    version = [0, 0, 0]
+    for place in range(3):
+        while version[place] < 999 and harfbuzz.hb_version_atleast(*version[:place], version[place] + 1,
+                                                                   *[0] * (2 - place)):
+            version[place] += 1
     return {"pango": f"{number // 10000}.{number // 100 % 100}.{number % 100}",
-            "harfbuzz-subset": SUBSET_FONTS}
+            "harfbuzz": ".".join(map(str, version)), "harfbuzz-subset": SUBSET_FONTS}
 
 
 def html_to_pdf(html: str, *, base_url: Path, roots, forms: bool = False) -> tuple[bytes, list]:

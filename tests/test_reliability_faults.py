@@ -1,0 +1,162 @@
+"""RELIABILITY.md rows E10 (glyphs no bundled font has), F2 (SIGKILL mid-write), R3 (no system fonts), R4 (manifest versions)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+from dungeonpress import build, cli, manifest, pdf
+from dungeonpress.build import TEMPLATES_DIR
+from dungeonpress.products.common import Output
+
+DUNGEON = ["dungeon", "--seed", "5", "--layout", "zine", "--paper", "a4"]
+DRAGON = """id: lair
+title: Lair
+die: d6
+source: core
+columns: {lair: Lair}
+rows:
+  1-3: "Dragon \\U0001F409 sleeps on gold"
+  4-6: "A private mark \\uE000 scratched in the wall"
+"""
+
+
+def run(*argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.main(list(argv), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+# --- E10: characters no bundled font has ----------------------------------------------------------
+
+def test_e10_every_character_of_our_fonts_passes_and_a_dragon_is_counted():
+    html = "<table><tr><td>Dragon \U0001F409 lair \ue000 and \ue000</td></tr></table><p>Plain text, “quotes” – fine.</p>"
+    rendered = pdf.layout_html(html, base_url=TEMPLATES_DIR, roots=[TEMPLATES_DIR])
+    pdf.write_pdf(rendered)  # where WeasyPrint logs each .notdef it draws: already counted, not repeated
+    warnings = rendered.warnings
+    assert len(warnings) == 1, warnings
+    assert warnings[0].startswith("3 character(s) no bundled font has")  # the .notdef count: 🐉 once, U+E000 twice
+    assert "U+1F409 '🐉' in 'Dragon 🐉 lair" in warnings[0] and "U+E000" in warnings[0]
+    assert pdf.layout_html("<p>Plain text, “quotes” – fine.</p>", base_url=TEMPLATES_DIR,
+                           roots=[TEMPLATES_DIR]).warnings == []
+
+
+@pytest.mark.slow
+def test_e10_a_table_row_with_a_dragon_fails_under_strict(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pack" / "tables").mkdir(parents=True)
+    (tmp_path / "pack" / "tables" / "lair.yaml").write_text(DRAGON)
+    status, _, err = run("build", "tables", "--content", "pack", "--out", "out", "--strict", "--quiet")
+    lines = [line for line in err.splitlines() if "no bundled font" in line]
+    assert status == 1 and len(lines) == 1 and ".notdef" not in err, err
+    assert "U+1F409 '🐉' in 'Dragon 🐉 sleeps on gold'" in lines[0] and "U+E000" in lines[0]
+    assert run("build", "tables", "--out", "plain", "--strict", "--quiet")[0] == 0  # our own content has none
+
+
+# --- F2: SIGKILL in the middle of a write ---------------------------------------------------------
+
+# A build whose write stops halfway: the first half of the new PDF is in the temp file when it is killed.
+_HALF_WRITER = """
+import os, sys, time
+from pathlib import Path
+from dungeonpress import build
+
+real_fdopen = os.fdopen
+
+class HalfWay:
+    def __init__(self, fd, mode):
+        self.handle = real_fdopen(fd, mode)
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        self.handle.close()
+    def write(self, data):
+        self.handle.write(data[: len(data) // 2])
+        self.handle.flush()
+        print(os.getpid(), flush=True)
+        time.sleep(120)
+
+os.fdopen = HalfWay
+build.write_atomic(Path(sys.argv[1]), b"%PDF-1.7 new " + b"x" * 8_000_000 + b"\\n%%EOF\\n")
+"""
+
+
+def test_f2_sigkill_mid_write_keeps_the_old_pdf_and_the_next_run_removes_the_temp(tmp_path):
+    target = tmp_path / "x.pdf"
+    old = b"%PDF-1.7 old\n" + os.urandom(1000) + b"\n%%EOF\n"
+    target.write_bytes(old)
+    child = subprocess.Popen([sys.executable, "-c", _HALF_WRITER, str(target)], stdout=subprocess.PIPE, text=True)
+    try:
+        pid = int(child.stdout.readline())
+        temps = sorted(tmp_path.glob(".x.pdf.dp-*.part"))
+        assert [t.name.split("-")[1] for t in temps] == [str(pid)] and temps[0].stat().st_size > 4_000_000
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(30)
+        child.stdout.close()
+    assert child.returncode == -signal.SIGKILL
+    assert target.read_bytes() == old  # 0 partial PDFs: the final name still holds the old file
+    assert build.remove_stale_temps(target) == temps  # the next run removes the dead build's temp…
+    new = b"%PDF-1.7 new\n%%EOF\n"
+    assert build.write_outputs(tmp_path, [Output("x.pdf", new)]) == [target]
+    assert target.read_bytes() == new
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.pdf"]  # …0 stale temps after restart
+
+
+# --- R3: only bundled fonts -----------------------------------------------------------------------
+
+def font_names(path: Path) -> set:
+    """Every font a PDF embeds, subset tag dropped (imposed pages keep theirs in form XObjects)."""
+    with pikepdf.open(path) as document:
+        return {str(o.get("/BaseFont")).lstrip("/").split("+")[-1] for o in document.objects
+                if isinstance(o, pikepdf.Dictionary) and o.get("/Type") == "/Font"}
+
+
+def bundled_families() -> tuple:
+    return tuple(sorted({p.stem.split("-")[0] for p in (TEMPLATES_DIR / "fonts").rglob("*.ttf")}))
+
+
+@pytest.mark.slow
+def test_r3_no_system_fonts_gives_the_same_bytes_and_only_bundled_fonts(tmp_path):
+    config = tmp_path / "fonts.conf"  # fontconfig with no font folders at all: only our @font-face files exist
+    config.write_text(f'<?xml version="1.0"?>\n<fontconfig><cachedir>{tmp_path / "cache"}</cachedir></fontconfig>\n')
+    outputs = {}
+    for name, env in (("system", {}), ("empty", {"FONTCONFIG_FILE": str(config)})):
+        out = tmp_path / name
+        subprocess.run([sys.executable, "-m", "dungeonpress", *DUNGEON, "--out", str(out), "--quiet"],
+                       env=os.environ | env, check=True, capture_output=True)
+        outputs[name] = (out / "dungeon-5-zine-a4.pdf").read_bytes()
+    assert outputs["empty"] == outputs["system"]
+    used = font_names(tmp_path / "empty" / "dungeon-5-zine-a4.pdf")
+    assert bundled_families() == ("Cinzel", "Vollkorn")
+    assert used and all(name.startswith(bundled_families()) for name in used), used
+
+
+# --- R4: the manifest records library versions and output hashes ----------------------------------
+
+def test_r4_native_versions_name_pango_and_harfbuzz():
+    found = pdf.native_versions()
+    assert all(part.isdigit() for part in found["pango"].split(".")) and found["pango"].count(".") == 2
+    assert all(part.isdigit() for part in found["harfbuzz"].split(".")) and found["harfbuzz"] >= "1"
+
+
+@pytest.mark.slow
+def test_r4_batch_manifest_records_versions_and_output_hashes(tmp_path):
+    assert run("dungeon", "--batch", "1", "--seed", "5", "--layout", "zine", "--out", str(tmp_path), "--quiet")[0] == 0
+    (entry,) = json.loads((tmp_path / manifest.NAME).read_text())["items"].values()
+    versions = entry["versions"]
+    assert {"python", "weasyprint", "pango", "harfbuzz", "dungeonpress"} <= versions.keys()
+    assert all(versions[k] for k in ("python", "weasyprint", "pango", "harfbuzz"))
+    assert entry["outputs"] and entry["status"] == "built"
+    for output in entry["outputs"]:
+        data = (tmp_path / output["name"]).read_bytes()
+        assert output == {"name": output["name"], "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
