@@ -10,7 +10,7 @@ from dungeonpress.preflight.reading import HYPHENS, MM, Document, Page, imposed,
 
 # The only families the project ships (templates/fonts/); anything else is a system fallback.
 # "Paperogue Marks" is Vollkorn under another name (templates/css/paperogue.css) for lining figures.
-SHIPPED_FAMILIES = ("Vollkorn", "Cinzel", "Paperogue-Marks")
+SHIPPED_FAMILIES = ("Vollkorn", "Cinzel", "AtkinsonHyperlegible", "Paperogue-Marks")
 
 # Smallest sizes (pt) a reader can use, by the trim a reader holds: (running text, labels and dice numbers).
 # An eight-page zine folds an A4 or Letter sheet into A7 panels, so its text is judged at A7.
