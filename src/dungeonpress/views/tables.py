@@ -9,6 +9,8 @@ from dungeonpress.model import Content, Creature, Table
 _COUNT = re.compile(r"^\s*(\d+)\b")
 MAX_BOXES = 8  # more marks than this are written as a number, not drawn
 FLOW_MAX = 32  # longest entry (characters) of a d66 list printed as two half-width columns
+ROLL_WIDTH = 8  # percent of the measure for the roll column (about 2.8 em on an A5 page)
+MEASURE_CHARS = 80  # characters of table text across an A5 measure, for sizing columns by their words
 
 
 def roll_label(low: int, high: int) -> str:
@@ -72,7 +74,37 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
         # fits on one A5 page, so it is never split and its heading is kept with it
         "keep": flow or len(rows) <= 14,
         "wide": len(keep) >= 3,
+        "widths": [] if flow else column_widths(rows, [h for k, h in table.columns if k in keep], table.rolled),
     }
+
+
+def column_widths(rows: list, headers: list, rolled: bool) -> list[int]:
+    """Designed column widths in percent (roll column first when rolled), so the table lays out fixed.
+
+    A column's share follows its average text, but never falls below its longest word (or header),
+    so no word has to be broken; WeasyPrint then need not measure every cell.
+    """
+    if not headers:
+        return []
+    count = len(headers)
+    texts = [[str(r["cells"][i]["text"]) + (" →" + r["see_title"] if r["see_title"] else "") + (" (Bestiary 00)" if r["creature_key"] else "")
+              if i < len(r["cells"]) else "" for r in rows] for i in range(count)]
+    average = [max(sum(len(t) for t in col) / max(len(col), 1), 1.0) for col in texts]
+    longest = [max([len(w) for t in col for w in t.split()] + [len(w) for w in headers[i].split()] + [3]) + 2
+               for i, col in enumerate(texts)]
+    room = 100 - (ROLL_WIDTH if rolled else 0)
+    floors = [100 * n / MEASURE_CHARS for n in longest]
+    total = sum(average)
+    shares = [max(room * a / total, f) for a, f in zip(average, floors)]
+    # take back what the floors added from the columns above their floor, in proportion
+    excess = sum(shares) - room
+    flexible = [s - f for s, f in zip(shares, floors)]
+    spare = sum(flexible)
+    if excess > 0 and spare > 0:
+        shares = [s - excess * x / spare for s, x in zip(shares, flexible)]
+    widths = [int(round(s)) for s in shares]
+    widths[widths.index(max(widths))] += room - sum(widths)
+    return ([ROLL_WIDTH] if rolled else []) + widths
 
 
 def _creature(content: Content, key) -> Creature | None:
