@@ -220,9 +220,47 @@ def write_pdf(rendered: Rendered, *, forms: bool = False) -> bytes:
     digest = hashlib.sha256(repr([(p.width, p.height) for p in rendered.document.pages]).encode())
     with _warnings_collected() as messages:
         data = rendered.document.write_pdf(pdf_identifier=digest.hexdigest()[:32].encode(), pdf_forms=forms,
-                                           full_fonts=not SUBSET_FONTS)
+                                           full_fonts=not SUBSET_FONTS,
+                                           finisher=_checkbox_appearances if forms else None)
     rendered.warnings.extend(messages)
     return data
+
+
+def _checkbox_appearances(document, pdf) -> None:
+    """Give WeasyPrint's checkboxes what every viewer needs to draw them.
+
+    The form asks viewers to regenerate appearances (NeedAppearances, so text fields show their
+    values). Poppler then redraws checkboxes from /DA and the /MK caption, which WeasyPrint leaves
+    out, and shows them blank; MuPDF uses the stored /AP. So each checkbox gets a ZapfDingbats /DA
+    with a check caption, and an explicit empty "Off" appearance beside WeasyPrint's "on" one.
+    """
+    import pydyf  # WeasyPrint's own PDF writer, only ever reached through this module
+
+    acroform = pdf.catalog.get("AcroForm")
+    if acroform is None:
+        return
+    zapf = pydyf.Dictionary({"Type": "/Font", "Subtype": "/Type1", "BaseFont": "/ZapfDingbats"})
+    pdf.add_object(zapf)
+    resources = acroform["DR"]
+    if isinstance(resources, bytes):
+        resources = pdf.objects[int(resources.split()[0])]
+    fonts = resources.get("Font")
+    if isinstance(fonts, bytes):
+        fonts = pdf.objects[int(fonts.split()[0])]
+    if fonts is None:
+        fonts = resources["Font"] = pydyf.Dictionary()
+    fonts["ZaDb"] = zapf.reference
+    for reference in acroform["Fields"]:
+        field = pdf.objects[int(reference.split()[0])]
+        if field.get("FT") != "/Btn" or "Kids" in field or "Parent" in field:
+            continue
+        x0, y0, x1, y1 = (float(v) for v in field["Rect"])
+        off = pydyf.Stream(extra={"Type": "/XObject", "Subtype": "/Form",
+                                  "BBox": pydyf.Array((0, 0, abs(x1 - x0), abs(y1 - y0)))})
+        pdf.add_object(off)
+        field["AP"]["N"]["Off"] = off.reference
+        field["DA"] = pydyf.String("/ZaDb 0 Tf 0 g")
+        field["MK"]["CA"] = pydyf.String("4")  # ZapfDingbats "4" is the check mark
 
 
 def native_versions() -> dict:
