@@ -108,9 +108,9 @@ def dungeoneer_view(content: Content, layout: SheetSpace, character: Character |
         "meal": _boxes("meal", "Scenes since last meal", MEAL_BOXES),
         "treasure": _texts("treasure", "Treasure", layout.treasure_lines),
         "lists": [
-            {"title": "NPCs", "lines": _texts("npc", "NPC", layout.list_lines)},
-            {"title": "Locations", "lines": _texts("location", "Location", layout.list_lines)},
-            {"title": "Events", "lines": _texts("event", "Event", layout.list_lines)},
+            {"title": "NPCs", "name": "npcs", "lines": _texts("npc", "NPC", layout.list_lines)},
+            {"title": "Locations", "name": "locations", "lines": _texts("location", "Location", layout.list_lines)},
+            {"title": "Events", "name": "events", "lines": _texts("event", "Event", layout.list_lines)},
         ],
         "log": log_view(content, layout, c.name if c else ""),
     }
