@@ -239,17 +239,19 @@ def _checkbox_appearances(document, pdf) -> None:
     acroform = pdf.catalog.get("AcroForm")
     if acroform is None:
         return
-    zapf = pydyf.Dictionary({"Type": "/Font", "Subtype": "/Type1", "BaseFont": "/ZapfDingbats"})
-    pdf.add_object(zapf)
+    # ZapfDingbats goes into the form's own resources (a copy of the page's, which WeasyPrint shares),
+    # never into the page's: viewers supply it for form fields, and the page's fonts all stay embedded.
     resources = acroform["DR"]
     if isinstance(resources, bytes):
         resources = pdf.objects[int(resources.split()[0])]
-    fonts = resources.get("Font")
+    fonts = resources.get("Font") or {}
     if isinstance(fonts, bytes):
         fonts = pdf.objects[int(fonts.split()[0])]
-    if fonts is None:
-        fonts = resources["Font"] = pydyf.Dictionary()
-    fonts["ZaDb"] = zapf.reference
+    zapf = pydyf.Dictionary({"Type": "/Font", "Subtype": "/Type1", "BaseFont": "/ZapfDingbats"})
+    pdf.add_object(zapf)
+    form_fonts = pydyf.Dictionary(dict(fonts))
+    form_fonts["ZaDb"] = zapf.reference
+    acroform["DR"] = pydyf.Dictionary({"Font": form_fonts})
     for reference in acroform["Fields"]:
         field = pdf.objects[int(reference.split()[0])]
         if field.get("FT") != "/Btn" or "Kids" in field or "Parent" in field:
