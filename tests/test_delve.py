@@ -121,7 +121,7 @@ def built(content):
 
 def test_outputs_are_named_and_byte_identical(built):
     (ctx, first), (_, second) = built
-    assert sorted(first) == ["delve-1234.pdf", "solo-procedure.pdf"]
+    assert sorted(first) == ["delve-1234.pdf", "solo-procedure-card.pdf", "solo-procedure.pdf"]
     assert first == second
     assert ctx.warnings == []
 

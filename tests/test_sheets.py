@@ -90,9 +90,7 @@ def _expected_dungeoneer_fields(paper: str) -> tuple[set, set]:
     texts |= {f"gear_{n}" for n in range(1, 9)}
     for prefix in ("stress", "fatigue", "condition"):
         texts |= {f"{prefix}_{n}" for n in range(1, layout.tag_lines + 1)}
-    for prefix in ("npc", "location", "event"):
-        texts |= {f"{prefix}_{n}" for n in range(1, layout.list_lines + 1)}
-    texts |= {f"treasure_{n}" for n in range(1, layout.treasure_lines + 1)}
+    texts |= {"npcs", "locations", "events", "treasure"}  # long fields: one multi-line field each
     texts |= {f"log_{n}_{col}" for n in range(1, layout.log_rows + 1)
               for col in ("scene", "question", "answer", "twist")}
     boxes = {f"luck_{n}" for n in range(1, 7)} | {f"twist_{n}" for n in range(1, 4)}

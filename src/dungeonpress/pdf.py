@@ -278,7 +278,7 @@ def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = 
     """
     digest = hashlib.sha256(repr([(p.width, p.height) for p in rendered.document.pages]).encode())
     options = {"pdf_identifier": digest.hexdigest()[:32].encode(), "pdf_forms": forms, "full_fonts": not SUBSET_FONTS,
-               "pdf_tags": True}
+               "pdf_tags": True, "finisher": _checkbox_appearances if forms else None}
     if variant:
         options["pdf_variant"] = variant
     if variant and variant.startswith("pdf/x"):
@@ -293,6 +293,45 @@ def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = 
     rendered.warnings.extend(m for m in messages
                              if not (m.startswith(".notdef glyph") and m.rpartition("(U+")[2].rstrip(")") in named))
     return data
+
+
+def _checkbox_appearances(document, pdf) -> None:
+    """Give WeasyPrint's checkboxes what every viewer needs to draw them.
+
+    The form asks viewers to regenerate appearances (NeedAppearances, so text fields show their
+    values). Poppler then redraws checkboxes from /DA and the /MK caption, which WeasyPrint leaves
+    out, and shows them blank; MuPDF uses the stored /AP. So each checkbox gets a ZapfDingbats /DA
+    with a check caption, and an explicit empty "Off" appearance beside WeasyPrint's "on" one.
+    """
+    import pydyf  # WeasyPrint's own PDF writer, only ever reached through this module
+
+    acroform = pdf.catalog.get("AcroForm")
+    if acroform is None:
+        return
+    # ZapfDingbats goes into the form's own resources (a copy of the page's, which WeasyPrint shares),
+    # never into the page's: viewers supply it for form fields, and the page's fonts all stay embedded.
+    resources = acroform["DR"]
+    if isinstance(resources, bytes):
+        resources = pdf.objects[int(resources.split()[0])]
+    fonts = resources.get("Font") or {}
+    if isinstance(fonts, bytes):
+        fonts = pdf.objects[int(fonts.split()[0])]
+    zapf = pydyf.Dictionary({"Type": "/Font", "Subtype": "/Type1", "BaseFont": "/ZapfDingbats"})
+    pdf.add_object(zapf)
+    form_fonts = pydyf.Dictionary(dict(fonts))
+    form_fonts["ZaDb"] = zapf.reference
+    acroform["DR"] = pydyf.Dictionary({"Font": form_fonts})
+    for reference in acroform["Fields"]:
+        field = pdf.objects[int(reference.split()[0])]
+        if field.get("FT") != "/Btn" or "Kids" in field or "Parent" in field:
+            continue
+        x0, y0, x1, y1 = (float(v) for v in field["Rect"])
+        off = pydyf.Stream(extra={"Type": "/XObject", "Subtype": "/Form",
+                                  "BBox": pydyf.Array((0, 0, abs(x1 - x0), abs(y1 - y0)))})
+        pdf.add_object(off)
+        field["AP"]["N"]["Off"] = off.reference
+        field["DA"] = pydyf.String("/ZaDb 0 Tf 0 g")
+        field["MK"]["CA"] = pydyf.String("4")  # ZapfDingbats "4" is the check mark
 
 
 def native_versions() -> dict:

@@ -137,14 +137,31 @@ def _door(tile: Tile) -> str:
     end = tile.via
     x, y = end.x, end.y
     if tile.secret:
-        return (f'<circle cx="{_u(x)}" cy="{_u(y)}" r="{_u(0.36)}" fill="{PAPER}" stroke="{ACCENT}" stroke-width="1"/>'
-                f'<text x="{_u(x)}" y="{_u(y + 0.17)}" text-anchor="middle" font-family="Vollkorn" font-weight="700" '
-                f'font-size="{_u(0.48)}" fill="{ACCENT}">S</text>')
+        sx, sy = _secret_spot(tile)
+        return (f'<circle cx="{_u(sx)}" cy="{_u(sy)}" r="{_u(0.27)}" fill="{PAPER}" stroke="{ACCENT}" stroke-width="0.8"/>'
+                f'<text x="{_u(sx)}" y="{_u(sy + 0.13)}" text-anchor="middle" font-family="Vollkorn" font-weight="700" '
+                f'font-size="{_u(0.38)}" fill="{ACCENT}">S</text>')
     along, across = 0.42, 0.2  # half sizes of the door leaf
     w, h = (across, along) if end.dx else (along, across)
     fill = INK if tile.locked else TILE
     return (f'<rect x="{_u(x - w)}" y="{_u(y - h)}" width="{_u(2 * w)}" height="{_u(2 * h)}" fill="{fill}" '
             f'stroke="{INK}" stroke-width="1"/>')
+
+
+def _secret_spot(tile: Tile) -> tuple[float, float]:
+    """Where a secret door's S goes: inside the room's tile, just in from the door, and of the spots along
+    that edge (middle, either corner) the one farthest from the half's pips, so it never covers one."""
+    end = tile.via
+    if not tile.halves:  # the legend's sample door
+        return end.x, end.y
+    px, py = -end.dy, end.dx  # along the edge
+    half = min(tile.halves, key=lambda h: (h[0] - end.x) ** 2 + (h[1] - end.y) ** 2)
+    cx, cy, value = half
+    horizontal = tile.halves[0][1] == tile.halves[1][1]
+    pips = [(cx + (a if horizontal else b) * _SPREAD, cy + (b if horizontal else a) * _SPREAD)
+            for a, b in _PIPS[value]]
+    spots = [(end.x + end.dx * 0.42 + px * t, end.y + end.dy * 0.42 + py * t) for t in (0.0, 0.5, -0.5)]
+    return max(spots, key=lambda p: min(((p[0] - qx) ** 2 + (p[1] - qy) ** 2 for qx, qy in pips), default=9.0))
 
 
 ICONS = ("entrance", "room", "special", "final", "door", "locked", "secret", "unexplored")

@@ -41,13 +41,17 @@ def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     card = pdf_from_template(ctx, "delve_procedure.html.j2", tables=tables,
                              appendices=[tables[delve.APPENDICES[letter]] for letter in sorted(delve.APPENDICES)],
                              log_pages=log_pages_view())
+    # The card alone, both sides, to print on card stock and keep at the table.
+    card_only = pdf_from_template(ctx, "delve_procedure.html.j2", tables=tables, appendices=[], log_pages=[],
+                                  card_only=True)
 
     # 3. The pre-rolled delve, from its own stream of the seed.
     ctx.tick(1, 2, "rolling the delve")
     rolled = delve.generate_delve(sub_rng(seed, "delve"), ctx.content, turns=turns, light=light, mapping=mapping)
     log = pdf_from_template(ctx, "delve_log.html.j2", delve=delve_view(rolled, seed))
     ctx.tick(2, 2, "delve done")
-    return [Output("solo-procedure.pdf", card), Output(f"delve-{seed}.pdf", log)]
+    return [Output("solo-procedure.pdf", card), Output("solo-procedure-card.pdf", card_only),
+            Output(f"delve-{seed}.pdf", log)]
 
 
 COMMANDS = (

@@ -11,6 +11,7 @@ from dungeonpress.products import options
 from dungeonpress.views import data as data_views
 from dungeonpress.views import paperogue as views
 from dungeonpress.products.common import BuildContext, Command, Job, Output, pdf_from_template
+from dungeonpress.products.paper import SCORE_LINES
 
 FORMATS = ("pdf", "json")
 
@@ -52,7 +53,7 @@ def build_levels(ctx: BuildContext, opts: PaperogueOptions) -> list[Output]:
         ctx.tick(1, 3, "drawing Paperogue levels")
         pages = [views.level_view(level, dungeon, seed, paper) for level in dungeon.levels]
         data = pdf_from_template(ctx, "paperogue_levels.html.j2", pages=pages, legend=views.legend_view(),
-                                 paper=paper, about=views.about_view(dungeon, seed))
+                                 paper=paper, about=views.about_view(dungeon, seed), score=SCORE_LINES)
         outputs.append(Output(f"{stem}.pdf", data))
         ctx.tick(2, 3, "setting the Paperogue reference card")
         outputs.append(Output("paperogue-reference.pdf",

@@ -8,7 +8,7 @@ from dungeonpress.generate import delve
 LOG_ROWS = 24  # turns on each page of the blank turn log
 
 
-LOG_PAGES = 2
+LOG_PAGES = 3  # card 2 + appendices 3 + log 3: an 8-page booklet that folds
 
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")

@@ -102,18 +102,34 @@ def dungeoneer_view(content: Content, layout: SheetSpace, character: Character |
         "stress": _texts("stress", "Stress tag", layout.tag_lines),
         "fatigue": _texts("fatigue", "Fatigue tag", layout.tag_lines),
         "conditions": _texts("condition", "Condition", layout.tag_lines),
-        "light_source": text("light_source", "Light source"),
+        "light_source": _starting_light(content, c),
         "light": _boxes("light", "Light, scenes left", layout.light),
         "rations": _boxes("ration", "Ration", layout.rations),
         "meal": _boxes("meal", "Scenes since last meal", MEAL_BOXES),
         "treasure": _texts("treasure", "Treasure", layout.treasure_lines),
         "lists": [
-            {"title": "NPCs", "lines": _texts("npc", "NPC", layout.list_lines)},
-            {"title": "Locations", "lines": _texts("location", "Location", layout.list_lines)},
-            {"title": "Events", "lines": _texts("event", "Event", layout.list_lines)},
+            {"title": "NPCs", "name": "npcs", "lines": _texts("npc", "NPC", layout.list_lines)},
+            {"title": "Locations", "name": "locations", "lines": _texts("location", "Location", layout.list_lines)},
+            {"title": "Events", "name": "events", "lines": _texts("event", "Event", layout.list_lines)},
         ],
         "log": log_view(content, layout, c.name if c else ""),
     }
+
+
+def _starting_light(content: Content, character: Character | None) -> dict:
+    """The light source line: blank on a blank sheet; on a pre-rolled one, the light its gear gives
+    (an item named on the Light Sources table, with how long it lasts) or, plainly, none yet."""
+    if character is None:
+        return text("light_source", "Light source")
+    table = content.tables.get("light_sources")
+    rows = [dict(row.values) for row in table.rows] if table else []
+    for gear in character.gear:
+        name = gear.item.value.lower()
+        for row in rows:
+            source = str(row.get("source", ""))
+            if source and source.split(" (")[0].lower() in name:
+                return text("light_source", "Light source", gear.item.value, str(row.get("duration", "")))
+    return text("light_source", "Light source", "", "none in the starting gear: stock up before you delve")
 
 
 def _gear_slots(content: Content, character: Character | None) -> list:
