@@ -39,7 +39,8 @@ def run(*argv) -> tuple[int, str, str]:
 # --- E10: characters no bundled font has ----------------------------------------------------------
 
 def test_e10_every_character_of_our_fonts_passes_and_a_dragon_is_counted():
-    html = "<table><tr><td>Dragon \U0001F409 lair \ue000 and \ue000</td></tr></table><p>Plain text, “quotes” – fine.</p>"
+    html = ('<html lang="en"><table><tr><td>Dragon \U0001F409 lair \ue000 and \ue000</td></tr></table>'
+            "<p>Plain text, “quotes” – fine.</p></html>")
     rendered = pdf.layout_html(html, base_url=TEMPLATES_DIR, roots=[TEMPLATES_DIR])
     pdf.write_pdf(rendered)  # where WeasyPrint logs each .notdef it draws: already counted, not repeated
     warnings = rendered.warnings
