@@ -138,7 +138,7 @@ def test_r3_no_system_fonts_gives_the_same_bytes_and_only_bundled_fonts(tmp_path
         outputs[name] = (out / "dungeon-5-zine-a4.pdf").read_bytes()
     assert outputs["empty"] == outputs["system"]
     used = font_names(tmp_path / "empty" / "dungeon-5-zine-a4.pdf")
-    assert bundled_families() == ("Cinzel", "Vollkorn")
+    assert bundled_families() == ("AtkinsonHyperlegible", "Cinzel", "Vollkorn")
     assert used and all(name.startswith(bundled_families()) for name in used), used
 
 

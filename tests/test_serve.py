@@ -276,6 +276,7 @@ def browser():
         context = playwright.chromium.launch_persistent_context(
             profile, executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
             viewport={"width": 1100, "height": 820}, accept_downloads=True)
+        context.set_default_timeout(BUILD_WAIT_MS)  # thumbnails and downloads wait on builds on a busy machine
         yield context
         context.close()
     shutil.rmtree(profile, ignore_errors=True)
