@@ -10,6 +10,7 @@ _COUNT = re.compile(r"^\s*(\d+)\b")
 MAX_BOXES = 8  # more marks than this are written as a number, not drawn
 FLOW_MAX = 32  # longest entry (characters) of a d66 list printed as two half-width columns
 ROLL_WIDTH = 8  # percent of the measure for the roll column (about 2.8 em on an A5 page)
+SHORT_CELL = 12  # a cell this short (characters) is a label: its column never wraps it
 MEASURE_CHARS = 80  # characters of table text across an A5 measure, for sizing columns by their words
 
 
@@ -90,7 +91,9 @@ def column_widths(rows: list, headers: list, rolled: bool) -> list[int]:
     texts = [[str(r["cells"][i]["text"]) + (" →" + r["see_title"] if r["see_title"] else "") + (" (Bestiary 00)" if r["creature_key"] else "")
               if i < len(r["cells"]) else "" for r in rows] for i in range(count)]
     average = [max(sum(len(t) for t in col) / max(len(col), 1), 1.0) for col in texts]
-    longest = [max([len(w) for t in col for w in t.split()] + [len(w) for w in headers[i].split()] + [3]) + 2
+    # A column of short answers ("Yes, and…") keeps each on one line; otherwise no word is broken.
+    longest = [max([len(t) if len(t) <= SHORT_CELL else max(len(w) for w in t.split()) for t in col if t.strip()]
+                   + [len(w) for w in headers[i].split()] + [3]) + 2
                for i, col in enumerate(texts)]
     room = 100 - (ROLL_WIDTH if rolled else 0)
     floors = [100 * n / MEASURE_CHARS for n in longest]
