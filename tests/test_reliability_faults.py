@@ -1,4 +1,5 @@
-"""RELIABILITY.md rows E10 (glyphs no bundled font has), F2 (SIGKILL mid-write), R3 (no system fonts), R4 (manifest versions)."""
+"""RELIABILITY.md rows E10 (glyphs no bundled font has), F2 (SIGKILL mid-write), R1 (same bytes across processes),
+R2 (same seed, same HTML), R3 (no system fonts), R4 (manifest versions)."""
 
 from __future__ import annotations
 
@@ -111,6 +112,42 @@ def test_f2_sigkill_mid_write_keeps_the_old_pdf_and_the_next_run_removes_the_tem
     assert build.write_outputs(tmp_path, [Output("x.pdf", new)]) == [target]
     assert target.read_bytes() == new
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.pdf"]  # …0 stale temps after restart
+
+
+# --- R1, R2: the same inputs give the same bytes ----------------------------------------------------
+
+def _build(out: Path, argv: list, env: dict) -> None:
+    subprocess.run([sys.executable, "-m", "dungeonpress", *argv, "--out", str(out), "--quiet", "--no-preflight"],
+                   env=os.environ | env, check=True, capture_output=True)
+
+
+def _digests(folder: Path) -> dict:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.suffix == ".pdf"}
+
+
+@pytest.mark.slow
+def test_r1_two_processes_with_other_hash_seeds_zones_and_locales_give_identical_pdfs(tmp_path):
+    # Variants: the imposed zine (form XObjects, tagged reading pages) and the fillable sheet (AcroForm).
+    runs = {"a": {"PYTHONHASHSEED": "1", "TZ": "UTC", "LC_ALL": "C.UTF-8"},
+            "b": {"PYTHONHASHSEED": "4242", "TZ": "Pacific/Chatham", "LC_ALL": "C"}}
+    for name, env in runs.items():
+        env["SOURCE_DATE_EPOCH"] = "1700000000"
+        _build(tmp_path / name, DUNGEON, env)
+        _build(tmp_path / name, ["sheet", "--paper", "a5"], env)
+    first, second = _digests(tmp_path / "a"), _digests(tmp_path / "b")
+    assert len(first) >= 3 and any("fillable" in n for n in first)
+    assert first == second
+
+
+def test_r2_the_same_seed_gives_the_same_html_and_another_seed_other_html(tmp_path):
+    html = {}
+    for run_name, seed in (("one", "5"), ("again", "5"), ("other", "6")):
+        out = tmp_path / run_name
+        assert run("dungeon", "--seed", seed, "--layout", "zine", "--format", "html", "--out", str(out), "--quiet")[0] == 0
+        (page,) = out.glob("*.html")
+        html[run_name] = hashlib.sha256(page.read_bytes()).hexdigest()
+    assert html["one"] == html["again"]
+    assert html["other"] != html["one"]
 
 
 # --- R3: only bundled fonts -----------------------------------------------------------------------

@@ -67,7 +67,7 @@ def test_every_template_autoescapes():
     assert env.autoescape is True
 
 
-def test_template_errors_name_file_and_line(tmp_path):
+def test_e7_e8_template_errors_name_file_and_line(tmp_path):
     (tmp_path / "t.html.j2").write_text("line one\n{{ m.nme }}\n")
     with pytest.raises(RenderError, match=r"t\.html\.j2:2: 'm' is undefined"):
         render.render_template(tmp_path, "t.html.j2")
