@@ -79,3 +79,20 @@ def test_imposed_pages_are_clipped_to_their_trim_box():
     with pikepdf.open(io.BytesIO(data)) as pdf:
         ops = pdf.pages[0].Contents.read_bytes().decode()
     assert ops.count("re W n") == 2
+
+
+def test_an_a5_page_on_a_letter_booklet_prints_at_full_size_with_equal_side_trims():
+    a5 = (148 * impose.MM, 210 * impose.MM)
+    data = impose.impose_booklet(numbered_pdf(4, size=a5), "letter")
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        ops = pdf.pages[0].Contents.read_bytes().decode()
+    clips = [[float(v) for v in c.split()] for c in re.findall(r"cm ([-\d. ]+) re W n", ops)]
+    half = 5.5 * 72
+    cut = (a5[0] - half) / 2  # 4.15 mm off each side
+    assert [m[0] for _, m in placed(data)[0]] == [1.0, 1.0]  # not shrunk
+    assert all(abs(x - cut) < 0.01 and abs(w - half) < 0.01 and abs(h - a5[1]) < 0.01 for x, _, w, h in clips), clips
+
+
+def test_a_page_much_wider_than_its_half_sheet_is_scaled_down_instead():
+    data = impose.impose_booklet(numbered_pdf(4, size=(210 * impose.MM, 210 * impose.MM)), "letter")
+    assert all(m[0] < 0.7 for _, m in placed(data)[0])
