@@ -86,9 +86,12 @@ def door_problems(name, tree):
 
 
 def leaf_problems(name, tree):
-    if name in LEAVES:
+    """A leaf (errors, the model, dice) imports only errors and its own modules."""
+    if stage(name) in LEAVES:
+        own = f"dungeonpress.{stage(name)}"
         for imported in imports(tree):
-            if imported.startswith("dungeonpress") and not imported.startswith("dungeonpress.errors"):
+            if imported.startswith("dungeonpress") and not imported.startswith("dungeonpress.errors") \
+                    and imported != own and not imported.startswith(own + "."):
                 yield f"leaf {name} imports {imported}"
 
 
@@ -263,3 +266,35 @@ def test_a_cycle_is_caught():
 
 def test_a_door_broken_by_views_is_caught():
     assert any("views.sheet imports weasyprint" in p for p in problems(_with("views.sheet", "import weasyprint\n")))
+
+
+def test_a_model_module_importing_a_generator_is_caught():
+    found = problems(_with("model.dungeon", "from dungeonpress.generate import layout\n"))
+    assert any(p.startswith("leaf model.dungeon imports dungeonpress.generate") for p in found), found
+
+
+def generated_type_problems(tree_by_name) -> list:
+    """Generated things are model types: a generator may keep only private (`_Name`) classes of its own."""
+    return [f"{name} defines class {node.name} (generated things live in dungeonpress.model)"
+            for name, tree in tree_by_name if stage(name) == "generate"
+            for node in tree.body if isinstance(node, ast.ClassDef) and not node.name.startswith("_")]
+
+
+def test_generated_things_live_in_the_model():
+    assert generated_type_problems(modules()) == []
+    found = generated_type_problems(_with("generate.dungeon", "class Room:\n    pass\n"))
+    assert found == ["generate.dungeon defines class Room (generated things live in dungeonpress.model)"]
+
+
+def test_domain_names_mean_one_thing():
+    """Roll, Room and Layout are no class's name, and no public class of the model, generators, drawing or views
+    is defined twice (a dungeon's room and a Paperogue room are DungeonRoom and PaperogueRoom)."""
+    seen = {}
+    for name, tree in modules():
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                seen.setdefault(node.name, []).append(name)
+    assert not {"Roll", "Room", "Layout"} & set(seen)
+    inner = ("model", "generate", "draw", "views")
+    twice = {cls: where for cls, where in seen.items() if len(where) > 1 and any(stage(w) in inner for w in where)}
+    assert twice == {}

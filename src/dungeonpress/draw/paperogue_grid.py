@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from dungeonpress.generate.paperogue import STEP, Level, Room
+from dungeonpress.generate.paperogue import STEP
+from dungeonpress.model.paperogue import Level, PaperogueRoom
 
 PITCH = 4  # fewest cells from one room's corner to the next room's: a 2-cell room and a 2-cell corridor
 MAX_PITCH = 7  # a small level spreads out to use the sheet, up to 5-cell corridors
@@ -68,7 +69,7 @@ def level_origin(level: Level, cols: int, rows: int) -> tuple[int, int, int]:
     return (left - min(r.x for r in level.rooms) * pitch, top - min(r.y for r in level.rooms) * pitch, pitch)
 
 
-def room_cell(room: Room, origin: tuple) -> tuple[int, int]:
+def room_cell(room: PaperogueRoom, origin: tuple) -> tuple[int, int]:
     """The grid cell (column, row) of a room's top-left corner; `origin` is what level_origin gave."""
     pitch = origin[2] if len(origin) > 2 else PITCH
     return origin[0] + room.x * pitch, origin[1] + room.y * pitch
@@ -163,7 +164,7 @@ def _lock(at, direction: str, cell: float) -> str:
             f'height="{_n(h)}" fill="{ACCENT}" stroke="{INK}" stroke-width="0.2"/>')
 
 
-def _room(room: Room, level: Level, cell: float, cx: int, cy: int) -> str:
+def _room(room: PaperogueRoom, level: Level, cell: float, cx: int, cy: int) -> str:
     x, y, size = cx * cell, cy * cell, ROOM * cell
     mid_x, mid_y = x + cell, y + cell
     out = [f'<g class="room" data-room="{room.number}">',

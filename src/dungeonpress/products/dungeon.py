@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from dungeonpress.dice import d, sub_rng
 from dungeonpress.errors import UsageError
-from dungeonpress.generate.dungeon import Dungeon, generate_dungeon
+from dungeonpress.generate.dungeon import generate_dungeon
+from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
 from dungeonpress.views.notes import notes_view
 from dungeonpress.views import dungeon as views

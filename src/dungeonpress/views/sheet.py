@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dungeonpress.generate.character import Character, TableValue
-from dungeonpress.generate.paperogue_character import PaperogueCharacter
+from dungeonpress.model.character import Character, TableValue
+from dungeonpress.model.paperogue import PaperogueCharacter
 from dungeonpress.model import Content
 from dungeonpress.views import tables as views
 
