@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dungeonpress.generate import delve
+from dungeonpress.model.delve import Delve, Find
 
 
 LOG_ROWS = 24  # turns on each page of the blank turn log
@@ -34,11 +35,11 @@ def log_pages_view() -> list:
     return pages
 
 
-def _find_view(find: delve.Find) -> dict:
+def _find_view(find: Find) -> dict:
     return {"tag": f"{find.appendix}{find.roll}", "text": find.text, "details": list(find.details)}
 
 
-def delve_view(rolled: delve.Delve, seed: int) -> dict:
+def delve_view(rolled: Delve, seed: int) -> dict:
     """The delve as printed rows: rolls, what happens, marks for rest, light and being lost."""
     light = rolled.light
     rows = []
