@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import functools
 from pathlib import Path
 
@@ -298,3 +299,44 @@ def test_domain_names_mean_one_thing():
     inner = ("model", "generate", "draw", "views")
     twice = {cls: where for cls, where in seen.items() if len(where) > 1 and any(stage(w) in inner for w in where)}
     assert twice == {}
+
+
+# ---------------------------------------------------------------- templates get values ready to print
+
+TEMPLATES = SRC.parents[1] / "templates"
+# Logic a view owes the template: arithmetic, lengths, min/max/abs, slicing, ranges, comparisons with numbers
+# (which is how pluralising and box counts creep in).
+TEMPLATE_LOGIC = re.compile(
+    r"\{\{[^}]*( [-+*/%] |\|\s*(abs|min|max|round|int|sum|length|count)\b|\[[-0-9]*:)[^}]*\}\}"
+    r"|\{%[^%]*( [-+*/%] |range\(|\|\s*(length|count)\b|(==|!=|<|>|<=|>=) *[0-9])[^%]*%\}")
+
+
+def template_problems(texts) -> list:
+    found = []
+    for name, text in texts:
+        found += [f"{name}: {m.group(0)} (make it in views/)" for m in TEMPLATE_LOGIC.finditer(text)]
+        if name != "partials/notes.html.j2" and '<div class="line"></div>' in text:
+            found.append(f"{name}: draws ruled lines (notes pages come from the notes macro)")
+    return found
+
+
+def _templates():
+    return [(path.relative_to(TEMPLATES).as_posix(), path.read_text()) for path in sorted(TEMPLATES.rglob("*.j2"))]
+
+
+def test_templates_get_values_ready_to_print():
+    assert len(_templates()) > 10
+    assert template_problems(_templates()) == []
+
+
+@pytest.mark.parametrize("snippet", [
+    "{% for _ in range(6) %}<span class=box></span>{% endfor %}",
+    "{{ rooms }} room{% if rooms != 1 %}s{% endif %}",
+    "{{ delve.exits | length }} checks",
+    "left: {{ [a, b] | min }}mm",
+    "{{ roll[:-1] }}",
+    "{{ count - 1 }}",
+    '<section class="notes">{% for _ in lines %}<div class="line"></div>{% endfor %}</section>',
+])
+def test_template_logic_is_caught(snippet):
+    assert template_problems([("mutant.html.j2", snippet)])

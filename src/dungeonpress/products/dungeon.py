@@ -11,7 +11,7 @@ from dungeonpress.errors import UsageError
 from dungeonpress.generate.dungeon import generate_dungeon
 from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
-from dungeonpress.views.notes import notes_view
+from dungeonpress.views.notes import notes_page, notes_view
 from dungeonpress.views import dungeon as views
 from dungeonpress.products import options
 from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
@@ -183,7 +183,9 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
                                   notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=24,
                                                          cls="bpage notes", tag="h2"),
-                                  fillers=list(fillers), body_class=f"dbook dbook-{page}", doc_title=title)
+                                  fillers={anchor: [notes_page(f"{anchor}-before", heading="Delve Notes", lines=24,
+                                                               cls="bpage notes", tag="h2")] for anchor in fillers},
+                                  body_class=f"dbook dbook-{page}", doc_title=title)
     html = booklet_html()
     if fmt == "html":
         return [Output(f"{name}.html", _standalone(ctx, html))]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dungeonpress.generate import delve
 from dungeonpress.model.delve import Delve, Find
+from dungeonpress.views.words import plural
 
 
 LOG_ROWS = 24  # turns on each page of the blank turn log
@@ -90,6 +91,7 @@ def delve_view(rolled: Delve, seed: int) -> dict:
         "light": light,
         "light_turns": rolled.light_turns,
         "lights_used": rolled.lights_used,
+        "lights_word": plural(rolled.lights_used, light, light + "es" if light == "torch" else ""),
         "mapping": rolled.mapping,
         "rows": rows,
         "summary": {
@@ -100,8 +102,11 @@ def delve_view(rolled: Delve, seed: int) -> dict:
             "lost_turns": sum(1 for t in rolled.turns if t.lost or t.found_way),
         },
         "exits": exits,
+        "exit_count": len(exits),
         "exit_monsters": sum(1 for c in rolled.exit_checks if c.monster),
         "still_lost": [str(r) for r in rolled.still_lost_rolls],
+        "still_lost_count": len(rolled.still_lost_rolls),
+        "still_lost_word": plural(len(rolled.still_lost_rolls), "turn"),
         "command": f"dungeonpress delve --seed {seed} --turns {turns} --light {light}"
                    + ("" if rolled.mapping else " --no-map"),
     }

@@ -109,7 +109,8 @@ def room_view(dungeon: Dungeon, number: int, prefix: str, compact: bool = False)
     return {
         "number": number,
         "anchor": f"{prefix}-room-{number}",
-        "type": {"roll": roll_label(room.type), "text": room.type.text, "told": plain(room.type.text)},
+        "type": {"roll": roll_label(room.type), "rolled": f"{room.type.dice} = {room.type.value}",  # no colon: ends a line
+                 "text": room.type.text, "told": plain(room.type.text)},
         "special": room.special,
         "features": [{"roll": roll_label(f), "text": f.text, "told": plain(f.text)} for f in room.features],
         "exits": {"roll": roll_label(room.exits), "count": rolled,

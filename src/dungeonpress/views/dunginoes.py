@@ -7,6 +7,7 @@ from dungeonpress.generate import dunginoes
 from dungeonpress.generate.oracle import percent
 from dungeonpress.model import Content
 from dungeonpress.model.dunginoes import DominoMap, Simulation
+from dungeonpress.views.words import counted
 
 
 MODE_TITLES = {"before": "Laid before the game", "fly": "Laid on the fly"}
@@ -106,6 +107,7 @@ def map_view(content: Content, dungeon: DominoMap, seed: int) -> dict:
         "seed": seed,
         "size": dungeon.size,
         "laid": laid,
+        "laid_text": counted(laid, "room"),
         "short": short,
         "rooms": rooms,
         "specials": sum(1 for t in dungeon.tiles if t.special),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dungeonpress.draw import paperogue_grid as grid
 from dungeonpress.model import Content
 from dungeonpress.model.paperogue import Level, PaperogueDungeon
+from dungeonpress.views.words import counted
 
 
 PAPER_LABEL = {"a4": "A4", "letter": "US Letter"}
@@ -73,7 +74,8 @@ def monster_rows(level: Level) -> list:
 
 
 def about_view(dungeon: PaperogueDungeon, seed: int) -> dict:
-    return {"seed": seed, "levels": len(dungeon.levels), "rooms_die": dungeon.rooms_die,
+    return {"seed": seed, "levels": len(dungeon.levels), "levels_text": counted(len(dungeon.levels), "level"),
+            "rooms_die": dungeon.rooms_die,
             "readings": [{"topic": t, "text": x} for t, x in dungeon.readings],
             "command": f"dungeonpress paperogue --seed {seed}"
                        + (f" --levels {len(dungeon.levels)}" if len(dungeon.levels) != 3 else "")
