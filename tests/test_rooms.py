@@ -167,7 +167,17 @@ def world_problems(name, tree):
                 yield f"{name} imports {imported} ({here} takes values and returns values)"
 
 
-CHECKS = (door_problems, leaf_problems, flow_problems, relative_problems, random_problems, world_problems)
+def layout_problems(name, tree):
+    """A laid-out WeasyPrint document (its pages, anchors, text ffi) is pdf's own: others ask pdf for values."""
+    if stage(name) == "pdf":
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ("document", "anchors", "ffi"):
+            yield f"{name} reads .{node.attr} of a laid-out document (ask pdf: anchor_boxes, page_height, ...)"
+
+
+CHECKS = (door_problems, leaf_problems, flow_problems, relative_problems, random_problems, world_problems,
+          layout_problems)
 
 
 def module_problems(name, tree) -> list:
@@ -263,6 +273,11 @@ def test_a_file_read_in_validate_is_caught():
 def test_a_cycle_is_caught():
     found = problems(_with("views.dungeon", "from dungeonpress.products import dungeon\n"))
     assert any(p.startswith("import cycle:") for p in found), found
+
+
+def test_reading_a_laid_out_document_outside_pdf_is_caught():
+    found = problems(_with("products.dungeon", "def pages(rendered):\n    return rendered.document.pages\n"))
+    assert found == ["products.dungeon reads .document of a laid-out document (ask pdf: anchor_boxes, page_height, ...)"]
 
 
 def test_a_door_broken_by_views_is_caught():
