@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from dungeonpress import build, load, validate
+from dungeonpress import build, cli, load, validate
+from dungeonpress.errors import ContentErrors
 
 # The fast tier (`make test-fast`, `pytest -m "not slow"`) leaves out every test that lays out a PDF
 # or rolls hundreds of seeds: those ask for one of these fixtures, or are named below (measured
@@ -114,3 +116,33 @@ def make_pack(tmp_path, monkeypatch):
 def validate_folder(folder: Path):
     """Load and validate one folder of content on its own (no built-in packs)."""
     return validate.validate_content(load.load_content([folder]))
+
+
+def content_errors(folder: Path) -> list[str]:
+    """The error lines validating `folder` on its own gives (it must fail)."""
+    with pytest.raises(ContentErrors) as caught:
+        validate_folder(folder)
+    return [str(e) for e in caught.value.errors]
+
+
+def run_cli(*argv) -> tuple[int, str, str]:
+    """`dungeonpress ARGV...` in this process: (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.main([str(a) for a in argv], stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+# A valid d6 table, the smallest a pack can hold (tests change a line of it to make one fault).
+MOOD_D6 = """id: mood
+title: Mood
+die: d6
+source: core
+columns: {mood: Mood}
+rows:
+  1: Grim
+  2: Tense
+  3: Quiet
+  4: Calm
+  5: Odd
+  6: Wild
+"""

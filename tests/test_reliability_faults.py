@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 import signal
@@ -14,9 +13,10 @@ from pathlib import Path
 import pikepdf
 import pytest
 
-from dungeonpress import build, cli, manifest, pdf
+from dungeonpress import build, manifest, pdf
 from dungeonpress.build import TEMPLATES_DIR
 from dungeonpress.products.common import Output
+from tests.conftest import run_cli as run
 
 DUNGEON = ["dungeon", "--seed", "5", "--layout", "zine", "--paper", "a4"]
 DRAGON = """id: lair
@@ -28,12 +28,6 @@ rows:
   1-3: "Dragon \\U0001F409 sleeps on gold"
   4-6: "A private mark \\uE000 scratched in the wall"
 """
-
-
-def run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = cli.main(list(argv), stdout=out, stderr=err)
-    return status, out.getvalue(), err.getvalue()
 
 
 # --- E10: characters no bundled font has ----------------------------------------------------------
