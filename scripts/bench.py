@@ -24,6 +24,7 @@ from pathlib import Path
 from dungeonpress import build, impose, load, pdf, validate
 from dungeonpress.products import rulebook
 from dungeonpress.products.common import html_from_template
+from dungeonpress.views.sheet import simple_sheet_view
 
 
 def timed(function):
@@ -45,8 +46,9 @@ def bench_rulebook(runs: int) -> dict:
 
         def html():
             chapters = rulebook.chapter_views(ctx)
-            return html_from_template(ctx, "book.html.j2", book=content.book, chapters=chapters, notes_pages=0,
-                                      quickref=rulebook.quickref_view(ctx), digest=content.digest[:12])
+            return html_from_template(ctx, "book.html.j2", book=content.book, chapters=chapters, notes_pages=[],
+                                      quickref=rulebook.quickref_view(ctx), charsheet=simple_sheet_view(),
+                                      digest=content.digest[:12])
         text, t = timed(html)
         stages["html"].append(t)
         rendered, t = timed(lambda: pdf.layout_html(text, base_url=ctx.templates_dir, roots=ctx.roots))

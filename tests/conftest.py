@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from dungeonpress import build, load, validate
+from dungeonpress import build, cli, load, validate
+from dungeonpress.errors import ContentErrors
 
 # The fast tier (`make test-fast`, `pytest -m "not slow"`) leaves out every test that lays out a PDF
 # or rolls hundreds of seeds: those ask for one of these fixtures, or are named below (measured
@@ -16,14 +18,18 @@ SLOW_FIXTURES = {
     "built", "reader", "page_texts", "zine_a4", "zine_letter", "booklet", "pack", "zine_pages_a4", "sheets", "kit",
     "dungeoneer_fillable", "dungeoneer_print", "paperogue_sheets", "prerolled", "layouts", "dungeons", "drawn",
     "many", "delves", "before_maps", "fly_maps", "files", "packs", "packages", "validator", "outputs",
+    "product_findings", "bestiary",
 }
 SLOW_TESTS = {
+    "test_a_deck_of_one_size_and_paper",
     "test_a_user_pack_replaces_a_table_by_id",
     "test_an_unwritable_output_folder_leaves_no_half_bundle",
     "test_bad_table_is_one_line_and_writes_nothing",
     "test_before_maps_follow_the_procedure",
     "test_before_maps_mark_a_special_room_when_stuck",
     "test_broken_content_exits_one_with_every_error",
+    "test_build_commands_preflight_what_they_wrote",
+    "test_caves_are_irregular_and_never_cross_themselves",
     "test_cell_option_overrides_the_paper_default",
     "test_chapters_and_sections_are_bookmarked",
     "test_cli_character_json",
@@ -34,6 +40,7 @@ SLOW_TESTS = {
     "test_deep_nesting_is_refused_cleanly",
     "test_default_run_makes_four_sheets_without_warnings",
     "test_delve_log_lists_every_turn_and_the_way_out",
+    "test_dungeon_deck_holds_the_rolled_dungeons_inhabitants_and_two_rivals",
     "test_each_mutation_of_a_module_is_caught",
     "test_every_bad_option_value_of_every_command_is_one_line_exit_two",
     "test_every_package_validates_against_the_schema",
@@ -114,3 +121,33 @@ def make_pack(tmp_path, monkeypatch):
 def validate_folder(folder: Path):
     """Load and validate one folder of content on its own (no built-in packs)."""
     return validate.validate_content(load.load_content([folder]))
+
+
+def content_errors(folder: Path) -> list[str]:
+    """The error lines validating `folder` on its own gives (it must fail)."""
+    with pytest.raises(ContentErrors) as caught:
+        validate_folder(folder)
+    return [str(e) for e in caught.value.errors]
+
+
+def run_cli(*argv) -> tuple[int, str, str]:
+    """`dungeonpress ARGV...` in this process: (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.main([str(a) for a in argv], stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+# A valid d6 table, the smallest a pack can hold (tests change a line of it to make one fault).
+MOOD_D6 = """id: mood
+title: Mood
+die: d6
+source: core
+columns: {mood: Mood}
+rows:
+  1: Grim
+  2: Tense
+  3: Quiet
+  4: Calm
+  5: Odd
+  6: Wild
+"""

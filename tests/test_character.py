@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from dungeonpress.dice import sub_rng
 from dungeonpress.errors import ContentErrors
 from dungeonpress.generate import character as character_module
-from dungeonpress.generate.character import LUCK, NAME_LISTS, TableValue, _gear_item, generate_character
+from dungeonpress.generate.character import NAME_LISTS, _gear_item, generate_character
+from dungeonpress.model.character import LUCK, TableValue
 from dungeonpress.model import Row, Table
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "dungeonpress" / "generate"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import io
 import re
 import subprocess
 import sys
@@ -12,15 +11,9 @@ import sys
 import pytest
 
 from dungeonpress import __version__, build, progress
-from dungeonpress.cli import main
 from dungeonpress.errors import UsageError
 from dungeonpress.products import options
-
-
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
+from tests.conftest import run_cli as run
 
 
 def test_validate_the_project_content():

@@ -57,11 +57,11 @@ def room_floor(drawing, dungeon, number):
 def test_drawn_doors_are_the_keys_exits(drawn):
     for _, dungeon, sketch, clean in drawn:
         for drawing in (sketch, clean):
-            expected = [(room.number, i) for room in dungeon.layout.rooms for i in range(len(room.doors))]
+            expected = [(room.number, i) for room in dungeon.plan.rooms for i in range(len(room.doors))]
             assert [(n, i) for n, i, _ in drawing.doors] == expected
             svg = ET.fromstring(drawing.svg)
             assert sum(1 for r in svg.iter(f"{SVG}rect") if r.get("class", "").startswith("door")) == len(expected)
-            for room in dungeon.layout.rooms:
+            for room in dungeon.plan.rooms:
                 for door in room.doors:  # every door sits on its room's wall, straight or cave
                     assert distance((door.x, door.y), room_floor(drawing, dungeon, room.number)) < 1e-6
                     assert _on_edge((door.x, door.y), room_floor(drawing, dungeon, room.number))
@@ -77,7 +77,7 @@ def test_barred_doors_only_where_a_feature_says(drawn):
         for room in dungeon.rooms:
             barred = [i for n, i, b in sketch.doors if n == room.number and b]
             rolled = any(f.value == 11 for f in room.features)
-            assert len(barred) == (1 if rolled and any(d.to != 0 for d in dungeon.layout.room(room.number).doors)
+            assert len(barred) == (1 if rolled and any(d.to != 0 for d in dungeon.plan.room(room.number).doors)
                                    else 0)
 
 
@@ -97,16 +97,16 @@ def test_marks_follow_the_rolled_type_and_tags(drawn):
         for room in dungeon.rooms:
             marks = {item.mark for n, item in sketch.items if n == room.number}
             seen |= marks
-            if room.type.value == 4 and dungeon.layout.room(room.number).w >= 3:
-                assert "columns" in marks or room.number == dungeon.layout.stairs
+            if room.type.value == 4 and dungeon.plan.room(room.number).w >= 3:
+                assert "columns" in marks or room.number == dungeon.plan.stairs
             if any(f.value == 9 for f in room.features):
                 assert "water" in marks
             if room.type.value == 11:
                 assert "altar" in marks
             if room.type.value == 8 and room.features[0].value not in (3, 5, 7, 9):
                 assert marks <= {"stairs", "boss"}  # a trapped room looks like any other room
-            assert ("stairs" in marks) == (room.number == dungeon.layout.stairs)
-            assert ("boss" in marks) == (room.number == dungeon.layout.boss)
+            assert ("stairs" in marks) == (room.number == dungeon.plan.stairs)
+            assert ("boss" in marks) == (room.number == dungeon.plan.boss)
     assert {"columns", "water", "altar", "rubble", "statues"} <= seen
 
 
@@ -245,7 +245,7 @@ def _size(polygon):
 
 def test_alt_text_describes_every_room(drawn):
     for _, dungeon, sketch, _ in drawn:
-        for room in dungeon.layout.rooms:
+        for room in dungeon.plan.rooms:
             assert f"Room {room.number}, " in sketch.alt
         root = ET.fromstring(sketch.svg)
         assert root.get("role") == "img" and root.get("aria-label") == sketch.alt

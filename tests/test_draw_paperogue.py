@@ -7,7 +7,6 @@ import xml.etree.ElementTree as ET
 from dungeonpress.dice import sub_rng
 from dungeonpress.draw import paperogue_grid as grid
 from dungeonpress.generate import paperogue as gen
-from dungeonpress.views import paperogue as product  # the level geometry lives with the level view
 
 SVG = "{http://www.w3.org/2000/svg}"
 CELL = 5.0
@@ -21,7 +20,7 @@ def levels(content, seeds=range(25)):
 
 def test_every_number_and_initial_sits_inside_its_room(content):
     for paper in ("a4", "letter"):
-        cols, rows = product.fit_grid(paper, product.LEVEL_CELL, product.LEVEL_RESERVED_MM)
+        cols, rows = grid.fit_grid(paper, grid.LEVEL_CELL, grid.LEVEL_RESERVED_MM)
         for level in levels(content):
             svg = ET.fromstring(grid.sheet_svg(cols, rows, CELL, "square", level))
             for g in svg.iter(f"{SVG}g"):
@@ -40,7 +39,7 @@ def test_every_number_and_initial_sits_inside_its_room(content):
 
 
 def test_a_level_spreads_out_to_use_the_sheet(content):
-    cols, rows = product.fit_grid("a4", product.LEVEL_CELL, product.LEVEL_RESERVED_MM)
+    cols, rows = grid.fit_grid("a4", grid.LEVEL_CELL, grid.LEVEL_RESERVED_MM)
     for level in levels(content):
         _, _, pitch = grid.level_origin(level, cols, rows)
         w, h = grid.level_span(level, pitch)

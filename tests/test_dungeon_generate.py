@@ -113,7 +113,7 @@ def test_one_master_per_dungeon(dungeons):
                 assert room.encounter.table != gen.BOSS_TABLE
                 for roll in room.encounter.rolls:  # a second Dungeon Boss was rolled again, and says so
                     assert (roll.see == gen.BOSS_TABLE) == bool(roll.note)
-        assert (dungeon.layout.boss is not None) == bool(bosses)
+        assert (dungeon.plan.boss is not None) == bool(bosses)
 
 
 def test_wandering_table_has_six_distinct_non_boss_rows(dungeons):

@@ -9,7 +9,8 @@ import pytest
 
 from dungeonpress.dice import d
 from dungeonpress.generate.dungeon import generate_dungeon
-from dungeonpress.generate.layout import OUTSIDE, STEP, RoomSpec, layout_dungeon
+from dungeonpress.generate.layout import STEP, layout_dungeon
+from dungeonpress.model.plan import OUTSIDE, RoomSpec
 
 
 def random_specs(seed: int) -> list:
@@ -28,7 +29,7 @@ def layouts(content):
     for seed in range(1000):
         dungeon = generate_dungeon(content, random.Random(seed), rooms=3 + seed % 14)
         specs = [RoomSpec(r.exit_count, 1, 1, r.boss) for r in dungeon.rooms]  # exits by key number
-        out.append((dungeon.layout, specs, True))
+        out.append((dungeon.plan, specs, True))
     for seed in range(1000):
         specs = random_specs(seed)
         out.append((layout_dungeon(specs, random.Random(seed)), specs, False))

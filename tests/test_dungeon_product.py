@@ -13,7 +13,7 @@ import pytest
 
 from dungeonpress import build, impose
 from dungeonpress.cli import main
-from dungeonpress.generate.layout import OUTSIDE
+from dungeonpress.model.plan import OUTSIDE
 from dungeonpress.products import dungeon as product
 from dungeonpress.products.options import parse
 from dungeonpress.views import data as data_views
@@ -160,7 +160,7 @@ def test_every_key_reference_matches_the_layout(content, compact):
         entries = re.split(r'<div class="room" id="d1-room-(\d+)"', html)[1:]
         assert [int(n) for n in entries[::2]] == [room.number for room in dungeon.rooms]
         for number, entry in zip(entries[::2], entries[1::2]):
-            placed = dungeon.layout.room(int(number))
+            placed = dungeon.plan.room(int(number))
             printed = []
             for side, href, shown, other, extra in DOOR.findall(entry.split("</p>", 2)[1]):
                 assert href == shown
@@ -171,8 +171,8 @@ def test_every_key_reference_matches_the_layout(content, compact):
             assert printed == expected
             for side, to, _ in printed:
                 if isinstance(to, int):
-                    assert tuple(sorted((int(number), to))) in dungeon.layout.connections
-            assert ("Stairs down" in entry) == (int(number) == dungeon.layout.stairs)
+                    assert tuple(sorted((int(number), to))) in dungeon.plan.connections
+            assert ("Stairs down" in entry) == (int(number) == dungeon.plan.stairs)
 
 
 def test_the_player_map_has_no_encounter_marks(zine_a4, content):

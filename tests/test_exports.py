@@ -9,22 +9,16 @@ import json
 import pytest
 
 from dungeonpress import build, export
-from dungeonpress.cli import main
 from dungeonpress.export import licences
 from dungeonpress.export.files import FORMATS, export_files
 from dungeonpress.products import exports
+from tests.conftest import run_cli as run
 
 
 @pytest.fixture(scope="module")
 def outputs(content):
     ctx = build.context_for(content)
     return {fmt: {o.name: o.data for o in exports.build_exports(ctx, exports.ExportOptions(format=fmt))} for fmt in FORMATS}
-
-
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_one_file_per_rolled_table(content, outputs):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
 import random
 
@@ -11,11 +10,11 @@ import jsonschema
 import pytest
 
 from dungeonpress import authoring, build, load, resources
-from dungeonpress.cli import main
 from dungeonpress.dice import DICE_NAMES
 from dungeonpress.errors import ContentErrors
 from dungeonpress.generate.character import generate_character
 from dungeonpress.generate.dungeon import generate_dungeon
+from tests.conftest import run_cli as run
 
 MOOD = """\
 id: mood
@@ -25,12 +24,6 @@ source: {source}
 columns: {{mood: Mood}}
 rows: {{1: Grim, 2: Tense, 3: Quiet, 4: Calm, 5: Odd, 6: Wild}}
 """
-
-
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def schema(kind: str) -> dict:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import re
+from pathlib import Path
 
 import pypdfium2
 import pypdfium2.raw as pdfium_raw
@@ -10,6 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from dungeonpress import build, cli
+from dungeonpress.draw import paperogue_grid as grid
 from dungeonpress.products import paper as product
 from dungeonpress.views import paperogue as paper_views
 
@@ -41,18 +44,18 @@ def test_one_page_with_whole_cells_of_the_exact_size(sheets, grid_kind, paper):
     box = reader.pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == PAGE_PT[paper]
     cell = paper_views.DEFAULT_CELL[paper]
-    size = paper_views.CELL_MM[cell] * MM
-    cols, rows = paper_views.fit_grid(paper, cell, paper_views.SHEET_RESERVED_MM)
+    size = grid.CELL_MM[cell] * MM
+    cols, rows = grid.fit_grid(paper, cell, grid.SHEET_RESERVED_MM)
     xs, ys = _grid_positions(data, grid_kind)
     assert (len(xs), len(ys)) == (cols + 1, rows + 1)
     assert all(abs((b - a) - size) < 0.01 for a, b in zip(xs, xs[1:]))
     assert all(abs((b - a) - size) < 0.01 for a, b in zip(ys, ys[1:]))
     # inside the printable area: at least the page margin from every edge
     width, height = PAGE_PT[paper]
-    margin = paper_views.MARGIN_MM * MM - 0.5
+    margin = grid.MARGIN_MM * MM - 0.5
     assert xs[0] >= margin and xs[-1] <= width - margin and ys[0] >= margin and ys[-1] <= height - margin
     # the grid fills the width: one more cell would not fit
-    assert (cols + 1) * size > width - 2 * paper_views.MARGIN_MM * MM
+    assert (cols + 1) * size > width - 2 * grid.MARGIN_MM * MM
 
 
 def test_sheet_carries_the_legend_the_monster_lists_and_the_tally(sheets):
@@ -101,3 +104,14 @@ def _grid_positions(data: bytes, grid_kind: str):
             ys.add(round((top + bottom) / 2, 3))
     pdf.close()
     return sorted(xs), sorted(ys)
+
+
+def test_the_css_states_the_sheet_geometry_the_grid_is_fitted_to():
+    """The margin and the boxes under the grid are written in paperogue_grid and in the CSS: they must agree."""
+    css = (Path(__file__).resolve().parents[1] / "templates" / "css" / "paperogue.css").read_text()
+    margin = f"{grid.MARGIN_MM:g}mm"
+    assert f"@page paper-a4 {{ size: A4; margin: {margin}; }}" in css
+    assert f"@page paper-letter {{ size: Letter; margin: {margin}; }}" in css
+    assert re.search(rf"\n\.band {{[^}}]*height: {grid.SHEET_BAND_MM:g}mm; margin-top: {grid.BAND_GAP_MM:g}mm;", css)
+    assert f"\n.level .band {{ height: {grid.LEVEL_BAND_MM:g}mm; }}" in css
+    assert re.search(rf"\n\.level-head {{ height: {grid.LEVEL_HEAD_MM:g}mm;", css)

@@ -25,7 +25,6 @@ from dungeonpress.draw import paperogue_grid as grid
 from dungeonpress.errors import ContentErrors
 from dungeonpress.generate import paperogue as gen
 from dungeonpress.products import paperogue as product
-from dungeonpress.views import paperogue as paper_views
 
 ROOT = Path(__file__).resolve().parents[1]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -186,7 +185,7 @@ def test_same_seed_same_dungeon_and_other_seeds_differ(content):
 def test_any_seed_gives_a_connected_drawable_dungeon(content, seed, die, levels):
     dungeon = gen.generate_paperogue(content, sub_rng(seed, "paperogue"), levels=levels, rooms_die=die)
     assert len(dungeon.levels) == levels
-    cols, rows = paper_views.fit_grid("letter", paper_views.LEVEL_CELL, paper_views.LEVEL_RESERVED_MM)
+    cols, rows = grid.fit_grid("letter", grid.LEVEL_CELL, grid.LEVEL_RESERVED_MM)
     for level in dungeon.levels:
         assert reachable(level) == set(range(1, level.room_count + 1))
         grid.level_origin(level, cols, rows)  # raises if the level does not fit the smaller page
@@ -316,7 +315,7 @@ def test_level_pdf_has_one_level_per_page_with_seed_and_number(kit):
 
 def test_level_pdf_grid_cells_are_exactly_five_millimetres(kit):
     xs, ys = _grid_lines(kit[0]["paperogue-1234.pdf"], 0)
-    cols, rows = paper_views.fit_grid("a4", "5mm", paper_views.LEVEL_RESERVED_MM)
+    cols, rows = grid.fit_grid("a4", "5mm", grid.LEVEL_RESERVED_MM)
     assert (len(xs), len(ys)) == (cols + 1, rows + 1)
     assert all(abs(step - 5 * MM) < 0.01 for step in _steps(xs) | _steps(ys))
 
@@ -360,7 +359,7 @@ def test_letter_levels_and_json_only(content):
     ctx = build.context_for(content, seed=5)
     names = [o.name for o in product.build_levels(ctx, product.PaperogueOptions(format="json", levels=1))]
     assert names == ["paperogue-5.json"]
-    assert paper_views.fit_grid("letter", "5mm", paper_views.LEVEL_RESERVED_MM)[1] >= 36  # a full 9-place map fits
+    assert grid.fit_grid("letter", "5mm", grid.LEVEL_RESERVED_MM)[1] >= 36  # a full 9-place map fits
 
 
 # --- helpers -------------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import http.server
 import importlib.metadata
-import io
 import os
 import subprocess
 import sys
@@ -19,38 +18,14 @@ import pytest
 
 from dungeonpress import build, cli, load, pdf, render, sealed
 from dungeonpress.build import TEMPLATES_DIR
-from dungeonpress.errors import ContentErrors, RenderError
+from dungeonpress.errors import RenderError
 from dungeonpress.products.common import Output
+from tests.conftest import MOOD_D6 as D6
+from tests.conftest import content_errors as errors_of
+from tests.conftest import run_cli as run
 from tests.conftest import validate_folder
 
 FIXTURES = Path(__file__).parent / "fixtures"
-D6 = """id: mood
-title: Mood
-die: d6
-source: core
-columns: {mood: Mood}
-rows:
-  1: Grim
-  2: Tense
-  3: Quiet
-  4: Calm
-  5: Odd
-  6: Wild
-"""
-
-
-def run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = cli.main(list(argv), stdout=out, stderr=err)
-    return status, out.getvalue(), err.getvalue()
-
-
-def errors_of(folder: Path) -> list[str]:
-    with pytest.raises(ContentErrors) as caught:
-        validate_folder(folder)
-    return [str(e) for e in caught.value.errors]
-
-
 @pytest.fixture
 def pack(tmp_path, monkeypatch):
     """A small valid pack in tmp_path/pack (cwd is tmp_path, so messages read `pack/…`)."""

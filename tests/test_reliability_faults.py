@@ -4,7 +4,6 @@ R2 (same seed, same HTML), R3 (no system fonts), R4 (manifest versions)."""
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 import signal
@@ -15,9 +14,10 @@ from pathlib import Path
 import pikepdf
 import pytest
 
-from dungeonpress import build, cli, manifest, pdf
+from dungeonpress import build, manifest, pdf
 from dungeonpress.build import TEMPLATES_DIR
 from dungeonpress.products.common import Output
+from tests.conftest import run_cli as run
 
 DUNGEON = ["dungeon", "--seed", "5", "--layout", "zine", "--paper", "a4"]
 DRAGON = """id: lair
@@ -29,12 +29,6 @@ rows:
   1-3: "Dragon \\U0001F409 sleeps on gold"
   4-6: "A private mark \\uE000 scratched in the wall"
 """
-
-
-def run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = cli.main(list(argv), stdout=out, stderr=err)
-    return status, out.getvalue(), err.getvalue()
 
 
 # --- E10: characters no bundled font has ----------------------------------------------------------

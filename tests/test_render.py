@@ -42,3 +42,43 @@ def test_a_long_introduction_does_not_travel(templates):
 def test_a_missing_block_is_a_bug_not_a_silent_gap(templates):
     with pytest.raises(RenderError, match="2 directives but 1 blocks"):
         render.render_chapter(templates, CHAPTER, "c1", [("keep.html.j2", {"label": "t"})])
+
+
+class _Rendered(Exception):
+    """Raised once a product has rendered its first HTML: the test reads the HTML, not the PDF."""
+
+
+def test_no_product_html_carries_a_path_of_the_building_machine(content, monkeypatch):
+    """The HTML every product renders (before layout) names no folder of this machine: repo, home, temp."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from dungeonpress import build, products
+
+    root = Path(__file__).resolve().parents[1]
+    home = os.path.expanduser("~")
+    forbidden = {str(root), str(root.resolve()), tempfile.gettempdir(), "file:"} | ({home} if len(home) > 1 else set())
+    seen = {}
+    real = render.render_template
+
+    def capture(templates_dir, name, **context):
+        html = real(templates_dir, name, **context)
+        seen.setdefault(current, []).append((name, html))
+        if "<html" in html:  # the whole document (chapters and blocks come before it)
+            raise _Rendered
+        return html
+
+    monkeypatch.setattr(render, "render_template", capture)
+    for command in products.commands():
+        if command.parent == "export":
+            continue
+        current = command.name
+        ctx = build.context_for(content, seed=7, out_dir=root / "build")
+        with pytest.raises(_Rendered):
+            command.run(ctx, command.options())
+    assert {"rulebook", "tables", "dungeon", "sheet", "character", "paperogue", "delve", "foes", "oracle"} <= set(seen)
+    for product, rendered in seen.items():
+        assert "<html" in rendered[-1][1], product
+        for template, html in rendered:
+            assert [path for path in forbidden if path in html] == [], (product, template)

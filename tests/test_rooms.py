@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import functools
 from pathlib import Path
 
@@ -86,9 +87,12 @@ def door_problems(name, tree):
 
 
 def leaf_problems(name, tree):
-    if name in LEAVES:
+    """A leaf (errors, the model, dice) imports only errors and its own modules."""
+    if stage(name) in LEAVES:
+        own = f"dungeonpress.{stage(name)}"
         for imported in imports(tree):
-            if imported.startswith("dungeonpress") and not imported.startswith("dungeonpress.errors"):
+            if imported.startswith("dungeonpress") and not imported.startswith("dungeonpress.errors") \
+                    and imported != own and not imported.startswith(own + "."):
                 yield f"leaf {name} imports {imported}"
 
 
@@ -163,7 +167,17 @@ def world_problems(name, tree):
                 yield f"{name} imports {imported} ({here} takes values and returns values)"
 
 
-CHECKS = (door_problems, leaf_problems, flow_problems, relative_problems, random_problems, world_problems)
+def layout_problems(name, tree):
+    """A laid-out WeasyPrint document (its pages, anchors, text ffi) is pdf's own: others ask pdf for values."""
+    if stage(name) == "pdf":
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ("document", "anchors", "ffi"):
+            yield f"{name} reads .{node.attr} of a laid-out document (ask pdf: anchor_boxes, page_height, ...)"
+
+
+CHECKS = (door_problems, leaf_problems, flow_problems, relative_problems, random_problems, world_problems,
+          layout_problems)
 
 
 def module_problems(name, tree) -> list:
@@ -261,5 +275,83 @@ def test_a_cycle_is_caught():
     assert any(p.startswith("import cycle:") for p in found), found
 
 
+def test_reading_a_laid_out_document_outside_pdf_is_caught():
+    found = problems(_with("products.dungeon", "def pages(rendered):\n    return rendered.document.pages\n"))
+    assert found == ["products.dungeon reads .document of a laid-out document (ask pdf: anchor_boxes, page_height, ...)"]
+
+
 def test_a_door_broken_by_views_is_caught():
     assert any("views.sheet imports weasyprint" in p for p in problems(_with("views.sheet", "import weasyprint\n")))
+
+
+def test_a_model_module_importing_a_generator_is_caught():
+    found = problems(_with("model.dungeon", "from dungeonpress.generate import layout\n"))
+    assert any(p.startswith("leaf model.dungeon imports dungeonpress.generate") for p in found), found
+
+
+def generated_type_problems(tree_by_name) -> list:
+    """Generated things are model types: a generator may keep only private (`_Name`) classes of its own."""
+    return [f"{name} defines class {node.name} (generated things live in dungeonpress.model)"
+            for name, tree in tree_by_name if stage(name) == "generate"
+            for node in tree.body if isinstance(node, ast.ClassDef) and not node.name.startswith("_")]
+
+
+def test_generated_things_live_in_the_model():
+    assert generated_type_problems(modules()) == []
+    found = generated_type_problems(_with("generate.dungeon", "class Room:\n    pass\n"))
+    assert found == ["generate.dungeon defines class Room (generated things live in dungeonpress.model)"]
+
+
+def test_domain_names_mean_one_thing():
+    """Roll, Room and Layout are no class's name, and no public class of the model, generators, drawing or views
+    is defined twice (a dungeon's room and a Paperogue room are DungeonRoom and PaperogueRoom)."""
+    seen = {}
+    for name, tree in modules():
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                seen.setdefault(node.name, []).append(name)
+    assert not {"Roll", "Room", "Layout"} & set(seen)
+    inner = ("model", "generate", "draw", "views")
+    twice = {cls: where for cls, where in seen.items() if len(where) > 1 and any(stage(w) in inner for w in where)}
+    assert twice == {}
+
+
+# ---------------------------------------------------------------- templates get values ready to print
+
+TEMPLATES = SRC.parents[1] / "templates"
+# Logic a view owes the template: arithmetic, lengths, min/max/abs, slicing, ranges, comparisons with numbers
+# (which is how pluralising and box counts creep in).
+TEMPLATE_LOGIC = re.compile(
+    r"\{\{[^}]*( [-+*/%] |\|\s*(abs|min|max|round|int|sum|length|count)\b|\[[-0-9]*:)[^}]*\}\}"
+    r"|\{%[^%]*( [-+*/%] |range\(|\|\s*(length|count)\b|(==|!=|<|>|<=|>=) *[0-9])[^%]*%\}")
+
+
+def template_problems(texts) -> list:
+    found = []
+    for name, text in texts:
+        found += [f"{name}: {m.group(0)} (make it in views/)" for m in TEMPLATE_LOGIC.finditer(text)]
+        if name != "partials/notes.html.j2" and '<div class="line"></div>' in text:
+            found.append(f"{name}: draws ruled lines (notes pages come from the notes macro)")
+    return found
+
+
+def _templates():
+    return [(path.relative_to(TEMPLATES).as_posix(), path.read_text()) for path in sorted(TEMPLATES.rglob("*.j2"))]
+
+
+def test_templates_get_values_ready_to_print():
+    assert len(_templates()) > 10
+    assert template_problems(_templates()) == []
+
+
+@pytest.mark.parametrize("snippet", [
+    "{% for _ in range(6) %}<span class=box></span>{% endfor %}",
+    "{{ rooms }} room{% if rooms != 1 %}s{% endif %}",
+    "{{ delve.exits | length }} checks",
+    "left: {{ [a, b] | min }}mm",
+    "{{ roll[:-1] }}",
+    "{{ count - 1 }}",
+    '<section class="notes">{% for _ in lines %}<div class="line"></div>{% endfor %}</section>',
+])
+def test_template_logic_is_caught(snippet):
+    assert template_problems([("mutant.html.j2", snippet)])

@@ -6,6 +6,7 @@ import io
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pikepdf
 import pytest
@@ -126,3 +127,41 @@ def test_same_content_gives_the_same_bytes_in_another_process(built, tmp_path):
     again = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True,
                            env={"PYTHONHASHSEED": "12345", "PATH": "/usr/bin:/bin"}).stdout
     assert again == built[0]["dungeoneer-rulebook.pdf"]
+
+
+# ---------------------------------------------------------------- the fast tier: a 12-page book from tests/fixtures
+
+SMALL_PACK = Path(__file__).parent / "fixtures" / "small_pack"
+
+
+@pytest.fixture(scope="module")
+def small_book():
+    """The small fixture pack's book (three short chapters, three tables) as the rulebook product makes it."""
+    content = build.load_content([SMALL_PACK])
+    ctx = build.context_for(content)
+    outputs = {o.name: o.data for o in rulebook.build_rulebook(ctx, rulebook.RulebookOptions(paper="a4"))}
+    return outputs, ctx.warnings, PdfReader(io.BytesIO(outputs["dungeoneer-rulebook.pdf"]), strict=True)
+
+
+def test_small_book_is_twelve_a5_pages_and_a_booklet_of_six_sides(small_book):
+    outputs, warnings, reader = small_book
+    assert warnings == []
+    assert sorted(outputs) == ["dungeoneer-rulebook-booklet-a4.pdf", "dungeoneer-rulebook.pdf"]
+    assert len(reader.pages) == 12
+    assert {(round(float(p.mediabox.width), 2), round(float(p.mediabox.height), 2)) for p in reader.pages} == {A5}
+    assert len(PdfReader(io.BytesIO(outputs["dungeoneer-rulebook-booklet-a4.pdf"])).pages) == 6
+
+
+def test_small_book_contents_bookmarks_and_tables(small_book):
+    texts = [page.extract_text() for page in small_book[2].pages]
+    contents = next(i for i, text in enumerate(texts) if text.startswith("Contents"))
+    entries = [re.match(r"^(.*?)[ .]*?(\d+)$", line.strip()) for line in texts[contents].splitlines()[1:]]
+    entries = [(m.group(1).rstrip(" ."), int(m.group(2))) for m in entries if m]
+    assert [title for title, _ in entries][:3] == ["Starting Out", "What You Need", "Making a Delver"]
+    for title, number in entries:
+        assert title.split()[0] in texts[number - 1], f"{title!r} is not on page {number}"
+    top = [item.title for item in small_book[2].outline if not isinstance(item, list)]
+    assert {"Starting Out", "Weather and Light", "Hazards", "Quick Reference", "Character Sheet"} <= set(top)
+    text = "\n".join(texts)
+    assert "Flooded floor" in text and "Glowing moss" in text and "The way back is shut" in text
+    assert "[[" not in text

@@ -19,7 +19,7 @@ import pytest
 
 from dungeonpress.cli import main
 from dungeonpress.serve import PreviewServer
-from dungeonpress.serve.jobs import BadRoll, Roll, Runner
+from dungeonpress.serve.jobs import BadRoll, RollRequest, Runner
 from dungeonpress.serve.paths import Refused, inside
 from tests.test_preview import blank_pdf
 
@@ -72,13 +72,13 @@ def test_paths_inside_the_build_folder_are_served(build_dir):
 def test_a_form_becomes_a_command_line():
     form = {"what": ["dungeon"], "seed": ["42"], "rooms": ["6"], "paper": ["letter"], "layout": ["booklet"],
             "theme": ["standard"]}
-    assert Roll.from_form(form).argv() == ["dungeon", "--seed", "42", "--rooms", "6", "--layout", "booklet",
+    assert RollRequest.from_form(form).argv() == ["dungeon", "--seed", "42", "--rooms", "6", "--layout", "booklet",
                                            "--paper", "letter"]
-    assert Roll.from_form(form | {"what": ["pack"]}).argv() == ["dungeon", "--seed", "42", "--count", "6",
+    assert RollRequest.from_form(form | {"what": ["pack"]}).argv() == ["dungeon", "--seed", "42", "--count", "6",
                                                                 "--rooms", "6", "--paper", "letter"]
-    assert Roll.from_form(form | {"what": ["character"], "paper": ["a5"]}).argv() == [
+    assert RollRequest.from_form(form | {"what": ["character"], "paper": ["a5"]}).argv() == [
         "character", "--seed", "42", "--paper", "a5"]
-    assert 0 <= Roll.from_form(form | {"seed": [""]}).seed < 10**6
+    assert 0 <= RollRequest.from_form(form | {"seed": [""]}).seed < 10**6
 
 
 @pytest.mark.parametrize("change, message", [
@@ -90,7 +90,7 @@ def test_a_form_becomes_a_command_line():
 def test_bad_form_values_are_refused(change, message):
     form = {"what": ["dungeon"], "seed": ["42"], "rooms": ["6"], "paper": ["a4"], "layout": ["zine"]}
     with pytest.raises(BadRoll, match=re.escape(message)):
-        Roll.from_form(form | change)
+        RollRequest.from_form(form | change)
 
 
 def test_the_server_never_imports_weasyprint():
@@ -242,7 +242,7 @@ def test_a_build_past_its_timeout_is_stopped(tmp_path):
     changes = []
     runner = Runner(tmp_path, [], timeout=0.5, on_change=lambda: changes.append(1),
                     python=_fake_python(tmp_path, "sleep 60"))
-    job = runner.roll(Roll())
+    job = runner.roll(RollRequest())
     _wait_for(lambda: job.finished)
     assert job.state == "failed"
     assert job.messages == ["error: the build took longer than 0.5 s and was stopped"]

@@ -4,29 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from dungeonpress.errors import ContentErrors
-from tests.conftest import validate_folder
-
-D6 = """
-id: mood
-title: Mood
-die: d6
-source: core
-columns: {mood: Mood}
-rows:
-  1: Grim
-  2: Tense
-  3: Quiet
-  4: Calm
-  5: Odd
-  6: Wild
-"""
-
+from tests.conftest import MOOD_D6 as D6
+from tests.conftest import content_errors, validate_folder
 
 def errors_of(make_pack, files) -> list[str]:
-    with pytest.raises(ContentErrors) as caught:
-        validate_folder(make_pack(files))
-    return [str(e) for e in caught.value.errors]
+    return content_errors(make_pack(files))
 
 
 def test_a_good_pack_validates(make_pack):

@@ -213,6 +213,17 @@ def missing_glyphs(document) -> str | None:
 SPARE = "notes-"  # id prefix of the spare pages (notes pages) a document may lose when it is padded
 
 
+def anchor_boxes(rendered: Rendered) -> dict:
+    """Every anchor (element id) of a laid-out document → (page index, top, bottom) of its box, in CSS px."""
+    return {name: (index, top, bottom) for index, page in enumerate(rendered.document.pages)
+            for name, (_, top, _, bottom) in page.anchors.items()}
+
+
+def page_height(rendered: Rendered, index: int) -> float:
+    """The height of one laid-out page, in CSS px."""
+    return rendered.document.pages[index].height
+
+
 def spare_pages(rendered: Rendered, prefix: str = SPARE) -> list[int]:
     """Indices of the pages holding an anchor that starts with `prefix` (the notes pages), in order."""
     return [i for i, page in enumerate(rendered.document.pages)

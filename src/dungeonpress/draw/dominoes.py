@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dungeonpress.generate.dunginoes import DominoMap, End, Tile
+from dungeonpress.model.dunginoes import DominoMap, End, Tile
 
 UNIT = 10  # SVG user units per grid unit; one domino half is 2 x 2 grid units
 MARGIN = 2  # grid units of paper around the dungeon

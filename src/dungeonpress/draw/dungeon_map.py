@@ -15,12 +15,12 @@ from html import escape
 
 from dungeonpress.draw import map_marks
 from dungeonpress.draw.cave import cave_outline, smooth
-from dungeonpress.draw.furnish import INWARD, Room, furnish
+from dungeonpress.draw.furnish import INWARD, FreeFloor, furnish
 from dungeonpress.draw.geometry import clip_inside, grow, num, rect_polygon
 from dungeonpress.draw.hatching import grow_rect, hatch_strokes
 from dungeonpress.draw.map_reading import read_rooms
 from dungeonpress.draw.pen import UNIT, Pen, u
-from dungeonpress.generate.layout import OUTSIDE
+from dungeonpress.model.plan import OUTSIDE
 
 STYLES = ("clean", "sketch")
 PASSAGE = 0.66       # a passage's width between its walls, in cells
@@ -35,7 +35,7 @@ class MapDrawing:
     svg: str
     alt: str
     legend: tuple     # mark names used, in legend order
-    items: tuple      # (room number, Item) for every mark drawn in a room
+    items: tuple      # (room number, Furnishing) for every mark drawn in a room
     doors: tuple      # (room number, door index, barred) for every door drawn
     floors: tuple     # floor polygons in cells (rooms, alcoves, passages)
     hatch: tuple      # hatch strokes in cells
@@ -48,7 +48,7 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     """The map scaled to fit a `width_mm` × `height_mm` box; `rng` comes from the seed (e.g. "<seed>/map")."""
     if style not in STYLES:
         raise ValueError(f"unknown map style {style!r} (expected one of {', '.join(STYLES)})")
-    plan = dungeon.layout
+    plan = dungeon.plan
     looks = read_rooms(dungeon, rng)  # drawn the same in both styles: read before the pen starts shaking
     shape_rng = random.Random(rng.random())
     pen = Pen(random.Random(rng.random()) if style == "sketch" else None)
@@ -73,7 +73,7 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     # 2. Marks in rooms.
     items, doors_drawn = [], []
     for room, look in zip(plan.rooms, looks):
-        space = Room(room, outlines[room.number][2], shape_rng)
+        space = FreeFloor(room, outlines[room.number][2], shape_rng)
         for item in furnish(space, look):
             items.append((room.number, item))
         for index, door in enumerate(room.doors):

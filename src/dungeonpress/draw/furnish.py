@@ -1,4 +1,4 @@
-"""Furnish one room: a RoomLook, the placed room and a seeded Random → Items (mark, box in cells, SVG) inside it.
+"""Furnish one room: a RoomLook, the placed room and a seeded Random → Furnishings (name, box in cells, SVG) in it.
 
 Marks take whole free cells, so they never sit on the room number, the stairs, or a door's
 threshold; columns stand on grid crossings. Every mark's box lies inside the room's floor.
@@ -17,7 +17,7 @@ INWARD = {"N": (0, 1), "S": (0, -1), "E": (-1, 0), "W": (1, 0)}
 
 
 @dataclass(frozen=True)
-class Item:
+class Furnishing:
     """One mark drawn in a room: its legend name, its box (x0, y0, x1, y1) in cells, and its SVG."""
 
     mark: str
@@ -25,7 +25,7 @@ class Item:
     svg: str
 
 
-class Room:
+class FreeFloor:
     """The free floor of one room while marks are placed in it."""
 
     def __init__(self, placed, floor, rng):
@@ -104,7 +104,7 @@ def _corners(cell):
     return ((x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1))
 
 
-def furnish(room: Room, look) -> list:
+def furnish(room: FreeFloor, look) -> list:
     """Items for every mark of the room that finds a place (a mark with no free floor is left out)."""
     items = []
     if look.stairs:
@@ -119,7 +119,7 @@ def furnish(room: Room, look) -> list:
     return items
 
 
-def _columns(room: Room) -> list:
+def _columns(room: FreeFloor) -> list:
     p = room.placed
     long_x = p.w >= p.h
     length, span = (p.w, p.h) if long_x else (p.h, p.w)
@@ -141,26 +141,26 @@ def _columns(room: Room) -> list:
         if not all(clear(qx, qy) for qx, qy in ((px, py), (mx, py), (px, my), (mx, my))):
             continue
         r = 0.2
-        items.append(Item("columns", (px - r, py - r, px + r, py + r),
-                          f'<circle class="column" cx="{u(px)}" cy="{u(py)}" r="{u(r)}"/>'))
+        items.append(Furnishing("columns", (px - r, py - r, px + r, py + r),
+                                f'<circle class="column" cx="{u(px)}" cy="{u(py)}" r="{u(r)}"/>'))
     for item in items:
         x0, y0, x1, y1 = item.box
         room.block(x0, y0, x1, y1)
     return items
 
 
-def _statues(room: Room) -> list:
+def _statues(room: FreeFloor) -> list:
     items = []
     for cell in room.by_corner()[:2]:
         room.take(cell)
         x, y = cell[0] + 0.5, cell[1] + 0.5
         body = (f'<rect class="plinth" x="{u(x - 0.3)}" y="{u(y - 0.3)}" width="{u(0.6)}" height="{u(0.6)}"/>'
                 f'<circle class="statue" cx="{u(x)}" cy="{u(y)}" r="{u(0.17)}"/>')
-        items.append(Item("statues", (x - 0.3, y - 0.3, x + 0.3, y + 0.3), body))
+        items.append(Furnishing("statues", (x - 0.3, y - 0.3, x + 0.3, y + 0.3), body))
     return items
 
 
-def _water(room: Room) -> list:
+def _water(room: FreeFloor) -> list:
     for w, h in ((2, 2), (2, 1), (1, 2), (1, 1)):
         for cell in room.by_corner():
             block = [(cell[0] + i, cell[1] + j) for i in range(w) for j in range(h)]
@@ -172,7 +172,7 @@ def _water(room: Room) -> list:
     return [_pool(room, at[0] - 0.05, at[1] - 0.05, 1, 1)] if at else []
 
 
-def _pool(room: Room, x, y, w, h) -> Item:
+def _pool(room: FreeFloor, x, y, w, h) -> Furnishing:
     """An irregular pool in the block, with two ripples."""
     cx, cy, rx, ry = x + w / 2, y + h / 2, w / 2 - 0.12, h / 2 - 0.12
     pts = []
@@ -183,11 +183,11 @@ def _pool(room: Room, x, y, w, h) -> Item:
     d = "M" + "".join(f"{'L' if i else ''}{u(px)} {u(py)}" for i, (px, py) in enumerate(pts)) + "Z"
     ripple = "".join(f"M{u(cx - rx * 0.45)} {u(cy + dy)}Q{u(cx)} {u(cy + dy - 0.12)} {u(cx + rx * 0.45)} {u(cy + dy)}"
                      for dy in (-ry * 0.25, ry * 0.3))
-    return Item("water", (cx - rx, cy - ry, cx + rx, cy + ry),
-                f'<path class="water" d="{d}"/><path class="ripple" d="{ripple}"/>')
+    return Furnishing("water", (cx - rx, cy - ry, cx + rx, cy + ry),
+                      f'<path class="water" d="{d}"/><path class="ripple" d="{ripple}"/>')
 
 
-def _altar(room: Room) -> list:
+def _altar(room: FreeFloor) -> list:
     way_in = min(room.placed.doors, key=lambda door: door.to if door.to is not None else 99, default=None)
     far = {"N": "S", "S": "N", "E": "W", "W": "E"}.get(way_in.side if way_in else "S")
     cells = [c for c in room.by_corner() if far in room.walls(c)] or [c for c in room.by_corner() if room.walls(c)]
@@ -202,40 +202,41 @@ def _altar(room: Room) -> list:
     body = (f'<rect class="altar" x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" height="{u(h)}"/>'
             f'<circle class="candle" cx="{u(x + dx * 0.38 - dy * 0.22)}" cy="{u(y + dy * 0.38 - dx * 0.22)}" r="0.7"/>'
             f'<circle class="candle" cx="{u(x + dx * 0.38 + dy * 0.22)}" cy="{u(y + dy * 0.38 + dx * 0.22)}" r="0.7"/>')
-    return [Item("altar", (x - w / 2, y - h / 2, x + w / 2, y + h / 2), body)]
+    return [Furnishing("altar", (x - w / 2, y - h / 2, x + w / 2, y + h / 2), body)]
 
 
-def _crates(room: Room) -> list:
+def _crates(room: FreeFloor) -> list:
     items = []
     for cell in room.by_corner()[:2]:
         room.take(cell)
         for k, (ox, oy, s) in enumerate(((0.1, 0.1, 0.45), (0.52, 0.45, 0.36))):
             x, y = cell[0] + ox + room.rng.random() * 0.06, cell[1] + oy + room.rng.random() * 0.06
-            items.append(Item("crates", (x, y, x + s, y + s),
-                              f'<rect class="furniture" x="{u(x)}" y="{u(y)}" width="{u(s)}" height="{u(s)}"/>'
-                              f'<path class="detail" d="M{u(x)} {u(y)}L{u(x + s)} {u(y + s)}M{u(x + s)} {u(y)}L{u(x)} {u(y + s)}"/>'))
+            items.append(Furnishing("crates", (x, y, x + s, y + s),
+                                    f'<rect class="furniture" x="{u(x)}" y="{u(y)}" width="{u(s)}" height="{u(s)}"/>'
+                                    f'<path class="detail" d="M{u(x)} {u(y)}L{u(x + s)} {u(y + s)}M{u(x + s)} {u(y)}L{u(x)} {u(y + s)}"/>'))
     return items
 
 
-def _forge(room: Room) -> list:
+def _forge(room: FreeFloor) -> list:
     cells = [c for c in room.by_corner() if room.walls(c)]
     if not cells:
         return []
     hearth = room.take(cells[0])
     x, y = hearth[0] + 0.12, hearth[1] + 0.12
-    items = [Item("forge", (x, y, x + 0.76, y + 0.76),
-                  f'<rect class="furniture" x="{u(x)}" y="{u(y)}" width="{u(0.76)}" height="{u(0.76)}"/>'
-                  f'<circle class="hearth" cx="{u(x + 0.38)}" cy="{u(y + 0.38)}" r="{u(0.2)}"/>')]
+    items = [Furnishing("forge", (x, y, x + 0.76, y + 0.76),
+                        f'<rect class="furniture" x="{u(x)}" y="{u(y)}" width="{u(0.76)}" height="{u(0.76)}"/>'
+                        f'<circle class="hearth" cx="{u(x + 0.38)}" cy="{u(y + 0.38)}" r="{u(0.2)}"/>')]
     if room.free:
         cell = room.take(room.by_corner()[0])
         ax, ay = cell[0] + 0.5, cell[1] + 0.5
         d = (f"M{u(ax - 0.35)} {u(ay - 0.15)}H{u(ax + 0.35)}L{u(ax + 0.2)} {u(ay + 0.02)}H{u(ax + 0.12)}"
              f"V{u(ay + 0.22)}H{u(ax - 0.12)}V{u(ay + 0.02)}H{u(ax - 0.2)}Z")
-        items.append(Item("forge", (ax - 0.35, ay - 0.15, ax + 0.35, ay + 0.22), f'<path class="anvil" d="{d}"/>'))
+        items.append(Furnishing("forge", (ax - 0.35, ay - 0.15, ax + 0.35, ay + 0.22),
+                                f'<path class="anvil" d="{d}"/>'))
     return items
 
 
-def _library(room: Room) -> list:
+def _library(room: FreeFloor) -> list:
     items = []
     for cell in [c for c in room.by_corner() if room.walls(c)][:3]:
         room.take(cell)
@@ -245,13 +246,13 @@ def _library(room: Room) -> list:
         w, h = (0.8, 0.3) if side in ("N", "S") else (0.3, 0.8)
         ticks = "".join((f"M{u(x - w / 2 + k * w / 4)} {u(y - h / 2)}V{u(y + h / 2)}" if side in ("N", "S")
                          else f"M{u(x - w / 2)} {u(y - h / 2 + k * h / 4)}H{u(x + w / 2)}") for k in (1, 2, 3))
-        items.append(Item("library", (x - w / 2, y - h / 2, x + w / 2, y + h / 2),
-                          f'<rect class="furniture" x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" '
-                          f'height="{u(h)}"/><path class="detail" d="{ticks}"/>'))
+        items.append(Furnishing("library", (x - w / 2, y - h / 2, x + w / 2, y + h / 2),
+                                f'<rect class="furniture" x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" '
+                                f'height="{u(h)}"/><path class="detail" d="{ticks}"/>'))
     return items
 
 
-def _rubble(room: Room) -> list:
+def _rubble(room: FreeFloor) -> list:
     items = []
     for cell in room.by_corner()[:2]:
         room.take(cell)
@@ -261,11 +262,12 @@ def _rubble(room: Room) -> list:
             r = 0.06 + room.rng.random() * 0.06
             stones.append(f'<rect class="rubble" x="{u(x - r)}" y="{u(y - r)}" width="{u(2 * r)}" height="{u(2 * r)}" '
                           f'transform="rotate({int(room.rng.random() * 90)} {u(x)} {u(y)})"/>')
-        items.append(Item("rubble", (cell[0] + 0.1, cell[1] + 0.1, cell[0] + 0.9, cell[1] + 0.9), "".join(stones)))
+        items.append(Furnishing("rubble", (cell[0] + 0.1, cell[1] + 0.1, cell[0] + 0.9, cell[1] + 0.9),
+                                "".join(stones)))
     return items
 
 
-def _cracks(room: Room) -> list:
+def _cracks(room: FreeFloor) -> list:
     items = []
     for cell in [c for c in room.by_corner() if room.walls(c)][:2]:
         room.take(cell)
@@ -278,21 +280,21 @@ def _cracks(room: Room) -> list:
             pts.append((x + dx * 0.22 * k - dy * jig, y + dy * 0.22 * k - dx * jig))
         d = "M" + "L".join(f"{u(px)} {u(py)}" for px, py in pts)
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        items.append(Item("cracks", (min(xs), min(ys), max(xs), max(ys)), f'<path class="crack" d="{d}"/>'))
+        items.append(Furnishing("cracks", (min(xs), min(ys), max(xs), max(ys)), f'<path class="crack" d="{d}"/>'))
     return items
 
 
-def _skull(cell) -> Item:
+def _skull(cell) -> Furnishing:
     """The boss's mark: a small skull."""
     x, y = cell[0] + 0.5, cell[1] + 0.45
     body = (f'<circle class="boss" cx="{u(x)}" cy="{u(y - 0.05)}" r="{u(0.3)}"/>'
             f'<rect class="boss" x="{u(x - 0.16)}" y="{u(y + 0.15)}" width="{u(0.32)}" height="{u(0.2)}"/>'
             f'<circle class="boss-eye" cx="{u(x - 0.12)}" cy="{u(y - 0.04)}" r="{u(0.08)}"/>'
             f'<circle class="boss-eye" cx="{u(x + 0.12)}" cy="{u(y - 0.04)}" r="{u(0.08)}"/>')
-    return Item("boss", (x - 0.3, y - 0.35, x + 0.3, y + 0.35), body)
+    return Furnishing("boss", (x - 0.3, y - 0.35, x + 0.3, y + 0.35), body)
 
 
-def _stairs(room: Room) -> Item:
+def _stairs(room: FreeFloor) -> Furnishing:
     """Stairs down in the free cell nearest the top-right corner (the centre, if the room has no free cell)."""
     p = room.placed
     corner = (p.x + p.w, p.y)
@@ -305,11 +307,11 @@ def _stairs(room: Room) -> Item:
         at = room.spot(s)
         x, y = at if at else (room.centre[0] + 0.5, room.centre[1] - 0.42)
     treads = "".join(f"M{u(x + i * s / 10)} {u(y + (i + 1) * s / 5)}H{u(x + s - i * s / 10)}" for i in range(4))
-    return Item("stairs", (x, y, x + s, y + s), f'<rect class="stairs" x="{u(x)}" y="{u(y)}" width="{u(s)}" '
-                f'height="{u(s)}"/><path class="step" d="{treads}"/>')
+    return Furnishing("stairs", (x, y, x + s, y + s), f'<rect class="stairs" x="{u(x)}" y="{u(y)}" width="{u(s)}" '
+                      f'height="{u(s)}"/><path class="step" d="{treads}"/>')
 
 
-def _nothing(room: Room) -> list:
+def _nothing(room: FreeFloor) -> list:
     return []
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dungeonpress.draw.map_reading import WORDS
 from dungeonpress.draw.pen import u
-from dungeonpress.generate.layout import OUTSIDE
+from dungeonpress.model.plan import OUTSIDE
 
 # Legend order and wording; a map lists only the marks it draws.
 LEGEND = (("entrance", "entrance"), ("door", "door"), ("barred", "barred door"), ("dead", "dead end"),
@@ -34,7 +34,7 @@ def legend_label(mark: str) -> str:
 
 def describe(dungeon, looks, title: str) -> str:
     """Alt text from the layout: "Room 3, a grand hall with columns; doors north to room 5 and east to room 4." """
-    plan = dungeon.layout
+    plan = dungeon.plan
     sentences = [f"{title}, north up, one square ten feet.",
                  "The way in comes from the south into room 1."]
     for room, look in zip(plan.rooms, looks):

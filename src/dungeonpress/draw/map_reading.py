@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from dungeonpress.generate.layout import OUTSIDE
+from dungeonpress.model.plan import OUTSIDE
 
 # Room type (2d6) → what is drawn in it. 8 (trapped room) is missing on purpose: it looks plain.
 TYPE_MARKS = {2: ("rubble",), 3: ("cracks",), 4: ("columns",), 5: ("alcoves",), 7: ("furniture",),
@@ -46,7 +46,7 @@ class RoomLook:
 
 def read_rooms(dungeon, rng: random.Random) -> tuple:
     """One RoomLook per room, in key order; `rng` picks what the dice left open (which pool, which furniture)."""
-    plan = dungeon.layout
+    plan = dungeon.plan
     looks = []
     for room in dungeon.rooms:
         placed = plan.room(room.number)

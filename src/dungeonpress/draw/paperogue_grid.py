@@ -1,4 +1,4 @@
-"""Turn a grid size and a pre-rolled Paperogue Level into an SVG string of graph paper with the level drawn on it.
+"""Paperogue sheet geometry, and a grid size with a pre-rolled Level → an SVG of graph paper with the level drawn.
 
 All coordinates are millimetres (the viewBox is in mm and the width/height attributes say
 mm), so one grid cell is exactly `cell` mm on paper. Rooms are 2 x 2 cells, one lattice step
@@ -7,9 +7,11 @@ is PITCH cells, and corridors run along the grid line through the middle of a wa
 
 from __future__ import annotations
 
+import math
 from xml.sax.saxutils import escape
 
-from dungeonpress.generate.paperogue import STEP, Level, Room
+from dungeonpress.generate.paperogue import STEP
+from dungeonpress.model.paperogue import Level, PaperogueRoom
 
 PITCH = 4  # fewest cells from one room's corner to the next room's: a 2-cell room and a 2-cell corridor
 MAX_PITCH = 7  # a small level spreads out to use the sheet, up to 5-cell corridors
@@ -24,6 +26,30 @@ GRID_DOT = "#6f7680"
 QUADRANT = "#8c8377"
 MUTED = "#5a534b"
 MARK_FONT = "Paperogue Marks"  # Vollkorn with lining figures, declared in templates/css/paperogue.css
+
+# The sheet's geometry in mm, the one place it is written down: the page margin and the heights of
+# the boxes under the grid are also in templates/css/paperogue.css (test_paper checks they agree);
+# the grid gets whatever whole cells fit in what is left.
+PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+CELL_MM = {"5mm": 5.0, "quarter-inch": 6.35}
+MARGIN_MM = 9.0  # @page margin
+BAND_GAP_MM = 3.0  # .band's margin-top: the space between the grid and the boxes below it
+SHEET_BAND_MM = 34.0  # .band height on a blank sheet
+LEVEL_BAND_MM = 44.0  # .level .band height on a level sheet
+LEVEL_HEAD_MM = 10.0  # .level-head height above a level's grid
+SLACK_MM = 1.0  # rounding room, so the band never tips onto a second page
+SHEET_RESERVED_MM = SHEET_BAND_MM + BAND_GAP_MM + SLACK_MM
+LEVEL_RESERVED_MM = LEVEL_HEAD_MM + LEVEL_BAND_MM + BAND_GAP_MM + SLACK_MM
+LEVEL_CELL = "5mm"  # pre-rolled levels are drawn on 5 mm squares, which fit a 20-room level on both papers
+
+
+def fit_grid(paper: str, cell: str, reserved_mm: float) -> tuple[int, int]:
+    """How many whole cells fit across and down the printable area, after `reserved_mm` of boxes."""
+    width, height = PAPER_MM[paper]
+    size = CELL_MM[cell]
+    usable_w = width - 2 * MARGIN_MM - 2 * PAD
+    usable_h = height - 2 * MARGIN_MM - reserved_mm - 2 * PAD
+    return math.floor(usable_w / size + 1e-9), math.floor(usable_h / size + 1e-9)
 
 
 def sheet_svg(cols: int, rows: int, cell: float, grid: str = "square", level: Level | None = None) -> str:
@@ -68,7 +94,7 @@ def level_origin(level: Level, cols: int, rows: int) -> tuple[int, int, int]:
     return (left - min(r.x for r in level.rooms) * pitch, top - min(r.y for r in level.rooms) * pitch, pitch)
 
 
-def room_cell(room: Room, origin: tuple) -> tuple[int, int]:
+def room_cell(room: PaperogueRoom, origin: tuple) -> tuple[int, int]:
     """The grid cell (column, row) of a room's top-left corner; `origin` is what level_origin gave."""
     pitch = origin[2] if len(origin) > 2 else PITCH
     return origin[0] + room.x * pitch, origin[1] + room.y * pitch
@@ -163,7 +189,7 @@ def _lock(at, direction: str, cell: float) -> str:
             f'height="{_n(h)}" fill="{ACCENT}" stroke="{INK}" stroke-width="0.2"/>')
 
 
-def _room(room: Room, level: Level, cell: float, cx: int, cy: int) -> str:
+def _room(room: PaperogueRoom, level: Level, cell: float, cx: int, cy: int) -> str:
     x, y, size = cx * cell, cy * cell, ROOM * cell
     mid_x, mid_y = x + cell, y + cell
     out = [f'<g class="room" data-room="{room.number}">',

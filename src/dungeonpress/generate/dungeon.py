@@ -21,13 +21,15 @@ occupant comes straight from `dungeon_bosses`, with no encounter check.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from dungeonpress.dice import d, roll_on, sub_rng
 from dungeonpress.errors import ContentError, ContentErrors
 from dungeonpress.generate import layout as layout_mod
-from dungeonpress.generate.oracle import OracleRoll, roll_oracle
+from dungeonpress.generate.oracle import roll_oracle
 from dungeonpress.model import Content, Creature, Table
+from dungeonpress.model.dungeon import Chain, Dungeon, DungeonRoom, OracleRow, TableRoll, Twist
+from dungeonpress.model.plan import RoomSpec
 
 # Tables the generator rolls on by name; the d66 tables behind encounter and treasure rows
 # are found through each row's `see:`, so a content pack may rename or add them.
@@ -48,110 +50,6 @@ SIZES = {2: (3, 3), 3: (2, 5), 4: (5, 4), 5: (2, 4), 6: (3, 3), 7: (4, 3), 8: (3
          10: (4, 4), 11: (3, 4), 12: (5, 5)}
 DEFAULT_SIZE = (3, 3)
 CAVE_ROOM = 10  # natural cave or underground pool: drawn with rounded walls
-
-
-@dataclass(frozen=True)
-class Roll:
-    """One roll on one table: the table, its dice, the value rolled, and the row it hit (columns, see, creature)."""
-
-    table: str
-    dice: str
-    value: int
-    fields: tuple  # ((column key, header, value), ...) in column order
-    see: str | None = None
-    creature: int | None = None
-    note: str = ""  # e.g. why a result was rolled again
-
-    @property
-    def text(self) -> str:
-        """The row's first column: what a one-line print shows."""
-        return str(self.fields[0][2])
-
-    def field(self, key: str):
-        for name, _, value in self.fields:
-            if name == key:
-                return value
-        raise KeyError(key)
-
-    @property
-    def label(self) -> str:
-        """How the key prints it: `2d6 = 9: Large chamber with columns/statues`."""
-        return f"{self.dice} = {self.value}: {self.text}"
-
-
-@dataclass(frozen=True)
-class Chain:
-    """A roll and the rolls its `see:` led to (encounter type 2d6 → hostile monsters d66), with any creature."""
-
-    rolls: tuple
-    creature: Creature | None = None
-
-    @property
-    def result(self) -> Roll:
-        return self.rolls[-1]
-
-    @property
-    def table(self) -> str:
-        return self.rolls[-1].table
-
-
-@dataclass(frozen=True)
-class Room:
-    """A rolled room, numbered as on the map; encounter, trap and treasure are None when there are none."""
-
-    number: int
-    type: Roll
-    features: tuple
-    exits: Roll
-    encounter_check: Roll | None  # None in the boss chamber: its master is always at home
-    encounter: Chain | None
-    trap: Chain | None
-    treasure: Chain | None
-    boss: bool = False
-    special: bool = False  # a second "boss chamber" roll, read as a special location
-
-    @property
-    def exit_count(self) -> int:
-        return int(self.exits.field("exits"))
-
-
-@dataclass(frozen=True)
-class Twist:
-    """A pre-rolled twist: one roll for the subject column, one for the action column."""
-
-    subject: Roll
-    action: Roll
-
-    @property
-    def text(self) -> str:
-        return f"{self.subject.fields[0][2]} {str(self.action.fields[1][2]).lower()}"
-
-
-@dataclass(frozen=True)
-class OracleRow:
-    """One pre-rolled consultation, rolled three ways: plain, with advantage, with disadvantage."""
-
-    plain: OracleRoll
-    advantage: OracleRoll
-    disadvantage: OracleRoll
-
-
-@dataclass(frozen=True)
-class Dungeon:
-    """A whole pre-rolled dungeon: name, condition, rooms in key order, the map plan and its play aids."""
-
-    name: str
-    name_rolls: tuple
-    condition: Roll
-    rooms: tuple  # Room, rooms[0] is room 1
-    layout: layout_mod.Layout
-    wandering: tuple  # Chain, one per d6 face
-    oracle: tuple  # OracleRow
-    twists: tuple  # Twist
-    d6s: tuple  # pre-rolled d6 results for any other roll (fatigue, light, the wandering table)
-
-    def room(self, number: int) -> Room:
-        return self.rooms[number - 1]
 
 
 def generate_dungeon(content: Content, rng: random.Random, *, rooms: int = 8) -> Dungeon:
@@ -177,7 +75,7 @@ def generate_dungeon(content: Content, rng: random.Random, *, rooms: int = 8) ->
         name_rolls=name_rolls,
         condition=condition,
         rooms=numbered,
-        layout=plan,
+        plan=plan,
         wandering=_roll_wandering(content, tables, streams["wandering"]),
         oracle=tuple(OracleRow(*(roll_oracle(streams["oracle"], m) for m in ("plain", "advantage", "disadvantage")))
                      for _ in range(ORACLE_ROWS)),
@@ -211,14 +109,14 @@ def dungeon_name(name_rolls) -> str:
     return f"The {adjective} {place} of {region}"
 
 
-def _roll(rng: random.Random, table: Table, note: str = "") -> Roll:
+def _roll(rng: random.Random, table: Table, note: str = "") -> TableRoll:
     value, row = roll_on(rng, table)
     headers = dict(table.columns)
     fields = tuple((key, headers[key], cell) for key, cell in row.values)
-    return Roll(table.id, table.die, value, fields, see=row.see, creature=row.creature, note=note)
+    return TableRoll(table.id, table.die, value, fields, see=row.see, creature=row.creature, note=note)
 
 
-def _follow(content: Content, rng: random.Random, first: Roll) -> Chain:
+def _follow(content: Content, rng: random.Random, first: TableRoll) -> Chain:
     """Roll on the table each `see:` names, from `first` on; the last creature named is the one met."""
     rolls = [first]
     while rolls[-1].see and len(rolls) < MAX_CHAIN:
@@ -256,7 +154,7 @@ def _roll_rooms(content: Content, tables: dict, rng: random.Random, count: int) 
             trap = _follow(content, rng, _roll(rng, tables["traps"]))
         if room_type.value in TREASURE_ROOMS or (encounter and encounter.table in TREASURE_ENCOUNTERS):
             treasure = _follow(content, rng, _roll(rng, tables["treasure_check"]))
-        rooms.append(Room(0, room_type, features, exits, check, encounter, trap, treasure, boss, special))
+        rooms.append(DungeonRoom(0, room_type, features, exits, check, encounter, trap, treasure, boss, special))
     return rooms
 
 
@@ -298,13 +196,13 @@ def _roll_twist(rng: random.Random, table: Table) -> Twist:
     return Twist(subject=_roll(rng, table), action=_roll(rng, table))
 
 
-def _spec(room: Room) -> layout_mod.RoomSpec:
+def _spec(room: DungeonRoom) -> RoomSpec:
     width, height = SIZES.get(room.type.value, DEFAULT_SIZE)
     if room.boss:  # the master's hall is large whatever kind of room it is
         width, height = max(width, 4), max(height, 4)
-    return layout_mod.RoomSpec(exits=room.exit_count, width=width, height=height, boss=room.boss,
+    return RoomSpec(exits=room.exit_count, width=width, height=height, boss=room.boss,
                                shape="cave" if room.type.value == CAVE_ROOM else "rect")
 
 
-def _renumber(room: Room, number: int) -> Room:
+def _renumber(room: DungeonRoom, number: int) -> DungeonRoom:
     return replace(room, number=number)

@@ -14,11 +14,11 @@ from fractions import Fraction
 from functools import lru_cache
 
 from dungeonpress.dice import d, pick, roll_on, shuffled, sub_rng
+from dungeonpress.model.dunginoes import DominoMap, End, GameResult, Simulation, Tile, square
 
 # --- the set and the fight rule ------------------------------------------------------------
 
 DOUBLE_SIX_SET = tuple((low, high) for low in range(7) for high in range(low, 7))  # 28 dominoes
-SOLO_GOAL = 14  # a solo player wants to escape with a score above this
 MODES = ("before", "fly")
 
 
@@ -70,24 +70,6 @@ class _Player:
     up: list  # face-up dominoes: usable, and the loot
     down: list = field(default_factory=list)  # flipped by lost fights: unusable, worth nothing
     stunned: bool = False
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """One finished game: each player's score, who was stunned, and what happened on the way."""
-
-    scores: tuple
-    stunned: tuple
-    turns: int
-    rooms: int  # dominoes on the table, the starting double included
-    fights_won: int
-    fights_lost: int
-    stalled: bool  # the endgame came because nothing more could be played
-
-    @property
-    def escaped(self) -> tuple:
-        """The solo goal, per player: not stunned, and a score above 14."""
-        return tuple(not out and score > SOLO_GOAL for score, out in zip(self.scores, self.stunned))
 
 
 def _fits(tile, ends: list) -> bool:
@@ -191,19 +173,6 @@ def play_game(rng: random.Random, players: int = 1) -> GameResult:
                       fights_won=won, fights_lost=lost, stalled=stalled)
 
 
-@dataclass(frozen=True)
-class Simulation:
-    """Many games from a fixed seed: the solo escape rate and the average score by player count."""
-
-    seed: str
-    solo_games: int
-    group_games: int  # games for each of 2, 3 and 4 players
-    solo_escape: Fraction
-    solo_stunned: Fraction
-    average_score: tuple  # (players, average final score per player), 1..4 players
-    average_rooms: tuple  # (players, average dominoes on the table at the end)
-
-
 @lru_cache(maxsize=4)
 def simulate(seed: str = "dunginoes/simulation", solo_games: int = 4000, group_games: int = 1000) -> Simulation:
     """Play many games for 1-4 players, each player count on its own seeded stream."""
@@ -230,62 +199,6 @@ def simulate(seed: str = "dunginoes/simulation", solo_games: int = 4000, group_g
 _TURNS = {(1, 0): (0, 1), (0, 1): (-1, 0), (-1, 0): (0, -1), (0, -1): (1, 0)}  # clockwise (y grows down)
 
 
-@dataclass(frozen=True)
-class End:
-    """An open edge of a tile: its midpoint (x, y), the way out (dx, dy), the number showing, its room."""
-
-    x: int
-    y: int
-    dx: int
-    dy: int
-    value: int
-    room: int
-    long_side: bool = False  # the far side of a crosswise double: dominoes go straight on from it
-
-
-@dataclass(frozen=True)
-class Tile:
-    """One domino on the map: two halves (centre x, centre y, number), the first touching its parent."""
-
-    room: int  # 1, 2, 3… in the order laid
-    halves: tuple
-    parent: int  # 0 for the first room
-    via: End | None  # the parent's end it was laid on
-    crosswise: bool = False
-    special: str = ""  # mode before: the special encounter marked here when the builder got stuck
-    risk: int | None = None  # mode fly: number on the revealed domino's left side
-    reward: int | None = None  # … and on its right side
-    blocked_roll: int = 0  # mode fly: the d8 rolled for blocked exits
-    locked: bool = False  # mode fly: the door in is locked (the pre-drawn domino did not match)
-    secret: bool = False  # mode fly: the door in is a secret exit the DM opened
-    final: bool = False  # mode fly: the double six, the final encounter
-
-    @property
-    def domino(self) -> tuple[int, int]:
-        return self.halves[0][2], self.halves[1][2]
-
-    def cells(self) -> list:
-        return [cell for cx, cy, _ in self.halves for cell in _square(cx, cy)]
-
-
-@dataclass(frozen=True)
-class DominoMap:
-    """A dungeon of dominoes laid by one of the seed's two procedures."""
-
-    mode: str  # before | fly
-    size: int  # rooms asked for
-    tiles: tuple
-    open_ends: tuple  # free ends nothing was laid on (before), or open exits left unexplored (fly)
-    blocked: tuple  # fly: exits the d8 blocked
-    discarded: tuple  # before: dominoes thrown back when stuck
-    entrance: End  # where the party comes in (the first tile's parent side)
-
-
-def _square(cx: int, cy: int) -> tuple:
-    """The four grid cells of a domino half centred on (cx, cy)."""
-    return ((cx - 1, cy - 1), (cx, cy - 1), (cx - 1, cy), (cx, cy))
-
-
 class _Grid:
     """Which room holds each grid cell; room 0 is the entrance passage."""
 
@@ -294,7 +207,7 @@ class _Grid:
 
     def fits(self, halves, parent: int) -> bool:
         """Free cells, and no side shared with any room but the parent (so no loops, even drawn ones)."""
-        cells = [cell for cx, cy, _ in halves for cell in _square(cx, cy)]
+        cells = [cell for cx, cy, _ in halves for cell in square(cx, cy)]
         if any(cell in self.owner for cell in cells):
             return False
         for x, y in cells:
@@ -436,7 +349,7 @@ def _fly(rng: random.Random, size: int) -> DominoMap:
         halves = ((halves[0][0], halves[0][1], risk), (halves[1][0], halves[1][1], reward))
         room = len(tiles) + 1
         exits = [_end(e, room) for e in _edges(halves, end)]
-        grid.take([c for cx, cy, _ in halves for c in _square(cx, cy)], room)
+        grid.take([c for cx, cy, _ in halves for c in square(cx, cy)], room)
         roll = d(rng, 8)
         cramped = [e for e in exits if not _room_for(grid, e)]
         roomy = shuffled(rng, [e for e in exits if _room_for(grid, e)])

@@ -1,4 +1,4 @@
-"""Lay rooms out on a grid: room specs (exits, size) and a seeded Random → a Layout with doors and corridors.
+"""Lay rooms out on a grid: room specs (exits, size) and a seeded Random → a FloorPlan with doors and corridors.
 
 How the plan grows (the rule for exits, printed in the README):
 
@@ -28,15 +28,14 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
-from dataclasses import dataclass
 
 from dungeonpress.dice import d, pick, shuffled
+from dungeonpress.model.plan import OUTSIDE, Corridor, Door, FloorPlan, PlacedRoom
 
 SIDES = ("N", "E", "S", "W")
 STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 ENTRANCE_SIDE = "S"  # the way in comes up from the bottom edge of the map
-OUTSIDE = 0  # a door's `to` for the dungeon entrance; room numbers start at 1
 
 # Free cells around a room inside its slot. Rooms of neighbouring slots are at least
 # BEFORE + AFTER = 3 cells apart, so a corridor bending in the gap has a free cell on both sides.
@@ -48,82 +47,8 @@ ATTEMPTS = 200  # fresh tries when the boss cannot be made strictly deepest (rar
 _OPEN, _DEAD, _OUT = "open", "dead", "outside"
 
 
-@dataclass(frozen=True)
-class RoomSpec:
-    """What the layout needs of one rolled room: its exit count, size in cells, shape and boss flag."""
-
-    exits: int
-    width: int
-    height: int
-    boss: bool = False
-    shape: str = "rect"  # "rect", or "cave" (drawn with rounded walls)
-
-
-@dataclass(frozen=True)
-class Door:
-    """A door in a wall: which side, its point on the wall, and where it leads (room, OUTSIDE or None: dead end)."""
-
-    side: str
-    x: float
-    y: float
-    to: int | None
-    extra: bool = False  # added by the break-through rule, beyond the rolled exits
-
-
-@dataclass(frozen=True)
-class PlacedRoom:
-    """A room on the map: its key number, the spec it came from, its rectangle in cells, depth and doors."""
-
-    number: int
-    spec: int  # index into the specs given to layout_dungeon
-    x: int
-    y: int
-    w: int
-    h: int
-    depth: int
-    doors: tuple  # Door, in side order N E S W
-    shape: str = "rect"
-
-    @property
-    def extra_doors(self) -> int:
-        return sum(1 for door in self.doors if door.extra)
-
-
-@dataclass(frozen=True)
-class Corridor:
-    """A passage drawn as an orthogonal polyline in cell units; `end` is a room, OUTSIDE, or None (dead end)."""
-
-    start: int
-    end: int | None
-    points: tuple
-
-
-@dataclass(frozen=True)
-class Layout:
-    """The whole plan: rooms in key order (rooms[0] is room 1, the entrance), connections, corridors, size."""
-
-    rooms: tuple
-    connections: tuple  # (a, b) room-number pairs, a < b, sorted
-    corridors: tuple
-    entrance: int
-    stairs: int
-    boss: int | None
-    width: int
-    height: int
-
-    def room(self, number: int) -> PlacedRoom:
-        return self.rooms[number - 1]
-
-    def number_of(self, spec: int) -> int:
-        """The key number of the room made from spec index `spec`."""
-        for room in self.rooms:
-            if room.spec == spec:
-                return room.number
-        raise KeyError(spec)
-
-
-def layout_dungeon(specs: list, rng: random.Random) -> Layout:
-    """Place `specs` (at most one with boss=True) on a grid; same specs and rng state → same Layout."""
+def layout_dungeon(specs: list, rng: random.Random) -> FloorPlan:
+    """Place `specs` (at most one with boss=True) on a grid; same specs and rng state → same FloorPlan."""
     if len(specs) < 2:
         raise ValueError(f"a dungeon needs at least 2 rooms (got {len(specs)})")
     if sum(1 for s in specs if s.boss) > 1:
@@ -302,7 +227,7 @@ def _numbering(plan: _Plan) -> list:
     return order
 
 
-def _geometry(plan: _Plan, specs, rng) -> Layout:
+def _geometry(plan: _Plan, specs, rng) -> FloorPlan:
     """Turn the slot plan into cell rectangles, door points and corridor polylines."""
     # 1. Room sizes (long rooms may lie either way), then column widths and row heights from them.
     size = {}
@@ -360,7 +285,7 @@ def _geometry(plan: _Plan, specs, rng) -> Layout:
     # The stairs down: behind the boss when there is one (it guards the way on), else the deepest room.
     stairs = boss if boss is not None else max(placed, key=lambda room: (room.depth, room.number)).number
     corridors.sort(key=lambda c: (c.start, c.end if c.end is not None else -1, c.points))
-    return Layout(tuple(placed), tuple(connections), tuple(corridors), entrance=1, stairs=stairs, boss=boss,
+    return FloorPlan(tuple(placed), tuple(connections), tuple(corridors), entrance=1, stairs=stairs, boss=boss,
                   width=width, height=height)
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass
 from fractions import Fraction
 
 from dungeonpress.dice import d
+from dungeonpress.model.oracle import OracleRoll
 
 YES_AND, YES, YES_BUT = "Yes, and…", "Yes", "Yes, but…"
 NO_AND, NO, NO_BUT = "No, and…", "No", "No, but…"
@@ -16,20 +16,6 @@ DOUBLE = "double"  # equal dice: read as "Yes, but…", and the twist counter go
 MODES = ("plain", "advantage", "disadvantage")
 HARM = {YES_AND: "Cause 3", YES: "Cause 2", YES_BUT: "Cause 1", NO_BUT: "Take 1", NO: "Take 2", NO_AND: "Take 3"}
 TWIST_AT = 3
-
-
-@dataclass(frozen=True)
-class OracleRoll:
-    """One consultation: the dice as rolled, the dice kept, the answer, and whether it was a double."""
-
-    chance: tuple
-    risk: tuple
-    answer: str
-    double: bool
-
-    @property
-    def kept(self) -> tuple[int, int]:
-        return max(self.chance), max(self.risk)
 
 
 def resolve(chance: int, risk: int) -> tuple[str, bool]:

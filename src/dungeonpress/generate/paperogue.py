@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from dungeonpress.dice import DiceSpec, d, dice, pick, roll_on
 from dungeonpress.errors import ContentError, ContentErrors
 from dungeonpress.model import Content
+from dungeonpress.model.paperogue import (Exit, Level, Lock, Monster, PaperogueDungeon, PaperogueRoom,
+                                          Treasure)
 
 ROOMS_DICE = ("d4", "d6", "d8", "d10", "d12", "d20")
 MAX_LEVELS = 9
@@ -55,104 +57,6 @@ READINGS = (
 )
 
 
-@dataclass(frozen=True)
-class Exit:
-    """One door in a room's wall: its direction, what rolled it, and where its corridor goes."""
-
-    direction: str  # N, E, S or W
-    roll: int | None  # the d4 that chose the wall; None for the door you came in by
-    leads_to: int | None  # the room at the corridor's far end; None for a dead end
-    locked: bool = False
-    added: bool = False  # not rolled: the exits ran out before the rooms did
-
-
-@dataclass(frozen=True)
-class Treasure:
-    """A room's treasure: Table 1's type and the sub-table result, with the two quadrant marks."""
-
-    type_roll: int
-    initial: str  # Table 1's letter: the bottom-right quadrant
-    kind: str  # Gold, Armor, Weapon, Key, Potion, Scroll, Magic book, Jewelry
-    table: str | None  # the sub-table rolled on, if any
-    roll: int | None  # the sub-table roll
-    item: str  # what was found, in words: "250 gold", "Axe (STR)", "Key"
-    mark: str  # the bottom-left quadrant: gold amount, subtype letter, scroll number, or ""
-    gold: int = 0
-
-
-@dataclass(frozen=True)
-class Monster:
-    """One line of a level's monster list: its slot (2-5), who, and its ascending roll."""
-
-    slot: int
-    name: str
-    initial: str
-    table_roll: int  # the d20 on the monster table
-    dice: tuple  # the d10s behind `roll`, as rolled
-    roll: int  # read as the monster's HP
-
-
-@dataclass(frozen=True)
-class Room:
-    """A room of a level: where it sits on the map lattice, its doors, monster, treasure and stairs."""
-
-    number: int
-    x: int  # lattice column, 0..MAP_SIZE-1
-    y: int  # lattice row, 0..MAP_SIZE-1
-    exit_roll: int  # the d4 for how many exits
-    exits: tuple  # Exit, in N E S W order
-    monster_rolls: tuple  # the d6s on the level's list (sixes are rolled again)
-    monster: str  # the monster's letter for the top-left quadrant, or "" for none
-    treasure: Treasure
-    stairs: tuple = ()  # "up" and/or "down"
-
-    def exit(self, direction: str) -> Exit | None:
-        for door in self.exits:
-            if door.direction == direction:
-                return door
-        return None
-
-
-@dataclass(frozen=True)
-class Lock:
-    """A locked door placed by a key: the room the key lies in and the door it locks."""
-
-    key_room: int
-    room: int | None  # the room behind the locked door; None when the key is a spare
-    direction: str | None  # the locked door's wall in `room`
-
-
-@dataclass(frozen=True)
-class Level:
-    """One pre-rolled level: the rolls of Step 1 and the rooms they made."""
-
-    number: int
-    room_rolls: tuple  # every roll of the rooms die; the last one stands
-    stairs_rolls: tuple  # every roll for the stairs room; the last one stands
-    stairs_room: int
-    hit_dice: str  # "2d10": the monster rolls and the player's hit rolls on this level
-    monsters: tuple  # Monster, slots 2-5, rolls ascending
-    rooms: tuple  # Room, by number
-    locks: tuple  # Lock, one per key found on the level
-    last: bool  # the stairs down lead out of the dungeon
-
-    @property
-    def room_count(self) -> int:
-        return len(self.rooms)
-
-    def room(self, number: int) -> Room:
-        return self.rooms[number - 1]
-
-
-@dataclass(frozen=True)
-class PaperogueDungeon:
-    """A whole pre-rolled Paperogue dungeon: its levels and the readings they were rolled by."""
-
-    rooms_die: str
-    levels: tuple
-    readings: tuple = READINGS
-
-
 def generate_paperogue(content: Content, rng: random.Random, *, levels: int = 3,
                        rooms_die: str = "d20") -> PaperogueDungeon:
     """Roll `levels` levels by the seed's Step 1; same rng state and content → same PaperogueDungeon."""
@@ -163,7 +67,7 @@ def generate_paperogue(content: Content, rng: random.Random, *, levels: int = 3,
     _require(content)
     made = tuple(generate_level(content, rng, number, rooms_die=rooms_die, last=number == levels)
                  for number in range(1, levels + 1))
-    return PaperogueDungeon(rooms_die=rooms_die, levels=made)
+    return PaperogueDungeon(rooms_die=rooms_die, levels=made, readings=READINGS)
 
 
 def generate_level(content: Content, rng: random.Random, number: int, *, rooms_die: str = "d20",
@@ -200,7 +104,7 @@ def generate_level(content: Content, rng: random.Random, number: int, *, rooms_d
         marks = (("up",) if n == 1 else ()) + (("down",) if n == stairs else ())
         exits = tuple(_finish(doors[n][direction], (n, direction) in locked)
                       for direction in ORDER if direction in doors[n])
-        rooms.append(Room(number=n, x=places[n][0], y=places[n][1], exit_roll=exit_rolls[n], exits=exits,
+        rooms.append(PaperogueRoom(number=n, x=places[n][0], y=places[n][1], exit_roll=exit_rolls[n], exits=exits,
                           monster_rolls=rolls, monster=monster.initial if monster else "",
                           treasure=treasures[n - 1], stairs=marks))
     return Level(number=number, room_rolls=room_rolls, stairs_rolls=stairs_rolls, stairs_room=stairs,

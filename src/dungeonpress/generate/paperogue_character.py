@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
 
 from dungeonpress.dice import dice, roll_on
 from dungeonpress.errors import ContentError, ContentErrors
-from dungeonpress.generate.character import TableValue
 from dungeonpress.model import Content, Row, Table
+from dungeonpress.model.character import TableValue
+from dungeonpress.model.paperogue import PaperogueCharacter, PaperogueItem
 
 STATS = ("HP", "MP", "STR", "DEX", "INT")  # rolled in this order
 STAT_DIE = 10
@@ -34,46 +34,6 @@ KINDS = (("gold", "gold"), ("armo", "armor"), ("weapon", "weapon"), ("key", "key
 EQUIPMENT = ("armor", "weapon", "jewelry")  # "make sure to ID any equipment you get"
 _DICE_BONUS = re.compile(r"^\s*([+-])\s*(\d*)d(\d+)\s+(STR|DEX|INT|HP|MP|damage)\s*$", re.IGNORECASE)
 _REROLL_LIMIT = 20  # Table 10's "roll again" chain, cut short if a user pack makes it loop
-
-
-@dataclass(frozen=True)
-class Item:
-    """One piece of starting gear, with every roll that made it (type, subtype, identification)."""
-
-    kind: str  # gold | armor | weapon | key | potion | scroll | book | jewelry
-    name: str  # "Sword", "Red potion", "Scroll: Zaf Lat Bimbo", "Ring", "50 gold"
-    initial: str = ""  # the letter for the map's treasure quadrant
-    rolls: tuple = ()  # Rolls on tables, in the order made
-    dice: tuple = ()  # (notation, results) for dice in an effect, e.g. ("1d4", (3,))
-    identified: bool = False
-    effect: str = ""  # once identified: "+3 STR", "Heal 1d4 per room", "None"
-    stat: str = ""  # a weapon's fighting stat
-    spell: str = ""  # a spell the item teaches or grants
-    gold: int = 0
-
-
-@dataclass(frozen=True)
-class PaperogueCharacter:
-    """A pre-rolled Paperogue rogue: the rolls as made, the swap, the totals and the starting gear."""
-
-    rolls: tuple  # (stat, d10) as rolled, in STATS order
-    swap: tuple | None  # the two stats whose rolls were exchanged, or None
-    scores: tuple  # (stat, roll) after the swap
-    hp: int  # HP roll + STR roll
-    mp: int  # MP roll + INT roll
-    strength: int
-    dexterity: int
-    intelligence: int
-    items: tuple = field(default=())
-    gold: int = 0
-    spells: tuple = ()
-
-    @property
-    def name(self) -> str:
-        return ""  # Paperogue rogues are nameless until their player names them
-
-    def score(self, stat: str) -> int:
-        return dict(self.scores)[stat]
 
 
 def generate_paperogue_character(content: Content, rng: random.Random) -> PaperogueCharacter:
@@ -109,7 +69,7 @@ def apply_swap(rolls: tuple, swap: tuple | None) -> tuple:
     return tuple((stat, values[stat]) for stat in STATS)
 
 
-def roll_starting_gear(content: Content, rng: random.Random) -> Item:
+def roll_starting_gear(content: Content, rng: random.Random) -> PaperogueItem:
     """One roll on Table 1, then its sub-table; armor, weapons and jewelry are identified at once."""
     treasure = content.table(TREASURE)
     kind_roll, kind_row = _roll(rng, treasure)
@@ -117,29 +77,31 @@ def roll_starting_gear(content: Content, rng: random.Random) -> Item:
     initial = str(dict(kind_row.values).get("initial", ""))
     rolls = [kind_roll]
     if kind == "key" or kind_row.see is None:
-        return Item(kind=kind, name=_text(kind_row, "treasure"), initial=initial, rolls=tuple(rolls), identified=True)
+        return PaperogueItem(kind=kind, name=_text(kind_row, "treasure"), initial=initial, rolls=tuple(rolls),
+                             identified=True)
     sub = content.table(kind_row.see)
     sub_roll, sub_row = _roll(rng, sub)
     rolls.append(sub_roll)
     name = _text(sub_row, "item")
     if kind == "gold":
         amount = int(sub_roll.value) if str(sub_roll.value).isdigit() else 0
-        return Item(kind=kind, name=f"{amount} gold", initial=initial, rolls=tuple(rolls), identified=True, gold=amount)
+        return PaperogueItem(kind=kind, name=f"{amount} gold", initial=initial, rolls=tuple(rolls), identified=True,
+                             gold=amount)
     if kind == "potion":
-        return Item(kind=kind, name=f"{name} potion", initial=initial, rolls=tuple(rolls))
+        return PaperogueItem(kind=kind, name=f"{name} potion", initial=initial, rolls=tuple(rolls))
     if kind == "scroll":
-        return Item(kind=kind, name=f"Scroll: {name}", initial=initial, rolls=tuple(rolls))
+        return PaperogueItem(kind=kind, name=f"Scroll: {name}", initial=initial, rolls=tuple(rolls))
     if kind == "book":
-        return Item(kind=kind, name=f"Magic book: {name}", initial=initial, rolls=tuple(rolls), identified=True,
-                    spell=name)
+        return PaperogueItem(kind=kind, name=f"Magic book: {name}", initial=initial, rolls=tuple(rolls),
+                             identified=True, spell=name)
     stat = str(dict(sub_row.values).get("stat", ""))
     if kind == "jewelry":
         effect, spell, more_rolls, rolled_dice = identify_jewelry(content, rng)
     else:
         effect, more_rolls, rolled_dice = identify_equipment(content, rng)
         spell = ""
-    return Item(kind=kind, name=name, initial=initial, rolls=tuple(rolls + more_rolls), dice=rolled_dice,
-                identified=True, effect=effect, stat=stat, spell=spell)
+    return PaperogueItem(kind=kind, name=name, initial=initial, rolls=tuple(rolls + more_rolls), dice=rolled_dice,
+                         identified=True, effect=effect, stat=stat, spell=spell)
 
 
 def identify_equipment(content: Content, rng: random.Random, *, plus: int = 0) -> tuple:

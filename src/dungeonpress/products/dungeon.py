@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 from dungeonpress.dice import d, sub_rng
 from dungeonpress.errors import UsageError
-from dungeonpress.generate.dungeon import Dungeon, generate_dungeon
+from dungeonpress.generate.dungeon import generate_dungeon
+from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
-from dungeonpress.views.notes import notes_view
+from dungeonpress.views.notes import notes_page, notes_view
 from dungeonpress.views import dungeon as views
 from dungeonpress.products import options
 from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
@@ -129,10 +130,8 @@ def balanced_turns(rendered, numbers: list) -> list:
     The first layout fills each page before turning, which can leave the last key page nearly empty;
     here the entries are shared out over the same pages so that the fullest page is as empty as it can be.
     """
-    where = {}  # anchor → (page index, top, bottom) of the entry's box, in CSS px
-    for index, page in enumerate(rendered.document.pages):
-        for name, (_, top, _, bottom) in page.anchors.items():
-            where[name] = (index, top, bottom)
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
+    where = pdf.anchor_boxes(rendered)  # anchor → (page index, top, bottom) of the entry's box, in CSS px
     try:
         boxes = [where[f"d1-room-{n}"] for n in numbers]
     except KeyError:
@@ -144,7 +143,7 @@ def balanced_turns(rendered, numbers: list) -> list:
     heights = [bottom - top for _, top, bottom in boxes]
     first_top = starts[0][1]
     later_top = min(y for page, y in starts if page != pages[0])
-    foot = rendered.document.pages[pages[0]].height - PAGE_FOOT_PX
+    foot = pdf.page_height(rendered, pages[0]) - PAGE_FOOT_PX
     best, best_cuts = None, None
     for cuts in itertools.combinations(range(1, len(numbers)), len(pages) - 1):
         bounds = (0, *cuts, len(numbers))
@@ -182,7 +181,9 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
                                   notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=24,
                                                          cls="bpage notes", tag="h2"),
-                                  fillers=list(fillers), body_class=f"dbook dbook-{page}", doc_title=title)
+                                  fillers={anchor: [notes_page(f"{anchor}-before", heading="Delve Notes", lines=24,
+                                                               cls="bpage notes", tag="h2")] for anchor in fillers},
+                                  body_class=f"dbook dbook-{page}", doc_title=title)
     html = booklet_html()
     if fmt == "html":
         return [Output(f"{name}.html", _standalone(ctx, html))]
@@ -204,10 +205,8 @@ def maps_on_the_left(rendered, anchors: list) -> list:
 
     Each delve starts a new page, so one page put in moves every later page by one: walked in order.
     """
-    where = {}
-    for index, page in enumerate(rendered.document.pages):
-        for name in page.anchors:
-            where[name] = index + 1  # page number
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
+    where = {name: box[0] + 1 for name, box in pdf.anchor_boxes(rendered).items()}  # page number
     fillers, shift = [], 0
     for anchor in anchors:
         if anchor not in where:

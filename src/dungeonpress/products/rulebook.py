@@ -10,6 +10,7 @@ from dungeonpress.views import tables as views
 from dungeonpress.products import options
 from dungeonpress.views.chapter import Directive, directive_block
 from dungeonpress.views.notes import notes_view
+from dungeonpress.views.sheet import simple_sheet_view
 from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
 
 PAPERS = ("a4", "letter")
@@ -35,7 +36,8 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
 
     # 2. Lay the book out once with spare notes pages; keep just enough to fold into a booklet.
     html = html_from_template(ctx, "book.html.j2", book=book, chapters=chapters, notes_pages=notes_view(MAX_NOTES),
-                              quickref=quickref_view(ctx), digest=ctx.content.digest[:12], page_css=opts.page_css())
+                              quickref=quickref_view(ctx), charsheet=simple_sheet_view(), digest=ctx.content.digest[:12],
+                              page_css=opts.page_css())
     ctx.tick(0, 3, "laying out the rulebook")
     rendered = pdf.pad_to_multiple(layout(ctx, html), 4, NAME)
     reading = write(ctx, rendered, print_shop=opts.pdf_x)

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from dungeonpress import preview
 from dungeonpress.serve.page import render as render_page
-from dungeonpress.serve.jobs import JOBS_DIR, BadRoll, Roll, Runner
+from dungeonpress.serve.jobs import JOBS_DIR, BadRoll, RollRequest, Runner
 from dungeonpress.serve.paths import Refused, inside
 from dungeonpress.serve.watch import Watcher
 
@@ -155,7 +155,7 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(413, b"form too large\n", "text/plain")
         form = parse_qs(self.rfile.read(length).decode("utf-8", "replace"))
         try:
-            self.server.runner.roll(Roll.from_form(form))
+            self.server.runner.roll(RollRequest.from_form(form))
             self.server.notice = ""
         except BadRoll as exc:
             self.server.notice = f"Not rolled: {exc}"

@@ -34,7 +34,7 @@ class BadRoll(ValueError):
 
 
 @dataclass(frozen=True)
-class Roll:
+class RollRequest:
     what: str = "dungeon"
     seed: int = 1234
     rooms: int = 8
@@ -43,7 +43,7 @@ class Roll:
     theme: str = "standard"
 
     @classmethod
-    def from_form(cls, form: dict) -> "Roll":
+    def from_form(cls, form: dict) -> "RollRequest":
         def one(key, default=""):
             return (form.get(key) or [default])[0].strip()
 
@@ -100,7 +100,7 @@ class Job:
     errors: list = field(default_factory=list)  # (file, line, message) from `file:line: message` lines
     messages: list = field(default_factory=list)  # other stderr lines worth showing
     outputs: list = field(default_factory=list)  # files written, relative to the build folder
-    roll: Roll | None = None  # what to make again when the content changes
+    roll: RollRequest | None = None  # what to make again when the content changes
     started: float = 0.0
     seconds: float = 0.0
 
@@ -129,7 +129,7 @@ class Runner:
 
     # -- starting
 
-    def roll(self, roll: Roll, reason: str = "rolled") -> Job:
+    def roll(self, roll: RollRequest, reason: str = "rolled") -> Job:
         jobs_root = self.out_dir / JOBS_DIR
         jobs_root.mkdir(parents=True, exist_ok=True)
         folder = Path(tempfile.mkdtemp(prefix="roll-", dir=jobs_root))

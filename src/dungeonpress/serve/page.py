@@ -6,7 +6,7 @@ import re
 from html import escape
 from urllib.parse import quote
 
-from dungeonpress.serve.jobs import LAYOUTS, PAPERS, THEMES, WHATS, Job, Roll
+from dungeonpress.serve.jobs import LAYOUTS, PAPERS, THEMES, WHATS, Job, RollRequest
 
 WHAT_LABELS = {"dungeon": "Dungeon", "pack": "Pack of 6", "character": "Character"}
 
@@ -82,8 +82,8 @@ form.what.addEventListener("change", fit); fit();
 
 
 def render(*, generation: int, build_label: str, products: list, current: Job | None, history: list,
-           check: Job | None, watched: list, notice: str = "", defaults: Roll | None = None) -> str:
-    defaults = defaults or Roll()
+           check: Job | None, watched: list, notice: str = "", defaults: RollRequest | None = None) -> str:
+    defaults = defaults or RollRequest()
     parts = [
         "<!doctype html><html lang=en><head><meta charset=utf-8>",
         "<meta name=viewport content='width=device-width,initial-scale=1'>",
@@ -122,7 +122,7 @@ def _check_pill(check: Job | None) -> str:
     return f" <span class='pill bad'>{len(check.errors) or 1} problem{'s' if len(check.errors) > 1 else ''}</span>"
 
 
-def _form(roll: Roll) -> str:
+def _form(roll: RollRequest) -> str:
     def select(name, values, chosen, labels=None):
         options = "".join(f"<option value='{v}'{' selected' if v == chosen else ''}>{escape((labels or {}).get(v, v))}</option>"
                           for v in values)

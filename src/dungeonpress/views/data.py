@@ -5,12 +5,11 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from dungeonpress.generate.dungeon import Chain, Dungeon, Roll
+from dungeonpress.model.dungeon import Chain, Dungeon, TableRoll
 from dungeonpress.views.dungeon import condition_effect
-from dungeonpress.generate.layout import OUTSIDE
-from dungeonpress.generate.oracle import OracleRoll
-from dungeonpress.generate.paperogue import PaperogueDungeon
-from dungeonpress.generate.paperogue_character import PaperogueCharacter
+from dungeonpress.model.plan import OUTSIDE
+from dungeonpress.model.oracle import OracleRoll
+from dungeonpress.model.paperogue import PaperogueCharacter, PaperogueDungeon
 
 
 def encode_json(data) -> bytes:
@@ -23,7 +22,7 @@ JSON_FORMAT = "dungeonpress-dungeon/1"
 
 def dungeon_data(dungeon: Dungeon, *, seed: int) -> dict:
     """The stable JSON shape documented in the README (grid coordinates in cells, rooms numbered from 1)."""
-    plan = dungeon.layout
+    plan = dungeon.plan
     rooms = []
     for room in dungeon.rooms:
         placed = plan.room(room.number)
@@ -78,7 +77,7 @@ def _room_rolls(room) -> list:
     return rolls
 
 
-def _roll_data(roll: Roll) -> dict:
+def _roll_data(roll: TableRoll) -> dict:
     out = {"table": roll.table, "dice": roll.dice, "value": roll.value, "result": roll.text}
     if roll.note:
         out["note"] = roll.note

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dungeonpress.generate import delve
+from dungeonpress.model.delve import Delve, Find
+from dungeonpress.views.words import plural
 
 
 LOG_ROWS = 24  # turns on each page of the blank turn log
@@ -34,11 +36,11 @@ def log_pages_view() -> list:
     return pages
 
 
-def _find_view(find: delve.Find) -> dict:
+def _find_view(find: Find) -> dict:
     return {"tag": f"{find.appendix}{find.roll}", "text": find.text, "details": list(find.details)}
 
 
-def delve_view(rolled: delve.Delve, seed: int) -> dict:
+def delve_view(rolled: Delve, seed: int) -> dict:
     """The delve as printed rows: rolls, what happens, marks for rest, light and being lost."""
     light = rolled.light
     rows = []
@@ -89,6 +91,7 @@ def delve_view(rolled: delve.Delve, seed: int) -> dict:
         "light": light,
         "light_turns": rolled.light_turns,
         "lights_used": rolled.lights_used,
+        "lights_word": plural(rolled.lights_used, light, light + "es" if light == "torch" else ""),
         "mapping": rolled.mapping,
         "rows": rows,
         "summary": {
@@ -99,8 +102,11 @@ def delve_view(rolled: delve.Delve, seed: int) -> dict:
             "lost_turns": sum(1 for t in rolled.turns if t.lost or t.found_way),
         },
         "exits": exits,
+        "exit_count": len(exits),
         "exit_monsters": sum(1 for c in rolled.exit_checks if c.monster),
         "still_lost": [str(r) for r in rolled.still_lost_rolls],
+        "still_lost_count": len(rolled.still_lost_rolls),
+        "still_lost_word": plural(len(rolled.still_lost_rolls), "turn"),
         "command": f"dungeonpress delve --seed {seed} --turns {turns} --light {light}"
                    + ("" if rolled.mapping else " --no-map"),
     }

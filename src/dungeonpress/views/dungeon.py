@@ -7,9 +7,9 @@ import re
 
 from dungeonpress.draw.dungeon_map import draw_dungeon_map
 from dungeonpress.draw.map_marks import legend_icon, legend_label
-from dungeonpress.generate.dungeon import Chain, Dungeon, Roll
-from dungeonpress.generate.layout import OUTSIDE
-from dungeonpress.generate.oracle import OracleRoll
+from dungeonpress.model.dungeon import Chain, Dungeon, TableRoll
+from dungeonpress.model.plan import OUTSIDE
+from dungeonpress.model.oracle import OracleRoll
 from dungeonpress.model import Creature
 
 DIRECTIONS = {"N": "North", "E": "East", "S": "South", "W": "West"}
@@ -87,13 +87,13 @@ def keep_last_words(name: str) -> str:
     return f"{head}\u00a0{last}" if head else name
 
 
-def roll_label(roll: Roll) -> str:
+def roll_label(roll: TableRoll) -> str:
     """`2d6 = 9:`: the roll part of "2d6 = 9: Large chamber with columns/statues"."""
     return f"{roll.dice} = {roll.value}:"
 
 
 def room_view(dungeon: Dungeon, number: int, prefix: str, compact: bool = False) -> dict:
-    room, placed = dungeon.room(number), dungeon.layout.room(number)
+    room, placed = dungeon.room(number), dungeon.plan.room(number)
     doors = []
     for door in placed.doors:
         if door.to == OUTSIDE:
@@ -109,15 +109,16 @@ def room_view(dungeon: Dungeon, number: int, prefix: str, compact: bool = False)
     return {
         "number": number,
         "anchor": f"{prefix}-room-{number}",
-        "type": {"roll": roll_label(room.type), "text": room.type.text, "told": plain(room.type.text)},
+        "type": {"roll": roll_label(room.type), "rolled": f"{room.type.dice} = {room.type.value}",  # no colon: ends a line
+                 "text": room.type.text, "told": plain(room.type.text)},
         "special": room.special,
         "features": [{"roll": roll_label(f), "text": f.text, "told": plain(f.text)} for f in room.features],
         "exits": {"roll": roll_label(room.exits), "count": rolled,
                   "text": f"{rolled} exit{'s' if rolled != 1 else ''}"},
         "doors": doors,
         "extra_doors": placed.extra_doors,
-        "entrance": number == dungeon.layout.entrance,
-        "stairs": number == dungeon.layout.stairs,
+        "entrance": number == dungeon.plan.entrance,
+        "stairs": number == dungeon.plan.stairs,
         "boss": room.boss and room.encounter_check is None,
         "check": {"roll": roll_label(room.encounter_check), "text": room.encounter_check.text}
         if room.encounter_check else None,
@@ -204,7 +205,7 @@ def pick_die(count: int) -> dict:
     return {"die": f"1d{die}", "ranges": [str(n) for n in range(1, count + 1)], "reroll": f"roll again on {spare}"}
 
 
-def condition_effect(roll: Roll) -> str:
+def condition_effect(roll: TableRoll) -> str:
     """A row's second column (a condition's effect), or nothing."""
     return str(roll.fields[1][2]) if len(roll.fields) > 1 else ""
 

@@ -6,6 +6,8 @@ from dungeonpress.draw.dominoes import draw_icon
 from dungeonpress.generate import dunginoes
 from dungeonpress.generate.oracle import percent
 from dungeonpress.model import Content
+from dungeonpress.model.dunginoes import DominoMap, Simulation
+from dungeonpress.views.words import counted
 
 
 MODE_TITLES = {"before": "Laid before the game", "fly": "Laid on the fly"}
@@ -23,7 +25,7 @@ LEGEND = (
 )
 
 
-def legend_view(dungeon: dunginoes.DominoMap) -> list:
+def legend_view(dungeon: DominoMap) -> list:
     """The legend entries for the marks this map actually shows."""
     tiles = dungeon.tiles
     shown = {
@@ -39,7 +41,7 @@ def legend_view(dungeon: dunginoes.DominoMap) -> list:
     return [{"svg": draw_icon(kind), "label": label} for kind, label in LEGEND if shown[kind]]
 
 
-def simulation_view(sim: dunginoes.Simulation) -> dict:
+def simulation_view(sim: Simulation) -> dict:
     """The simulated odds as printed sentences and figures."""
     return {
         "solo_games": f"{sim.solo_games:,}",
@@ -63,7 +65,7 @@ def fight_odds_view() -> dict:
     return {"lows": list(range(7)), "rows": rows}
 
 
-def map_view(content: Content, dungeon: dunginoes.DominoMap, seed: int) -> dict:
+def map_view(content: Content, dungeon: DominoMap, seed: int) -> dict:
     """Title, facts and the room key of one map."""
     tables = content.tables
     risk = {row.get("pips"): row.get("risk") for row in tables["dunginoes_risk"].rows} \
@@ -105,6 +107,7 @@ def map_view(content: Content, dungeon: dunginoes.DominoMap, seed: int) -> dict:
         "seed": seed,
         "size": dungeon.size,
         "laid": laid,
+        "laid_text": counted(laid, "room"),
         "short": short,
         "rooms": rooms,
         "specials": sum(1 for t in dungeon.tiles if t.special),

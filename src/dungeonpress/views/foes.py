@@ -43,7 +43,13 @@ def sheet_geometry(size: str, paper: str) -> dict:
         marks.append(Mark(left - MARK_GAP - MARK_LENGTH, y, left - MARK_GAP, y))
         marks.append(Mark(right + MARK_GAP, y, right + MARK_GAP + MARK_LENGTH, y))
     return {"card_w": card_w, "card_h": card_h, "sheet_w": sheet_w, "sheet_h": sheet_h, "slots": slots,
-            "marks": [m.__dict__ for m in marks], "per_sheet": len(slots)}
+            "marks": [_mark_box(m) for m in marks], "per_sheet": len(slots)}
+
+
+def _mark_box(mark: Mark) -> dict:
+    """A cut mark as the box the template places: its ends, and its left, top, width and height in mm."""
+    return {**mark.__dict__, "left": min(mark.x1, mark.x2), "top": min(mark.y1, mark.y2),
+            "width": abs(mark.x2 - mark.x1), "height": abs(mark.y2 - mark.y1)}
 
 
 def creature_card(creature: Creature, where: str = "") -> dict:
@@ -55,7 +61,7 @@ def creature_card(creature: Creature, where: str = "") -> dict:
     return {"kind": "foe", "title": creature.name, "key": f"{creature.key}",
             "kicker": f"{creature.tier.capitalize()} · {'living' if creature.living else 'not living'}",
             "tags": [{"label": label, "text": text} for label, text in tags if text],
-            "flavour": creature.description, "luck": LUCK, "where": where}
+            "flavour": creature.description, "luck": LUCK, "luck_boxes": list(range(LUCK)), "where": where}
 
 
 def rival_card(character, number: int) -> dict:
@@ -65,7 +71,7 @@ def rival_card(character, number: int) -> dict:
             ("Goal", character.goal.value), ("Motive", character.motive.value), ("Nemesis", character.nemesis.value)]
     return {"kind": "npc", "title": character.name, "key": f"R{number}", "kicker": "Rival delver · living",
             "tags": [{"label": label, "text": text} for label, text in tags], "flavour": "", "luck": character.luck,
-            "where": ""}
+            "luck_boxes": list(range(character.luck)), "where": ""}
 
 
 def inhabitants(dungeon) -> list[tuple[Creature, str]]:

@@ -1,44 +1,16 @@
-"""Paperogue: paper geometry, rolled levels and the Paperogue tables → grid sizes, level sheets and the reference card."""
+"""Paperogue: rolled levels and the Paperogue tables → grid sizes, level sheets and the reference card."""
 
 from __future__ import annotations
 
-import math
-
 from dungeonpress.draw import paperogue_grid as grid
-from dungeonpress.generate import paperogue
 from dungeonpress.model import Content
-
-
-# Page geometry in mm. The CSS in templates/css/paperogue.css uses the same margin and band
-# heights; the grid gets whatever whole cells fit in what is left.
-PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+from dungeonpress.model.paperogue import Level, PaperogueDungeon
+from dungeonpress.views.words import counted
 
 
 PAPER_LABEL = {"a4": "A4", "letter": "US Letter"}
-
-
-CELL_MM = {"5mm": 5.0, "quarter-inch": 6.35}
-
-
 CELL_LABEL = {"5mm": "5 mm squares", "quarter-inch": "\u00bc-inch squares"}
-
-
 DEFAULT_CELL = {"a4": "5mm", "letter": "quarter-inch"}  # each paper's usual graph paper
-
-
-MARGIN_MM = 9.0  # @page margin
-
-
-SLACK_MM = 1.0  # rounding room, so the band never tips onto a second page
-
-
-SHEET_RESERVED_MM = 34.0 + 3.0 + SLACK_MM  # blank sheet: .band height 34 mm + 3 mm above it
-
-
-LEVEL_RESERVED_MM = 10.0 + 44.0 + 3.0 + SLACK_MM  # level sheet: .level-head 10 mm, .band 44 mm + 3 mm above
-
-
-LEVEL_CELL = "5mm"  # pre-rolled levels are drawn on 5 mm squares, which fit a 20-room level on both papers
 
 
 # How the reference card groups Tables 2-12 that share a die into one grid: (heading, die, tables).
@@ -53,15 +25,6 @@ CARD_GRIDS = (
 CARD_NOTES = ("paperogue_armor", "paperogue_scrolls", "paperogue_jewelry", "paperogue_equipment_bonus")
 
 
-def fit_grid(paper: str, cell: str, reserved_mm: float) -> tuple[int, int]:
-    """How many whole cells fit across and down the printable area, after `reserved_mm` of boxes."""
-    width, height = PAPER_MM[paper]
-    size = CELL_MM[cell]
-    usable_w = width - 2 * MARGIN_MM - 2 * grid.PAD
-    usable_h = height - 2 * MARGIN_MM - reserved_mm - 2 * grid.PAD
-    return math.floor(usable_w / size + 1e-9), math.floor(usable_h / size + 1e-9)
-
-
 def legend_view(symbols=("down", "up", "lock", "dead-end")) -> dict:
     """The room legend: a sample room and the map symbols asked for."""
     labels = {"down": "stairs down", "up": "stairs up", "lock": "locked door", "dead-end": "dead end"}
@@ -69,9 +32,9 @@ def legend_view(symbols=("down", "up", "lock", "dead-end")) -> dict:
             "symbols": [{"svg": grid.legend_symbol_svg(kind, 3.6), "label": labels[kind]} for kind in symbols]}
 
 
-def level_view(level: paperogue.Level, dungeon: paperogue.PaperogueDungeon, seed: int, paper: str) -> dict:
+def level_view(level: Level, dungeon: PaperogueDungeon, seed: int, paper: str) -> dict:
     """One level sheet: header facts, the drawn map, the filled monster list and the room key."""
-    cols, rows = fit_grid(paper, LEVEL_CELL, LEVEL_RESERVED_MM)
+    cols, rows = grid.fit_grid(paper, grid.LEVEL_CELL, grid.LEVEL_RESERVED_MM)
     locks = {lock.room: lock.key_room for lock in level.locks if lock.room}
     keys = {lock.key_room: lock.room for lock in level.locks}
     rooms = []
@@ -91,7 +54,7 @@ def level_view(level: paperogue.Level, dungeon: paperogue.PaperogueDungeon, seed
     stairs_rolls = ", ".join(str(r) for r in level.stairs_rolls)
     return {
         "number": level.number, "of": len(dungeon.levels), "seed": seed, "paper": paper,
-        "svg": grid.sheet_svg(cols, rows, CELL_MM[LEVEL_CELL], "square", level),
+        "svg": grid.sheet_svg(cols, rows, grid.CELL_MM[grid.LEVEL_CELL], "square", level),
         "facts": f"{level.room_count} rooms ({dungeon.rooms_die}: {', '.join(str(r) for r in level.room_rolls)}) "
                  f"\u00b7 stairs {'out' if level.last else 'down'} in room {level.stairs_room} "
                  f"({dungeon.rooms_die}: {stairs_rolls}) \u00b7 hit rolls {level.hit_dice}",
@@ -101,7 +64,7 @@ def level_view(level: paperogue.Level, dungeon: paperogue.PaperogueDungeon, seed
     }
 
 
-def monster_rows(level: paperogue.Level) -> list:
+def monster_rows(level: Level) -> list:
     rows = [{"slot": 1, "initial": "", "name": "none", "roll": "", "dice": ""}]
     for m in level.monsters:
         rows.append({"slot": m.slot, "initial": m.initial, "name": m.name, "roll": str(m.roll),
@@ -110,8 +73,9 @@ def monster_rows(level: paperogue.Level) -> list:
     return rows
 
 
-def about_view(dungeon: paperogue.PaperogueDungeon, seed: int) -> dict:
-    return {"seed": seed, "levels": len(dungeon.levels), "rooms_die": dungeon.rooms_die,
+def about_view(dungeon: PaperogueDungeon, seed: int) -> dict:
+    return {"seed": seed, "levels": len(dungeon.levels), "levels_text": counted(len(dungeon.levels), "level"),
+            "rooms_die": dungeon.rooms_die,
             "readings": [{"topic": t, "text": x} for t, x in dungeon.readings],
             "command": f"dungeonpress paperogue --seed {seed}"
                        + (f" --levels {len(dungeon.levels)}" if len(dungeon.levels) != 3 else "")
@@ -163,10 +127,10 @@ def _card_cell(table, result: int) -> dict:
 
 def blank_sheet_view(grid_kind: str, paper: str, cell: str) -> dict:
     """One blank sheet: as many whole cells as fit above the band, and the caption saying what they are."""
-    cols, rows = fit_grid(paper, cell, SHEET_RESERVED_MM)
+    cols, rows = grid.fit_grid(paper, cell, grid.SHEET_RESERVED_MM)
     return {
         "paper": paper, "grid": grid_kind,
-        "svg": grid.sheet_svg(cols, rows, CELL_MM[cell], grid_kind),
+        "svg": grid.sheet_svg(cols, rows, grid.CELL_MM[cell], grid_kind),
         "caption": f"{'Dot grid' if grid_kind == 'dot' else 'Graph paper'} \u00b7 {CELL_LABEL[cell]} "
                    f"\u00b7 {cols} \u00d7 {rows} \u00b7 {PAPER_LABEL[paper]}",
     }

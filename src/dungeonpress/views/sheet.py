@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dungeonpress.generate.character import Character, TableValue
-from dungeonpress.generate.paperogue_character import PaperogueCharacter
+from dungeonpress.model.character import Character, TableValue
+from dungeonpress.model.paperogue import PaperogueCharacter
 from dungeonpress.model import Content
 from dungeonpress.views import tables as views
 
 GEAR_SLOTS, BACKPACK_SLOTS, DURABILITY_BOXES = 6, 2, 5
 LUCK_BOXES, TWIST_BOXES, MEAL_BOXES = 6, 3, 3
+# The rulebook's one-page pencil sheet: fewer durability boxes a slot, and light and rations tracks.
+SIMPLE_DURABILITY_BOXES, SIMPLE_LIGHT_BOXES, SIMPLE_RATION_BOXES = 4, 6, 6
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,14 @@ def roll_note(content: Content, *rolls: TableValue) -> str:
             part += f" ({', '.join(str(r) for r in roll.rerolled)} rerolled)"
         parts.append(part)
     return " · ".join(parts)
+
+
+def simple_sheet_view() -> dict:
+    """The rulebook's pencil character sheet: each track's boxes and the gear slots (backpack ones starred)."""
+    return {"luck": list(range(LUCK_BOXES)), "twist": list(range(TWIST_BOXES)),
+            "gear": [{"n": n, "backpack": n > GEAR_SLOTS} for n in range(1, GEAR_SLOTS + BACKPACK_SLOTS + 1)],
+            "durability": list(range(SIMPLE_DURABILITY_BOXES)), "light": list(range(SIMPLE_LIGHT_BOXES)),
+            "rations": list(range(SIMPLE_RATION_BOXES))}
 
 
 def dungeoneer_view(content: Content, layout: SheetSpace, character: Character | None, *, kicker: str,

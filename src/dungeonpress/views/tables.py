@@ -42,7 +42,8 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
         for key, value in row.values:
             if key not in keep:
                 continue
-            cells.append({"text": str(value), "boxes": boxes_for(value) if key == "durability" else 0})
+            boxes = boxes_for(value) if key == "durability" else 0
+            cells.append({"text": str(value), "boxes": list(range(boxes))})  # one item per box to draw
         see = content.tables.get(row.see) if row.see else None
         creature = _creature(content, row.creature)
         rows.append({

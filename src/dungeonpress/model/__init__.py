@@ -1,4 +1,4 @@
-"""Frozen dataclasses for validated content: tables, rows, creatures, media and the book."""
+"""The model: frozen dataclasses for validated content (here) and, in its modules, for every generated thing."""
 
 from __future__ import annotations
 
