@@ -23,7 +23,9 @@ GRID_LINE = "#aab1ba"
 GRID_DOT = "#6f7680"
 QUADRANT = "#8c8377"
 MUTED = "#5a534b"
-MARK_FONT = "Paperogue Marks"  # Vollkorn with lining figures, declared in templates/css/paperogue.css
+# Vollkorn with lining figures, declared in templates/css/paperogue.css. SVG text takes no document
+# rules, so a theme that changes the letters (dyslexia-friendly) declares "Theme Marks" instead.
+MARK_FONT = "Theme Marks, Paperogue Marks"
 
 
 def sheet_svg(cols: int, rows: int, cell: float, grid: str = "square", level: Level | None = None) -> str:
