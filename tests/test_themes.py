@@ -16,6 +16,7 @@ from dungeonpress.products.common import THEMES
 THEMES_DIR = Path(build.TEMPLATES_DIR) / "css" / "themes"
 BOOKS = ("dungeoneer-rulebook.pdf", "tables.pdf")  # the books large print re-flows
 REFLOWED = ("dungeoneer-rulebook", "tables", "pack-")  # outputs of the books large print re-flows
+RESET = ("large-print", "dyslexia-friendly")  # themes that change the letters, so books take their own pages
 SAMPLE_PAGES = 10  # pages of each PDF read back char by char (pdfplumber is slow on whole books)
 
 
@@ -126,8 +127,8 @@ def test_every_product_builds_in_every_theme(content, theme):
             assert pages % 4 == 0, (name, pages)
             if theme == "large-print":  # re-flowed: more pages than the standard book
                 assert pages > len(PdfReader(io.BytesIO(standard[name])).pages), name
-        elif theme == "large-print" and (name.startswith(REFLOWED) or "booklet" in name or name.endswith("-a5.pdf")):
-            continue  # a re-flowed book's own booklets and the dungeon booklet take the pages they need
+        elif theme in RESET and (name.startswith(REFLOWED) or "booklet" in name or name.endswith("-a5.pdf")):
+            continue  # a re-set book's own booklets and the dungeon booklet take the pages they need
         else:  # fixed formats (zine, sheets, cards, paper) keep their page count in every theme
             assert pages == len(PdfReader(io.BytesIO(standard[name])).pages), (theme, name)
 
@@ -149,7 +150,9 @@ def test_dyslexia_friendly_sets_every_product_in_atkinson_hyperlegible(content):
     for name, data in built_in(content, "dyslexia-friendly").items():
         fonts = Counter()
         for _, page_chars in chars(data, pages=4):
-            fonts.update("Atkinson" in c["fontname"] for c in page_chars if c["text"].strip())
+            # "Theme Marks" is the theme's name for Atkinson in drawings (draw/paperogue_grid.py)
+            fonts.update(("Atkinson" in c["fontname"] or "Theme-Marks" in c["fontname"])
+                         for c in page_chars if c["text"].strip())
         assert fonts[True] / max(1, sum(fonts.values())) >= 0.97, (name, fonts)
 
 
@@ -185,5 +188,5 @@ def ink(data: bytes, page: int) -> float:
 @pytest.mark.slow
 def test_ink_saver_uses_less_ink_than_standard(content):
     saver, standard = built_in(content, "ink-saver"), built_in(content, "standard")
-    for name, page in (("dungeoneer-rulebook.pdf", 0), ("tables.pdf", 4), ("dungeoneer-rulebook.pdf", 20)):
+    for name, page in (("dungeoneer-rulebook.pdf", 0), ("tables.pdf", 0), ("dungeoneer-rulebook.pdf", 20)):
         assert ink(saver[name], page) < ink(standard[name], page) * 0.9, (name, page)

@@ -25,7 +25,9 @@ GRID_LINE = "#aab1ba"
 GRID_DOT = "#6f7680"
 QUADRANT = "#8c8377"
 MUTED = "#5a534b"
-MARK_FONT = "Paperogue Marks"  # Vollkorn with lining figures, declared in templates/css/paperogue.css
+# Vollkorn with lining figures, declared in templates/css/paperogue.css. SVG text takes no document
+# rules, so a theme that changes the letters (dyslexia-friendly) declares "Theme Marks" instead.
+MARK_FONT = "Theme Marks, Paperogue Marks"
 
 # The sheet's geometry in mm, the one place it is written down: the page margin and the heights of
 # the boxes under the grid are also in templates/css/paperogue.css (test_paper checks they agree);

@@ -10,7 +10,8 @@ from dungeonpress.preflight.reading import HYPHENS, MM, Document, Page, imposed,
 
 # The only families the project ships (templates/fonts/); anything else is a system fallback.
 # "Paperogue Marks" is Vollkorn under another name (templates/css/paperogue.css) for lining figures.
-SHIPPED_FAMILIES = ("Vollkorn", "Cinzel", "AtkinsonHyperlegible", "Paperogue-Marks")
+# "Theme Marks" is Atkinson Hyperlegible under another name in the dyslexia-friendly theme's drawings.
+SHIPPED_FAMILIES = ("Vollkorn", "Cinzel", "AtkinsonHyperlegible", "Paperogue-Marks", "Theme-Marks")
 
 # Smallest sizes (pt) a reader can use, by the trim a reader holds: (running text, labels and dice numbers).
 # An eight-page zine folds an A4 or Letter sheet into A7 panels, so its text is judged at A7.
