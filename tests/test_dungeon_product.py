@@ -249,8 +249,8 @@ def test_cli_rejects_bad_options(tmp_path):
     assert main(["dungeon", "--rooms", "1", "--out", str(tmp_path)], io.StringIO(), err) == 2
     assert err.getvalue() == "dungeonpress dungeon: error: --rooms must be a whole number from 3 to 30 (got 1)\n"
     err = io.StringIO()
-    assert main(["dungeon", "--seed", "1", "--rooms", "20", "--out", str(tmp_path)], io.StringIO(), err) == 2
-    assert err.getvalue() == ("dungeonpress dungeon: error: --rooms must be at most 10 in a zine (got 20): "
+    assert main(["dungeon", "--seed", "1", "--rooms", "13", "--out", str(tmp_path)], io.StringIO(), err) == 2
+    assert err.getvalue() == ("dungeonpress dungeon: error: --rooms must be at most 12 in a zine (got 13): "
                               "use --layout booklet for bigger dungeons\n")
     assert not list(tmp_path.glob("*.pdf"))
 
