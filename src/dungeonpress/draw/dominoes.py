@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 from dungeonpress.generate.dunginoes import DominoMap, End, Tile
 
 UNIT = 10  # SVG user units per grid unit; one domino half is 2 x 2 grid units
-MARGIN = 2  # grid units of paper around the dungeon
+MARGIN = 1  # grid units of paper kept round the dungeon when it is scaled to its box
+MAX_UNIT_MM = 12.0  # a grid unit at life size: a domino half (2 x 2 units) is about 24 mm square
 INK, ACCENT, GRID, PAPER, TILE = "#1d1a17", "#7a1f1f", "#ddd6ca", "#fbf8f2", "#ffffff"
 _PIP_R = 0.19
 _SPREAD = 0.5  # pip offset from a half's centre, in grid units
@@ -22,16 +25,21 @@ _PIPS = {
 }
 
 
-def draw_domino_map(dungeon: DominoMap, *, max_width_mm: float = 180, max_height_mm: float = 200) -> str:
-    """The whole map as one <svg>, scaled to fit `max_width_mm` x `max_height_mm` (at most 6 mm a grid unit)."""
+def draw_domino_map(dungeon: DominoMap, *, width_mm: float = 180, height_mm: float = 200) -> str:
+    """The whole map as one `width_mm` x `height_mm` <svg> of graph paper, the tiles scaled to fill it and centred.
+
+    The tiles (with the way in and a square of paper round them) are scaled to the box's width or
+    height, at most life size (MAX_UNIT_MM); the grid runs on to the box's edges.
+    """
     x0, y0, x1, y1 = _bounds(dungeon)
-    width, height = x1 - x0, y1 - y0
-    scale = min(max_width_mm / width, max_height_mm / height, 6.0)
+    scale = min(width_mm / (x1 - x0), height_mm / (y1 - y0), MAX_UNIT_MM)
+    width, height = width_mm / scale, height_mm / scale  # the box, in grid units
+    left, top = (x0 + x1 - width) / 2, (y0 + y1 - height) / 2
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="domino-map" '
-             f'viewBox="{x0 * UNIT} {y0 * UNIT} {width * UNIT} {height * UNIT}" '
-             f'width="{width * scale:.1f}mm" height="{height * scale:.1f}mm">',
-             f'<rect x="{x0 * UNIT}" y="{y0 * UNIT}" width="{width * UNIT}" height="{height * UNIT}" fill="{PAPER}"/>']
-    parts.append(_grid(x0, y0, x1, y1))
+             f'viewBox="{_u(left)} {_u(top)} {_u(width)} {_u(height)}" '
+             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm">',
+             f'<rect x="{_u(left)}" y="{_u(top)}" width="{_u(width)}" height="{_u(height)}" fill="{PAPER}"/>']
+    parts.append(_grid(left, top, left + width, top + height))
     parts.append(_entrance(dungeon.entrance))
     for end in dungeon.open_ends if dungeon.mode == "fly" else ():
         parts.append(_stub(end))
@@ -65,11 +73,13 @@ def _u(value: float) -> str:
     return "0" if text == "-0" else text
 
 
-def _grid(x0: int, y0: int, x1: int, y1: int) -> str:
-    lines = [f'<path d="' + " ".join(f"M{_u(x)} {_u(y0)}V{_u(y1)}" for x in range(x0, x1 + 1))
-             + " " + " ".join(f"M{_u(x0)} {_u(y)}H{_u(x1)}" for y in range(y0, y1 + 1))
-             + f'" stroke="{GRID}" stroke-width="0.5" fill="none"/>']
-    return "\n".join(lines)
+def _grid(x0: float, y0: float, x1: float, y1: float) -> str:
+    """Grid lines on every whole unit inside the box (the box's edges need not be whole units)."""
+    xs = range(math.ceil(x0), math.floor(x1) + 1)
+    ys = range(math.ceil(y0), math.floor(y1) + 1)
+    return (f'<path d="' + " ".join(f"M{_u(x)} {_u(y0)}V{_u(y1)}" for x in xs)
+            + " " + " ".join(f"M{_u(x0)} {_u(y)}H{_u(x1)}" for y in ys)
+            + f'" stroke="{GRID}" stroke-width="0.5" fill="none"/>')
 
 
 def _tile(tile: Tile) -> str:
