@@ -190,15 +190,24 @@ def test_the_map_fills_its_box(content, box):
             assert w >= 0.7 * width or h >= 0.7 * height
 
 
-def test_the_printed_map_fills_the_zine_box_with_its_legend(content):
-    """The product shrinks the map for a long legend; it still fills at least 70% of its box."""
-    width, height = MAP_BOX["zine-a4"]
+@pytest.mark.parametrize("box", ["zine-a4", "zine-letter"])
+def test_the_printed_map_fills_the_zine_box_with_its_legend(content, box):
+    """The product shrinks the map for a long legend, or sets the legend beside a tall map; it still fills
+    at least 70% of its box, and a tall map beside its legend prints its squares larger than above it."""
+    width, height = MAP_BOX[box]
+    beside = 0
     for seed in range(12):
-        view = dungeon_views.dungeon_view(dungeon_for(content, seed, 10), seed=seed, rooms=10, prefix="d1",
-                                          map_box=(width, height), oracle_rows=1, twists=1, d6s=1, compact=True)
-        svg = ET.fromstring(view["map"])
-        w, h = (float(svg.get(k).removesuffix("mm")) for k in ("width", "height"))
-        assert w >= 0.7 * width or h >= 0.7 * height
+        for rooms in (8, 10, 11, 12):
+            view = dungeon_views.dungeon_view(dungeon_for(content, seed, rooms), seed=seed, rooms=rooms, prefix="d1",
+                                              map_box=(width, height), oracle_rows=1, twists=1, d6s=1, compact=True)
+            svg = ET.fromstring(view["map"])
+            w, h = (float(svg.get(k).removesuffix("mm")) for k in ("width", "height"))
+            assert w >= 0.7 * width or h >= 0.7 * height
+            if view["map_legend_side"]:
+                beside += 1
+                assert w + dungeon_views.side_legend_width([m for m, _ in LEGEND if any(
+                    e["label"] == dict(LEGEND)[m] for e in view["map_legend"])]) <= width + 0.01
+    assert beside  # tall maps happen
 
 
 def _printed_words(svg: str):
