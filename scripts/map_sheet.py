@@ -37,7 +37,7 @@ def zine_map_pages(seeds, rooms: int, style: str, scale: float) -> list:
         dungeon = product.roll_dungeon(ctx, seed, rooms)
         rendered = layout(ctx, product.zine_html(ctx, dungeon, seed, rooms, "a4", map_style=style))
         page = raster(rendered.document.copy([rendered.document.pages[1]]).write_pdf(), scale)[0]
-        images.append(label(page, f"seed {seed} · {rooms} rooms · {style}"))
+        images.append(page)
     return images
 
 
@@ -78,8 +78,10 @@ def main() -> None:
     rows = []
     for style in STYLES:
         pages = zine_map_pages(seeds, args.rooms, style, 3.0)
-        pages[0].save(args.out / f"map-{style}.png")  # the first seed's map page alone, for the README
-        sheet = stack(pages, 6)
+        first = pages[0]
+        first.resize((first.width * 2 // 3, first.height * 2 // 3)).save(
+            args.out / f"map-{style}.png")  # the first seed's map page alone, for the README
+        sheet = stack([label(page, f"seed {seed} · {args.rooms} rooms · {style}") for seed, page in zip(seeds, pages)], 6)
         sheet.save(args.out / f"zine-maps-{style}.png")
         rows.append(sheet)
     with tempfile.TemporaryDirectory() as tmp:

@@ -211,6 +211,24 @@ def test_the_tiles_are_centred_and_scaled_to_the_sheet(mode):
             assert right - left >= 0.7 * w or bottom - top >= 0.7 * h, (size, seed, right - left, bottom - top)
 
 
+def _printed_pt(svg: str) -> list:
+    root = ET.fromstring(svg)
+    k = float(root.get("width").removesuffix("mm")) / float(root.get("viewBox").split()[2])
+    return [(t.text, float(t.get("font-size")) * k * 72 / 25.4) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+
+
+def test_every_letter_on_a_map_and_its_legend_prints_at_six_points_or_more():
+    for mode in g.MODES:
+        box = product.MAP_BOX[mode]
+        for size in (8, 16, 28):
+            for seed in range(6):
+                dungeon = g.generate_map(random.Random(f"{seed}/{size}"), size, mode)
+                words = _printed_pt(draw_domino_map(dungeon, width_mm=box[0], height_mm=box[1]))
+                assert words and all(pt >= 6.0 for _, pt in words), [(t, round(pt, 1)) for t, pt in words if pt < 6]
+    for kind in ICONS:
+        assert all(pt >= 6.0 for _, pt in _printed_pt(draw_icon(kind))), kind
+
+
 # --- the product ------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
