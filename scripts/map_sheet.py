@@ -1,10 +1,11 @@
 """Contact sheet of the maps: twelve seeds' zine maps in both styles, Paperogue levels and Dunginoes maps → PNGs.
 
-usage: python scripts/map_sheet.py OUT_FOLDER [--seeds 1-12] [--rooms 10]
+usage: python scripts/map_sheet.py OUT_FOLDER [--seeds 1-12] [--rooms 12]
 
-The zine maps are drawn at their printed size (the A4 zine's map box) through the project's
-own PDF path, so the PNG shows what a printer would; the Paperogue and Dunginoes pages are
-their products' PDFs, rasterised. Also writes the first seed's map alone per style (map-clean.png, map-sketch.png) for the README.
+The zine maps are the A4 zine's map page (page 2) as the zine product lays it out, legend and
+all, so the PNG shows what a printer would; the Paperogue and Dunginoes pages are their
+products' PDFs, rasterised. Also writes the first seed's map page alone per style
+(map-clean.png, map-sketch.png) for the README.
 """
 
 from __future__ import annotations
@@ -17,36 +18,35 @@ import tempfile
 from pathlib import Path
 
 import pypdfium2 as pdfium
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from dungeonpress import build, pdf
-from dungeonpress.dice import sub_rng
-from dungeonpress.draw.dungeon_map import STYLES, draw_dungeon_map
-from dungeonpress.generate.dungeon import generate_dungeon
-from dungeonpress.products.dungeon import MAP_BOX
+from dungeonpress import build
+from dungeonpress.draw.dungeon_map import STYLES
+from dungeonpress.products import dungeon as product
+from dungeonpress.products.common import layout
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
-def zine_maps_pdf(seeds, rooms: int, style: str) -> bytes:
-    """One page of maps at the zine's printed size, with seed and legend under each."""
+def zine_map_pages(seeds, rooms: int, style: str, scale: float) -> list:
+    """Each seed's zine map page (page 2) as printed: laid out by the zine product itself, rasterised."""
     content = build.load_content()
-    css = (TEMPLATES / "css" / "map.css").read_text(encoding="utf-8")
-    width, height = MAP_BOX["zine-a4"]
-    cells = []
+    images = []
     for seed in seeds:
-        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=rooms)
-        drawn = draw_dungeon_map(dungeon, width_mm=width, height_mm=height, style=style,
-                                 rng=random.Random(f"{seed}/map"), css=css, title=f"Map of {dungeon.name}")
-        cells.append(f'<div class="c"><div class="box">{drawn.svg}</div><p>seed {seed} · {style} · '
-                     f'{", ".join(drawn.legend)}</p></div>')
-    html = (f'<html><head><link rel="stylesheet" href="css/fonts.css"><style>@page {{ size: 420mm 200mm; margin: 4mm }}'
-            f' body {{ font: 6pt Vollkorn }} .c {{ display: inline-block; width: {width}mm; margin: 0 1mm 2mm;'
-            f' vertical-align: top }} .box {{ width: {width}mm; height: {height}mm; outline: 0.2pt dashed #aaa;'
-            f' display: flex; align-items: center; justify-content: center }}</style></head><body>'
-            f'{"".join(cells)}</body></html>')
-    rendered = pdf.layout_html(html, base_url=TEMPLATES, roots=(TEMPLATES,))
-    return pdf.write_pdf(rendered)
+        ctx = build.context_for(content, seed=seed)
+        dungeon = product.roll_dungeon(ctx, seed, rooms)
+        rendered = layout(ctx, product.zine_html(ctx, dungeon, seed, rooms, "a4", map_style=style))
+        page = raster(rendered.document.copy([rendered.document.pages[1]]).write_pdf(), scale)[0]
+        images.append(page)
+    return images
+
+
+def label(image: Image.Image, text: str) -> Image.Image:
+    """The image with a caption strip under it."""
+    out = Image.new("RGB", (image.width, image.height + 22), "white")
+    out.paste(image, (0, 0))
+    ImageDraw.Draw(out).text((8, image.height + 4), text, fill="black")
+    return out
 
 
 def raster(data_or_path, scale: float, pages=None) -> list:
@@ -69,7 +69,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("out", type=Path)
     parser.add_argument("--seeds", default="1-12")
-    parser.add_argument("--rooms", type=int, default=10)
+    parser.add_argument("--rooms", type=int, default=12)
     args = parser.parse_args()
     low, high = (int(v) for v in args.seeds.split("-"))
     seeds = range(low, high + 1)
@@ -77,13 +77,13 @@ def main() -> None:
 
     rows = []
     for style in STYLES:
-        page = raster(zine_maps_pdf(seeds, args.rooms, style), 2.2)[0]
-        page.save(args.out / f"zine-maps-{style}.png")
-        px = 2.2 * 72 / 25.4  # pixels per mm at this scale
-        width, height = MAP_BOX["zine-a4"]
-        page.crop((round(3 * px), round(2 * px), round((7 + width) * px), round((7 + height) * px))).save(
-            args.out / f"map-{style}.png")  # the first seed's map alone, for the README
-        rows.append(page)
+        pages = zine_map_pages(seeds, args.rooms, style, 3.0)
+        first = pages[0]
+        first.resize((first.width * 2 // 3, first.height * 2 // 3)).save(
+            args.out / f"map-{style}.png")  # the first seed's map page alone, for the README
+        sheet = stack([label(page, f"seed {seed} · {args.rooms} rooms · {style}") for seed, page in zip(seeds, pages)], 6)
+        sheet.save(args.out / f"zine-maps-{style}.png")
+        rows.append(sheet)
     with tempfile.TemporaryDirectory() as tmp:
         cli = [sys.executable, "-m", "dungeonpress"]
         subprocess.run([*cli, "paperogue", "--seed", "5", "--out", tmp], check=True, capture_output=True)

@@ -190,15 +190,58 @@ def test_the_map_fills_its_box(content, box):
             assert w >= 0.7 * width or h >= 0.7 * height
 
 
-def test_the_printed_map_fills_the_zine_box_with_its_legend(content):
-    """The product shrinks the map for a long legend; it still fills at least 70% of its box."""
-    width, height = MAP_BOX["zine-a4"]
+@pytest.mark.parametrize("box", ["zine-a4", "zine-letter"])
+def test_the_printed_map_fills_the_zine_box_with_its_legend(content, box):
+    """The product shrinks the map for a long legend, or sets the legend beside a tall map; it still fills
+    at least 70% of its box, and a tall map beside its legend prints its squares larger than above it."""
+    width, height = MAP_BOX[box]
+    beside = 0
     for seed in range(12):
-        view = dungeon_views.dungeon_view(dungeon_for(content, seed, 10), seed=seed, rooms=10, prefix="d1",
-                                          map_box=(width, height), oracle_rows=1, twists=1, d6s=1, compact=True)
-        svg = ET.fromstring(view["map"])
-        w, h = (float(svg.get(k).removesuffix("mm")) for k in ("width", "height"))
-        assert w >= 0.7 * width or h >= 0.7 * height
+        for rooms in (8, 10, 11, 12):
+            view = dungeon_views.dungeon_view(dungeon_for(content, seed, rooms), seed=seed, rooms=rooms, prefix="d1",
+                                              map_box=(width, height), oracle_rows=1, twists=1, d6s=1, compact=True)
+            svg = ET.fromstring(view["map"])
+            w, h = (float(svg.get(k).removesuffix("mm")) for k in ("width", "height"))
+            assert w >= 0.7 * width or h >= 0.7 * height
+            if view["map_legend_side"]:
+                beside += 1
+                assert w + dungeon_views.side_legend_width([m for m, _ in LEGEND if any(
+                    e["label"] == dict(LEGEND)[m] for e in view["map_legend"])]) <= width + 0.01
+    assert beside  # tall maps happen
+
+
+def _printed_words(svg: str):
+    """(text, printed size in pt) for every word on a map SVG: its own font size times the SVG's scale."""
+    root = ET.fromstring(svg)
+    mm_per_unit = float(root.get("width").removesuffix("mm")) / float(root.get("viewBox").split()[2])
+    for el in root.iter(f"{SVG}text"):
+        size = re.search(r"font-size:([\d.]+)px", el.get("style") or "")
+        assert size, f"{el.text!r} has no size of its own"
+        yield el, float(size.group(1)) * mm_per_unit * 72 / 25.4
+
+
+@pytest.mark.parametrize("box", sorted(MAP_BOX))
+def test_every_word_on_the_printed_map_is_six_points_or_more(content, box):
+    """Room numbers, the scale bar's label and the north mark, at their printed size on every layout and paper."""
+    compact = box.startswith("zine")
+    for seed in range(8):
+        for rooms in ((3, 8, 11, 12) if compact else (3, 12, 30)):
+            dungeon = dungeon_for(content, seed, rooms)
+            view = dungeon_views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[box],
+                                              oracle_rows=1, twists=1, d6s=1, compact=compact)
+            words = list(_printed_words(view["map"]))
+            assert sorted(el.text for el, _ in words) == sorted([str(n) for n in range(1, rooms + 1)] + ["30 ft", "N"])
+            small = [(el.text, round(pt, 2)) for el, pt in words if pt < 6.0]
+            assert not small, (seed, rooms, small)
+            # A room's number stays inside its room (figures about 0.7 em wide, 0.7 em tall).
+            for el, _ in words:
+                if el.text.isdigit():
+                    room = dungeon.plan.rooms[int(el.text) - 1]
+                    size = float(re.search(r"font-size:([\d.]+)px", el.get("style")).group(1)) / 10
+                    x, y = float(el.get("x")) / 10, float(el.get("y")) / 10
+                    half = 0.35 * size * len(el.text)
+                    assert room.x <= x - half and x + half <= room.x + room.w, (seed, rooms, el.text)
+                    assert room.y <= y - 0.7 * size and y <= room.y + room.h, (seed, rooms, el.text)
 
 
 def test_twelve_rooms_read_on_an_a7_panel(content):
@@ -215,7 +258,7 @@ def test_the_map_gives_nothing_away(drawn):
             root = ET.fromstring(drawing.svg)
             texts = [t.text for t in root.iter(f"{SVG}text")]
             rooms = [str(n) for n in range(1, len(dungeon.rooms) + 1)]
-            assert sorted(texts) == sorted(rooms + ["0", "30 ft", "N"])
+            assert sorted(texts) == sorted(rooms + ["30 ft", "N"])
             words = {w.lower() for room in dungeon.rooms for chain in (room.encounter, room.trap, room.treasure)
                      if chain for roll in chain.rolls for w in re.findall(r"[a-z]{5,}", roll.text.lower())}
             words -= {w for text in [*WORDS.values(), *TYPE_WORDS.values(), *(label for _, label in LEGEND)]

@@ -46,5 +46,28 @@ def test_a_level_spreads_out_to_use_the_sheet(content):
         assert w <= cols and h <= rows
         if pitch < grid.MAX_PITCH:  # one step wider would not fit
             wider = grid.level_span(level, pitch + 1)
-            assert wider[0] > cols or wider[1] > rows
+            assert wider[0] + 2 > cols or wider[1] + 2 > rows
         assert pitch >= grid.PITCH
+
+
+def test_every_level_is_centred_and_uses_the_grid_sheet(content):
+    """Rooms and dead ends span at least 70% of the sheet's grid one way, centred to within a cell."""
+    for paper in ("a4", "letter"):
+        cols, rows = product.fit_grid(paper, product.LEVEL_CELL, product.LEVEL_RESERVED_MM)
+        for level in levels(content, range(40)):
+            svg = ET.fromstring(grid.sheet_svg(cols, rows, CELL, "square", level))
+            xs, ys = [], []
+            for el in svg.iter():
+                if el.tag == f"{SVG}rect" and el.get("fill") == "#ffffff":  # a room's box
+                    x, y, w, h = (float(el.get(k)) for k in ("x", "y", "width", "height"))
+                    xs += [x, x + w]
+                    ys += [y, y + h]
+                elif el.tag == f"{SVG}line" and el.get("class") in ("corridor", "dead-end"):
+                    xs += [float(el.get("x1")), float(el.get("x2"))]
+                    ys += [float(el.get("y1")), float(el.get("y2"))]
+            left, right = min(xs), cols * CELL - max(xs)
+            top, bottom = min(ys), rows * CELL - max(ys)
+            assert min(left, right, top, bottom) >= 0, (paper, level.number)
+            assert abs(left - right) <= CELL and abs(top - bottom) <= CELL, (paper, level.number)
+            span_w, span_h = max(xs) - min(xs), max(ys) - min(ys)
+            assert span_w >= 0.7 * cols * CELL or span_h >= 0.7 * rows * CELL, (paper, level.number, span_w, span_h)

@@ -233,6 +233,19 @@ def test_pick_die():
     assert dungeon_views.pick_die(12)["die"] == "1d12"
 
 
+@pytest.mark.parametrize("seed,rooms,paper", [(8, 12, "a4"), (13, 12, "a4"), (6, 12, "letter"), (3, 11, "a4")])
+def test_eleven_or_twelve_rooms_fit_the_zine(content, seed, rooms, paper):
+    """The zine stays eight pages with every room's entry on the three key pages (these seeds need the closest fit)."""
+    ctx = build.context_for(content, seed=seed)
+    pages = reader(product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper))
+    assert len(pages.pages) == 8
+    where = {name: pages.get_destination_page_number(dest) for name, dest in pages.named_destinations.items()}
+    assert {where[f"d1-room-{n}"] for n in range(1, rooms + 1)} <= {2, 3, 4}  # pages 3-5
+    key = " ".join(pages.pages[i].extract_text() for i in (2, 3, 4))
+    assert key.count("Exits") == rooms
+    assert ctx.warnings == []
+
+
 def test_cli_json_progress_and_quiet(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert main(["dungeon", "--seed", "5", "--format", "json", "--out", str(tmp_path)], out, err) == 0
@@ -249,8 +262,8 @@ def test_cli_rejects_bad_options(tmp_path):
     assert main(["dungeon", "--rooms", "1", "--out", str(tmp_path)], io.StringIO(), err) == 2
     assert err.getvalue() == "dungeonpress dungeon: error: --rooms must be a whole number from 3 to 30 (got 1)\n"
     err = io.StringIO()
-    assert main(["dungeon", "--seed", "1", "--rooms", "20", "--out", str(tmp_path)], io.StringIO(), err) == 2
-    assert err.getvalue() == ("dungeonpress dungeon: error: --rooms must be at most 10 in a zine (got 20): "
+    assert main(["dungeon", "--seed", "1", "--rooms", "13", "--out", str(tmp_path)], io.StringIO(), err) == 2
+    assert err.getvalue() == ("dungeonpress dungeon: error: --rooms must be at most 12 in a zine (got 13): "
                               "use --layout booklet for bigger dungeons\n")
     assert not list(tmp_path.glob("*.pdf"))
 

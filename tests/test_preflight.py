@@ -218,3 +218,13 @@ def test_build_commands_preflight_what_they_wrote(tmp_path):
     quiet = io.StringIO()
     cli.main(args, stdout=io.StringIO(), stderr=quiet)  # off by default outside `build all`
     assert "preflight:" not in quiet.getvalue()
+
+
+def test_a_line_is_as_big_as_most_of_its_letters():
+    """A small-capitals label at one end of a 7 pt line (first on an upside-down zine panel) does not make it small."""
+    from dungeonpress.preflight.reading import Segment
+    from dungeonpress.preflight.text import _body_size
+    words = [{"text": "Trigger:", "size": 6.2}, {"text": "Major trap: Stair Scythes.", "size": 7.0},
+             {"text": "Encounter", "size": 6.2}]
+    assert _body_size(Segment(0, 1, 0, 1, "", 6.2, "Cinzel", words)) == 7.0
+    assert _body_size(Segment(0, 1, 0, 1, "", 6.2, "Cinzel", words[:1] + words[2:])) == 6.2

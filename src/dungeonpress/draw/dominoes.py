@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 from dungeonpress.model.dunginoes import DominoMap, End, Tile
 
 UNIT = 10  # SVG user units per grid unit; one domino half is 2 x 2 grid units
-MARGIN = 2  # grid units of paper around the dungeon
+MARGIN = 1  # grid units of paper kept round the dungeon when it is scaled to its box
+LEAST_PT = 6.1  # the smallest letters on a map or legend picture, printed (labels need 6 pt)
+MAX_UNIT_MM = 12.0  # a grid unit at life size: a domino half (2 x 2 units) is about 24 mm square
 INK, ACCENT, GRID, PAPER, TILE = "#1d1a17", "#7a1f1f", "#ddd6ca", "#fbf8f2", "#ffffff"
 _PIP_R = 0.19
 _SPREAD = 0.5  # pip offset from a half's centre, in grid units
@@ -22,24 +26,30 @@ _PIPS = {
 }
 
 
-def draw_domino_map(dungeon: DominoMap, *, max_width_mm: float = 180, max_height_mm: float = 200) -> str:
-    """The whole map as one <svg>, scaled to fit `max_width_mm` x `max_height_mm` (at most 6 mm a grid unit)."""
+def draw_domino_map(dungeon: DominoMap, *, width_mm: float = 180, height_mm: float = 200) -> str:
+    """The whole map as one `width_mm` x `height_mm` <svg> of graph paper, the tiles scaled to fill it and centred.
+
+    The tiles (with the way in and a square of paper round them) are scaled to the box's width or
+    height, at most life size (MAX_UNIT_MM); the grid runs on to the box's edges.
+    """
     x0, y0, x1, y1 = _bounds(dungeon)
-    width, height = x1 - x0, y1 - y0
-    scale = min(max_width_mm / width, max_height_mm / height, 6.0)
+    scale = min(width_mm / (x1 - x0), height_mm / (y1 - y0), MAX_UNIT_MM)
+    width, height = width_mm / scale, height_mm / scale  # the box, in grid units
+    left, top = (x0 + x1 - width) / 2, (y0 + y1 - height) / 2
+    least = LEAST_PT * 25.4 / 72 / scale  # the smallest letters, in grid units, that print at LEAST_PT
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="domino-map" '
-             f'viewBox="{x0 * UNIT} {y0 * UNIT} {width * UNIT} {height * UNIT}" '
-             f'width="{width * scale:.1f}mm" height="{height * scale:.1f}mm">',
-             f'<rect x="{x0 * UNIT}" y="{y0 * UNIT}" width="{width * UNIT}" height="{height * UNIT}" fill="{PAPER}"/>']
-    parts.append(_grid(x0, y0, x1, y1))
+             f'viewBox="{_u(left)} {_u(top)} {_u(width)} {_u(height)}" '
+             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm">',
+             f'<rect x="{_u(left)}" y="{_u(top)}" width="{_u(width)}" height="{_u(height)}" fill="{PAPER}"/>']
+    parts.append(_grid(left, top, left + width, top + height))
     parts.append(_entrance(dungeon.entrance))
     for end in dungeon.open_ends if dungeon.mode == "fly" else ():
         parts.append(_stub(end))
     for tile in dungeon.tiles:
-        parts.append(_tile(tile))
+        parts.append(_tile(tile, least))
     for tile in dungeon.tiles if dungeon.mode == "fly" else ():
         if tile.via:
-            parts.append(_door(tile))
+            parts.append(_door(tile, least))
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -65,14 +75,16 @@ def _u(value: float) -> str:
     return "0" if text == "-0" else text
 
 
-def _grid(x0: int, y0: int, x1: int, y1: int) -> str:
-    lines = [f'<path d="' + " ".join(f"M{_u(x)} {_u(y0)}V{_u(y1)}" for x in range(x0, x1 + 1))
-             + " " + " ".join(f"M{_u(x0)} {_u(y)}H{_u(x1)}" for y in range(y0, y1 + 1))
-             + f'" stroke="{GRID}" stroke-width="0.5" fill="none"/>']
-    return "\n".join(lines)
+def _grid(x0: float, y0: float, x1: float, y1: float) -> str:
+    """Grid lines on every whole unit inside the box (the box's edges need not be whole units)."""
+    xs = range(math.ceil(x0), math.floor(x1) + 1)
+    ys = range(math.ceil(y0), math.floor(y1) + 1)
+    return (f'<path d="' + " ".join(f"M{_u(x)} {_u(y0)}V{_u(y1)}" for x in xs)
+            + " " + " ".join(f"M{_u(x0)} {_u(y)}H{_u(x1)}" for y in ys)
+            + f'" stroke="{GRID}" stroke-width="0.5" fill="none"/>')
 
 
-def _tile(tile: Tile) -> str:
+def _tile(tile: Tile, least: float = 0.0) -> str:
     (ax, ay, av), (bx, by, bv) = tile.halves
     left, top = min(ax, bx) - 1, min(ay, by) - 1
     right, bottom = max(ax, bx) + 1, max(ay, by) + 1
@@ -92,20 +104,23 @@ def _tile(tile: Tile) -> str:
         for along, across in _PIPS[value]:
             px, py = (along, across) if horizontal else (across, along)
             out.append(f'<circle cx="{_u(cx + px * _SPREAD)}" cy="{_u(cy + py * _SPREAD)}" r="{_u(_PIP_R)}" fill="{INK}"/>')
-    out.append(_badge(mx, my, tile.room, diamond=bool(tile.special)))
+    out.append(_badge(mx, my, tile.room, diamond=bool(tile.special), least=least))
     out.append("</g>")
     return "\n".join(out)
 
 
-def _badge(x: float, y: float, number, diamond: bool = False) -> str:
-    """The room number over the middle of the dividing line: in a disc, or in a diamond for a special room."""
+def _badge(x: float, y: float, number, diamond: bool = False, least: float = 0.0) -> str:
+    """The room number over the middle of the dividing line: in a disc, or in a diamond for a special room.
+
+    The figures are never smaller than `least` grid units (the disc grows with them)."""
+    size = max(0.5 if len(str(number)) < 2 else 0.44, least)
+    grow = size / (0.5 if len(str(number)) < 2 else 0.44)
     if diamond:
-        r = 0.56
+        r = 0.56 * grow
         points = f"{_u(x)},{_u(y - r)} {_u(x + r)},{_u(y)} {_u(x)},{_u(y + r)} {_u(x - r)},{_u(y)}"
         mark = f'<polygon points="{points}" fill="{ACCENT}" stroke="#ffffff" stroke-width="0.6"/>'
     else:
-        mark = f'<circle cx="{_u(x)}" cy="{_u(y)}" r="{_u(0.41)}" fill="{ACCENT}" stroke="#ffffff" stroke-width="0.6"/>'
-    size = 0.5 if len(str(number)) < 2 else 0.44
+        mark = f'<circle cx="{_u(x)}" cy="{_u(y)}" r="{_u(0.41 * grow)}" fill="{ACCENT}" stroke="#ffffff" stroke-width="0.6"/>'
     return (f'{mark}<text x="{_u(x)}" y="{_u(y + size * 0.36)}" text-anchor="middle" font-family="Vollkorn" '
             f'font-weight="700" font-size="{_u(size)}" fill="#ffffff">{number}</text>')
 
@@ -132,15 +147,16 @@ def _stub(end: End) -> str:
             f'stroke="{INK}" stroke-width="1"/>')
 
 
-def _door(tile: Tile) -> str:
-    """The door a room was entered by (mode fly): open, locked (filled) or secret (an S)."""
+def _door(tile: Tile, least: float = 0.0) -> str:
+    """The door a room was entered by (mode fly): open, locked (filled) or secret (an S, at least `least` units)."""
     end = tile.via
     x, y = end.x, end.y
     if tile.secret:
         sx, sy = _secret_spot(tile)
-        return (f'<circle cx="{_u(sx)}" cy="{_u(sy)}" r="{_u(0.27)}" fill="{PAPER}" stroke="{ACCENT}" stroke-width="0.8"/>'
-                f'<text x="{_u(sx)}" y="{_u(sy + 0.13)}" text-anchor="middle" font-family="Vollkorn" font-weight="700" '
-                f'font-size="{_u(0.38)}" fill="{ACCENT}">S</text>')
+        size = max(0.38, least)
+        return (f'<circle cx="{_u(sx)}" cy="{_u(sy)}" r="{_u(0.27 * size / 0.38)}" fill="{PAPER}" stroke="{ACCENT}" '
+                f'stroke-width="0.8"/><text x="{_u(sx)}" y="{_u(sy + 0.34 * size)}" text-anchor="middle" '
+                f'font-family="Vollkorn" font-weight="700" font-size="{_u(size)}" fill="{ACCENT}">S</text>')
     along, across = 0.42, 0.2  # half sizes of the door leaf
     w, h = (across, along) if end.dx else (along, across)
     fill = INK if tile.locked else TILE
@@ -189,5 +205,7 @@ def draw_icon(kind: str) -> str:
         body = _stub(End(0, 0, 1, 0, 0, 0))
     else:
         raise ValueError(f"unknown map icon {kind!r} (expected one of {', '.join(ICONS)})")
+    # 2.6 mm a grid unit, or more where the picture has letters, so they print at LEAST_PT.
+    mm = max(2.6, LEAST_PT * 25.4 / 72 / {"room": 0.5, "special": 0.5, "secret": 0.38}.get(kind, 99))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="icon" viewBox="{_u(x)} {_u(y)} {_u(w)} {_u(h)}" '
-            f'width="{w * 2.6:.1f}mm" height="{h * 2.6:.1f}mm">{body}</svg>')
+            f'width="{w * mm:.1f}mm" height="{h * mm:.1f}mm">{body}</svg>')

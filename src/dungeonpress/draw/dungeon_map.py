@@ -9,6 +9,7 @@ stylesheet passed in (templates/css/map.css), copied into the SVG so it prints a
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from html import escape
@@ -26,6 +27,7 @@ STYLES = ("clean", "sketch")
 PASSAGE = 0.66       # a passage's width between its walls, in cells
 WALL_MARGIN = 0.12   # floor grown by this much before hatching is cut away
 ALCOVE = (0.7, 0.35)  # an alcove's width and depth, in cells
+NUMBER_UNITS, NUMBER_PT = 9.5, 6.5  # a room number's size in user units, and its least printed size in points
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,9 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     hatch = hatch_strokes(floors, grown, W, H, random.Random(rng.random())) if style == "sketch" else []
 
     scale = min(width_mm / W, height_mm / H)
+    # Words on the map keep a legible printed size however small the squares come out: sizes are set
+    # on each text (overriding the stylesheet) from the scale, never below the stylesheet's own.
+    number_size = text_units(scale, NUMBER_UNITS, NUMBER_PT)
     alt = map_marks.describe(dungeon, looks, title)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="dungeon-map map-{style}" viewBox="0 0 {W * UNIT} {H * UNIT}" '
@@ -105,8 +110,8 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         *(_doors(room, look) for room, look in zip(plan.rooms, looks)),
         _dead_ends(plan),
         _entrance(plan),
-        *(_number(room) for room in plan.rooms),
-        map_marks.scale_and_north(plan),
+        *(_number(room, number_size) for room in plan.rooms),
+        map_marks.scale_and_north(plan, scale),
         "</svg>",
     ]
     svg = "\n".join(part for part in parts if part)
@@ -259,7 +264,14 @@ def _entrance(plan) -> str:
     return ""
 
 
-def _number(room) -> str:
+def text_units(scale_mm: float, base: float, least_pt: float) -> float:
+    """A font size in user units: `base`, or more if that would print under `least_pt` at `scale_mm` mm a square."""
+    return max(base, math.ceil(least_pt * 25.4 / 72 / (scale_mm / UNIT) * 100) / 100)  # rounded up, never under
+
+
+def _number(room, size: float) -> str:
     cx, cy = room.x + room.w / 2, room.y + room.h / 2
-    return f'<text class="num" x="{u(cx)}" y="{num(cy * UNIT + 3.4)}">{room.number}</text>'
+    # The baseline sits a little over a third of the size below the centre, so the figures look centred.
+    return (f'<text class="num" x="{u(cx)}" y="{num(cy * UNIT + size * 0.36)}" '
+            f'style="font-size:{num(size)}px">{room.number}</text>')
 

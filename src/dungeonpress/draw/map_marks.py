@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 from dungeonpress.draw.map_reading import WORDS
-from dungeonpress.draw.pen import u
+from dungeonpress.draw.pen import UNIT, u
 from dungeonpress.model.plan import OUTSIDE
 
 # Legend order and wording; a map lists only the marks it draws.
@@ -13,6 +15,7 @@ LEGEND = (("entrance", "entrance"), ("door", "door"), ("barred", "barred door"),
           ("crates", "crates"), ("rubble", "rubble"), ("cracks", "cracks"), ("alcoves", "alcove"))
 DIRECTIONS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 SCALE_CELLS = 3  # the scale bar spans three squares of ten feet
+TEXT_PT = 6.0  # the least printed size of the scale bar's and north mark's letters
 
 
 def legend_marks(plan, looks, items, alcoves) -> tuple:
@@ -90,9 +93,15 @@ def arrow(x: float, base: float, length: float) -> str:
             f'<path class="arrow" d="M{u(x - 0.4)} {u(tip + 0.6)}L{u(x)} {u(tip)}L{u(x + 0.4)} {u(tip + 0.6)}Z"/>')
 
 
-def scale_and_north(plan) -> str:
-    """A scale bar (three ten-foot squares) and a north arrow in the strip below the map, clear of the way in."""
+def scale_and_north(plan, scale_mm: float) -> str:
+    """A scale bar (three ten-foot squares) and a north arrow in the strip below the map, clear of the way in.
+
+    `scale_mm` is how many mm a square prints at: the words keep at least TEXT_PT however small the map.
+    """
     W, H = plan.width, plan.height
+    unit_mm = scale_mm / UNIT
+    least = math.ceil(TEXT_PT * 25.4 / 72 / unit_mm * 100) / 100  # in user units, rounded up: never a hair under
+    label, letter = max(6.0, least) / UNIT, max(7.0, least) / UNIT  # font sizes, in cells
     ax = next((c.points[-1][0] for c in plan.corridors if c.end == OUTSIDE), W / 2)
     need = SCALE_CELLS + 2.6  # bar, a gap, the north arrow
     corner = False
@@ -107,13 +116,16 @@ def scale_and_north(plan) -> str:
     y = H - 0.95
     cells = "".join(f'<rect class="scale{" scale-fill" if i % 2 == 0 else ""}" x="{u(bar_x + i)}" y="{u(y)}" '
                     f'width="{u(1)}" height="{u(0.22)}"/>' for i in range(SCALE_CELLS))
-    label = (f'<text class="scale-text" x="{u(bar_x)}" y="{u(y - 0.18)}">0</text>'
-             f'<text class="scale-text" x="{u(bar_x + SCALE_CELLS)}" y="{u(y - 0.18)}">30 ft</text>')
-    ny = 1.7 if corner else H - 0.35
-    north = (f'<path class="north" d="M{u(north_x)} {u(ny - 1.5)}L{u(north_x + 0.32)} {u(ny - 0.55)}'
-             f'L{u(north_x)} {u(ny - 0.75)}L{u(north_x - 0.32)} {u(ny - 0.55)}Z"/>'
-             f'<text class="north-text" x="{u(north_x)}" y="{u(ny)}">N</text>')
-    return cells + label + north
+    # One label, centred over the bar: it stays within the bar's three squares at any size it is given.
+    words = (f'<text class="scale-text" x="{u(bar_x + SCALE_CELLS / 2)}" y="{u(y - 0.32)}" '
+             f'style="font-size:{u(label)}px">30 ft</text>')
+    cap = 0.7 * letter  # the N's height: the arrow stands on it
+    ny = (0.35 + 1.3 + cap) if corner else H - 0.35
+    tip = ny - cap - 0.2
+    north = (f'<path class="north" d="M{u(north_x)} {u(tip - 0.95)}L{u(north_x + 0.32)} {u(tip)}'
+             f'L{u(north_x)} {u(tip - 0.2)}L{u(north_x - 0.32)} {u(tip)}Z"/>'
+             f'<text class="north-text" x="{u(north_x)}" y="{u(ny)}" style="font-size:{u(letter)}px">N</text>')
+    return cells + words + north
 
 
 def legend_icon(mark: str, css: str = "") -> str:

@@ -14,7 +14,7 @@ from dungeonpress.generate.paperogue import STEP
 from dungeonpress.model.paperogue import Level, PaperogueRoom
 
 PITCH = 4  # fewest cells from one room's corner to the next room's: a 2-cell room and a 2-cell corridor
-MAX_PITCH = 7  # a small level spreads out to use the sheet, up to 5-cell corridors
+MAX_PITCH = 9  # a small level spreads out to use the sheet (70% of its width or height), up to 7-cell corridors
 ROOM = 2  # a room is ROOM x ROOM cells, one cell per quadrant
 PAD = 0.5  # mm of paper drawn around the grid so its outer lines are not clipped
 DEAD_END = 1  # cells a dead-end corridor runs before it stops
@@ -66,20 +66,34 @@ def sheet_svg(cols: int, rows: int, cell: float, grid: str = "square", level: Le
     return "\n".join(parts)
 
 
+def level_extent(level: Level, pitch: int = PITCH) -> tuple[int, int, int, int]:
+    """(left, top, right, bottom) in cells of the drawn level, lattice place (0, 0)'s room corner at (0, 0):
+    the rooms' boxes and the dead-end corridors that stick out of them."""
+    xs, ys = [], []
+    for room in level.rooms:
+        x, y = room.x * pitch, room.y * pitch
+        xs += [x, x + ROOM]
+        ys += [y, y + ROOM]
+        for door in room.exits:
+            if door.leads_to is None:
+                dx, dy = STEP[door.direction]
+                xs.append(x + ROOM / 2 + dx * (ROOM / 2 + DEAD_END))
+                ys.append(y + ROOM / 2 + dy * (ROOM / 2 + DEAD_END))
+    return int(min(xs)), int(min(ys)), int(max(xs)), int(max(ys))
+
+
 def level_span(level: Level, pitch: int = PITCH) -> tuple[int, int]:
     """How many cells wide and tall a drawn level is, dead-end corridors included."""
-    xs = [room.x for room in level.rooms]
-    ys = [room.y for room in level.rooms]
-    return ((max(xs) - min(xs)) * pitch + ROOM + 2 * DEAD_END,
-            (max(ys) - min(ys)) * pitch + ROOM + 2 * DEAD_END)
+    left, top, right, bottom = level_extent(level, pitch)
+    return right - left, bottom - top
 
 
 def level_pitch(level: Level, cols: int, rows: int) -> int:
-    """The widest lattice step (PITCH to MAX_PITCH cells) at which the level still fits the sheet."""
+    """The widest lattice step (PITCH to MAX_PITCH cells) at which the level still fits the sheet with a cell to spare."""
     pitch = PITCH
     while pitch < MAX_PITCH:
         span_w, span_h = level_span(level, pitch + 1)
-        if span_w > cols or span_h > rows:
+        if span_w + 2 > cols or span_h + 2 > rows:  # a wider step keeps a cell of paper all round
             break
         pitch += 1
     return pitch
@@ -91,9 +105,8 @@ def level_origin(level: Level, cols: int, rows: int) -> tuple[int, int, int]:
     span_w, span_h = level_span(level, pitch)
     if span_w > cols or span_h > rows:
         raise ValueError(f"level {level.number} needs {span_w} x {span_h} cells; the sheet has {cols} x {rows}")
-    left = (cols - span_w) // 2 + DEAD_END
-    top = (rows - span_h) // 2 + DEAD_END
-    return (left - min(r.x for r in level.rooms) * pitch, top - min(r.y for r in level.rooms) * pitch, pitch)
+    left, top, _, _ = level_extent(level, pitch)
+    return ((cols - span_w) // 2 - left, (rows - span_h) // 2 - top, pitch)
 
 
 def room_cell(room: PaperogueRoom, origin: tuple) -> tuple[int, int]:

@@ -69,11 +69,20 @@ def check_text_size(doc: Document):
             sample = "".join(c["text"] for c in small[:20])
             yield page.number, "error", (f"{len(small)} character(s) at {', '.join(map(str, sizes))} pt, below the "
                                          f"{label_min} pt label minimum ({trim}): {sample!r}")
-        running = [s for s in page.segments if len(s.text) >= RUNNING_TEXT_CHARS and s.size < body_min - 0.05]
+        running = [s for s in page.segments if len(s.text) >= RUNNING_TEXT_CHARS and _body_size(s) < body_min - 0.05]
         if running:
-            sizes = sorted({s.size for s in running})
+            sizes = sorted({_body_size(s) for s in running})
             yield page.number, "error", (f"{len(running)} line(s) of running text at {', '.join(map(str, sizes))} pt, "
                                          f"below the {body_min} pt body minimum ({trim}): {running[0].text[:40]!r}")
+
+
+def _body_size(seg) -> float:
+    """The size most of a line's letters are set in: a small-capitals label at one end does not make it small."""
+    letters = {}
+    for word in seg.words:
+        size = round(word["size"], 1)
+        letters[size] = letters.get(size, 0) + len(word["text"])
+    return max(sorted(letters), key=lambda size: letters[size]) if letters else seg.size
 
 
 def check_contrast(doc: Document):

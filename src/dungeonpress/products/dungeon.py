@@ -21,18 +21,18 @@ PAPERS = ("a4", "letter")
 FORMATS = ("pdf", "html", "json")
 MAP_STYLES = ("clean", "sketch")
 DEFAULT_ROOMS = views.DEFAULT_ROOMS  # every layout: a seed names one dungeon, printed as zine or booklet
-MAX_ZINE_ROOMS = 10  # more keyed rooms than this do not fit three A7 pages at a legible size
+MAX_ZINE_ROOMS = 12  # more keyed rooms than this do not fit three A7 key pages at 7 pt
 MIN_ROOMS, MAX_ROOMS = 3, 30
 PACK_COUNT = 6
 MAX_PACK = 36  # a d66 picks from at most 36 delves
 MAX_BATCH = 1000  # separate dungeons from one --batch run
 ZINE_PAGES = 8
 MAX_ZINE_NOTES = 2  # a one-page key leaves two zine pages to fill
-ZINE_FITS = ("whole", "flowing", "dense")  # ways to lay out the zine, tried in turn until it fits
+ZINE_FITS = ("whole", "flowing", "dense", "tight")  # ways to lay out the zine, tried in turn until it fits
 MAX_BOOKLET_NOTES = 3  # the most a booklet needs to reach a multiple of four pages
 
 # Where the map goes, in mm (width, height): the page's text box less the heading and legend lines.
-MAP_BOX = {"zine-a4": (64.2, 79.0), "zine-letter": (59.8, 81.0), "a5": (122.0, 142.0), "half-letter": (113.0, 148.0)}
+MAP_BOX = {"zine-a4": (64.2, 82.0), "zine-letter": (59.8, 84.0), "a5": (122.0, 142.0), "half-letter": (113.0, 148.0)}
 # How much of the pre-rolled oracle each layout prints (the JSON always has all of it).
 ORACLE = {"zine": {"oracle_rows": 16, "twists": 3, "d6s": 10}, "booklet": {"oracle_rows": 34, "twists": 8, "d6s": 36}}
 
@@ -97,7 +97,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view,
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
-                              body_class=f"zine zine-{paper}" + (" dense" if fit == "dense" else ""))
+                              body_class=f"zine zine-{paper}" + {"dense": " dense", "tight": " dense tight"}.get(fit, ""))
 
 
 def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean",
@@ -105,7 +105,8 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
     """The zine's eight pages in reading order, as PDF bytes (before imposition)."""
     from dungeonpress import pdf  # loaded when a product is made, not for --help
     # Key entries stay whole on a page when they can; if that overflows the eight pages, they may
-    # turn the page between paragraphs, and as a last resort the type steps down half a point.
+    # turn the page between paragraphs, then the type steps down to 7 pt, and as a last resort (a
+    # long key of 11 or 12 rooms) the key's lines and gaps close up, the type staying at 7 pt.
     # Notes pages fill a short key up to eight; the spares are dropped.
     for fit in ZINE_FITS:
         rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls))

@@ -13,6 +13,9 @@ from dungeonpress.products.common import BuildContext, Command, Job, Output, pdf
 
 SIZES = (2, 28)  # a map needs two rooms; the set has 28 dominoes
 DEFAULT_SIZE = 16
+# The map's box on its A4 sheet (mm): the text width, and the height the heading, legend and the
+# procedure's paragraph leave (the on-the-fly paragraph is longer).
+MAP_BOX = {"before": (180.0, 212.0), "fly": (180.0, 204.0)}
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,7 @@ def build_dunginoes(ctx: BuildContext, opts: DunginoesOptions) -> list[Output]:
         specials = ctx.content.tables.get("dunginoes_specials")
         dungeon = dunginoes.generate_map(sub_rng(seed, "dunginoes", "map", mode), size, mode, specials)
         outputs.append(Output(f"dunginoes-map-{seed}-{mode}.pdf", pdf_from_template(
-            ctx, "dunginoes_map.html.j2", map=map_view(ctx.content, dungeon, seed), svg=draw_domino_map(dungeon),
+            ctx, "dunginoes_map.html.j2", map=map_view(ctx.content, dungeon, seed), svg=draw_domino_map(dungeon, width_mm=MAP_BOX[mode][0], height_mm=MAP_BOX[mode][1]),
             legend=legend_view(dungeon))))
     ctx.tick(1 + len(modes), 1 + len(modes), "Dunginoes done")
     return outputs

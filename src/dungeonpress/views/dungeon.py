@@ -36,13 +36,21 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
     """
     width_mm, height_mm = map_box
     # The map's own Random, from the seed: the same dungeon draws the same caves and furniture in both styles.
-    def draw(height):
-        return draw_dungeon_map(dungeon, width_mm=width_mm, height_mm=height, style=map_style,
+    def draw(width, height):
+        return draw_dungeon_map(dungeon, width_mm=width, height_mm=height, style=map_style,
                                 rng=random.Random(f"{seed}/map"), css=map_css, title=f"Map of {dungeon.name}")
-    drawn = draw(height_mm)
+    drawn = draw(width_mm, height_mm)
     extra = legend_lines(drawn.legend, width_mm, compact) - 1  # the box leaves room for one legend line
     if extra > 0:
-        drawn = draw(height_mm - extra * (LEGEND_LINE_MM[compact]))
+        drawn = draw(width_mm, height_mm - extra * (LEGEND_LINE_MM[compact]))
+    legend_side = False
+    if compact:
+        # A tall map on the A7 page reads bigger with its legend in a column beside it, taking the
+        # legend's lines below for the map: kept when that prints the squares larger.
+        beside = width_mm - side_legend_width(drawn.legend)
+        side = draw(beside, height_mm + LEGEND_LINE_MM[compact])
+        if side.size[0] / side.view[0] > drawn.size[0] / drawn.view[0] * 1.02:
+            drawn, legend_side = side, True
     return {
         "name": dungeon.name,
         "title": keep_last_words(dungeon.name),
@@ -55,6 +63,7 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
                       "effect": condition_effect(dungeon.condition)},
         "map": drawn.svg,  # SVG we drew: the template marks it safe
         "map_alt": drawn.alt,
+        "map_legend_side": legend_side,
         "map_legend": [{"icon": legend_icon(mark, map_css), "label": legend_label(mark)} for mark in drawn.legend],
         "rooms": [room_view(dungeon, room.number, prefix, compact) for room in dungeon.rooms],
         "wandering": [{"face": face, **chain_view(chain, compact)} for face, chain in enumerate(dungeon.wandering, start=1)],
@@ -67,6 +76,11 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
 
 
 LEGEND_LINE_MM = {True: 3.6, False: 4.8}  # one legend line: zine (6.3 pt), booklet (8 pt)
+
+
+def side_legend_width(marks) -> float:
+    """About how wide (mm) the zine's map legend is as a column beside the map, with the gap before it."""
+    return 2.0 + 3.8 + max(len(legend_label(mark)) for mark in marks) * 1.1
 
 
 def legend_lines(marks, width_mm: float, compact: bool) -> int:
