@@ -25,6 +25,9 @@ LEGEND = (
 )
 
 
+LONG_KEY = 20  # rooms past which the key is set a size smaller so it stays on one page
+
+
 def legend_view(dungeon: DominoMap) -> list:
     """The legend entries for the marks this map actually shows."""
     tiles = dungeon.tiles
@@ -110,6 +113,7 @@ def map_view(content: Content, dungeon: DominoMap, seed: int) -> dict:
         "laid_text": counted(laid, "room"),
         "short": short,
         "rooms": rooms,
+        "key_class": f"rooms {dungeon.mode}" + (" long" if len(rooms) > LONG_KEY else ""),
         "specials": sum(1 for t in dungeon.tiles if t.special),
         "discarded": ", ".join(f"{a}–{b}" for a, b in dungeon.discarded),
         "final_found": any(t.final for t in dungeon.tiles),
