@@ -129,7 +129,8 @@ def _starting_light(content: Content, character: Character | None) -> dict:
             source = str(row.get("source", ""))
             if source and source.split(" (")[0].lower() in name:
                 return text("light_source", "Light source", gear.item.value, str(row.get("duration", "")))
-    return text("light_source", "Light source", "", "none in the starting gear: stock up before you delve")
+    # Said at writing size, not as a small grey note: it is an instruction, not a roll.
+    return text("light_source", "Light source", "None yet: stock up before you delve")
 
 
 def _gear_slots(content: Content, character: Character | None) -> list:
