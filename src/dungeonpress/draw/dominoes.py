@@ -140,7 +140,7 @@ def _door(tile: Tile) -> str:
         sx, sy = _secret_spot(tile)
         return (f'<circle cx="{_u(sx)}" cy="{_u(sy)}" r="{_u(0.27)}" fill="{PAPER}" stroke="{ACCENT}" stroke-width="0.8"/>'
                 f'<text x="{_u(sx)}" y="{_u(sy + 0.13)}" text-anchor="middle" font-family="Vollkorn" font-weight="700" '
-                f'font-size="{_u(0.38)}" fill="{ACCENT}">S</text>')
+                f'font-size="{_u(0.42)}" fill="{ACCENT}">S</text>')
     along, across = 0.42, 0.2  # half sizes of the door leaf
     w, h = (across, along) if end.dx else (along, across)
     fill = INK if tile.locked else TILE
@@ -165,6 +165,8 @@ def _secret_spot(tile: Tile) -> tuple[float, float]:
 
 
 ICONS = ("entrance", "room", "special", "final", "door", "locked", "secret", "unexplored")
+# Legend icons are drawn at 2.6 mm a grid unit; those that carry a letter or number larger, so it prints at 6 pt or more.
+ICON_MM = {"room": 4.4, "special": 4.4, "secret": 5.2}
 
 
 def draw_icon(kind: str) -> str:
@@ -190,4 +192,4 @@ def draw_icon(kind: str) -> str:
     else:
         raise ValueError(f"unknown map icon {kind!r} (expected one of {', '.join(ICONS)})")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="icon" viewBox="{_u(x)} {_u(y)} {_u(w)} {_u(h)}" '
-            f'width="{w * 2.6:.1f}mm" height="{h * 2.6:.1f}mm">{body}</svg>')
+            f'width="{w * ICON_MM.get(kind, 2.6):.1f}mm" height="{h * ICON_MM.get(kind, 2.6):.1f}mm">{body}</svg>')
