@@ -34,7 +34,7 @@ SPACE = {
                  light=10, rations=8, items=11, spells=6),
     "letter": SheetSpace(skills_gained=3, frailties_gained=1, tag_lines=3, treasure_lines=2, list_lines=5, log_rows=29,
                      light=10, rations=8, items=9, spells=4),
-    "a5": SheetSpace(skills_gained=2, frailties_gained=1, tag_lines=3, treasure_lines=1, list_lines=4, log_rows=20,
+    "a5": SheetSpace(skills_gained=2, frailties_gained=1, tag_lines=3, treasure_lines=1, list_lines=4, log_rows=19,
                  light=8, rations=8, items=8, spells=4),
 }
 
