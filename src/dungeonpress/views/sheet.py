@@ -267,7 +267,7 @@ def paperogue_view(content: Content, layout: SheetSpace, character: PaperogueCha
     }
 
 
-PAPEROGUE_NOTE_LINES = 9
+PAPEROGUE_NOTE_LINES = 21
 
 
 # The play rules a player needs at the table, in our words (the seed's Steps 3-5).
