@@ -53,8 +53,12 @@ def sheet_geometry(size: str, paper: str) -> dict:
     labels = {"left": round(xs[0] + LABEL_INSET, 2), "second": round(xs[1] + LABEL_INSET, 2),
               "width": round(card_w - 2 * LABEL_INSET, 2), "edge": SAFE_EDGE + 0.5,
               "title_width": round((xs[-1] - xs[0] if deep else card_w) - 2 * LABEL_INSET, 2)}
+    # In a shallow margin a long title crosses the inner top marks: the first sheet leaves those out
+    # (the card's dashed edge and the mark at the foot still guide that cut).
+    under_title = [not deep and m.y2 <= top and 0 < i < 2 * COLUMNS and m.x1 == m.x2 for i, m in enumerate(marks)]
     return {"card_w": card_w, "card_h": card_h, "sheet_w": sheet_w, "sheet_h": sheet_h, "slots": slots,
-            "marks": [m.__dict__ for m in marks], "per_sheet": len(slots), "labels": labels}
+            "marks": [m.__dict__ | {"under_title": u} for m, u in zip(marks, under_title)], "per_sheet": len(slots),
+            "labels": labels}
 
 
 def creature_card(creature: Creature, where: str = "") -> dict:
