@@ -130,7 +130,7 @@ def _starting_light(content: Content, character: Character | None) -> dict:
             if source and source.split(" (")[0].lower() in name:
                 return text("light_source", "Light source", gear.item.value, str(row.get("duration", "")))
     # Said at writing size, not as a small grey note: it is an instruction, not a roll.
-    return text("light_source", "Light source", "None yet: stock up before you delve")
+    return text("light_source", "Light source", "None: stock up first")
 
 
 def _gear_slots(content: Content, character: Character | None) -> list:
