@@ -55,7 +55,7 @@ def render_sheet_pdf(ctx: BuildContext, game: str, paper: str, fillable: bool) -
 def sheet_pdf(ctx: BuildContext, template: str, paper: str, fillable: bool, sheets: list, title: str) -> bytes:
     form = "fillable" if fillable else "print"
     return pdf_from_template(ctx, template, forms=fillable, sheets=sheets, fillable=fillable, doc_title=title,
-                             body_class=f"sheets paper-{paper} {form}", oracle=oracle_strip_view())
+                             body_class=f"sheets paper-{paper} {form}", oracle=oracle_strip_view(), paper=paper)
 
 
 COMMANDS = (

@@ -13,6 +13,8 @@ CARD_SIZES = {"3x5": (76.2, 127.0), "a7": (74.0, 105.0)}
 PAPER_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 COLUMNS, ROWS = 2, 2  # cards a sheet holds: they butt together, so one cut separates two cards
 MARK_GAP, MARK_LENGTH = 2.0, 7.0  # cut marks start this far outside the cards and are this long
+SAFE_EDGE = 5.5  # mm: home printers leave the outer 5 mm blank, so no mark or word comes nearer the edge
+LABEL_INSET = 3.0  # mm: the sheet's title and foot sit between two cut marks, this far from each
 
 
 @dataclass(frozen=True)
@@ -35,15 +37,28 @@ def sheet_geometry(size: str, paper: str) -> dict:
     xs = [round(left + c * card_w, 2) for c in range(COLUMNS + 1)]
     ys = [round(top + r * card_h, 2) for r in range(ROWS + 1)]
     right, bottom = xs[-1], ys[-1]
+    # A Letter sheet leaves only 12.7 mm above and below two 5-inch cards: the marks shorten to stay printable.
+    tall = min(MARK_LENGTH, top - MARK_GAP - SAFE_EDGE)
+    wide = min(MARK_LENGTH, left - MARK_GAP - SAFE_EDGE)
     marks = []
     for x in xs:  # vertical cuts: ticks in the top and bottom margins
-        marks.append(Mark(x, top - MARK_GAP - MARK_LENGTH, x, top - MARK_GAP))
-        marks.append(Mark(x, bottom + MARK_GAP, x, bottom + MARK_GAP + MARK_LENGTH))
+        marks.append(Mark(x, round(top - MARK_GAP - tall, 2), x, round(top - MARK_GAP, 2)))
+        marks.append(Mark(x, round(bottom + MARK_GAP, 2), x, round(bottom + MARK_GAP + tall, 2)))
     for y in ys:  # horizontal cuts: ticks in the left and right margins
-        marks.append(Mark(left - MARK_GAP - MARK_LENGTH, y, left - MARK_GAP, y))
-        marks.append(Mark(right + MARK_GAP, y, right + MARK_GAP + MARK_LENGTH, y))
+        marks.append(Mark(round(left - MARK_GAP - wide, 2), y, round(left - MARK_GAP, 2), y))
+        marks.append(Mark(round(right + MARK_GAP, 2), y, round(right + MARK_GAP + wide, 2), y))
+    # The title (over the first column) and the foot line (under the second) sit between the vertical marks.
+    # Where the margin is deep enough (A7 on A4) the title runs above the marks, across both columns.
+    deep = top - MARK_GAP - tall - SAFE_EDGE >= 8
+    labels = {"left": round(xs[0] + LABEL_INSET, 2), "second": round(xs[1] + LABEL_INSET, 2),
+              "width": round(card_w - 2 * LABEL_INSET, 2), "edge": SAFE_EDGE + 0.5,
+              "title_width": round((xs[-1] - xs[0] if deep else card_w) - 2 * LABEL_INSET, 2)}
+    # In a shallow margin a long title crosses the inner top marks: the first sheet leaves those out
+    # (the card's dashed edge and the mark at the foot still guide that cut).
+    under_title = [not deep and m.y2 <= top and 0 < i < 2 * COLUMNS and m.x1 == m.x2 for i, m in enumerate(marks)]
     return {"card_w": card_w, "card_h": card_h, "sheet_w": sheet_w, "sheet_h": sheet_h, "slots": slots,
-            "marks": [_mark_box(m) for m in marks], "per_sheet": len(slots)}
+            "marks": [_mark_box(m) | {"under_title": u} for m, u in zip(marks, under_title)],
+            "per_sheet": len(slots), "labels": labels}
 
 
 def _mark_box(mark: Mark) -> dict:

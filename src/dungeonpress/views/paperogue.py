@@ -131,6 +131,7 @@ def blank_sheet_view(grid_kind: str, paper: str, cell: str) -> dict:
     return {
         "paper": paper, "grid": grid_kind,
         "svg": grid.sheet_svg(cols, rows, grid.CELL_MM[cell], grid_kind),
-        "caption": f"{'Dot grid' if grid_kind == 'dot' else 'Graph paper'} \u00b7 {CELL_LABEL[cell]} "
-                   f"\u00b7 {cols} \u00d7 {rows} \u00b7 {PAPER_LABEL[paper]}",
+        # Two short caption lines in the legend box: what the grid is, then its count and paper.
+        "kind": f"{'Dot grid' if grid_kind == 'dot' else 'Graph paper'} \u00b7 {CELL_LABEL[cell]}",
+        "caption": f"{cols} \u00d7 {rows} squares \u00b7 {PAPER_LABEL[paper]}",
     }

@@ -36,8 +36,8 @@ SPACE = {
                  light=10, rations=8, items=11, spells=6),
     "letter": SheetSpace(skills_gained=3, frailties_gained=1, tag_lines=3, treasure_lines=2, list_lines=5, log_rows=29,
                      light=10, rations=8, items=9, spells=4),
-    "a5": SheetSpace(skills_gained=2, frailties_gained=1, tag_lines=3, treasure_lines=1, list_lines=4, log_rows=27,
-                 light=8, rations=8, items=6, spells=2),
+    "a5": SheetSpace(skills_gained=2, frailties_gained=1, tag_lines=3, treasure_lines=1, list_lines=4, log_rows=19,
+                 light=8, rations=8, items=8, spells=4),
 }
 
 
@@ -139,7 +139,8 @@ def _starting_light(content: Content, character: Character | None) -> dict:
             source = str(row.get("source", ""))
             if source and source.split(" (")[0].lower() in name:
                 return text("light_source", "Light source", gear.item.value, str(row.get("duration", "")))
-    return text("light_source", "Light source", "", "none in the starting gear: stock up before you delve")
+    # Said at writing size, not as a small grey note: it is an instruction, not a roll.
+    return text("light_source", "Light source", "None: stock up first")
 
 
 def _gear_slots(content: Content, character: Character | None) -> list:
@@ -271,7 +272,12 @@ def paperogue_view(content: Content, layout: SheetSpace, character: PaperogueCha
                    "points": text(f"score_{key}", f"{label} points")} for key, label, factor in SCORE_LINES],
         "score_total": text("score_total", "Score total"),
         "rules": PAPEROGUE_RULES,
+        # Only the two-page A5 sheet has room for these, on its back.
+        "notes": _texts("note", "Note", PAPEROGUE_NOTE_LINES),
     }
+
+
+PAPEROGUE_NOTE_LINES = 21
 
 
 # The play rules a player needs at the table, in our words (the seed's Steps 3-5).
