@@ -53,7 +53,7 @@ def test_a_level_spreads_out_to_use_the_sheet(content):
 def test_every_level_is_centred_and_uses_the_grid_sheet(content):
     """Rooms and dead ends span at least 70% of the sheet's grid one way, centred to within a cell."""
     for paper in ("a4", "letter"):
-        cols, rows = product.fit_grid(paper, product.LEVEL_CELL, product.LEVEL_RESERVED_MM)
+        cols, rows = grid.fit_grid(paper, grid.LEVEL_CELL, grid.LEVEL_RESERVED_MM)
         for level in levels(content, range(40)):
             svg = ET.fromstring(grid.sheet_svg(cols, rows, CELL, "square", level))
             xs, ys = [], []
