@@ -6,6 +6,9 @@ import math
 
 from dungeonpress.model.dunginoes import DominoMap, End, Tile
 
+# SVG text takes no document rules: "Theme Marks" comes first so a theme that changes the letters
+# (dyslexia-friendly declares it) reaches the map too; otherwise the family after it is used.
+SERIF, TITLING = "Theme Marks, Vollkorn", "Theme Marks, Cinzel"
 UNIT = 10  # SVG user units per grid unit; one domino half is 2 x 2 grid units
 MARGIN = 1  # grid units of paper kept round the dungeon when it is scaled to its box
 LEAST_PT = 6.1  # the smallest letters on a map or legend picture, printed (labels need 6 pt)
@@ -121,7 +124,7 @@ def _badge(x: float, y: float, number, diamond: bool = False, least: float = 0.0
         mark = f'<polygon points="{points}" fill="{ACCENT}" stroke="#ffffff" stroke-width="0.6"/>'
     else:
         mark = f'<circle cx="{_u(x)}" cy="{_u(y)}" r="{_u(0.41 * grow)}" fill="{ACCENT}" stroke="#ffffff" stroke-width="0.6"/>'
-    return (f'{mark}<text x="{_u(x)}" y="{_u(y + size * 0.36)}" text-anchor="middle" font-family="Vollkorn" '
+    return (f'{mark}<text x="{_u(x)}" y="{_u(y + size * 0.36)}" text-anchor="middle" font-family="{SERIF}" '
             f'font-weight="700" font-size="{_u(size)}" fill="#ffffff">{number}</text>')
 
 
@@ -134,7 +137,7 @@ def _entrance(end: End, label: bool = True) -> str:
     arrow = f'<polygon points="{points}" fill="{ACCENT}"/>'
     if not label:
         return arrow
-    return (f'{arrow}<text x="{_u(x - 1.05)}" y="{_u(y - 1.0)}" text-anchor="middle" font-family="Cinzel" font-weight="700" '
+    return (f'{arrow}<text x="{_u(x - 1.05)}" y="{_u(y - 1.0)}" text-anchor="middle" font-family="{TITLING}" font-weight="700" '
             f'font-size="{_u(0.5)}" fill="{ACCENT}">IN</text>')
 
 
@@ -156,7 +159,7 @@ def _door(tile: Tile, least: float = 0.0) -> str:
         size = max(0.38, least)
         return (f'<circle cx="{_u(sx)}" cy="{_u(sy)}" r="{_u(0.27 * size / 0.38)}" fill="{PAPER}" stroke="{ACCENT}" '
                 f'stroke-width="0.8"/><text x="{_u(sx)}" y="{_u(sy + 0.34 * size)}" text-anchor="middle" '
-                f'font-family="Vollkorn" font-weight="700" font-size="{_u(size)}" fill="{ACCENT}">S</text>')
+                f'font-family="{SERIF}" font-weight="700" font-size="{_u(size)}" fill="{ACCENT}">S</text>')
     along, across = 0.42, 0.2  # half sizes of the door leaf
     w, h = (across, along) if end.dx else (along, across)
     fill = INK if tile.locked else TILE
