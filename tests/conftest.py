@@ -78,7 +78,7 @@ SLOW_TESTS = {
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        if SLOW_FIXTURES & set(item.fixturenames) or item.originalname in SLOW_TESTS:
+        if SLOW_FIXTURES & set(item.fixturenames) or item.originalname in SLOW_TESTS or item.get_closest_marker("builds"):
             item.add_marker(pytest.mark.slow)
 
 
@@ -114,3 +114,128 @@ def make_pack(tmp_path, monkeypatch):
 def validate_folder(folder: Path):
     """Load and validate one folder of content on its own (no built-in packs)."""
     return validate.validate_content(load.load_content([folder]))
+
+
+# --- Slow builds made once per session, in a second process ------------------------------------
+# Several test files need whole-product builds (every product in every theme; `build all` read back
+# by the preflight). A worker process started after collection makes the ones the selected tests
+# ask for, in order, on the machine's other core while this process runs the rest of the suite;
+# a test that needs a build the worker has not started yet makes it here instead. Results are the
+# same either way: each job is a plain function of its arguments.
+
+class SharedBuilds:
+    """Jobs (module, function, args) run by one spawned worker, or here when the worker has not begun them."""
+
+    def __init__(self):
+        self.jobs: dict = {}
+        self.worker = None
+
+    def start(self, jobs: dict) -> None:
+        import multiprocessing
+        import tempfile
+        self.jobs = dict(jobs)
+        if not self.jobs:
+            return
+        context = multiprocessing.get_context("spawn")
+        self.folder = Path(tempfile.mkdtemp(prefix="dungeonpress-tests-"))
+        self.lock = context.Lock()
+        self.state = context.Array("b", len(self.jobs))  # 0 waiting, 1 taken by the worker, 2 taken here
+        self.keys = list(self.jobs)
+        self.worker = context.Process(target=_run_shared_jobs, daemon=True,
+                                      args=([self.jobs[k] for k in self.keys], self.folder, self.lock, self.state))
+        self.worker.start()
+
+    def result(self, key: str, here):
+        """The job's value: from the worker when it has taken the job, else `here()` made now in this process."""
+        if key not in self.jobs or self.worker is None:
+            return here()
+        index = self.keys.index(key)
+        with self.lock:
+            mine = self.state[index] == 0
+            if mine:
+                self.state[index] = 2
+        if mine:
+            return here()
+        import pickle
+        import time
+        done = self.folder / f"{index}.pickle"
+        while not done.exists():
+            if not self.worker.is_alive() and not done.exists():
+                raise RuntimeError(f"the test build worker stopped before finishing {key!r}")
+            time.sleep(0.2)
+        ok, value = pickle.loads(done.read_bytes())
+        if not ok:
+            raise AssertionError(value)
+        return value
+
+    def stop(self) -> None:
+        if self.worker is not None:
+            if self.worker.is_alive():
+                self.worker.terminate()
+            self.worker.join()
+            import shutil
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.worker = None
+
+
+def _call(job: tuple):
+    import importlib
+    module, function, args = job
+    return getattr(importlib.import_module(module), function)(*args)
+
+
+def _run_shared_jobs(jobs, folder, lock, state) -> None:
+    import pickle
+    import traceback
+    # From the last needed to the first: this process reaches the first ones itself, early.
+    for index in reversed(range(len(jobs))):
+        job = jobs[index]
+        with lock:
+            if state[index]:
+                continue
+            state[index] = 1
+        try:
+            outcome = (True, _call(job))
+        except AssertionError as exc:
+            outcome = (False, str(exc))
+        except Exception:
+            outcome = (False, traceback.format_exc())
+        part = folder / f"{index}.part"
+        part.write_bytes(pickle.dumps(outcome))
+        part.rename(folder / f"{index}.pickle")
+
+
+SHARED = SharedBuilds()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "builds(*keys): whole-product builds the test reads (made once, see SHARED)")
+
+
+def pytest_collection_finish(session):
+    """Start the worker on every shared build the selected tests name, in the order they are first needed."""
+    wanted: dict = {}
+    for item in session.items:
+        for marker in item.iter_markers("builds"):
+            for key in marker.args:
+                params = getattr(getattr(item, "callspec", None), "params", {})
+                key = key.format(**params)
+                if key not in wanted:
+                    wanted[key] = shared_job(key)
+    SHARED.start(wanted)
+
+
+def pytest_sessionfinish(session):
+    SHARED.stop()
+
+
+def shared_job(key: str) -> tuple:
+    """What each shared build key means: a theme's every PDF, or `build all` read back by the preflight."""
+    if key == "build-all-preflight":
+        return ("tests.test_preflight", "build_all_and_preflight", ())
+    return ("tests.test_themes", "build_theme", (key,))
+
+
+@pytest.fixture(scope="session")
+def shared_builds():
+    return SHARED

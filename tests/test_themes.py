@@ -13,6 +13,7 @@ import pytest
 from dungeonpress import build
 from dungeonpress.products import options
 from dungeonpress.products.common import THEMES
+from tests.conftest import SHARED
 
 THEMES_DIR = Path(build.TEMPLATES_DIR) / "css" / "themes"
 BOOKS = ("dungeoneer-rulebook.pdf", "tables.pdf")  # the books large print re-flows
@@ -101,9 +102,15 @@ def build_everything(content, theme: str) -> dict:
 _BUILT: dict = {}
 
 
+def build_theme(theme: str) -> dict:
+    """build_everything with the project's content: the job the session's build worker runs."""
+    return build_everything(build.load_content(), theme)
+
+
 def built_in(content, theme: str) -> dict:
+    """Every PDF in one theme, made once per session (by the build worker, or here if it has not begun)."""
     if theme not in _BUILT:
-        _BUILT[theme] = build_everything(content, theme)
+        _BUILT[theme] = SHARED.result(theme, lambda: build_everything(content, theme))
     return _BUILT[theme]
 
 
@@ -122,6 +129,7 @@ def chars(data: bytes, pages=SAMPLE_PAGES):
 
 
 @pytest.mark.slow
+@pytest.mark.builds("standard", "{theme}")
 @pytest.mark.parametrize("theme", THEMES)
 def test_every_product_builds_in_every_theme(content, theme):
     from pypdf import PdfReader
@@ -141,6 +149,7 @@ def test_every_product_builds_in_every_theme(content, theme):
 
 
 @pytest.mark.slow
+@pytest.mark.builds("large-print")
 def test_large_print_sets_the_books_at_fourteen_points(content):
     made = built_in(content, "large-print")
     for name in BOOKS:
@@ -153,6 +162,7 @@ def test_large_print_sets_the_books_at_fourteen_points(content):
 
 
 @pytest.mark.slow
+@pytest.mark.builds("dyslexia-friendly")
 def test_dyslexia_friendly_sets_every_product_in_atkinson_hyperlegible(content):
     for name, data in built_in(content, "dyslexia-friendly").items():
         fonts = Counter()
@@ -162,6 +172,7 @@ def test_dyslexia_friendly_sets_every_product_in_atkinson_hyperlegible(content):
 
 
 @pytest.mark.slow
+@pytest.mark.builds("high-contrast")
 @pytest.mark.xfail(reason="the reader reports a border (the cover frame) as a filled rectangle over the text inside "
                           "it; the check must sample the rendered background instead", strict=False)
 def test_high_contrast_text_is_seven_to_one_against_what_lies_under_it(content):
@@ -191,6 +202,7 @@ def ink(data: bytes, page: int) -> float:
 
 
 @pytest.mark.slow
+@pytest.mark.builds("ink-saver", "standard")
 def test_ink_saver_uses_less_ink_than_standard(content):
     saver, standard = built_in(content, "ink-saver"), built_in(content, "standard")
     for name, page in (("dungeoneer-rulebook.pdf", 0), ("tables.pdf", 4), ("dungeoneer-rulebook.pdf", 20)):
