@@ -209,7 +209,8 @@ SHARED = SharedBuilds()
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "builds(*keys): whole-product builds the test reads (made once, see SHARED)")
+    config.addinivalue_line("markers", "builds(*keys): whole-product builds the test reads, made once (see SHARED); "
+                                       "theme:NAME is every `build all` job in that theme")
 
 
 def pytest_collection_finish(session):
@@ -217,11 +218,12 @@ def pytest_collection_finish(session):
     wanted: dict = {}
     for item in session.items:
         for marker in item.iter_markers("builds"):
+            params = getattr(getattr(item, "callspec", None), "params", {})
             for key in marker.args:
-                params = getattr(getattr(item, "callspec", None), "params", {})
                 key = key.format(**params)
-                if key not in wanted:
-                    wanted[key] = shared_job(key)
+                keys = ([f"{key[6:]}/{name}/{index}" for name, index in theme_jobs()] if key.startswith("theme:") else [key])
+                for key in keys:
+                    wanted.setdefault(key, shared_job(key))
     SHARED.start(wanted)
 
 
@@ -229,11 +231,18 @@ def pytest_sessionfinish(session):
     SHARED.stop()
 
 
+def theme_jobs() -> list:
+    """(command name, job index) of every `build all` job that makes PDFs."""
+    return [(c.name, i) for c in build.commands() if c.parent != "export" for i in range(len(c.build_all))]
+
+
 def shared_job(key: str) -> tuple:
-    """What each shared build key means: a theme's every PDF, or `build all` read back by the preflight."""
+    """What a shared build key means: THEME/COMMAND/INDEX, one `build all` job in a theme; or
+    build-all-preflight, `build all` read back by the preflight."""
     if key == "build-all-preflight":
         return ("tests.test_preflight", "build_all_and_preflight", ())
-    return ("tests.test_themes", "build_theme", (key,))
+    theme, name, index = key.split("/")
+    return ("tests.test_themes", "build_job", (theme, name, int(index)))
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ import pytest
 from dungeonpress import build
 from dungeonpress.products import options
 from dungeonpress.products.common import THEMES
-from tests.conftest import SHARED
+from tests.conftest import SHARED, theme_jobs
 
 THEMES_DIR = Path(build.TEMPLATES_DIR) / "css" / "themes"
 BOOKS = ("dungeoneer-rulebook.pdf", "tables.pdf")  # the books large print re-flows
@@ -83,34 +83,48 @@ def test_high_contrast_colour_pairs_meet_seven_to_one():
     assert pairs >= 3
 
 
+def build_job(theme: str, name: str, index: int, content=None) -> tuple:
+    """One `build all` job of one command in one theme: ({output name: bytes}, WeasyPrint's warnings)."""
+    content = content if content is not None else _project_content()
+    command = next(c for c in build.commands() if c.name == name and c.parent != "export")
+    job = command.build_all[index]
+    ctx = build.context_for(content, seed=(job.seed if job.seed is not None else 1) if command.seeded else None, theme=theme)
+    outputs = command.run(ctx, options.parse(command.options, job.options))
+    return {output.name: output.data for output in outputs}, list(ctx.warnings)
+
+
+_CONTENT: list = []
+
+
+def _project_content():
+    if not _CONTENT:  # a build worker loads the content once for all its jobs
+        _CONTENT.append(build.load_content())
+    return _CONTENT[0]
+
+
 def build_everything(content, theme: str) -> dict:
     """Every PDF `build all` makes, in one theme: {name: bytes}; WeasyPrint warnings fail the build."""
     made = {}
-    for command in build.commands():
-        if command.parent == "export":
-            continue
-        for job in command.build_all:
-            ctx = build.context_for(content, seed=(job.seed if job.seed is not None else 1) if command.seeded else None,
-                                    theme=theme)
-            for output in command.run(ctx, options.parse(command.options, job.options)):
-                if output.kind == "pdf":
-                    made[output.name] = output.data
-            assert ctx.warnings == [], (theme, command.name, ctx.warnings[:3])
-    return made
+    for name, index in theme_jobs():
+        outputs, warnings = build_job(theme, name, index, content)
+        assert warnings == [], (theme, name, warnings[:3])
+        made.update(outputs)
+    return {name: data for name, data in made.items() if name.endswith(".pdf")}
 
 
 _BUILT: dict = {}
 
 
-def build_theme(theme: str) -> dict:
-    """build_everything with the project's content: the job the session's build worker runs."""
-    return build_everything(build.load_content(), theme)
-
-
 def built_in(content, theme: str) -> dict:
-    """Every PDF in one theme, made once per session (by the build worker, or here if it has not begun)."""
+    """Every PDF in one theme, each job made once per session (by the build worker, or here if it has not begun it)."""
     if theme not in _BUILT:
-        _BUILT[theme] = SHARED.result(theme, lambda: build_everything(content, theme))
+        made = {}
+        for name, index in theme_jobs():
+            outputs, warnings = SHARED.result(f"{theme}/{name}/{index}",
+                                              lambda name=name, index=index: build_job(theme, name, index, content))
+            assert warnings == [], (theme, name, warnings[:3])
+            made.update(outputs)
+        _BUILT[theme] = {name: data for name, data in made.items() if name.endswith(".pdf")}
     return _BUILT[theme]
 
 
@@ -129,7 +143,7 @@ def chars(data: bytes, pages=SAMPLE_PAGES):
 
 
 @pytest.mark.slow
-@pytest.mark.builds("standard", "{theme}")
+@pytest.mark.builds("theme:standard", "theme:{theme}")
 @pytest.mark.parametrize("theme", THEMES)
 def test_every_product_builds_in_every_theme(content, theme):
     from pypdf import PdfReader
@@ -149,7 +163,7 @@ def test_every_product_builds_in_every_theme(content, theme):
 
 
 @pytest.mark.slow
-@pytest.mark.builds("large-print")
+@pytest.mark.builds("theme:large-print")
 def test_large_print_sets_the_books_at_fourteen_points(content):
     made = built_in(content, "large-print")
     for name in BOOKS:
@@ -162,7 +176,7 @@ def test_large_print_sets_the_books_at_fourteen_points(content):
 
 
 @pytest.mark.slow
-@pytest.mark.builds("dyslexia-friendly")
+@pytest.mark.builds("theme:dyslexia-friendly")
 def test_dyslexia_friendly_sets_every_product_in_atkinson_hyperlegible(content):
     for name, data in built_in(content, "dyslexia-friendly").items():
         fonts = Counter()
@@ -172,7 +186,7 @@ def test_dyslexia_friendly_sets_every_product_in_atkinson_hyperlegible(content):
 
 
 @pytest.mark.slow
-@pytest.mark.builds("high-contrast")
+@pytest.mark.builds("theme:high-contrast")
 @pytest.mark.xfail(reason="the reader reports a border (the cover frame) as a filled rectangle over the text inside "
                           "it; the check must sample the rendered background instead", strict=False)
 def test_high_contrast_text_is_seven_to_one_against_what_lies_under_it(content):
@@ -202,7 +216,7 @@ def ink(data: bytes, page: int) -> float:
 
 
 @pytest.mark.slow
-@pytest.mark.builds("ink-saver", "standard")
+@pytest.mark.builds("theme:ink-saver", "theme:standard")
 def test_ink_saver_uses_less_ink_than_standard(content):
     saver, standard = built_in(content, "ink-saver"), built_in(content, "standard")
     for name, page in (("dungeoneer-rulebook.pdf", 0), ("tables.pdf", 4), ("dungeoneer-rulebook.pdf", 20)):
