@@ -124,44 +124,42 @@ def validate_folder(folder: Path):
 # same either way: each job is a plain function of its arguments.
 
 class SharedBuilds:
-    """Jobs (module, function, args) run by one spawned worker, or here when the worker has not begun them."""
+    """Jobs (module, function, args) run by one worker process, or here when the worker has not begun them.
+
+    The worker is a plain subprocess in its own session: tests that count this process's children
+    or signal its process group do not see it. A job is taken by creating its claim file, which
+    only one side can do.
+    """
 
     def __init__(self):
-        self.jobs: dict = {}
+        self.keys: list = []
         self.worker = None
 
     def start(self, jobs: dict) -> None:
-        import multiprocessing
+        import json
+        import subprocess
+        import sys
         import tempfile
-        self.jobs = dict(jobs)
-        if not self.jobs:
+        self.keys = list(jobs)
+        if not self.keys:
             return
-        context = multiprocessing.get_context("spawn")
         self.folder = Path(tempfile.mkdtemp(prefix="dungeonpress-tests-"))
-        self.lock = context.Lock()
-        self.state = context.Array("b", len(self.jobs))  # 0 waiting, 1 taken by the worker, 2 taken here
-        self.keys = list(self.jobs)
-        self.worker = context.Process(target=_run_shared_jobs, daemon=True,
-                                      args=([self.jobs[k] for k in self.keys], self.folder, self.lock, self.state))
-        self.worker.start()
+        (self.folder / "jobs.json").write_text(json.dumps([list(jobs[k]) for k in self.keys]))
+        self.worker = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from tests.conftest import _worker_main; _worker_main(sys.argv[1])",
+             str(self.folder)], cwd=Path(__file__).resolve().parents[1], start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def result(self, key: str, here):
         """The job's value: from the worker when it has taken the job, else `here()` made now in this process."""
-        if key not in self.jobs or self.worker is None:
-            return here()
-        index = self.keys.index(key)
-        with self.lock:
-            mine = self.state[index] == 0
-            if mine:
-                self.state[index] = 2
-        if mine:
+        if key not in self.keys or self.worker is None or _claim(self.folder, self.keys.index(key)):
             return here()
         import pickle
         import time
-        done = self.folder / f"{index}.pickle"
+        done = self.folder / f"{self.keys.index(key)}.pickle"
         while not done.exists():
-            if not self.worker.is_alive() and not done.exists():
-                raise RuntimeError(f"the test build worker stopped before finishing {key!r}")
+            if self.worker.poll() is not None and not done.exists():
+                return here()  # the worker is gone: make it here
             time.sleep(0.2)
         ok, value = pickle.loads(done.read_bytes())
         if not ok:
@@ -170,32 +168,41 @@ class SharedBuilds:
 
     def stop(self) -> None:
         if self.worker is not None:
-            if self.worker.is_alive():
+            if self.worker.poll() is None:
                 self.worker.terminate()
-            self.worker.join()
+            self.worker.wait()
             import shutil
             shutil.rmtree(self.folder, ignore_errors=True)
             self.worker = None
 
 
-def _call(job: tuple):
+def _claim(folder: Path, index: int) -> bool:
+    import os
+    try:
+        os.close(os.open(folder / f"{index}.claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
+
+
+def _call(job) -> object:
     import importlib
     module, function, args = job
     return getattr(importlib.import_module(module), function)(*args)
 
 
-def _run_shared_jobs(jobs, folder, lock, state) -> None:
+def _worker_main(folder: str) -> None:
+    """The worker: every job not yet claimed, from the last needed to the first (pytest reaches the first ones itself)."""
+    import json
     import pickle
     import traceback
-    # From the last needed to the first: this process reaches the first ones itself, early.
+    folder = Path(folder)
+    jobs = json.loads((folder / "jobs.json").read_text())
     for index in reversed(range(len(jobs))):
-        job = jobs[index]
-        with lock:
-            if state[index]:
-                continue
-            state[index] = 1
+        if not _claim(folder, index):
+            continue
         try:
-            outcome = (True, _call(job))
+            outcome = (True, _call(jobs[index]))
         except AssertionError as exc:
             outcome = (False, str(exc))
         except Exception:
