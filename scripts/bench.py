@@ -70,11 +70,11 @@ CLI = [sys.executable, "-m", "dungeonpress"]
 HEAVY = ("weasyprint", "jinja2", "yaml", "pikepdf")
 
 
-def run(argv, **kw) -> tuple[float, float, float]:
+def run(argv, check: bool = True, **kw) -> tuple[float, float, float]:
     """(wall s, CPU s, peak MiB of the largest process) of one command and its workers, from getrusage deltas."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, **kw)
+    subprocess.run(argv, check=check, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, **kw)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
@@ -154,6 +154,29 @@ def bench_noop(runs: int, work: Path) -> list:
     return figures
 
 
+def bench_preflight(runs: int, work: Path) -> list:
+    """Reading every PDF of `build all` back (the print preflight) ÷ building them, CPU, in one run."""
+    out = work / "preflight"
+    made = run(CLI + ["build", "all", "--quiet", "--no-preflight", "--out", str(out)])
+    pdfs = sorted(str(p) for p in out.glob("*.pdf"))
+    # exit 1 when a PDF has preflight errors: the time is what counts here, not the verdict
+    checks = [run(CLI + ["preflight", "--json", *pdfs], check=False) for _ in range(runs)]
+    ratio = median(checks, 1) / made[1]
+    return [figure("preflight of build all's PDFs ÷ build all (CPU)", ratio, "≤ 0.25", ratio <= 0.25,
+                   f"{median(checks, 1):.1f} s vs {made[1]:.1f} s CPU, {len(pdfs)} PDFs; with pdfplumber it was "
+                   "about 1.5× the build")]
+
+
+def bench_tests() -> list:
+    """`make test` and its fast tier, wall (absolute targets from the issue; one run each, load printed)."""
+    fast = run([sys.executable, "-m", "pytest", "-q", "-m", "not slow"], check=False)
+    full = run([sys.executable, "-m", "pytest", "-q"], check=False)
+    load = os.getloadavg()[0]
+    return [figure("pytest -m 'not slow' wall (s)", fast[0], "< 60 s", fast[0] < 60, f"load average {load:.1f}"),
+            figure("make test (whole suite) wall (s)", full[0], "≤ 180 s on a quiet machine", full[0] <= 180,
+                   f"CPU {full[1]:.0f} s; load average {load:.1f}")]
+
+
 WARM = """
 import sys, time
 from dungeonpress import build
@@ -211,11 +234,12 @@ def machine() -> str:
 def targets(runs: int, zines: int, only: list) -> None:
     print(machine())
     parts = {"help": lambda: bench_help(runs), "batch": lambda w: bench_batch(runs, zines, w), "noop": lambda w: bench_noop(runs, w),
-             "warm": lambda w: bench_warm(runs, w)}
+             "warm": lambda w: bench_warm(runs, w), "preflight": lambda w: bench_preflight(runs, w),
+             "tests": lambda w: bench_tests()}
     with tempfile.TemporaryDirectory(prefix="dungeonpress-bench-") as folder:
         for name, part in parts.items():
-            if only and name not in only:
-                continue
+            if (only and name not in only) or (name == "tests" and "tests" not in only):
+                continue  # the test suite runs only when asked for (--only tests): it takes minutes
             for row in (part() if name == "help" else part(Path(folder))):
                 mark = "pass" if row["ok"] else "SHORT"
                 value = row["value"]
@@ -228,7 +252,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="pairs of A/B runs per ratio (medians)")
     parser.add_argument("--zines", type=int, default=100, help="zines in the batch figure (the target is for 100)")
-    parser.add_argument("--only", action="append", default=[], choices=("help", "batch", "noop", "warm"))
+    parser.add_argument("--only", action="append", default=[], choices=("help", "batch", "noop", "warm", "preflight", "tests"))
     parser.add_argument("--stages", action="store_true", help="the rulebook by stage instead of the targets")
     args = parser.parse_args()
     if not args.stages:

@@ -25,6 +25,7 @@ from dungeonpress.draw import paperogue_grid as grid
 from dungeonpress.errors import ContentErrors
 from dungeonpress.generate import paperogue as gen
 from dungeonpress.products import paperogue as product
+from tests.conftest import SHARED
 
 ROOT = Path(__file__).resolve().parents[1]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -291,9 +292,12 @@ def test_corridors_join_the_middles_of_facing_walls(drawn):
 
 @pytest.fixture(scope="module")
 def kit(content):
-    ctx = build.context_for(content, seed=1234)
-    outputs = {o.name: o.data for o in product.build_levels(ctx, product.PaperogueOptions())}
-    return outputs, ctx.warnings
+    """The kit as `build all` makes it in the standard theme (shared with the theme tests when they run)."""
+    def here():
+        ctx = build.context_for(content, seed=1234)
+        outputs = {o.name: o.data for o in product.build_levels(ctx, product.PaperogueOptions())}
+        return outputs, ctx.warnings
+    return SHARED.result("standard/paperogue/0", here)
 
 
 def test_kit_outputs_and_no_weasyprint_warnings(kit):

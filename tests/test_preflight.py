@@ -11,6 +11,7 @@ import pytest
 
 from dungeonpress import build, cli, pdf, preflight
 from dungeonpress.preflight.text import SHIPPED_FAMILIES
+from tests.conftest import SHARED
 
 FONTS_CSS = (build.TEMPLATES_DIR / "css" / "fonts.css").read_text().replace("url(../fonts/", "url(fonts/")
 PARA = "The lantern gutters as you count the doors again, and the corridor keeps its secrets for now. " * 3
@@ -176,26 +177,34 @@ def test_bad_input_is_one_line_and_exit_1(tmp_path):
         assert "Traceback" not in err
 
 
+def build_all_and_preflight() -> tuple:
+    """`build all` into a fresh folder and every PDF read back: (PDF names, findings)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as out:
+        code = cli.main(["build", "all", "--quiet", "--no-preflight", "--out", out], stdout=io.StringIO(), stderr=io.StringIO())
+        assert code == 0
+        pdfs = sorted(Path(out).glob("*.pdf"))
+        return [p.name for p in pdfs], [f for path in pdfs for f in preflight.check_file(path)]
+
+
 @pytest.fixture(scope="module")
-def product_findings(tmp_path_factory):
-    """Build everything once and preflight every PDF once (reading PDFs back is slow)."""
-    out = tmp_path_factory.mktemp("build")
-    code = cli.main(["build", "all", "--quiet", "--no-preflight", "--out", str(out)], stdout=io.StringIO(), stderr=io.StringIO())
-    assert code == 0
-    pdfs = sorted(out.glob("*.pdf"))
-    return pdfs, [f for path in pdfs for f in preflight.check_file(path)]
+def product_findings():
+    """Build everything once and preflight every PDF once (made by the session's build worker when it can)."""
+    return SHARED.result("build-all-preflight", build_all_and_preflight)
 
 
 # Checks every product passes today; the others wait for the page fixes of issue 13 (see the xfail below).
 ENFORCED = {"page_size", "fonts", "stranded_headings"}
 
 
+@pytest.mark.builds("build-all-preflight")
 def test_every_product_passes_the_enforced_checks(product_findings):
     pdfs, found = product_findings
     assert len(pdfs) >= 30
     assert [str(f) for f in found if f.severity == preflight.ERROR and f.check in ENFORCED] == []
 
 
+@pytest.mark.builds("build-all-preflight")
 @pytest.mark.xfail(strict=False, reason="the page fixes of issue 13 part 2 have not all landed")
 def test_every_product_is_free_of_preflight_errors(product_findings):
     _, found = product_findings

@@ -12,8 +12,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "dungeonpress"
 DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "markupsafe": {"render"},
          "weasyprint": {"pdf"}, "pikepdf": {"impose"}, "argparse": {"cli"},
-         "pdfplumber": {"preflight"}, "pdfminer": {"preflight"},
-         "pypdfium2": {"preview"}, "PIL": {"preview"}, "watchfiles": {"serve"}, "tqdm": {"progress"}}
+         "pypdfium2": {"preview", "preflight"}, "PIL": {"preview"}, "watchfiles": {"serve"}, "tqdm": {"progress"}}
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
 ORDER = ["errors", "model", "dice", "resources", "sealed", "load", "validate", "generate", "draw", "views", "render", "export",

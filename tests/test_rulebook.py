@@ -15,6 +15,7 @@ from pypdf import PdfReader
 from dungeonpress import build
 from dungeonpress.impose import booklet_order
 from dungeonpress.products import rulebook
+from tests.conftest import SHARED
 
 A5 = (419.53, 595.28)
 SHEETS = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}
@@ -22,9 +23,12 @@ SHEETS = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}
 
 @pytest.fixture(scope="module")
 def built(content):
-    ctx = build.context_for(content)
-    outputs = {o.name: o.data for o in rulebook.build_rulebook(ctx, rulebook.RulebookOptions())}
-    return outputs, ctx.warnings
+    """The rulebook as `build all` makes it in the standard theme (shared with the theme tests when they run)."""
+    def here():
+        ctx = build.context_for(content)
+        outputs = {o.name: o.data for o in rulebook.build_rulebook(ctx, rulebook.RulebookOptions())}
+        return outputs, ctx.warnings
+    return SHARED.result("standard/rulebook/0", here)
 
 
 @pytest.fixture(scope="module")

@@ -117,7 +117,7 @@ def _inside(inner, outer) -> bool:
 
 
 def _art_touches_trim(page: Page, trim) -> bool:
-    # pdfplumber measures from the top-left of the MediaBox; the trim in the same frame:
+    # the page is read from the top-left of the MediaBox; the trim in the same frame:
     media = page.box("MediaBox")
     left, right = trim[0] - media[0], trim[2] - media[0]
     top, bottom = media[3] - trim[3], media[3] - trim[1]

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-from pdfminer.pdftypes import resolve1
-
 from dungeonpress.preflight.reading import HYPHENS, MM, Document, Page, imposed, luminance, paper_name
 
 # The only families the project ships (templates/fonts/); anything else is a system fallback.
@@ -43,11 +41,8 @@ def trim_of(doc: Document) -> str:
 def check_fonts(doc: Document):
     """Every font embedded, and every glyph set in a family the project ships."""
     for page in doc.pages:
-        fonts = resolve1(page.plumber.page_obj.resources.get("Font")) or {}
-        for key, ref in fonts.items():
-            font = resolve1(ref)
-            name = _name(font.get("BaseFont")) or str(key)
-            if not _embedded(font):
+        for name, embedded in page.fonts:
+            if not embedded:
                 yield page.number, "error", f"font {name} is not embedded"
         counts: dict = {}
         for c in page.chars:
@@ -89,7 +84,7 @@ def check_contrast(doc: Document):
     """Text at least 4.5:1 against the filled shape beneath it (the paper when there is none)."""
     for page in doc.pages:
         fills = backgrounds(page)
-        images = page.plumber.images
+        images = page.images
         bad: dict = {}
         for c in page.chars:
             x, y = (c["x0"] + c["x1"]) / 2, (c["top"] + c["bottom"]) / 2
@@ -165,7 +160,7 @@ def is_heading(row, page: Page) -> bool:
 
 def backgrounds(page: Page) -> list:
     """Filled shapes that can sit behind text; a border is drawn as two nested fills of one colour and is left out."""
-    fills = [r for r in (*page.plumber.rects, *page.plumber.curves) if r.get("fill")]
+    fills = [r for r in (*page.rects, *page.curves) if r.get("fill")]
     rings = set()
     for i, a in enumerate(fills):
         for j, b in enumerate(fills):
@@ -176,7 +171,8 @@ def backgrounds(page: Page) -> list:
 
 def _nested_close(inner, outer, within: float = 4.0) -> bool:
     gaps = (inner["x0"] - outer["x0"], inner["top"] - outer["top"], outer["x1"] - inner["x1"], outer["bottom"] - inner["bottom"])
-    return all(0 <= g <= within for g in gaps) and any(g > 0.01 for g in gaps)
+    # pdfium keeps path points as 32-bit floats: edges that coincide may differ by a few millionths of a point
+    return all(-0.01 <= g <= within for g in gaps) and any(g > 0.01 for g in gaps)
 
 
 def _line_below(seg, segments):
@@ -202,21 +198,6 @@ def _measure(seg, page: Page) -> float:
 def _contrast(fg, bg) -> float:
     a, b = sorted((luminance(fg), luminance(bg)), reverse=True)
     return (a + 0.05) / (b + 0.05)
-
-
-def _embedded(font) -> bool:
-    subtype = _name(font.get("Subtype"))
-    if subtype == "Type3":
-        return True
-    if subtype == "Type0":
-        descendants = resolve1(font.get("DescendantFonts")) or []
-        return all(_embedded(resolve1(d)) for d in descendants) if descendants else False
-    descriptor = resolve1(font.get("FontDescriptor"))
-    return bool(descriptor) and any(k in descriptor for k in ("FontFile", "FontFile2", "FontFile3"))
-
-
-def _name(value) -> str:
-    return str(getattr(value, "name", value or "")).lstrip("/")
 
 
 CHECKS = (check_fonts, check_text_size, check_contrast, check_stranded_headings, check_hyphenation)
