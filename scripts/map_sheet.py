@@ -79,8 +79,9 @@ def main() -> None:
     for style in STYLES:
         pages = zine_map_pages(seeds, args.rooms, style, 3.0)
         first = pages[0]
-        first.resize((first.width * 2 // 3, first.height * 2 // 3)).save(
-            args.out / f"map-{style}.png")  # the first seed's map page alone, for the README
+        # The first seed's map page alone, for the README: 64 colours keep the picture small.
+        first.resize((first.width * 2 // 3, first.height * 2 // 3)).quantize(64).save(
+            args.out / f"map-{style}.png", optimize=True)
         sheet = stack([label(page, f"seed {seed} · {args.rooms} rooms · {style}") for seed, page in zip(seeds, pages)], 6)
         sheet.save(args.out / f"zine-maps-{style}.png")
         rows.append(sheet)
