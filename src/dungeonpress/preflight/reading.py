@@ -514,6 +514,9 @@ def to_rgb(color) -> tuple:
     return (0.0, 0.0, 0.0)
 
 
+SIZE_STEP = 0.3  # pt: words closer in size than this belong to one run of text
+
+
 def _rows(words: list) -> list[list[Segment]]:
     rows: list[list] = []
     for word in sorted(words, key=lambda w: (round(w["bottom"], 0), w["x0"])):
@@ -527,7 +530,9 @@ def _rows(words: list) -> list[list[Segment]]:
         segments: list[Segment] = []
         for word in row:
             last = segments[-1] if segments else None
-            if last and word["x0"] - last.x1 <= 1.2 * word["size"]:
+            # A change of size starts a new segment: running text is set at one size, and a label or
+            # note beside it in another size ("Potions identified" + its note) is a different element.
+            if last and word["x0"] - last.x1 <= 1.2 * word["size"] and abs(word["size"] - last.size) <= SIZE_STEP:
                 last.x1 = max(last.x1, word["x1"])
                 last.top, last.bottom = min(last.top, word["top"]), max(last.bottom, word["bottom"])
                 last.text += " " + word["text"]
