@@ -193,21 +193,10 @@ def product_findings():
     return SHARED.result("build-all-preflight", build_all_and_preflight)
 
 
-# Checks every product passes today; the others wait for the page fixes of issue 13 (see the xfail below).
-ENFORCED = {"page_size", "fonts", "stranded_headings"}
-
-
 @pytest.mark.builds("build-all-preflight")
-def test_every_product_passes_the_enforced_checks(product_findings):
+def test_every_product_is_free_of_preflight_errors(product_findings):
     pdfs, found = product_findings
     assert len(pdfs) >= 30
-    assert [str(f) for f in found if f.severity == preflight.ERROR and f.check in ENFORCED] == []
-
-
-@pytest.mark.builds("build-all-preflight")
-@pytest.mark.xfail(strict=False, reason="the page fixes of issue 13 part 2 have not all landed")
-def test_every_product_is_free_of_preflight_errors(product_findings):
-    _, found = product_findings
     assert [str(f) for f in found if f.severity == preflight.ERROR] == []
 
 

@@ -163,6 +163,29 @@ def test_every_product_builds_in_every_theme(content, theme):
             assert pages == len(PdfReader(io.BytesIO(standard[name])).pages), (theme, name)
 
 
+# Large print still has page problems in the re-flowed books at 14 pt: wide tables and long words
+# that run past the margin (edges), and the map's north "N" read back as a heading at a page foot.
+OPEN_PREFLIGHT = {"large-print": ({"edges", "stranded_headings"}, 40)}
+
+
+@pytest.mark.slow
+@pytest.mark.builds("theme:{theme}")
+@pytest.mark.parametrize("theme", [t for t in THEMES if t != "standard"])  # standard: tests/test_preflight.py
+def test_every_product_passes_the_print_preflight_in_every_theme(content, theme, tmp_path):
+    from dungeonpress import preflight
+    errors = []
+    for name, data in sorted(built_in(content, theme).items()):
+        if name.endswith(".pdf"):
+            (tmp_path / name).write_bytes(data)
+            errors += [str(f) for f in preflight.check_file(tmp_path / name) if f.severity == preflight.ERROR]
+    if theme in OPEN_PREFLIGHT:  # known and counted: the number may only go down
+        kinds, ceiling = OPEN_PREFLIGHT[theme]
+        assert all(e.split(": ")[2] in kinds for e in errors), [e for e in errors if e.split(": ")[2] not in kinds]
+        assert len(errors) <= ceiling, errors
+    else:
+        assert errors == []
+
+
 @pytest.mark.slow
 @pytest.mark.builds("theme:large-print")
 def test_large_print_sets_the_books_at_fourteen_points(content):

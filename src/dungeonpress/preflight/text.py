@@ -10,6 +10,7 @@ from dungeonpress.preflight.reading import HYPHENS, MM, Document, Page, imposed,
 # "Paperogue Marks" is Vollkorn under another name (templates/css/paperogue.css) for lining figures.
 # "Theme Marks" is Atkinson Hyperlegible under another name in the dyslexia-friendly theme's drawings.
 SHIPPED_FAMILIES = ("Vollkorn", "Cinzel", "AtkinsonHyperlegible", "Paperogue-Marks", "Theme-Marks")
+SHIPPED = tuple(f.replace("-", "") for f in SHIPPED_FAMILIES)
 
 # Smallest sizes (pt) a reader can use, by the trim a reader holds: (running text, labels and dice numbers).
 # An eight-page zine folds an A4 or Letter sheet into A7 panels, so its text is judged at A7.
@@ -47,7 +48,8 @@ def check_fonts(doc: Document):
         counts: dict = {}
         for c in page.chars:
             family = c["fontname"].split("+", 1)[-1]
-            if not family.startswith(SHIPPED_FAMILIES):
+            # Names come with or without hyphens ("Atkinson-Hyperlegible", "AtkinsonHyperlegible-Bold").
+            if not family.replace("-", "").startswith(SHIPPED):
                 counts.setdefault(family, []).append(c["text"])
         for family, glyphs in sorted(counts.items()):
             sample = "".join(dict.fromkeys(glyphs))[:12]
