@@ -37,7 +37,7 @@ def check_fill(doc: Document):
     for page in doc.pages[1:]:
         ink = [b for b in page.ink if b[4] != "text" or _in_body(b, page)]
         text_rows = content_rows(page)
-        if not text_rows:
+        if not text_rows or not ink:  # only running heads or folios: nothing in the body to measure
             continue
         top = min(b[1] for b in ink)
         bottom = max(b[3] for b in ink)
