@@ -5,25 +5,13 @@ from __future__ import annotations
 import os
 import signal
 import time
-from dataclasses import dataclass
 
 from dungeonpress.errors import RenderError
+from dungeonpress.products.common import Output  # light: the renderer loads only when a product is made
 
 
 class Fatal(BaseException):
     """Raised past `except Exception`, as WeasyPrint's fatal fetch error is."""
-
-
-@dataclass(frozen=True)
-class Output:
-    """Shaped like products.common.Output, without importing the renderer into every test worker."""
-
-    name: str
-    data: bytes
-
-    @property
-    def kind(self) -> str:
-        return self.name.rsplit(".", 1)[-1]
 
 
 def faulty(settings, item):
