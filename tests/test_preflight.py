@@ -79,6 +79,27 @@ def test_stranded_heading_at_the_foot_of_a_page(tmp_path):
     assert kept == []
 
 
+def test_a_lone_letter_at_the_foot_of_a_page_is_not_a_heading(tmp_path):
+    # a map's compass "N" in large type under the drawing, with the text running on over the page
+    css = "p { margin: 0; line-height: 4mm } .n { font-size: 14pt; margin: 0 }"
+    body = f"<p>{PARA}</p><div style='height: 150mm'></div><p class='n'>N</p><p style='break-before: page'>{PARA}</p>"
+    assert findings(make_pdf(tmp_path, body, css=css), "stranded_headings") == []
+    body = body.replace(">N<", ">No<")
+    assert findings(make_pdf(tmp_path, body, css=css, name="b.pdf"), "stranded_headings")
+
+
+def test_a_heading_keeps_two_items_of_its_list_with_it(tmp_path):
+    """base.css: a heading near the foot of a page goes over with its list rather than leave one item under it."""
+    base_css = (build.TEMPLATES_DIR / "css" / "base.css").read_text()
+    css = base_css + " li { margin: 0; line-height: 4mm } h2 { font-size: 14pt; margin: 0 }"
+    items = "".join(f"<li>Item {n} of the list</li>" for n in range(1, 9))
+    body = f"<div style='height: 162mm'></div><h2>Twists</h2><ol>{items}</ol><p>{PARA}</p>"
+    path = make_pdf(tmp_path, body, css=css)
+    assert findings(path, "stranded_headings") == []
+    with pikepdf.open(path) as opened:
+        assert len(opened.pages) == 2
+
+
 def test_hyphenation_in_a_narrow_cell_but_not_in_running_text(tmp_path):
     table = "<table style='width: 30mm'><tr><td>1</td><td style='width: 12mm'>Organi&shy;zation</td></tr></table>"
     found = findings(make_pdf(tmp_path, table), "hyphenation")
@@ -101,6 +122,24 @@ def test_table_rows_carried_alone_onto_a_page(tmp_path):
     assert findings(sheet, "table_fragments") == []
     whole = "".join(f"<tr><td>{i}</td><td>A room of dust</td></tr>" for i in range(1, 11))
     assert findings(make_pdf(tmp_path, f"<table>{whole}</table>", css=css, name="w.pdf"), "table_fragments") == []
+
+
+def test_letters_cut_off_at_the_edge_of_an_imposed_zine_page(tmp_path):
+    from dungeonpress import impose
+
+    def zine(wide: bool, name: str) -> list:
+        css = "@page { size: 74.25mm 105mm; margin: 5mm } p { margin: 0 } .wide { white-space: nowrap }"
+        line = "Yes, but… 6/1 · 6  No, and… 4 · 5/5  Yes, and… 6 · 3/5" if wide else "Yes, but… 6/1 · 6"
+        pages = "".join(f"<p style='break-before: page' class='wide'>{line}</p>" if n else f"<p class='wide'>{line}</p>"
+                        for n in range(8))
+        reading = make_pdf(tmp_path, pages, css=css, name=f"reading-{name}")
+        path = tmp_path / name
+        path.write_bytes(impose.impose_zine(reading.read_bytes(), "a4"))
+        return findings(path, "panels")
+
+    cut = zine(True, "dungeon-1-zine-a4.pdf")
+    assert [f.page for f in cut] == [1] and "cut off" in cut[0].message and "3/5" in cut[0].message
+    assert zine(False, "dungeon-2-zine-a4.pdf") == []
 
 
 def test_nearly_empty_page_is_a_warning(tmp_path):

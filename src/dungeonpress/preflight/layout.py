@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from dungeonpress.preflight.reading import DIE_LABEL, MM, Document, Page, imposed, paper_name
 from dungeonpress.preflight.text import content_rows, is_heading
@@ -10,6 +11,7 @@ from dungeonpress.preflight.text import content_rows, is_heading
 SAFE_EDGE_MM = 5        # home printers leave about 5 mm unprinted on every side
 MIN_FILL = 0.2          # a page whose content spans less than this share of its height looks abandoned
 MIN_BLEED_MM = 3        # print shops ask for 3 mm of art beyond the trim
+PANEL_SLACK = 0.5       # points a letter's box may reach over its panel's edge (an italic's overhang)
 FRAGMENT_ROWS = 2       # this many table rows or fewer alone on a page is a fragment
 PAPER_IN_NAME = re.compile(r"(?:^|[-_.])(a4|a5|a6|letter)(?:[-_.]|$)")
 
@@ -61,6 +63,45 @@ def check_edges(doc: Document):
             kinds = sorted({k for _, k in near})
             yield page.number, "error", (f"{len(near)} mark(s) ({', '.join(kinds)}) within {SAFE_EDGE_MM} mm of the sheet "
                                          f"edge, the nearest {gap / MM:.1f} mm ({kind})")
+
+
+def check_panels(doc: Document):
+    """On an imposed sheet, no letter of a reading page runs past the panel it is printed in.
+
+    Imposition clips each page to its panel, so a table wider than its page loses its last letters
+    there, and nothing else on the sheet shows it: a mini zine is 4 x 2 panels, a booklet 2 x 1.
+    """
+    grid = (4, 2) if "zine" in doc.name.lower() else (2, 1) if imposed(doc) else None
+    if grid is None:
+        return
+    for page in doc.pages:
+        if not page.panels:
+            continue
+        width, height = page.width / grid[0], page.height / grid[1]
+        # the panel a reading page fills is the one most of its letters sit in (creep and bleed move
+        # the form's own origin off the panel's corner)
+        votes: dict = {}
+        for c in page.chars:
+            if c.get("panel") is not None:
+                cell = (int((c["x0"] + c["x1"]) / 2 // width), int((c["top"] + c["bottom"]) / 2 // height))
+                votes.setdefault(c["panel"], Counter())[cell] += 1
+        cells = {panel: count.most_common(1)[0][0] for panel, count in votes.items()}
+        cut = [c for c in page.chars if c.get("panel") is not None
+               and not _within(c, _cell_box(cells[c["panel"]], width, height), PANEL_SLACK)]
+        if cut:
+            text = "".join(c["text"] for c in cut[:30])
+            yield page.number, "error", f"{len(cut)} character(s) run past the edge of their page and are cut off: {text!r}"
+
+
+def _cell_box(cell: tuple, width: float, height: float) -> tuple:
+    col, row = cell
+    return (col * width, row * height, (col + 1) * width, (row + 1) * height)
+
+
+def _within(char: dict, cell: tuple, slack: float) -> bool:
+    x0, top, x1, bottom = cell
+    return (char["x0"] >= x0 - slack and char["x1"] <= x1 + slack
+            and char["top"] >= top - slack and char["bottom"] <= bottom + slack)
 
 
 def check_page_size(doc: Document):
@@ -161,5 +202,5 @@ def _starts_with_table(rows) -> bool:
     return bool(rows) and _is_table_row(rows[0])
 
 
-CHECKS = (check_table_fragments, check_fill, check_edges, check_page_size, check_page_count)
+CHECKS = (check_table_fragments, check_fill, check_edges, check_panels, check_page_size, check_page_count)
 SHOP_CHECKS = (check_print_boxes,)

@@ -89,6 +89,11 @@ class Page:
         return self._content["images"]
 
     @property
+    def panels(self) -> list[tuple]:
+        """Where each reading page of an imposed sheet is placed: the matrix of its form (PDF units, y up)."""
+        return self._content["panels"]
+
+    @property
     def fonts(self) -> list:
         """(base font name, embedded?) of every font the page's text is set in."""
         return self._content["fonts"]
@@ -196,21 +201,30 @@ def open_pdf(path: Path) -> Document:
 
 def _read_page(page) -> dict:
     top = page.get_mediabox()[3]
-    out = {"chars": [], "rects": [], "lines": [], "curves": [], "images": [], "fonts": []}
+    out = {"chars": [], "rects": [], "lines": [], "curves": [], "images": [], "fonts": [], "panels": []}
     order: dict = {}
     fonts: dict = {}
-    _walk(page.raw, fpdf.FPDFPage_CountObjects(page.raw), fpdf.FPDFPage_GetObject, (1, 0, 0, 1, 0, 0), top, out, order, fonts)
-    out["chars"] = _chars(page, top, order)
+    panel_of: dict = {}
+    _walk(page.raw, fpdf.FPDFPage_CountObjects(page.raw), fpdf.FPDFPage_GetObject, (1, 0, 0, 1, 0, 0), top, out, order, fonts,
+          panel_of)
+    out["chars"] = _chars(page, top, order, panel_of)
     out["fonts"] = sorted(fonts.values())
     return out
 
 
-def _walk(parent, count, get, matrix, top, out, order, fonts) -> None:
+def _walk(parent, count, get, matrix, top, out, order, fonts, panel_of, panel=None) -> None:
+    """Every object drawn, forms opened in place; `panel` is the outermost form an object is inside.
+
+    An imposed sheet draws each reading page as one form: `out["panels"]` keeps where each is placed
+    (its matrix), and `panel_of` which of them each text object belongs to.
+    """
     for index in range(count):
         obj = get(parent, index)
         kind = fpdf.FPDFPageObj_GetType(obj)
         if kind == fpdf.FPDF_PAGEOBJ_TEXT:
             order[ctypes.cast(obj, ctypes.c_void_p).value] = len(order)
+            if panel is not None:
+                panel_of[ctypes.cast(obj, ctypes.c_void_p).value] = panel
             font = fpdf.FPDFTextObj_GetFont(obj)
             key = ctypes.cast(font, ctypes.c_void_p).value
             if key not in fonts:
@@ -221,8 +235,11 @@ def _walk(parent, count, get, matrix, top, out, order, fonts) -> None:
             x0, y0, x1, y1 = _bounds(obj, matrix)
             out["images"].append({"x0": x0, "x1": x1, "top": top - y1, "bottom": top - y0})
         elif kind == fpdf.FPDF_PAGEOBJ_FORM:
+            placed = _compose(_matrix(obj), matrix)
+            if panel is None:
+                out["panels"].append(placed)
             _walk(obj, fpdf.FPDFFormObj_CountObjects(obj), fpdf.FPDFFormObj_GetObject,
-                  _compose(_matrix(obj), matrix), top, out, order, fonts)
+                  placed, top, out, order, fonts, panel_of, len(out["panels"]) - 1 if panel is None else panel)
 
 
 def _font_name(font) -> str:
@@ -333,7 +350,7 @@ def _address_getter(name: str):
 _text_object_at = _address_getter("FPDFText_GetTextObject")
 
 
-def _chars(page, top: float, order: dict) -> list:
+def _chars(page, top: float, order: dict, panel_of: dict) -> list:
     """Characters in content-stream order, each with its box, size, font name and fill colour.
 
     pdfium's text page orders characters by its own reading of the layout; they are put back in
@@ -402,7 +419,7 @@ def _chars(page, top: float, order: dict) -> list:
             char_top = char_bottom - size
         char = {"text": text, "x0": x0, "x1": x1, "top": char_top, "bottom": char_bottom, "size": size,
                 "fontname": style["fontname"], "non_stroking_color": style["colour"], "upright": style["upright"],
-                "order": (order.get(key, len(order)), index)}
+                "order": (order.get(key, len(order)), index), "panel": panel_of.get(key)}
         found.append(char)
         last = ((key, x, y), char)
     found.sort(key=lambda c: c["order"])

@@ -85,21 +85,29 @@ def _body_size(seg) -> float:
 def check_contrast(doc: Document):
     """Text at least 4.5:1 against the filled shape beneath it (the paper when there is none)."""
     for page in doc.pages:
-        fills = backgrounds(page)
-        images = page.images
         bad: dict = {}
-        for c in page.chars:
-            x, y = (c["x0"] + c["x1"]) / 2, (c["top"] + c["bottom"]) / 2
-            if any(i["x0"] <= x <= i["x1"] and i["top"] <= y <= i["bottom"] for i in images):
-                continue  # text over a picture: its background colour is unknown
-            under = [r for r in fills if r["x0"] <= x <= r["x1"] and r["top"] <= y <= r["bottom"]]
-            # The smallest enclosing fill is the nearest background (a cell inside a panel inside the page).
-            background = min(under, key=lambda r: r["width"] * r["height"])["non_stroking_color"] if under else (1.0,)
-            ratio = _contrast(c["non_stroking_color"], background)
-            if ratio < MIN_CONTRAST:
-                bad.setdefault(round(ratio, 1), []).append(c["text"])
+        for c, ratio in low_contrast(page, MIN_CONTRAST):
+            bad.setdefault(round(ratio, 1), []).append(c["text"])
         for ratio, glyphs in sorted(bad.items()):
             yield page.number, "error", f"{len(glyphs)} character(s) at contrast {ratio}:1 (minimum {MIN_CONTRAST}:1): {''.join(glyphs[:20])!r}"
+
+
+def low_contrast(page: Page, minimum: float) -> list[tuple]:
+    """(character, its contrast ratio) for each letter of the page below `minimum` against what lies under it."""
+    fills = backgrounds(page)
+    images = page.images
+    found = []
+    for c in page.chars:
+        x, y = (c["x0"] + c["x1"]) / 2, (c["top"] + c["bottom"]) / 2
+        if any(i["x0"] <= x <= i["x1"] and i["top"] <= y <= i["bottom"] for i in images):
+            continue  # text over a picture: its background colour is unknown
+        under = [r for r in fills if r["x0"] <= x <= r["x1"] and r["top"] <= y <= r["bottom"]]
+        # The smallest enclosing fill is the nearest background (a cell inside a panel inside the page).
+        background = min(under, key=lambda r: r["width"] * r["height"])["non_stroking_color"] if under else (1.0,)
+        ratio = _contrast(c["non_stroking_color"], background)
+        if ratio < minimum:
+            found.append((c, ratio))
+    return found
 
 
 def check_stranded_headings(doc: Document):
@@ -155,7 +163,8 @@ def is_heading(row, page: Page) -> bool:
     if len(row) != 1:
         return False
     seg = row[0]
-    if len(seg.text) > 60 or re.fullmatch(r"[\d\s.–-]+", seg.text):
+    # a lone letter is a map's compass "N" or a drop cap, never a heading
+    if len(seg.text) > 60 or len(seg.text.strip()) < 2 or re.fullmatch(r"[\d\s.–-]+", seg.text):
         return False
     return seg.size >= page.body_size * HEADING_RATIO or ("Cinzel" in seg.fontname and seg.size >= page.body_size * 0.9)
 

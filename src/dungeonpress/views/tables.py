@@ -11,6 +11,7 @@ MAX_BOXES = 8  # more marks than this are written as a number, not drawn
 FLOW_MAX = 32  # longest entry (characters) of a d66 list printed as two half-width columns
 ROLL_WIDTH = 8  # percent of the measure for the roll column (about 2.8 em on an A5 page)
 SHORT_CELL = 12  # a cell this short (characters) is a label: its column never wraps it
+MANY_COLUMNS = 5  # a table with this many columns (besides the roll) is set row by row in large print
 MEASURE_CHARS = 80  # characters of table text across an A5 measure, for sizing columns by their words
 
 
@@ -36,6 +37,7 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
     `columns` keeps only those column keys (a quick reference prints the short ones).
     """
     keep = columns or tuple(key for key, _ in table.columns)
+    header_of = dict(table.columns)
     rows = []
     for row in table.rows:
         cells = []
@@ -43,7 +45,8 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
             if key not in keep:
                 continue
             boxes = boxes_for(value) if key == "durability" else 0
-            cells.append({"text": str(value), "boxes": list(range(boxes))})  # one item per box to draw
+            # one item per box to draw; the column's header names the cell where the row is set as a list
+            cells.append({"text": str(value), "boxes": list(range(boxes)), "header": header_of.get(key, "")})
         see = content.tables.get(row.see) if row.see else None
         creature = _creature(content, row.creature)
         rows.append({
@@ -76,6 +79,8 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
         # fits on one A5 page, so it is never split and its heading is kept with it
         "keep": flow or len(rows) <= 14,
         "wide": len(keep) >= 3,
+        # too many columns to keep whole words at a large type size: large print sets each row as a list
+        "many": len(keep) >= MANY_COLUMNS,
         "widths": [] if flow else column_widths(rows, [h for k, h in table.columns if k in keep], table.rolled),
     }
 
