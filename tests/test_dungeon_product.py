@@ -293,3 +293,15 @@ def test_pack_maps_face_their_keys(pack):
     for n in maps:
         assert n % 2 == 0, n
         assert texts[n].lstrip().startswith("Room Key")  # texts[n] is page n + 1
+
+
+def test_each_delves_pre_rolled_oracle_is_one_page(booklet, pack):
+    """The booklet's oracle page holds its whole table: no page of three leftover rows after it."""
+    for data in (booklet[0][f"dungeon-{SEED}-a5.pdf"], pack[0]["pack-66.pdf"]):
+        pages = [page.extract_text() for page in reader(data).pages]
+        starts = [n for n, text in enumerate(pages) if "Pre-rolled Oracle" in text]
+        assert starts
+        for n in starts:
+            rows = pages[n].count("·")
+            assert rows >= 3 * product.ORACLE["booklet"]["oracle_rows"], (n, rows)  # one "·" in each of a row's three cells
+            assert "Plain" not in pages[n + 1]  # no continued table (its header repeats) on the next page

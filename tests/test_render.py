@@ -39,6 +39,20 @@ def test_a_long_introduction_does_not_travel(templates):
     assert 'class="keep"' not in html
 
 
+def test_a_short_worked_example_stays_whole_and_a_long_one_may_break(templates):
+    steps = "".join(f"{n}. **Step {n}.** The delver does a thing.\n" for n in range(1, 7))
+    chapter = f"## Exploring\n\nRules.\n\n### Example of Exploring\n\nSolis steps in.\n\n{steps}\n## Next\n\nMore.\n"
+    html, _ = render.render_chapter(templates, chapter, "c1", [])
+    assert html.count('<div class="keep example">') == 1
+    inside = html.split('<div class="keep example">')[1].split("</div>")[0]
+    assert "Example of Exploring" in inside and "Step 6." in inside and "Next" not in inside and "Rules." not in html.split("keep")[1]
+    long_steps = "".join(f"{n}. **Step {n}.** {'The delver does a thing. ' * 20}\n" for n in range(1, 7))
+    html, _ = render.render_chapter(templates, chapter.replace(steps, long_steps), "c1", [])
+    assert "keep example" not in html
+    html, _ = render.render_chapter(templates, chapter.replace("Example of Exploring", "Exploring further"), "c1", [])
+    assert "keep example" not in html
+
+
 def test_a_missing_block_is_a_bug_not_a_silent_gap(templates):
     with pytest.raises(RenderError, match="2 directives but 1 blocks"):
         render.render_chapter(templates, CHAPTER, "c1", [("keep.html.j2", {"label": "t"})])

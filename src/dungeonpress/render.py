@@ -201,11 +201,37 @@ def render_chapter(templates_dir: Path, text: str, prefix: str, blocks: list, *,
         template, context = block
         html = render_template(templates_dir, template, **common, **context)
         tokens = _insert_block(tokens, _PLACEHOLDER.format(number), html)
-    return Markup(_MD.renderer.render(tokens, _MD.options, {})), headings
+    return Markup(_MD.renderer.render(_keep_examples(tokens), _MD.options, {})), headings
 
 
 _KEEP_INTRO = 700  # characters of HTML between a heading and its table that may travel with it
 _KEEP_HEADINGS = ("h2", "h3", "h4")
+
+
+_EXAMPLE = re.compile(r"(worked )?examples?\b", re.IGNORECASE)
+_KEEP_EXAMPLE = 2400  # characters of HTML: a worked example this short is read whole, on one page
+
+
+def _keep_examples(tokens: list) -> list:
+    """Wrap each short worked example (a section whose h3/h4 starts "Example") in `.keep`.
+
+    Split over a page turn, an example's last steps end up alone on a near-empty page at the
+    chapter's end; whole, it moves over together and its steps read in one view.
+    """
+    out, index = list(tokens), 0
+    while index < len(out):
+        token = out[index]
+        if token.type == "heading_open" and token.tag in ("h3", "h4") and _EXAMPLE.match(out[index + 1].content):
+            level = int(token.tag[1])
+            end = next((j for j in range(index + 1, len(out))
+                        if out[j].type == "heading_open" and int(out[j].tag[1]) <= level), len(out))
+            html = _MD.renderer.render(out[index:end], _MD.options, {})
+            if len(html) <= _KEEP_EXAMPLE and 'class="keep' not in html:
+                out = out[:index] + [_raw('<div class="keep example">')] + out[index:end] + [_raw("</div>")] + out[end:]
+                index = end + 2
+                continue
+        index += 1
+    return out
 
 
 def _raw(html: str) -> Token:

@@ -34,7 +34,7 @@ MAX_BOOKLET_NOTES = 3  # the most a booklet needs to reach a multiple of four pa
 # Where the map goes, in mm (width, height): the page's text box less the heading and legend lines.
 MAP_BOX = {"zine-a4": (64.2, 82.0), "zine-letter": (59.8, 84.0), "a5": (122.0, 142.0), "half-letter": (113.0, 148.0)}
 # How much of the pre-rolled oracle each layout prints (the JSON always has all of it).
-ORACLE = {"zine": {"oracle_rows": 16, "twists": 3, "d6s": 10}, "booklet": {"oracle_rows": 34, "twists": 8, "d6s": 36}}
+ORACLE = {"zine": {"oracle_rows": 16, "twists": 3, "d6s": 10}, "booklet": {"oracle_rows": 30, "twists": 8, "d6s": 36}}
 
 
 def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
