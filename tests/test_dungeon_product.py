@@ -244,6 +244,23 @@ def test_eleven_or_twelve_rooms_fit_the_zine(content, seed, rooms, paper):
     key = " ".join(pages.pages[i].extract_text() for i in (2, 3, 4))
     assert key.count("Exits") == rooms
     assert ctx.warnings == []
+    # the one-panel pages are where the fold puts them: wandering, oracle, rules
+    assert "Wandering Encounters" in pages.pages[5].extract_text()
+    assert "Pre-rolled Oracle" in pages.pages[6].extract_text() and "Asking the Oracle" in pages.pages[7].extract_text()
+
+
+def test_a_one_panel_page_that_runs_over_is_found():
+    """A page that spills onto the next is caught by its end mark, though the page count may still be eight."""
+    from dungeonpress import pdf
+    line = "<p>The lantern gutters as you count the doors again.</p>"
+    html = ("<html><head><style>@page { size: 74mm 105mm; margin: 5mm } section { break-before: page }</style></head><body>"
+            "<section id='zine-cover'>Cover<div id='zine-cover-end'></div></section>"
+            f"<section id='zine-aids'>{line * 40}<div id='zine-aids-end'></div></section>"
+            "<section id='zine-back'>Rules<div id='zine-back-end'></div></section></body></html>")
+    rendered = pdf.layout_html(html, base_url=build.TEMPLATES_DIR, roots=[build.TEMPLATES_DIR])
+    assert product.overflowing_pages(rendered) == ["aids"]
+    short = pdf.layout_html(html.replace(line * 40, line), base_url=build.TEMPLATES_DIR, roots=[build.TEMPLATES_DIR])
+    assert product.overflowing_pages(short) == []
 
 
 def test_cli_json_progress_and_quiet(tmp_path):

@@ -219,6 +219,15 @@ def anchor_boxes(rendered: Rendered) -> dict:
             for name, (_, top, _, bottom) in page.anchors.items()}
 
 
+def anchor_pages(rendered: Rendered) -> dict:
+    """Every anchor (element id) → (first, last) index of the pages its box is on (a box split over pages is on several)."""
+    pages: dict = {}
+    for index, page in enumerate(rendered.document.pages):
+        for name in page.anchors:
+            pages[name] = (pages.get(name, (index,))[0], index)
+    return pages
+
+
 def page_height(rendered: Rendered, index: int) -> float:
     """The height of one laid-out page, in CSS px."""
     return rendered.document.pages[index].height

@@ -7,7 +7,7 @@ import itertools
 from dataclasses import dataclass
 
 from dungeonpress.dice import d, sub_rng
-from dungeonpress.errors import UsageError
+from dungeonpress.errors import RenderError, UsageError
 from dungeonpress.generate.dungeon import generate_dungeon
 from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
@@ -110,7 +110,7 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
     # Notes pages fill a short key up to eight; the spares are dropped.
     for fit in ZINE_FITS:
         rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls))
-        if rendered.page_count - len(pdf.spare_pages(rendered)) <= ZINE_PAGES:
+        if rendered.page_count - len(pdf.spare_pages(rendered)) <= ZINE_PAGES and not overflowing_pages(rendered):
             break
     if fit == "whole":
         turns = balanced_turns(rendered, [room.number for room in dungeon.rooms])
@@ -118,8 +118,27 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
             balanced = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns))
             if balanced.page_count - len(pdf.spare_pages(balanced)) == rendered.page_count - len(pdf.spare_pages(rendered)):
                 rendered = balanced
-    rendered = pdf.keep_pages(rendered, ZINE_PAGES, f"the zine of '{dungeon.name}' (try fewer --rooms or --layout booklet)")
+    problem = f"the zine of '{dungeon.name}' (try fewer --rooms or --layout booklet)"
+    spilled = overflowing_pages(rendered)
+    if spilled:
+        raise RenderError(f"{problem}: its {', '.join(spilled)} page runs over onto another page")
+    rendered = pdf.keep_pages(rendered, ZINE_PAGES, problem)
     return write(ctx, rendered)
+
+
+ONE_PAGE = ("cover", "map", "aids", "oracle", "back")  # zine pages that must each fit their one panel
+
+
+def overflowing_pages(rendered) -> list[str]:
+    """The one-panel zine pages whose end mark fell on a later page than their start.
+
+    The page count alone does not show it: a key that needs one page fewer leaves a spare panel
+    that an overflowing page quietly takes, and the sheet folds with every later page one panel off.
+    """
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
+    pages = pdf.anchor_pages(rendered)
+    return [name for name in ONE_PAGE
+            if f"zine-{name}" in pages and pages[f"zine-{name}"] != pages.get(f"zine-{name}-end")]
 
 
 PAGE_FOOT_PX = 5 / 25.4 * 96  # the zine page's bottom margin, in CSS px
