@@ -223,6 +223,73 @@ def bench_help(runs: int = 5) -> list:
                    f"CPU {cpu:.3f} s; python -c pass {median(bare):.3f} s wall")]
 
 
+# The reference documents (../shared/bench/reference beside the project, or where this names).
+REFERENCE = Path(os.environ.get("DUNGEONPRESS_REFERENCE", ROOT.parent / "shared" / "bench" / "reference"))
+# Runs a command and prints its own CPU seconds and peak resident MiB (this process's only child).
+MEASURE = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, "
+           "stderr=subprocess.DEVNULL); u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+           "print(u.ru_utime + u.ru_stime, u.ru_maxrss / 1024)")
+BARE = "import sys, weasyprint; weasyprint.HTML(filename=sys.argv[1]).write_pdf(sys.argv[2])"
+
+
+def measured(argv, cwd=ROOT) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak MiB) of one command alone, read by a small parent process of its own."""
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", MEASURE, *argv], check=True, capture_output=True, text=True, cwd=cwd)
+    wall = time.perf_counter() - start
+    cpu, peak = (float(v) for v in done.stdout.split()[-2:])
+    return wall, cpu, peak
+
+
+def rulebook_html(path: Path) -> None:
+    """The rulebook's final HTML as the product lays it out, its links made absolute for a bare render."""
+    from dungeonpress.views.notes import notes_view
+    content = build.load_content()
+    ctx = build.context_for(content)
+    html = html_from_template(ctx, "book.html.j2", book=content.book, chapters=rulebook.chapter_views(ctx),
+                              notes_pages=notes_view(rulebook.MAX_NOTES), quickref=rulebook.quickref_view(ctx),
+                              charsheet=simple_sheet_view(), digest=content.digest[:12],
+                              page_css=rulebook.RulebookOptions().page_css())
+    base = f'<base href="{Path(ctx.templates_dir).resolve().as_uri()}/">'
+    path.write_text(html.replace("<head>", f"<head>\n{base}", 1), encoding="utf-8")
+
+
+def pdf_pages(path: Path) -> int:
+    import pypdfium2
+    document = pypdfium2.PdfDocument(str(path))
+    try:
+        return len(document)
+    finally:
+        document.close()
+
+
+def bench_reference(runs: int, work: Path) -> list:
+    """The rulebook against the reference booklet (CPU per page, peak memory, both cold), and the CLI
+    build against a bare WeasyPrint render of the same final HTML."""
+    if not (REFERENCE / "booklet.html").exists():
+        return [figure("reference documents", 0, f"found at {REFERENCE}", False, "set DUNGEONPRESS_REFERENCE")]
+    cli = CLI + ["build", "rulebook", "--layout", "pages", "--no-preflight", "--quiet", "--out", str(work / "ref-rb")]
+    reference = [sys.executable, "render.py", "booklet.html", str(work / "booklet.pdf")]
+    ours, theirs = paired(lambda: measured(cli), lambda: measured(reference, cwd=REFERENCE), runs)
+    our_pages = pdf_pages(work / "ref-rb" / "dungeoneer-rulebook.pdf")
+    their_pages = pdf_pages(work / "booklet.pdf")
+    per_page = (median(ours, 1) / our_pages) / (median(theirs, 1) / their_pages)
+    memory = median(ours, 2) / median(theirs, 2)
+    html = work / "rulebook.html"
+    rulebook_html(html)
+    built, bare = paired(lambda: measured(cli), lambda: measured([sys.executable, "-c", BARE, str(html), str(work / "bare.pdf")]),
+                         runs)
+    around = median(built, 1) / median(bare, 1)
+    return [
+        figure("rulebook CPU per page ÷ reference booklet CPU per page (cold)", per_page, "≤ 0.8", per_page <= 0.8,
+               f"{median(ours, 1):.1f} s / {our_pages} pages vs {median(theirs, 1):.1f} s / {their_pages} pages"),
+        figure("rulebook peak memory ÷ reference booklet peak", memory, "≤ 1.3", memory <= 1.3,
+               f"{median(ours, 2):.0f} MiB vs {median(theirs, 2):.0f} MiB"),
+        figure("CLI rulebook build ÷ bare WeasyPrint render of its final HTML (CPU)", around, "≤ 1.10", around <= 1.10,
+               f"{median(built, 1):.1f} s vs {median(bare, 1):.1f} s"),
+    ]
+
+
 def machine() -> str:
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                 if line.startswith("model name")), platform.processor())
@@ -235,7 +302,7 @@ def targets(runs: int, zines: int, only: list) -> None:
     print(machine())
     parts = {"help": lambda: bench_help(runs), "batch": lambda w: bench_batch(runs, zines, w), "noop": lambda w: bench_noop(runs, w),
              "warm": lambda w: bench_warm(runs, w), "preflight": lambda w: bench_preflight(runs, w),
-             "tests": lambda w: bench_tests()}
+             "reference": lambda w: bench_reference(runs, w), "tests": lambda w: bench_tests()}
     with tempfile.TemporaryDirectory(prefix="dungeonpress-bench-") as folder:
         for name, part in parts.items():
             if (only and name not in only) or (name == "tests" and "tests" not in only):
@@ -252,7 +319,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="pairs of A/B runs per ratio (medians)")
     parser.add_argument("--zines", type=int, default=100, help="zines in the batch figure (the target is for 100)")
-    parser.add_argument("--only", action="append", default=[], choices=("help", "batch", "noop", "warm", "preflight", "tests"))
+    parser.add_argument("--only", action="append", default=[], choices=("help", "batch", "noop", "warm", "preflight", "reference", "tests"))
     parser.add_argument("--stages", action="store_true", help="the rulebook by stage instead of the targets")
     args = parser.parse_args()
     if not args.stages:

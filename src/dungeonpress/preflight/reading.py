@@ -89,8 +89,8 @@ class Page:
         return self._content["images"]
 
     @property
-    def panels(self) -> list[tuple]:
-        """Where each reading page of an imposed sheet is placed: the matrix of its form (PDF units, y up)."""
+    def panels(self) -> int:
+        """How many forms the page draws at its top level (on an imposed sheet, one per reading page)."""
         return self._content["panels"]
 
     @property
@@ -201,7 +201,7 @@ def open_pdf(path: Path) -> Document:
 
 def _read_page(page) -> dict:
     top = page.get_mediabox()[3]
-    out = {"chars": [], "rects": [], "lines": [], "curves": [], "images": [], "fonts": [], "panels": []}
+    out = {"chars": [], "rects": [], "lines": [], "curves": [], "images": [], "fonts": [], "panels": 0}
     order: dict = {}
     fonts: dict = {}
     panel_of: dict = {}
@@ -215,8 +215,8 @@ def _read_page(page) -> dict:
 def _walk(parent, count, get, matrix, top, out, order, fonts, panel_of, panel=None) -> None:
     """Every object drawn, forms opened in place; `panel` is the outermost form an object is inside.
 
-    An imposed sheet draws each reading page as one form: `out["panels"]` keeps where each is placed
-    (its matrix), and `panel_of` which of them each text object belongs to.
+    An imposed sheet draws each reading page as one form: `out["panels"]` counts them, and
+    `panel_of` says which of them (by number) each text object belongs to.
     """
     for index in range(count):
         obj = get(parent, index)
@@ -235,11 +235,10 @@ def _walk(parent, count, get, matrix, top, out, order, fonts, panel_of, panel=No
             x0, y0, x1, y1 = _bounds(obj, matrix)
             out["images"].append({"x0": x0, "x1": x1, "top": top - y1, "bottom": top - y0})
         elif kind == fpdf.FPDF_PAGEOBJ_FORM:
-            placed = _compose(_matrix(obj), matrix)
             if panel is None:
-                out["panels"].append(placed)
-            _walk(obj, fpdf.FPDFFormObj_CountObjects(obj), fpdf.FPDFFormObj_GetObject,
-                  placed, top, out, order, fonts, panel_of, len(out["panels"]) - 1 if panel is None else panel)
+                out["panels"] += 1
+            _walk(obj, fpdf.FPDFFormObj_CountObjects(obj), fpdf.FPDFFormObj_GetObject, _compose(_matrix(obj), matrix),
+                  top, out, order, fonts, panel_of, out["panels"] - 1 if panel is None else panel)
 
 
 def _font_name(font) -> str:
