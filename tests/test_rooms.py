@@ -315,6 +315,36 @@ def test_domain_names_mean_one_thing():
     assert twice == {}
 
 
+# A colour written into a drawing: the palette lives in CSS (templates/css/*.css), drawings name classes.
+HEX_COLOUR = re.compile(r"#[0-9a-fA-F]{3,6}\b")
+
+
+def palette_problems(tree_by_name) -> list:
+    """Every drawing module (draw/, and any module whose strings make an <svg>) writes no hex colour."""
+    found = []
+    for name, tree in tree_by_name:
+        texts = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+        if stage(name) != "draw" and not any("<svg" in text for text in texts):
+            continue
+        found += [f"{name} writes the colour {m.group(0)} (name a class; the colour goes in the drawing's CSS)"
+                  for text in texts for m in HEX_COLOUR.finditer(text)]
+    return found
+
+
+def test_drawings_take_their_colours_from_css():
+    assert palette_problems(modules()) == []
+
+
+@pytest.mark.parametrize("target, code", [
+    ("draw.dominoes", 'INK = "#1d1a17"\n'),
+    ("draw.paperogue_grid", "def dot(x):\n    return f'<circle cx=\"{x}\" fill=\"#fff\"/>'\n"),
+    ("views.dunginoes", "BADGE = '<svg xmlns=\"http://www.w3.org/2000/svg\"><rect fill=\"#7a1f1f\"/></svg>'\n"),
+])
+def test_a_colour_written_into_a_drawing_is_caught(target, code):
+    found = palette_problems(_with(target, code))
+    assert found and all(p.startswith(f"{target} writes the colour #") for p in found), found
+
+
 # ---------------------------------------------------------------- templates get values ready to print
 
 TEMPLATES = SRC.parents[1] / "templates"

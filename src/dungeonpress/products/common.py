@@ -87,6 +87,12 @@ def html_from_template(ctx: BuildContext, template: str, **context) -> str:
                                   flows=template in FLOWING, **context)
 
 
+def drawing_css(ctx: BuildContext, name: str) -> str:
+    """A drawing's palette (templates/css/NAME), copied into each of its SVGs: inline SVG takes no document rules."""
+    from dungeonpress import render  # loaded when a product is made, not for --help
+    return render.template_source(ctx.templates_dir, f"css/{name}")
+
+
 def layout(ctx: BuildContext, html: str, *, forms: bool = False) -> Rendered:
     """Lay out HTML against the templates folder (relative links resolve there); `forms` makes fields."""
     from dungeonpress import pdf  # loaded when a product is made, not for --help
