@@ -345,6 +345,33 @@ def test_a_colour_written_into_a_drawing_is_caught(target, code):
     assert found and all(p.startswith(f"{target} writes the colour #") for p in found), found
 
 
+PAPER_SIDES = {(210, 297), (215.9, 279.4), (148, 210), (297, 210), (279.4, 215.9)}  # mm, either way round
+
+
+def paper_size_problems(tree_by_name) -> list:
+    """A paper's size in mm is written once, in model.paper: no other module spells A4, A5 or Letter out."""
+    found = []
+    for name, tree in tree_by_name:
+        if name == "model.paper":
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Tuple) and len(node.elts) == 2 \
+                    and all(isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) for e in node.elts) \
+                    and tuple(e.value for e in node.elts) in PAPER_SIDES:
+                found.append(f"{name} writes the paper size {ast.unparse(node)} (use model.paper.PAPER_MM)")
+            elif isinstance(node, ast.Constant) and node.value in (215.9, 279.4):
+                found.append(f"{name} writes Letter's {node.value} mm (use model.paper.PAPER_MM)")
+    return found
+
+
+def test_paper_sizes_are_written_once():
+    assert paper_size_problems(modules()) == []
+    assert paper_size_problems(_with("views.foes", 'SHEETS = {"a4": (210.0, 297.0)}\n')) == \
+        ["views.foes writes the paper size (210.0, 297.0) (use model.paper.PAPER_MM)"]
+    assert paper_size_problems(_with("impose", "LETTER_WIDE = 279.4 * 72 / 25.4\n")) == \
+        ["impose writes Letter's 279.4 mm (use model.paper.PAPER_MM)"]
+
+
 # ---------------------------------------------------------------- templates get values ready to print
 
 TEMPLATES = SRC.parents[1] / "templates"

@@ -13,6 +13,7 @@ import math
 from xml.sax.saxutils import escape
 
 from dungeonpress.generate.paperogue import STEP
+from dungeonpress.model.paper import PAPER_MM
 from dungeonpress.model.paperogue import Level, PaperogueRoom
 
 PITCH = 4  # fewest cells from one room's corner to the next room's: a 2-cell room and a 2-cell corridor
@@ -27,8 +28,7 @@ MARK_FONT = "Theme Marks, Paperogue Marks"
 
 # The sheet's geometry in mm, the one place it is written down: the page margin and the heights of
 # the boxes under the grid are also in templates/css/paperogue.css (test_paper checks they agree);
-# the grid gets whatever whole cells fit in what is left.
-PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+# the grid gets whatever whole cells fit in what is left; the paper sizes are model.paper's.
 CELL_MM = {"5mm": 5.0, "quarter-inch": 6.35}
 MARGIN_MM = 9.0  # @page margin
 BAND_GAP_MM = 3.0  # .band's margin-top: the space between the grid and the boxes below it

@@ -12,7 +12,6 @@ from dungeonpress.products.options import Options
 if TYPE_CHECKING:
     from dungeonpress.pdf import Rendered
 
-PAPER_SIZES = {"a4": "A4", "letter": "Letter", "a5": "A5"}
 # The looks every product can print in (`--theme`): each but standard is one stylesheet,
 # templates/css/themes/NAME.css, laid over the product's own CSS.
 THEMES = ("standard", "ink-saver", "large-print", "high-contrast", "dyslexia-friendly")
