@@ -284,7 +284,7 @@ def test_a_door_broken_by_views_is_caught():
 
 
 def test_a_model_module_importing_a_generator_is_caught():
-    found = problems(_with("model.dungeon", "from dungeonpress.generate import layout\n"))
+    found = problems(_with("model.dungeon", "from dungeonpress.generate import floor_plan\n"))
     assert any(p.startswith("leaf model.dungeon imports dungeonpress.generate") for p in found), found
 
 
