@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from dungeonpress.pdf import Rendered
 
 # The looks every product can print in (`--theme`): each but standard is one stylesheet,
-# templates/css/themes/NAME.css, laid over the product's own CSS.
+# templates/css/themes/NAME.css, laid over the product's own CSS (and themes/drawings/NAME.css over a drawing's palette).
 THEMES = ("standard", "ink-saver", "large-print", "high-contrast", "dyslexia-friendly")
 # Templates of documents that take the pages they need (books): large print re-flows them; fixed
 # formats (sheets, cards, the one-sheet zine) must keep fitting their paper.
@@ -87,9 +87,11 @@ def html_from_template(ctx: BuildContext, template: str, **context) -> str:
 
 
 def drawing_css(ctx: BuildContext, name: str) -> str:
-    """A drawing's palette (templates/css/NAME), copied into each of its SVGs: inline SVG takes no document rules."""
+    """A drawing's palette (templates/css/NAME) with the theme's layer for drawings after it
+    (templates/css/themes/drawings/THEME.css), copied into each of its SVGs: inline SVG takes no document rules."""
     from dungeonpress import render  # loaded when a product is made, not for --help
-    return render.template_source(ctx.templates_dir, f"css/{name}")
+    return (render.template_source(ctx.templates_dir, f"css/{name}") + "\n"
+            + render.template_source(ctx.templates_dir, f"css/themes/drawings/{ctx.theme}.css"))
 
 
 def layout(ctx: BuildContext, html: str, *, forms: bool = False) -> Rendered:
