@@ -27,8 +27,9 @@ DEAD_END = 1  # cells a dead-end corridor runs before it stops
 MARK_FONT = "Theme Marks, Paperogue Marks"
 
 # The sheet's geometry in mm, the one place it is written down: the page margin and the heights of
-# the boxes under the grid are also in templates/css/paperogue.css (test_paper checks they agree);
-# the grid gets whatever whole cells fit in what is left; the paper sizes are model.paper's.
+# the boxes under the grid are also in templates/css/paperogue.css (tests/test_products_paper.py
+# checks they agree); the grid gets whatever whole cells fit in what is left; the paper sizes are
+# model.paper's.
 CELL_MM = {"5mm": 5.0, "quarter-inch": 6.35}
 MARGIN_MM = 9.0  # @page margin
 BAND_GAP_MM = 3.0  # .band's margin-top: the space between the grid and the boxes below it
