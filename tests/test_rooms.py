@@ -411,3 +411,60 @@ def test_templates_get_values_ready_to_print():
 ])
 def test_template_logic_is_caught(snippet):
     assert template_problems([("mutant.html.j2", snippet)])
+
+
+# ---------------------------------------------------------------- tests mirror src/
+
+TESTS = Path(__file__).resolve().parent
+# Tests of the whole tool rather than of one module: they mirror no module.
+CROSS_CUTTING = {"accessible_pdfs", "content_quality", "docs", "docs_cli", "golden_data", "install", "print_shop",
+                 "reliability", "reliability_faults", "reliability_properties", "rooms", "themes"}
+# Modules still tested only through another module's tests (mostly a product's, end to end). The list
+# may only shrink: a new module comes with tests/test_<package>_<module>.py.
+UNMIRRORED = {
+    "build", "errors", "load", "manifest", "model", "pdf", "resources",
+    "draw.cave", "draw.dominoes", "draw.furnish", "draw.geometry", "draw.hatching", "draw.map_marks",
+    "draw.map_reading", "draw.pen",
+    "export", "export.files", "export.licences",
+    "generate.delve", "generate.dunginoes", "generate.oracle", "generate.paperogue",
+    "model.character", "model.delve", "model.dungeon", "model.dunginoes", "model.oracle", "model.paper",
+    "model.paperogue", "model.plan",
+    "preflight.layout", "preflight.text",
+    "products", "products.character", "products.common", "products.options", "products.tables",
+    "serve.app", "serve.jobs", "serve.page", "serve.paths", "serve.watch",
+    "views.chapter", "views.data", "views.delve", "views.dungeon", "views.dunginoes", "views.foes", "views.notes",
+    "views.oracle", "views.paperogue", "views.sheet", "views.tables", "views.words",
+}
+
+
+def mirrored_modules() -> set:
+    """Every module a test file should mirror, dotted under dungeonpress: a package by its __init__ when that
+    holds more than a docstring and imports; not __main__, not the package root."""
+    found = set()
+    for name, tree in modules():
+        if name.endswith("__main__"):
+            continue
+        if name == "__init__" or name.endswith(".__init__"):
+            body = [node for node in tree.body if not isinstance(node, (ast.Import, ast.ImportFrom))
+                    and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
+            if name == "__init__" or not body:
+                continue
+            name = name.removesuffix(".__init__")
+        found.add(name)
+    return found
+
+
+def mirror_of(module: str) -> str:
+    """`draw.dominoes` is tested in tests/test_draw_dominoes.py; `impose` in tests/test_impose.py."""
+    return "test_" + module.replace(".", "_") + ".py"
+
+
+def test_tests_mirror_src():
+    names = {path.name for path in TESTS.glob("test_*.py")}
+    modules_ = mirrored_modules()
+    missing = {module for module in modules_ if mirror_of(module) not in names}
+    assert missing <= UNMIRRORED, f"give these modules their test file: {sorted(missing - UNMIRRORED)}"
+    assert UNMIRRORED <= missing, f"tested now, take off UNMIRRORED: {sorted(UNMIRRORED - missing)}"
+    strays = {name for name in names if name not in {mirror_of(m) for m in modules_}
+              and name.removeprefix("test_").removesuffix(".py") not in CROSS_CUTTING}
+    assert strays == set(), f"name each test file for the module it tests (or list it in CROSS_CUTTING): {strays}"
