@@ -284,7 +284,7 @@ def test_a_door_broken_by_views_is_caught():
 
 
 def test_a_model_module_importing_a_generator_is_caught():
-    found = problems(_with("model.dungeon", "from dungeonpress.generate import layout\n"))
+    found = problems(_with("model.dungeon", "from dungeonpress.generate import floor_plan\n"))
     assert any(p.startswith("leaf model.dungeon imports dungeonpress.generate") for p in found), found
 
 
@@ -313,6 +313,63 @@ def test_domain_names_mean_one_thing():
     inner = ("model", "generate", "draw", "views")
     twice = {cls: where for cls, where in seen.items() if len(where) > 1 and any(stage(w) in inner for w in where)}
     assert twice == {}
+
+
+# A colour written into a drawing: the palette lives in CSS (templates/css/*.css), drawings name classes.
+HEX_COLOUR = re.compile(r"#[0-9a-fA-F]{3,6}\b")
+
+
+def palette_problems(tree_by_name) -> list:
+    """Every drawing module (draw/, and any module whose strings make an <svg>) writes no hex colour."""
+    found = []
+    for name, tree in tree_by_name:
+        texts = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+        if stage(name) != "draw" and not any("<svg" in text for text in texts):
+            continue
+        found += [f"{name} writes the colour {m.group(0)} (name a class; the colour goes in the drawing's CSS)"
+                  for text in texts for m in HEX_COLOUR.finditer(text)]
+    return found
+
+
+def test_drawings_take_their_colours_from_css():
+    assert palette_problems(modules()) == []
+
+
+@pytest.mark.parametrize("target, code", [
+    ("draw.dominoes", 'INK = "#1d1a17"\n'),
+    ("draw.paperogue_grid", "def dot(x):\n    return f'<circle cx=\"{x}\" fill=\"#fff\"/>'\n"),
+    ("views.dunginoes", "BADGE = '<svg xmlns=\"http://www.w3.org/2000/svg\"><rect fill=\"#7a1f1f\"/></svg>'\n"),
+])
+def test_a_colour_written_into_a_drawing_is_caught(target, code):
+    found = palette_problems(_with(target, code))
+    assert found and all(p.startswith(f"{target} writes the colour #") for p in found), found
+
+
+PAPER_SIDES = {(210, 297), (215.9, 279.4), (148, 210), (297, 210), (279.4, 215.9)}  # mm, either way round
+
+
+def paper_size_problems(tree_by_name) -> list:
+    """A paper's size in mm is written once, in model.paper: no other module spells A4, A5 or Letter out."""
+    found = []
+    for name, tree in tree_by_name:
+        if name == "model.paper":
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Tuple) and len(node.elts) == 2 \
+                    and all(isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) for e in node.elts) \
+                    and tuple(e.value for e in node.elts) in PAPER_SIDES:
+                found.append(f"{name} writes the paper size {ast.unparse(node)} (use model.paper.PAPER_MM)")
+            elif isinstance(node, ast.Constant) and node.value in (215.9, 279.4):
+                found.append(f"{name} writes Letter's {node.value} mm (use model.paper.PAPER_MM)")
+    return found
+
+
+def test_paper_sizes_are_written_once():
+    assert paper_size_problems(modules()) == []
+    assert paper_size_problems(_with("views.foes", 'SHEETS = {"a4": (210.0, 297.0)}\n')) == \
+        ["views.foes writes the paper size (210.0, 297.0) (use model.paper.PAPER_MM)"]
+    assert paper_size_problems(_with("impose", "LETTER_WIDE = 279.4 * 72 / 25.4\n")) == \
+        ["impose writes Letter's 279.4 mm (use model.paper.PAPER_MM)"]
 
 
 # ---------------------------------------------------------------- templates get values ready to print
@@ -354,3 +411,60 @@ def test_templates_get_values_ready_to_print():
 ])
 def test_template_logic_is_caught(snippet):
     assert template_problems([("mutant.html.j2", snippet)])
+
+
+# ---------------------------------------------------------------- tests mirror src/
+
+TESTS = Path(__file__).resolve().parent
+# Tests of the whole tool rather than of one module: they mirror no module.
+CROSS_CUTTING = {"accessible_pdfs", "content_quality", "docs", "docs_cli", "golden_data", "install", "print_shop",
+                 "reliability", "reliability_faults", "reliability_properties", "rooms", "themes"}
+# Modules still tested only through another module's tests (mostly a product's, end to end). The list
+# may only shrink: a new module comes with tests/test_<package>_<module>.py.
+UNMIRRORED = {
+    "build", "errors", "load", "manifest", "model", "pdf", "resources",
+    "draw.cave", "draw.dominoes", "draw.furnish", "draw.geometry", "draw.hatching", "draw.map_marks",
+    "draw.map_reading", "draw.pen",
+    "export", "export.files", "export.licences",
+    "generate.delve", "generate.dunginoes", "generate.oracle", "generate.paperogue",
+    "model.character", "model.delve", "model.dungeon", "model.dunginoes", "model.oracle", "model.paper",
+    "model.paperogue", "model.plan",
+    "preflight.layout", "preflight.text",
+    "products", "products.character", "products.common", "products.options", "products.tables",
+    "serve.app", "serve.jobs", "serve.page", "serve.paths", "serve.watch",
+    "views.chapter", "views.data", "views.delve", "views.dungeon", "views.dunginoes", "views.foes", "views.notes",
+    "views.oracle", "views.paperogue", "views.sheet", "views.tables", "views.words",
+}
+
+
+def mirrored_modules() -> set:
+    """Every module a test file should mirror, dotted under dungeonpress: a package by its __init__ when that
+    holds more than a docstring and imports; not __main__, not the package root."""
+    found = set()
+    for name, tree in modules():
+        if name.endswith("__main__"):
+            continue
+        if name == "__init__" or name.endswith(".__init__"):
+            body = [node for node in tree.body if not isinstance(node, (ast.Import, ast.ImportFrom))
+                    and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
+            if name == "__init__" or not body:
+                continue
+            name = name.removesuffix(".__init__")
+        found.add(name)
+    return found
+
+
+def mirror_of(module: str) -> str:
+    """`draw.dominoes` is tested in tests/test_draw_dominoes.py; `impose` in tests/test_impose.py."""
+    return "test_" + module.replace(".", "_") + ".py"
+
+
+def test_tests_mirror_src():
+    names = {path.name for path in TESTS.glob("test_*.py")}
+    modules_ = mirrored_modules()
+    missing = {module for module in modules_ if mirror_of(module) not in names}
+    assert missing <= UNMIRRORED, f"give these modules their test file: {sorted(missing - UNMIRRORED)}"
+    assert UNMIRRORED <= missing, f"tested now, take off UNMIRRORED: {sorted(UNMIRRORED - missing)}"
+    strays = {name for name in names if name not in {mirror_of(m) for m in modules_}
+              and name.removeprefix("test_").removesuffix(".py") not in CROSS_CUTTING}
+    assert strays == set(), f"name each test file for the module it tests (or list it in CROSS_CUTTING): {strays}"

@@ -59,6 +59,54 @@ def test_every_theme_has_its_stylesheet():
     assert THEMES[0] == "standard"
     for theme in THEMES:
         assert (THEMES_DIR / f"{theme}.css").is_file(), theme
+        assert (THEMES_DIR / "drawings" / f"{theme}.css").is_file(), theme  # its layer over the drawings' palettes
+
+
+# The drawings' palettes, copied into each SVG's style element, and the themes' layers laid after them.
+PALETTES = ("map.css", "dominoes.css", "paperogue-grid.css")
+DRAWING_ROOTS = (".dungeon-map", ".map-sketch", ".domino-map", ".paperogue-drawing", ".legend-room")
+
+
+def css_rules(text: str) -> list:
+    """(selector, {property: value}) of every rule of a flat stylesheet, comments left out."""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return [(selector.strip(), dict((k.strip(), v.strip()) for k, v in (d.split(":", 1) for d in body.split(";")
+                                                                          if d.strip())))
+            for selector, body in re.findall(r"([^{}]+)\{([^}]*)\}", text)]
+
+
+def neutral(colour: str) -> bool:
+    r, g, b = hex_rgb(colour)
+    return r == g == b
+
+
+def test_drawing_stylesheets_fit_inside_an_svg():
+    """No angle brackets (the text sits in an inline SVG), one selector per rule (WeasyPrint's SVG styles take
+    no lists), and every rule scoped to a drawing's root class."""
+    css_dir = THEMES_DIR.parent
+    sheets = [css_dir / name for name in PALETTES] + sorted((THEMES_DIR / "drawings").glob("*.css"))
+    for sheet in sheets:
+        text = sheet.read_text()
+        assert "<" not in text and ">" not in text, sheet.name
+        for selector, _ in css_rules(text):
+            assert "," not in selector and selector.startswith(DRAWING_ROOTS), (sheet.name, selector)
+
+
+def test_high_contrast_drawings_keep_no_hue():
+    """Every fill or stroke of a Dunginoes or Paperogue palette in a colour is laid over in black, white or grey."""
+    layer = dict(css_rules((THEMES_DIR / "drawings" / "high-contrast.css").read_text()))
+    assert all(neutral(value) for rule in layer.values() for prop, value in rule.items() if prop in ("fill", "stroke"))
+    for name in ("dominoes.css", "paperogue-grid.css"):
+        for selector, rule in css_rules((THEMES_DIR.parent / name).read_text()):
+            for prop in ("fill", "stroke"):
+                if rule.get(prop, "none").startswith("#") and not neutral(rule[prop]):
+                    assert prop in layer.get(selector, {}), (name, selector, prop, rule[prop])
+
+
+def test_ink_saver_drawings_lose_their_tints_and_filled_numbers():
+    layer = dict(css_rules((THEMES_DIR / "drawings" / "ink-saver.css").read_text()))
+    assert layer[".domino-map .paper"]["fill"] == "#ffffff"
+    assert layer[".domino-map .badge"]["fill"] == "#ffffff"  # an outlined disc, its number in the accent
 
 
 def test_contrast_formula_on_known_pairs():

@@ -7,11 +7,19 @@ from dataclasses import dataclass
 
 import pikepdf
 
+from dungeonpress.model.paper import PAPER_MM
+
 MM = 72 / 25.4
-SHEETS = {  # landscape sheet sizes in points
-    "a4": (297 * MM, 210 * MM),
-    "letter": (11 * 72, 8.5 * 72),
-}
+
+
+def _points(mm: float) -> float:
+    """A length in points; a whole number of points (Letter's 612 x 792) stays whole, not 612.0000000000001."""
+    points = mm * MM
+    return float(round(points)) if abs(points - round(points)) < 1e-6 else points
+
+
+# Landscape sheet sizes in points, for the papers booklets and zines are imposed on.
+SHEETS = {paper: (_points(PAPER_MM[paper][1]), _points(PAPER_MM[paper][0])) for paper in ("a4", "letter")}
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,8 @@
-"""Turn a DominoMap into an SVG string: dominoes with pips on a grid, doors, markers and the way in."""
+"""Turn a DominoMap into an SVG string: dominoes with pips on a grid, doors, markers and the way in.
+
+The drawing names classes only; its palette is the stylesheet passed in (templates/css/dominoes.css),
+copied into the SVG so it prints anywhere.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,6 @@ UNIT = 10  # SVG user units per grid unit; one domino half is 2 x 2 grid units
 MARGIN = 1  # grid units of paper kept round the dungeon when it is scaled to its box
 LEAST_PT = 6.1  # the smallest letters on a map or legend picture, printed (labels need 6 pt)
 MAX_UNIT_MM = 12.0  # a grid unit at life size: a domino half (2 x 2 units) is about 24 mm square
-INK, ACCENT, GRID, PAPER, TILE = "#1d1a17", "#7a1f1f", "#ddd6ca", "#fbf8f2", "#ffffff"
 _PIP_R = 0.19
 _SPREAD = 0.5  # pip offset from a half's centre, in grid units
 
@@ -29,7 +32,7 @@ _PIPS = {
 }
 
 
-def draw_domino_map(dungeon: DominoMap, *, width_mm: float = 180, height_mm: float = 200) -> str:
+def draw_domino_map(dungeon: DominoMap, *, width_mm: float = 180, height_mm: float = 200, css: str = "") -> str:
     """The whole map as one `width_mm` x `height_mm` <svg> of graph paper, the tiles scaled to fill it and centred.
 
     The tiles (with the way in and a square of paper round them) are scaled to the box's width or
@@ -42,8 +45,8 @@ def draw_domino_map(dungeon: DominoMap, *, width_mm: float = 180, height_mm: flo
     least = LEAST_PT * 25.4 / 72 / scale  # the smallest letters, in grid units, that print at LEAST_PT
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="domino-map" '
              f'viewBox="{_u(left)} {_u(top)} {_u(width)} {_u(height)}" '
-             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm">',
-             f'<rect x="{_u(left)}" y="{_u(top)}" width="{_u(width)}" height="{_u(height)}" fill="{PAPER}"/>']
+             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm">{_style(css)}',
+             f'<rect class="paper" x="{_u(left)}" y="{_u(top)}" width="{_u(width)}" height="{_u(height)}"/>']
     parts.append(_grid(left, top, left + width, top + height))
     parts.append(_entrance(dungeon.entrance))
     for end in dungeon.open_ends if dungeon.mode == "fly" else ():
@@ -82,9 +85,9 @@ def _grid(x0: float, y0: float, x1: float, y1: float) -> str:
     """Grid lines on every whole unit inside the box (the box's edges need not be whole units)."""
     xs = range(math.ceil(x0), math.floor(x1) + 1)
     ys = range(math.ceil(y0), math.floor(y1) + 1)
-    return (f'<path d="' + " ".join(f"M{_u(x)} {_u(y0)}V{_u(y1)}" for x in xs)
+    return (f'<path class="grid" d="' + " ".join(f"M{_u(x)} {_u(y0)}V{_u(y1)}" for x in xs)
             + " " + " ".join(f"M{_u(x0)} {_u(y)}H{_u(x1)}" for y in ys)
-            + f'" stroke="{GRID}" stroke-width="0.5" fill="none"/>')
+            + '"/>')
 
 
 def _tile(tile: Tile, least: float = 0.0) -> str:
@@ -92,21 +95,19 @@ def _tile(tile: Tile, least: float = 0.0) -> str:
     left, top = min(ax, bx) - 1, min(ay, by) - 1
     right, bottom = max(ax, bx) + 1, max(ay, by) + 1
     inset = 0.1
-    stroke, width = (ACCENT, 3.2) if tile.final else (INK, 1.3)
     out = [f'<g class="tile" id="room-{tile.room}">',
-           f'<rect x="{_u(left + inset)}" y="{_u(top + inset)}" width="{_u(right - left - 2 * inset)}" '
-           f'height="{_u(bottom - top - 2 * inset)}" rx="{_u(0.35)}" fill="{TILE}" stroke="{stroke}" '
-           f'stroke-width="{width}"/>']
+           f'<rect class="face{" final" if tile.final else ""}" x="{_u(left + inset)}" y="{_u(top + inset)}" '
+           f'width="{_u(right - left - 2 * inset)}" height="{_u(bottom - top - 2 * inset)}" rx="{_u(0.35)}"/>']
     mx, my = (ax + bx) / 2, (ay + by) / 2  # the middle of the dividing line
     horizontal = ay == by
     if horizontal:
-        out.append(f'<line x1="{_u(mx)}" y1="{_u(my - 0.7)}" x2="{_u(mx)}" y2="{_u(my + 0.7)}" stroke="{INK}" stroke-width="1"/>')
+        out.append(f'<line class="divider" x1="{_u(mx)}" y1="{_u(my - 0.7)}" x2="{_u(mx)}" y2="{_u(my + 0.7)}"/>')
     else:
-        out.append(f'<line x1="{_u(mx - 0.7)}" y1="{_u(my)}" x2="{_u(mx + 0.7)}" y2="{_u(my)}" stroke="{INK}" stroke-width="1"/>')
+        out.append(f'<line class="divider" x1="{_u(mx - 0.7)}" y1="{_u(my)}" x2="{_u(mx + 0.7)}" y2="{_u(my)}"/>')
     for cx, cy, value in tile.halves:
         for along, across in _PIPS[value]:
             px, py = (along, across) if horizontal else (across, along)
-            out.append(f'<circle cx="{_u(cx + px * _SPREAD)}" cy="{_u(cy + py * _SPREAD)}" r="{_u(_PIP_R)}" fill="{INK}"/>')
+            out.append(f'<circle class="pip" cx="{_u(cx + px * _SPREAD)}" cy="{_u(cy + py * _SPREAD)}" r="{_u(_PIP_R)}"/>')
     out.append(_badge(mx, my, tile.room, diamond=bool(tile.special), least=least))
     out.append("</g>")
     return "\n".join(out)
@@ -121,11 +122,11 @@ def _badge(x: float, y: float, number, diamond: bool = False, least: float = 0.0
     if diamond:
         r = 0.56 * grow
         points = f"{_u(x)},{_u(y - r)} {_u(x + r)},{_u(y)} {_u(x)},{_u(y + r)} {_u(x - r)},{_u(y)}"
-        mark = f'<polygon points="{points}" fill="{ACCENT}" stroke="#ffffff" stroke-width="0.6"/>'
+        mark = f'<polygon class="badge" points="{points}"/>'
     else:
-        mark = f'<circle cx="{_u(x)}" cy="{_u(y)}" r="{_u(0.41 * grow)}" fill="{ACCENT}" stroke="#ffffff" stroke-width="0.6"/>'
-    return (f'{mark}<text x="{_u(x)}" y="{_u(y + size * 0.36)}" text-anchor="middle" font-family="{SERIF}" '
-            f'font-weight="700" font-size="{_u(size)}" fill="#ffffff">{number}</text>')
+        mark = f'<circle class="badge" cx="{_u(x)}" cy="{_u(y)}" r="{_u(0.41 * grow)}"/>'
+    return (f'{mark}<text class="badge-text" x="{_u(x)}" y="{_u(y + size * 0.36)}" text-anchor="middle" '
+            f'font-family="{SERIF}" font-weight="700" font-size="{_u(size)}">{number}</text>')
 
 
 def _entrance(end: End, label: bool = True) -> str:
@@ -134,20 +135,19 @@ def _entrance(end: End, label: bool = True) -> str:
     points = " ".join(f"{_u(px)},{_u(py)}" for px, py in (
         (x - 1.8, y - 0.3), (x - 0.9, y - 0.3), (x - 0.9, y - 0.75), (x - 0.15, y), (x - 0.9, y + 0.75),
         (x - 0.9, y + 0.3), (x - 1.8, y + 0.3)))
-    arrow = f'<polygon points="{points}" fill="{ACCENT}"/>'
+    arrow = f'<polygon class="entrance" points="{points}"/>'
     if not label:
         return arrow
-    return (f'{arrow}<text x="{_u(x - 1.05)}" y="{_u(y - 1.0)}" text-anchor="middle" font-family="{TITLING}" font-weight="700" '
-            f'font-size="{_u(0.5)}" fill="{ACCENT}">IN</text>')
+    return (f'{arrow}<text class="entrance-text" x="{_u(x - 1.05)}" y="{_u(y - 1.0)}" text-anchor="middle" '
+            f'font-family="{TITLING}" font-weight="700" font-size="{_u(0.5)}">IN</text>')
 
 
 def _stub(end: End) -> str:
     """An open exit nobody has explored yet: a short dashed passage leading off the tile."""
     x, y = end.x, end.y
     tx, ty = end.x + end.dx * 0.95, end.y + end.dy * 0.95
-    return (f'<line x1="{_u(x)}" y1="{_u(y)}" x2="{_u(tx)}" y2="{_u(ty)}" stroke="{INK}" stroke-width="1.3" '
-            f'stroke-dasharray="2 1.5"/><circle cx="{_u(tx)}" cy="{_u(ty)}" r="{_u(0.16)}" fill="{PAPER}" '
-            f'stroke="{INK}" stroke-width="1"/>')
+    return (f'<line class="stub" x1="{_u(x)}" y1="{_u(y)}" x2="{_u(tx)}" y2="{_u(ty)}"/>'
+            f'<circle class="stub-end" cx="{_u(tx)}" cy="{_u(ty)}" r="{_u(0.16)}"/>')
 
 
 def _door(tile: Tile, least: float = 0.0) -> str:
@@ -157,14 +157,13 @@ def _door(tile: Tile, least: float = 0.0) -> str:
     if tile.secret:
         sx, sy = _secret_spot(tile)
         size = max(0.38, least)
-        return (f'<circle cx="{_u(sx)}" cy="{_u(sy)}" r="{_u(0.27 * size / 0.38)}" fill="{PAPER}" stroke="{ACCENT}" '
-                f'stroke-width="0.8"/><text x="{_u(sx)}" y="{_u(sy + 0.34 * size)}" text-anchor="middle" '
-                f'font-family="{SERIF}" font-weight="700" font-size="{_u(size)}" fill="{ACCENT}">S</text>')
+        return (f'<circle class="secret" cx="{_u(sx)}" cy="{_u(sy)}" r="{_u(0.27 * size / 0.38)}"/>'
+                f'<text class="secret-text" x="{_u(sx)}" y="{_u(sy + 0.34 * size)}" text-anchor="middle" '
+                f'font-family="{SERIF}" font-weight="700" font-size="{_u(size)}">S</text>')
     along, across = 0.42, 0.2  # half sizes of the door leaf
     w, h = (across, along) if end.dx else (along, across)
-    fill = INK if tile.locked else TILE
-    return (f'<rect x="{_u(x - w)}" y="{_u(y - h)}" width="{_u(2 * w)}" height="{_u(2 * h)}" fill="{fill}" '
-            f'stroke="{INK}" stroke-width="1"/>')
+    return (f'<rect class="door{" locked" if tile.locked else ""}" x="{_u(x - w)}" y="{_u(y - h)}" '
+            f'width="{_u(2 * w)}" height="{_u(2 * h)}"/>')
 
 
 def _secret_spot(tile: Tile) -> tuple[float, float]:
@@ -186,8 +185,8 @@ def _secret_spot(tile: Tile) -> tuple[float, float]:
 ICONS = ("entrance", "room", "special", "final", "door", "locked", "secret", "unexplored")
 
 
-def draw_icon(kind: str) -> str:
-    """A small SVG of one map mark, for the legend: one of ICONS."""
+def draw_icon(kind: str, css: str = "") -> str:
+    """A small SVG of one map mark, for the legend: one of ICONS, coloured by `css` as the map is."""
     boxes = {"entrance": (-2.0, -0.9, 2.0, 1.8), "final": (-1.2, -0.7, 2.4, 1.4)}
     x, y, w, h = boxes.get(kind, (-0.7, -0.7, 1.4, 1.4))
     if kind == "entrance":
@@ -197,8 +196,7 @@ def draw_icon(kind: str) -> str:
     elif kind == "special":
         body = _badge(0, 0, 7, diamond=True)
     elif kind == "final":
-        body = (f'<rect x="{_u(-1.1)}" y="{_u(-0.6)}" width="{_u(2.2)}" height="{_u(1.2)}" rx="{_u(0.3)}" '
-                f'fill="{TILE}" stroke="{ACCENT}" stroke-width="3.2"/>')
+        body = f'<rect class="face final" x="{_u(-1.1)}" y="{_u(-0.6)}" width="{_u(2.2)}" height="{_u(1.2)}" rx="{_u(0.3)}"/>'
     elif kind in ("door", "locked", "secret"):
         fake = Tile(room=0, halves=(), parent=0, via=End(0, 0, 0, 1, 0, 0), locked=kind == "locked",
                     secret=kind == "secret")
@@ -210,5 +208,10 @@ def draw_icon(kind: str) -> str:
         raise ValueError(f"unknown map icon {kind!r} (expected one of {', '.join(ICONS)})")
     # 2.6 mm a grid unit, or more where the picture has letters, so they print at LEAST_PT.
     mm = max(2.6, LEAST_PT * 25.4 / 72 / {"room": 0.5, "special": 0.5, "secret": 0.38}.get(kind, 99))
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="icon" viewBox="{_u(x)} {_u(y)} {_u(w)} {_u(h)}" '
-            f'width="{w * mm:.1f}mm" height="{h * mm:.1f}mm">{body}</svg>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="icon domino-map" viewBox="{_u(x)} {_u(y)} {_u(w)} {_u(h)}" '
+            f'width="{w * mm:.1f}mm" height="{h * mm:.1f}mm">{_style(css)}{body}</svg>')
+
+
+def _style(css: str) -> str:
+    """The palette as the drawing's own style element (inline SVG takes no document rules), or nothing."""
+    return f"<style>{css}</style>" if css else ""

@@ -2,7 +2,9 @@
 
 All coordinates are millimetres (the viewBox is in mm and the width/height attributes say
 mm), so one grid cell is exactly `cell` mm on paper. Rooms are 2 x 2 cells, one lattice step
-is PITCH cells, and corridors run along the grid line through the middle of a wall.
+is PITCH cells, and corridors run along the grid line through the middle of a wall. The drawings
+name classes only; their palette is the stylesheet passed in (templates/css/paperogue-grid.css),
+copied into each SVG so it prints anywhere.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import math
 from xml.sax.saxutils import escape
 
 from dungeonpress.generate.paperogue import STEP
+from dungeonpress.model.paper import PAPER_MM
 from dungeonpress.model.paperogue import Level, PaperogueRoom
 
 PITCH = 4  # fewest cells from one room's corner to the next room's: a 2-cell room and a 2-cell corridor
@@ -19,20 +22,14 @@ ROOM = 2  # a room is ROOM x ROOM cells, one cell per quadrant
 PAD = 0.5  # mm of paper drawn around the grid so its outer lines are not clipped
 DEAD_END = 1  # cells a dead-end corridor runs before it stops
 
-INK = "#1d1a17"
-ACCENT = "#7a1f1f"
-GRID_LINE = "#aab1ba"
-GRID_DOT = "#6f7680"
-QUADRANT = "#8c8377"
-MUTED = "#5a534b"
 # Vollkorn with lining figures, declared in templates/css/paperogue.css. SVG text takes no document
 # rules, so a theme that changes the letters (dyslexia-friendly) declares "Theme Marks" instead.
 MARK_FONT = "Theme Marks, Paperogue Marks"
 
 # The sheet's geometry in mm, the one place it is written down: the page margin and the heights of
-# the boxes under the grid are also in templates/css/paperogue.css (test_paper checks they agree);
-# the grid gets whatever whole cells fit in what is left.
-PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+# the boxes under the grid are also in templates/css/paperogue.css (tests/test_products_paper.py
+# checks they agree); the grid gets whatever whole cells fit in what is left; the paper sizes are
+# model.paper's.
 CELL_MM = {"5mm": 5.0, "quarter-inch": 6.35}
 MARGIN_MM = 9.0  # @page margin
 BAND_GAP_MM = 3.0  # .band's margin-top: the space between the grid and the boxes below it
@@ -54,10 +51,11 @@ def fit_grid(paper: str, cell: str, reserved_mm: float) -> tuple[int, int]:
     return math.floor(usable_w / size + 1e-9), math.floor(usable_h / size + 1e-9)
 
 
-def sheet_svg(cols: int, rows: int, cell: float, grid: str = "square", level: Level | None = None) -> str:
+def sheet_svg(cols: int, rows: int, cell: float, grid: str = "square", level: Level | None = None,
+              css: str = "") -> str:
     """A `cols` x `rows` grid of `cell` mm squares (lines, or dots for grid="dot"), with `level` drawn centred."""
     width, height = cols * cell, rows * cell
-    parts = [_open(width + 2 * PAD, height + 2 * PAD, -PAD, -PAD, "paperogue-grid")]
+    parts = [_open(width + 2 * PAD, height + 2 * PAD, -PAD, -PAD, "paperogue-grid", css)]
     parts.append(_dots(cols, rows, cell) if grid == "dot" else _lines(cols, rows, cell))
     if level is not None:
         origin = level_origin(level, cols, rows)
@@ -117,15 +115,17 @@ def room_cell(room: PaperogueRoom, origin: tuple) -> tuple[int, int]:
 
 # --- the grid ------------------------------------------------------------------------------------
 
-def _open(width: float, height: float, x: float, y: float, css_class: str) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" width="{_n(width)}mm" '
-            f'height="{_n(height)}mm" viewBox="{_n(x)} {_n(y)} {_n(width)} {_n(height)}">')
+def _open(width: float, height: float, x: float, y: float, css_class: str, css: str) -> str:
+    """The <svg> start tag, with the palette as its own style element (inline SVG takes no document rules)."""
+    style = f"<style>{css}</style>" if css else ""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class} paperogue-drawing" width="{_n(width)}mm" '
+            f'height="{_n(height)}mm" viewBox="{_n(x)} {_n(y)} {_n(width)} {_n(height)}">{style}')
 
 
 def _lines(cols: int, rows: int, cell: float) -> str:
     """One <line> per grid line, so each can be found and measured in the PDF."""
     width, height = cols * cell, rows * cell
-    out = [f'<g stroke="{GRID_LINE}" stroke-width="0.18" fill="none">']
+    out = ['<g class="lines">']
     for i in range(cols + 1):
         out.append(f'<line x1="{_n(i * cell)}" y1="0" x2="{_n(i * cell)}" y2="{_n(height)}"/>')
     for j in range(rows + 1):
@@ -136,7 +136,7 @@ def _lines(cols: int, rows: int, cell: float) -> str:
 
 def _dots(cols: int, rows: int, cell: float) -> str:
     """One dot at every grid corner."""
-    out = [f'<g fill="{GRID_DOT}" stroke="none">']
+    out = ['<g class="dots">']
     for j in range(rows + 1):
         for i in range(cols + 1):
             out.append(f'<circle cx="{_n(i * cell)}" cy="{_n(j * cell)}" r="0.3"/>')
@@ -164,7 +164,7 @@ def _level(level: Level, cell: float, origin: tuple[int, int]) -> str:
                 doors.append(_lock(start, door.direction, cell))
         rooms.append(_room(room, level, cell, cx, cy))
     return "\n".join([f'<g class="level" data-level="{level.number}">',
-                      f'<g stroke="{INK}" stroke-width="0.7" stroke-linecap="square" fill="none">',
+                      '<g class="corridors">',
                       *corridors, "</g>", *rooms, *doors, "</g>"])
 
 
@@ -201,45 +201,41 @@ def _lock(at, direction: str, cell: float) -> str:
     long_, short = 0.62 * cell, 0.26 * cell
     w, h = (short, long_) if dx else (long_, short)
     return (f'<rect class="lock" x="{_n(centre[0] - w / 2)}" y="{_n(centre[1] - h / 2)}" width="{_n(w)}" '
-            f'height="{_n(h)}" fill="{ACCENT}" stroke="{INK}" stroke-width="0.2"/>')
+            f'height="{_n(h)}"/>')
 
 
 def _room(room: PaperogueRoom, level: Level, cell: float, cx: int, cy: int) -> str:
     x, y, size = cx * cell, cy * cell, ROOM * cell
     mid_x, mid_y = x + cell, y + cell
     out = [f'<g class="room" data-room="{room.number}">',
-           f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(size)}" height="{_n(size)}" fill="#ffffff" '
-           f'stroke="{INK}" stroke-width="0.5"/>',
-           f'<line x1="{_n(mid_x)}" y1="{_n(y)}" x2="{_n(mid_x)}" y2="{_n(y + size)}" stroke="{QUADRANT}" '
-           f'stroke-width="0.15"/>',
-           f'<line x1="{_n(x)}" y1="{_n(mid_y)}" x2="{_n(x + size)}" y2="{_n(mid_y)}" stroke="{QUADRANT}" '
-           f'stroke-width="0.15"/>']
+           f'<rect class="box" x="{_n(x)}" y="{_n(y)}" width="{_n(size)}" height="{_n(size)}"/>',
+           f'<line class="quadrant" x1="{_n(mid_x)}" y1="{_n(y)}" x2="{_n(mid_x)}" y2="{_n(y + size)}"/>',
+           f'<line class="quadrant" x1="{_n(x)}" y1="{_n(mid_y)}" x2="{_n(x + size)}" y2="{_n(mid_y)}"/>']
     if room.monster:
-        out.append(_mark(room.monster, x, y, cell, ACCENT, "monster"))
+        out.append(_mark(room.monster, x, y, cell, "monster"))
     if room.stairs:  # the top-right quadrant holds both: stairs on its left, the number on its right
         out.append(stairs_glyph(room.stairs, x + cell, y, cell, width=0.5 * cell))
         text = str(room.number)
         number = min(0.5 * cell, 0.46 * cell / (0.62 * len(text)))
-        out.append(_text(text, x + size - 0.26 * cell, y + 0.5 * cell + 0.36 * number, number, INK, "middle",
-                         "number"))
+        out.append(_text(text, x + size - 0.26 * cell, y + 0.5 * cell + 0.36 * number, number, "middle", "number"))
     else:
-        out.append(_mark(str(room.number), x + cell, y, cell, INK, "number"))
+        out.append(_mark(str(room.number), x + cell, y, cell, "number"))
     if room.treasure.mark:
-        out.append(_mark(room.treasure.mark, x, y + cell, cell, INK, "subtype"))
-    out.append(_mark(room.treasure.initial, x + cell, y + cell, cell, INK, "treasure"))
+        out.append(_mark(room.treasure.mark, x, y + cell, cell, "subtype"))
+    out.append(_mark(room.treasure.initial, x + cell, y + cell, cell, "treasure"))
     out.append("</g>")
     return "\n".join(out)
 
 
-def _mark(text: str, qx: float, qy: float, cell: float, colour: str, css_class: str) -> str:
+def _mark(text: str, qx: float, qy: float, cell: float, css_class: str) -> str:
     """Text centred in the quadrant whose top-left corner is (qx, qy), shrunk to fit its width."""
     size = min(0.62 * cell, 0.86 * cell / (0.66 * len(text)))
-    return _text(text, qx + cell / 2, qy + cell / 2 + 0.36 * size, size, colour, "middle", css_class)
+    return _text(text, qx + cell / 2, qy + cell / 2 + 0.36 * size, size, "middle", css_class)
 
 
-def _text(text: str, x: float, y: float, size: float, colour: str, anchor: str, css_class: str) -> str:
+def _text(text: str, x: float, y: float, size: float, anchor: str, css_class: str) -> str:
     return (f'<text class="{css_class}" x="{_n(x)}" y="{_n(y)}" font-family="{MARK_FONT}" font-weight="700" '
-            f'font-size="{_n(size)}" fill="{colour}" text-anchor="{anchor}">{escape(text)}</text>')
+            f'font-size="{_n(size)}" text-anchor="{anchor}">{escape(text)}</text>')
 
 
 def stairs_glyph(kinds, qx: float, qy: float, cell: float, width: float | None = None) -> str:
@@ -258,46 +254,42 @@ def _arrow(x: float, y: float, length: float, head: float, down: bool) -> str:
     tip = y + sign * length / 2
     tail = y - sign * length / 2
     base = tip - sign * head * 0.9
-    return (f'<path class="stairs-{"down" if down else "up"}" d="M{_n(x)} {_n(tail)} L{_n(x)} {_n(base)}" '
-            f'stroke="{INK}" stroke-width="0.45" fill="none"/>'
-            f'<path d="M{_n(x - head / 2)} {_n(base)} L{_n(x + head / 2)} {_n(base)} L{_n(x)} {_n(tip)} Z" '
-            f'fill="{INK}" stroke="none"/>')
+    return (f'<path class="stairs-{"down" if down else "up"}" d="M{_n(x)} {_n(tail)} L{_n(x)} {_n(base)}"/>'
+            f'<path class="arrowhead" d="M{_n(x - head / 2)} {_n(base)} L{_n(x + head / 2)} {_n(base)} L{_n(x)} {_n(tip)} Z"/>')
 
 
 # --- legend pictures -----------------------------------------------------------------------------
 
-def legend_room_svg(size_mm: float = 16.0, *, labels=("M", "7", "250", "G")) -> str:
+def legend_room_svg(size_mm: float = 16.0, *, labels=("M", "7", "250", "G"), css: str = "") -> str:
     """A sample room, drawn large, for the legend: the four quadrants with example marks."""
     cell = size_mm / 2
-    out = [_open(size_mm + 1, size_mm + 1, -0.5, -0.5, "legend-room"),
-           f'<rect x="0" y="0" width="{_n(size_mm)}" height="{_n(size_mm)}" fill="#ffffff" stroke="{INK}" '
-           f'stroke-width="0.45"/>',
-           f'<line x1="{_n(cell)}" y1="0" x2="{_n(cell)}" y2="{_n(size_mm)}" stroke="{QUADRANT}" stroke-width="0.2"/>',
-           f'<line x1="0" y1="{_n(cell)}" x2="{_n(size_mm)}" y2="{_n(cell)}" stroke="{QUADRANT}" stroke-width="0.2"/>']
-    colours = (ACCENT, INK, INK, INK)
+    out = [_open(size_mm + 1, size_mm + 1, -0.5, -0.5, "legend-room", css),
+           f'<rect class="box" x="0" y="0" width="{_n(size_mm)}" height="{_n(size_mm)}"/>',
+           f'<line class="quadrant" x1="{_n(cell)}" y1="0" x2="{_n(cell)}" y2="{_n(size_mm)}"/>',
+           f'<line class="quadrant" x1="0" y1="{_n(cell)}" x2="{_n(size_mm)}" y2="{_n(cell)}"/>']
+    kinds = ("sample monster", "sample", "sample", "sample")  # the monster's mark in the accent, as on a level
     corners = ((0, 0), (cell, 0), (0, cell), (cell, cell))
-    for text, colour, (qx, qy) in zip(labels, colours, corners):
+    for text, kind, (qx, qy) in zip(labels, kinds, corners):
         if text:
-            out.append(_mark(text, qx, qy, cell, colour, "sample"))
+            out.append(_mark(text, qx, qy, cell, kind))
     out.append("</svg>")
     return "\n".join(out)
 
 
-def legend_symbol_svg(kind: str, cell: float = 5.0) -> str:
+def legend_symbol_svg(kind: str, cell: float = 5.0, css: str = "") -> str:
     """One legend picture, one cell tall: "down", "up", "lock", "dead-end" or "corridor"."""
     width = 2 * cell
-    out = [_open(width, cell, 0, 0, f"legend-symbol {kind}")]
+    out = [_open(width, cell, 0, 0, f"legend-symbol {kind}", css)]
     mid = cell / 2
     if kind in ("down", "up"):
         out.append(stairs_glyph((kind,), cell / 2, 0, cell))
     elif kind == "lock":
-        out.append(f'<line x1="0" y1="{_n(mid)}" x2="{_n(width)}" y2="{_n(mid)}" stroke="{INK}" stroke-width="0.7"/>')
+        out.append(f'<line class="way" x1="0" y1="{_n(mid)}" x2="{_n(width)}" y2="{_n(mid)}"/>')
         out.append(_lock((cell * 0.8, mid), "E", cell))
     elif kind == "dead-end":
-        out.append(f'<g stroke="{INK}" stroke-width="0.7" fill="none">'
-                   + _dead_end((0.2 * cell, mid), "E", cell) + "</g>")
+        out.append('<g class="ways">' + _dead_end((0.2 * cell, mid), "E", cell) + "</g>")
     else:
-        out.append(f'<line x1="0" y1="{_n(mid)}" x2="{_n(width)}" y2="{_n(mid)}" stroke="{INK}" stroke-width="0.7"/>')
+        out.append(f'<line class="way" x1="0" y1="{_n(mid)}" x2="{_n(width)}" y2="{_n(mid)}"/>')
     out.append("</svg>")
     return "\n".join(out)
 

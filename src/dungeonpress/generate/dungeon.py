@@ -25,7 +25,7 @@ from dataclasses import replace
 
 from dungeonpress.dice import d, roll_on, sub_rng
 from dungeonpress.errors import ContentError, ContentErrors
-from dungeonpress.generate import layout as layout_mod
+from dungeonpress.generate import floor_plan
 from dungeonpress.generate.oracle import roll_oracle
 from dungeonpress.model import Content, Creature, Table
 from dungeonpress.model.dungeon import Chain, Dungeon, DungeonRoom, OracleRow, TableRoll, Twist
@@ -67,7 +67,7 @@ def generate_dungeon(content: Content, rng: random.Random, *, rooms: int = 8) ->
     rolled = _roll_rooms(content, tables, streams["rooms"], rooms)
 
     specs = [_spec(room) for room in rolled]
-    plan = layout_mod.layout_dungeon(specs, streams["layout"])
+    plan = floor_plan.plan_floor(specs, streams["layout"])  # the stream keeps its name: same seed, same plan
     numbered = tuple(_renumber(rolled[placed.spec], placed.number) for placed in plan.rooms)
 
     return Dungeon(

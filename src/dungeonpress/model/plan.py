@@ -9,7 +9,7 @@ OUTSIDE = 0  # a door's `to` for the dungeon entrance; room numbers start at 1
 
 @dataclass(frozen=True)
 class RoomSpec:
-    """What the layout needs of one rolled room: its exit count, size in cells, shape and boss flag."""
+    """What the floor plan needs of one rolled room: its exit count, size in cells, shape and boss flag."""
 
     exits: int
     width: int
@@ -34,7 +34,7 @@ class PlacedRoom:
     """A room on the map: its key number, the spec it came from, its rectangle in cells, depth and doors."""
 
     number: int
-    spec: int  # index into the specs given to layout_dungeon
+    spec: int  # index into the specs given to plan_floor
     x: int
     y: int
     w: int

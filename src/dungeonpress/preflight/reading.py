@@ -13,10 +13,14 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pypdfium2.raw as fpdf
 
+from dungeonpress.model.paper import PAPER_MM
+
 MM = 72 / 25.4
 
-# Paper sizes the project prints on (portrait, mm); landscape is matched too.
-PAPER_SIZES = {"A4": (210, 297), "letter": (215.9, 279.4), "A5": (148, 210), "A6": (105, 148), "A7": (74, 105)}
+# The papers a page is recognised as (portrait, mm; landscape is matched too), by the name findings
+# give them; the sizes are model.paper's.
+PAPER_SIZES = {name: PAPER_MM[paper] for paper, name in
+               (("a4", "A4"), ("letter", "letter"), ("a5", "A5"), ("a6", "A6"), ("a7", "A7"))}
 
 # A die label in a table's first column: 1, 12, 2-3, 01–05, 66, 11+.
 DIE_LABEL = re.compile(r"^\d{1,3}(?:\s*[–\-‐]\s*\d{1,3})?\+?$")

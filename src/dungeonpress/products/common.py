@@ -12,9 +12,8 @@ from dungeonpress.products.options import Options
 if TYPE_CHECKING:
     from dungeonpress.pdf import Rendered
 
-PAPER_SIZES = {"a4": "A4", "letter": "Letter", "a5": "A5"}
 # The looks every product can print in (`--theme`): each but standard is one stylesheet,
-# templates/css/themes/NAME.css, laid over the product's own CSS.
+# templates/css/themes/NAME.css, laid over the product's own CSS (and themes/drawings/NAME.css over a drawing's palette).
 THEMES = ("standard", "ink-saver", "large-print", "high-contrast", "dyslexia-friendly")
 # Templates of documents that take the pages they need (books): large print re-flows them; fixed
 # formats (sheets, cards, the one-sheet zine) must keep fitting their paper.
@@ -85,6 +84,14 @@ def html_from_template(ctx: BuildContext, template: str, **context) -> str:
     from dungeonpress import render  # loaded when a product is made, not for --help
     return render.render_template(ctx.templates_dir, template, version=ctx.version, theme=ctx.theme,
                                   flows=template in FLOWING, **context)
+
+
+def drawing_css(ctx: BuildContext, name: str) -> str:
+    """A drawing's palette (templates/css/NAME) with the theme's layer for drawings after it
+    (templates/css/themes/drawings/THEME.css), copied into each of its SVGs: inline SVG takes no document rules."""
+    from dungeonpress import render  # loaded when a product is made, not for --help
+    return (render.template_source(ctx.templates_dir, f"css/{name}") + "\n"
+            + render.template_source(ctx.templates_dir, f"css/themes/drawings/{ctx.theme}.css"))
 
 
 def layout(ctx: BuildContext, html: str, *, forms: bool = False) -> Rendered:

@@ -17,7 +17,7 @@ from dungeonpress.products import options
 from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
 
 LAYOUTS = ("zine", "booklet", "pack")
-PAPERS = ("a4", "letter")
+PAPERS = options.PAPERS
 FORMATS = ("pdf", "html", "json")
 MAP_STYLES = ("clean", "sketch")
 DEFAULT_ROOMS = views.DEFAULT_ROOMS  # every layout: a seed names one dungeon, printed as zine or booklet

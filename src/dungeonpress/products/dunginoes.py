@@ -9,7 +9,7 @@ from dungeonpress.draw.dominoes import draw_domino_map
 from dungeonpress.generate import dunginoes
 from dungeonpress.products import options
 from dungeonpress.views.dunginoes import fight_odds_view, legend_view, map_view, simulation_view
-from dungeonpress.products.common import BuildContext, Command, Job, Output, pdf_from_template
+from dungeonpress.products.common import BuildContext, Command, Job, Output, drawing_css, pdf_from_template
 
 SIZES = (2, 28)  # a map needs two rooms; the set has 28 dominoes
 DEFAULT_SIZE = 16
@@ -41,13 +41,15 @@ def build_dunginoes(ctx: BuildContext, opts: DunginoesOptions) -> list[Output]:
         score_rows=list(range(1, 19))))]
 
     # 3. One map per mode, each from its own stream of the seed.
+    css = drawing_css(ctx, "dominoes.css")
     for done, mode in enumerate(modes, start=1):
         ctx.tick(done, 1 + len(modes), f"laying the {mode} map")
         specials = ctx.content.tables.get("dunginoes_specials")
         dungeon = dunginoes.generate_map(sub_rng(seed, "dunginoes", "map", mode), size, mode, specials)
         outputs.append(Output(f"dunginoes-map-{seed}-{mode}.pdf", pdf_from_template(
-            ctx, "dunginoes_map.html.j2", map=map_view(ctx.content, dungeon, seed), svg=draw_domino_map(dungeon, width_mm=MAP_BOX[mode][0], height_mm=MAP_BOX[mode][1]),
-            legend=legend_view(dungeon))))
+            ctx, "dunginoes_map.html.j2", map=map_view(ctx.content, dungeon, seed),
+            svg=draw_domino_map(dungeon, width_mm=MAP_BOX[mode][0], height_mm=MAP_BOX[mode][1], css=css),
+            legend=legend_view(dungeon, css))))
     ctx.tick(1 + len(modes), 1 + len(modes), "Dunginoes done")
     return outputs
 

@@ -46,6 +46,7 @@ def switch(help: str, *, flag: str = ""):
 
 
 # Shared presets: every command that takes a paper, a layout or a format says so the same way.
+# The papers' sizes are written once, in dungeonpress.model.paper.
 PAPERS = ("a4", "letter")
 ALL_PAPERS = ("a4", "letter", "a5")
 

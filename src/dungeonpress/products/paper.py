@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dungeonpress.products import options
-from dungeonpress.products.common import BuildContext, Command, Job, Output, pdf_from_template
+from dungeonpress.products.common import BuildContext, Command, Job, Output, drawing_css, pdf_from_template
 from dungeonpress.products.options import PAPERS
 from dungeonpress.views import paperogue as views
 
@@ -37,10 +37,11 @@ def build_paper(ctx: BuildContext, opts: PaperOptions) -> list[Output]:
 
     # 2. One single-page PDF per sheet.
     outputs = []
+    css = drawing_css(ctx, "paperogue-grid.css")
     for done, (grid_kind, paper, cell) in enumerate(jobs):
         ctx.tick(done, len(jobs), f"paper {grid_kind} {paper}")
-        data = pdf_from_template(ctx, "paper_sheet.html.j2", sheet=views.blank_sheet_view(grid_kind, paper, cell),
-                                 legend=views.legend_view(("down", "up")),
+        data = pdf_from_template(ctx, "paper_sheet.html.j2", sheet=views.blank_sheet_view(grid_kind, paper, cell, css),
+                                 legend=views.legend_view(("down", "up"), css),
                                  lists=[{"level": n, "dice": f"{n}d10"} for n in range(1, BLANK_LISTS + 1)],
                                  score=SCORE_LINES)
         outputs.append(Output(sheet_name(grid_kind, paper, cell), data))

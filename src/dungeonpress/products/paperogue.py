@@ -10,7 +10,7 @@ from dungeonpress.generate import paperogue
 from dungeonpress.products import options
 from dungeonpress.views import data as data_views
 from dungeonpress.views import paperogue as views
-from dungeonpress.products.common import BuildContext, Command, Job, Output, pdf_from_template
+from dungeonpress.products.common import BuildContext, Command, Job, Output, drawing_css, pdf_from_template
 from dungeonpress.products.paper import SCORE_LINES
 
 FORMATS = ("pdf", "json")
@@ -51,13 +51,14 @@ def build_levels(ctx: BuildContext, opts: PaperogueOptions) -> list[Output]:
         outputs.append(Output(f"paperogue-{seed}.json", data_views.encode_json(data_views.paperogue_data(dungeon, seed))))
     if "pdf" in formats:
         ctx.tick(1, 3, "drawing Paperogue levels")
-        pages = [views.level_view(level, dungeon, seed, paper) for level in dungeon.levels]
-        data = pdf_from_template(ctx, "paperogue_levels.html.j2", pages=pages, legend=views.legend_view(),
+        css = drawing_css(ctx, "paperogue-grid.css")
+        pages = [views.level_view(level, dungeon, seed, paper, css) for level in dungeon.levels]
+        data = pdf_from_template(ctx, "paperogue_levels.html.j2", pages=pages, legend=views.legend_view(css=css),
                                  paper=paper, about=views.about_view(dungeon, seed), score=SCORE_LINES)
         outputs.append(Output(f"{stem}.pdf", data))
         ctx.tick(2, 3, "setting the Paperogue reference card")
         outputs.append(Output("paperogue-reference.pdf",
-                              pdf_from_template(ctx, "paperogue_reference.html.j2", card=views.card_view(ctx.content))))
+                              pdf_from_template(ctx, "paperogue_reference.html.j2", card=views.card_view(ctx.content, css))))
     ctx.tick(3, 3, "Paperogue done")
     return outputs
 

@@ -13,7 +13,7 @@ from dungeonpress.views.notes import notes_view
 from dungeonpress.views.sheet import simple_sheet_view
 from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
 
-PAPERS = ("a4", "letter")
+PAPERS = options.PAPERS
 LAYOUTS = ("pages", "booklet")
 NAME = "dungeoneer-rulebook"
 MAX_NOTES = 3  # the most spare notes pages a book needs to reach a multiple of four

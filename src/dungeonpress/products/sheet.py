@@ -10,7 +10,7 @@ from dungeonpress.views.oracle import oracle_strip_view
 from dungeonpress.views.sheet import SPACE, dungeoneer_view, paperogue_view
 
 GAMES = ("dungeoneer", "paperogue")
-PAPERS = ("a4", "letter", "a5")
+PAPERS = options.ALL_PAPERS
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,8 @@ LEGEND = (
 LONG_KEY = 20  # rooms past which the key is set a size smaller so it stays on one page
 
 
-def legend_view(dungeon: DominoMap) -> list:
-    """The legend entries for the marks this map actually shows."""
+def legend_view(dungeon: DominoMap, css: str = "") -> list:
+    """The legend entries for the marks this map actually shows, drawn in the map's palette `css`."""
     tiles = dungeon.tiles
     shown = {
         "entrance": True,
@@ -41,7 +41,7 @@ def legend_view(dungeon: DominoMap) -> list:
         "secret": any(t.secret for t in tiles),
         "unexplored": dungeon.mode == "fly" and bool(dungeon.open_ends),
     }
-    return [{"svg": draw_icon(kind), "label": label} for kind, label in LEGEND if shown[kind]]
+    return [{"svg": draw_icon(kind, css), "label": label} for kind, label in LEGEND if shown[kind]]
 
 
 def simulation_view(sim: Simulation) -> dict:

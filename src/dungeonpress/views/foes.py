@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dungeonpress.model import Creature
+from dungeonpress.model.paper import PAPER_MM
 
 LUCK = 6  # every creature and rival starts with Luck 6 in a Harm & Luck conflict
 
 # Card sizes, portrait, in mm: an index card and ISO A7.
-CARD_SIZES = {"3x5": (76.2, 127.0), "a7": (74.0, 105.0)}
-PAPER_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+CARD_SIZES = {"3x5": (76.2, 127.0), "a7": PAPER_MM["a7"]}
 COLUMNS, ROWS = 2, 2  # cards a sheet holds: they butt together, so one cut separates two cards
 MARK_GAP, MARK_LENGTH = 2.0, 7.0  # cut marks start this far outside the cards and are this long
 SAFE_EDGE = 5.5  # mm: home printers leave the outer 5 mm blank, so no mark or word comes nearer the edge
@@ -30,7 +30,7 @@ class Mark:
 def sheet_geometry(size: str, paper: str) -> dict:
     """Card size, each card's top-left corner, and the cut marks, all outside the cards, for one sheet."""
     card_w, card_h = CARD_SIZES[size]
-    sheet_w, sheet_h = PAPER_SIZES[paper]
+    sheet_w, sheet_h = PAPER_MM[paper]
     left = (sheet_w - COLUMNS * card_w) / 2
     top = (sheet_h - ROWS * card_h) / 2
     slots = [(round(left + c * card_w, 2), round(top + r * card_h, 2)) for r in range(ROWS) for c in range(COLUMNS)]

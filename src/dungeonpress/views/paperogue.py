@@ -25,15 +25,15 @@ CARD_GRIDS = (
 CARD_NOTES = ("paperogue_armor", "paperogue_scrolls", "paperogue_jewelry", "paperogue_equipment_bonus")
 
 
-def legend_view(symbols=("down", "up", "lock", "dead-end")) -> dict:
-    """The room legend: a sample room and the map symbols asked for."""
+def legend_view(symbols=("down", "up", "lock", "dead-end"), css: str = "") -> dict:
+    """The room legend: a sample room and the map symbols asked for, drawn in the palette `css`."""
     labels = {"down": "stairs down", "up": "stairs up", "lock": "locked door", "dead-end": "dead end"}
-    return {"room": grid.legend_room_svg(13.0, labels=("O", "7", "250", "G")),
-            "symbols": [{"svg": grid.legend_symbol_svg(kind, 3.6), "label": labels[kind]} for kind in symbols]}
+    return {"room": grid.legend_room_svg(13.0, labels=("O", "7", "250", "G"), css=css),
+            "symbols": [{"svg": grid.legend_symbol_svg(kind, 3.6, css), "label": labels[kind]} for kind in symbols]}
 
 
-def level_view(level: Level, dungeon: PaperogueDungeon, seed: int, paper: str) -> dict:
-    """One level sheet: header facts, the drawn map, the filled monster list and the room key."""
+def level_view(level: Level, dungeon: PaperogueDungeon, seed: int, paper: str, css: str = "") -> dict:
+    """One level sheet: header facts, the drawn map (in the palette `css`), the filled monster list and the room key."""
     cols, rows = grid.fit_grid(paper, grid.LEVEL_CELL, grid.LEVEL_RESERVED_MM)
     locks = {lock.room: lock.key_room for lock in level.locks if lock.room}
     keys = {lock.key_room: lock.room for lock in level.locks}
@@ -54,7 +54,7 @@ def level_view(level: Level, dungeon: PaperogueDungeon, seed: int, paper: str) -
     stairs_rolls = ", ".join(str(r) for r in level.stairs_rolls)
     return {
         "number": level.number, "of": len(dungeon.levels), "seed": seed, "paper": paper,
-        "svg": grid.sheet_svg(cols, rows, grid.CELL_MM[grid.LEVEL_CELL], "square", level),
+        "svg": grid.sheet_svg(cols, rows, grid.CELL_MM[grid.LEVEL_CELL], "square", level, css),
         "facts": f"{level.room_count} rooms ({dungeon.rooms_die}: {', '.join(str(r) for r in level.room_rolls)}) "
                  f"\u00b7 stairs {'out' if level.last else 'down'} in room {level.stairs_room} "
                  f"({dungeon.rooms_die}: {stairs_rolls}) \u00b7 hit rolls {level.hit_dice}",
@@ -82,7 +82,7 @@ def about_view(dungeon: PaperogueDungeon, seed: int) -> dict:
                        + (f" --rooms-die {dungeon.rooms_die}" if dungeon.rooms_die != "d20" else "")}
 
 
-def card_view(content: Content) -> dict:
+def card_view(content: Content, css: str = "") -> dict:
     """Tables 1-12 (those sharing a die merged into one grid), the spells and the rules in brief."""
     tables = content.tables
     treasure = tables["paperogue_treasure_type"]
@@ -106,7 +106,7 @@ def card_view(content: Content) -> dict:
         "table_one": table_one, "table_one_title": treasure.title, "grids": grids, "notes": notes,
         "spells": [{"name": row.get("spell"), "text": row.get("effect")} for row in tables["paperogue_spells"].rows],
         "rules": [{"topic": row.get("topic"), "text": row.get("rule")} for row in tables["paperogue_rules"].rows],
-        "legend": legend_view(),
+        "legend": legend_view(css=css),
     }
 
 
@@ -125,12 +125,12 @@ def _card_cell(table, result: int) -> dict:
     return {"mark": mark, "text": text}
 
 
-def blank_sheet_view(grid_kind: str, paper: str, cell: str) -> dict:
+def blank_sheet_view(grid_kind: str, paper: str, cell: str, css: str = "") -> dict:
     """One blank sheet: as many whole cells as fit above the band, and the caption saying what they are."""
     cols, rows = grid.fit_grid(paper, cell, grid.SHEET_RESERVED_MM)
     return {
         "paper": paper, "grid": grid_kind,
-        "svg": grid.sheet_svg(cols, rows, grid.CELL_MM[cell], grid_kind),
+        "svg": grid.sheet_svg(cols, rows, grid.CELL_MM[cell], grid_kind, css=css),
         # Two short caption lines in the legend box: what the grid is, then its count and paper.
         "kind": f"{'Dot grid' if grid_kind == 'dot' else 'Graph paper'} \u00b7 {CELL_LABEL[cell]}",
         "caption": f"{cols} \u00d7 {rows} squares \u00b7 {PAPER_LABEL[paper]}",

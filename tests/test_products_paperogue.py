@@ -262,7 +262,7 @@ def test_rooms_are_two_by_two_quadrants_with_their_marks(drawn):
             assert text == room.treasure.mark and x < cx * 5 + 5 and y > cy * 5 + 5  # bottom left
         text, x, _ = texts["number"]
         assert text == str(room.number) and x > cx * 5 + 5  # top right (beside the stairs in stairs rooms)
-        stairs = {p.get("class") for p in g.iter(f"{SVG}path") if p.get("class")}
+        stairs = {p.get("class") for p in g.iter(f"{SVG}path") if p.get("class", "").startswith("stairs-")}
         assert stairs == {f"stairs-{kind}" for kind in room.stairs}
 
 

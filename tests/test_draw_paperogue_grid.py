@@ -58,7 +58,7 @@ def test_every_level_is_centred_and_uses_the_grid_sheet(content):
             svg = ET.fromstring(grid.sheet_svg(cols, rows, CELL, "square", level))
             xs, ys = [], []
             for el in svg.iter():
-                if el.tag == f"{SVG}rect" and el.get("fill") == "#ffffff":  # a room's box
+                if el.tag == f"{SVG}rect" and el.get("class") == "box":  # a room's box
                     x, y, w, h = (float(el.get(k)) for k in ("x", "y", "width", "height"))
                     xs += [x, x + w]
                     ys += [y, y + h]

@@ -9,7 +9,7 @@ import pytest
 
 from dungeonpress.dice import d
 from dungeonpress.generate.dungeon import generate_dungeon
-from dungeonpress.generate.layout import STEP, layout_dungeon
+from dungeonpress.generate.floor_plan import STEP, plan_floor
 from dungeonpress.model.plan import OUTSIDE, RoomSpec
 
 
@@ -32,7 +32,7 @@ def layouts(content):
         out.append((dungeon.plan, specs, True))
     for seed in range(1000):
         specs = random_specs(seed)
-        out.append((layout_dungeon(specs, random.Random(seed)), specs, False))
+        out.append((plan_floor(specs, random.Random(seed)), specs, False))
     return out
 
 
@@ -179,4 +179,4 @@ def test_loops_happen(layouts):
 
 def test_same_rng_same_layout():
     specs = random_specs(5)
-    assert layout_dungeon(specs, random.Random(9)) == layout_dungeon(specs, random.Random(9))
+    assert plan_floor(specs, random.Random(9)) == plan_floor(specs, random.Random(9))

@@ -18,7 +18,7 @@ from dungeonpress.views import foes as views
 MM = 72 / 25.4
 
 
-@pytest.mark.parametrize("size, paper", list(itertools.product(views.CARD_SIZES, views.PAPER_SIZES)))
+@pytest.mark.parametrize("size, paper", list(itertools.product(views.CARD_SIZES, options.PAPERS)))
 def test_cards_fit_the_sheet_touch_without_overlap_and_marks_stay_outside(size, paper):
     g = views.sheet_geometry(size, paper)
     boxes = [(x, y, x + g["card_w"], y + g["card_h"]) for x, y in g["slots"]]

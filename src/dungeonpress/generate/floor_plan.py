@@ -47,7 +47,7 @@ ATTEMPTS = 200  # fresh tries when the boss cannot be made strictly deepest (rar
 _OPEN, _DEAD, _OUT = "open", "dead", "outside"
 
 
-def layout_dungeon(specs: list, rng: random.Random) -> FloorPlan:
+def plan_floor(specs: list, rng: random.Random) -> FloorPlan:
     """Place `specs` (at most one with boss=True) on a grid; same specs and rng state → same FloorPlan."""
     if len(specs) < 2:
         raise ValueError(f"a dungeon needs at least 2 rooms (got {len(specs)})")
