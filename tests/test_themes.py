@@ -93,10 +93,12 @@ def test_drawing_stylesheets_fit_inside_an_svg():
 
 
 def test_high_contrast_drawings_keep_no_hue():
-    """Every fill or stroke of a Dunginoes or Paperogue palette in a colour is laid over in black, white or grey."""
+    """Every fill or stroke of a drawing's palette (dungeon map, Dunginoes, Paperogue) in a colour is laid over
+    in black, white or grey."""
     layer = dict(css_rules((THEMES_DIR / "drawings" / "high-contrast.css").read_text()))
-    assert all(neutral(value) for rule in layer.values() for prop, value in rule.items() if prop in ("fill", "stroke"))
-    for name in ("dominoes.css", "paperogue-grid.css"):
+    assert all(neutral(value) for rule in layer.values() for prop, value in rule.items()
+               if prop in ("fill", "stroke") and value != "none")
+    for name in PALETTES:
         for selector, rule in css_rules((THEMES_DIR.parent / name).read_text()):
             for prop in ("fill", "stroke"):
                 if rule.get(prop, "none").startswith("#") and not neutral(rule[prop]):
@@ -107,6 +109,82 @@ def test_ink_saver_drawings_lose_their_tints_and_filled_numbers():
     layer = dict(css_rules((THEMES_DIR / "drawings" / "ink-saver.css").read_text()))
     assert layer[".domino-map .paper"]["fill"] == "#ffffff"
     assert layer[".domino-map .badge"]["fill"] == "#ffffff"  # an outlined disc, its number in the accent
+    assert layer[".dungeon-map .rock"]["stroke"] == "none"  # the map's grey band round the rooms
+
+
+MAP_SEED = 1234
+
+
+def zine_map_svgs(content, theme: str, style: str) -> list:
+    """The zine's map and its legend icons as the zine's HTML carries them, in one theme and map style."""
+    from dungeonpress.products import dungeon as product
+    ctx = build.context_for(content, seed=MAP_SEED, theme=theme)
+    html = product.zine_html(ctx, product.roll_dungeon(ctx, MAP_SEED, 8), MAP_SEED, 8, "a4", map_style=style)
+    svgs = re.findall(r'<svg[^>]*class="[^"]*dungeon-map[^"]*"[^>]*>.*?</svg>', html, flags=re.S)
+    assert len(svgs) > 5, theme  # the map and its legend's icons
+    return svgs
+
+
+def drawn_colours(svg: str) -> list:
+    """(element classes, {fill, stroke: colour}) of every classed element of one SVG, as its own style element
+    cascades onto it: rules of the form `.ROOT .CLASS[.CLASS]`, the more classes the stronger, then the later."""
+    root = set(re.search(r'<svg[^>]*class="([^"]*)"', svg).group(1).split())
+    rules = css_rules(re.search(r"<style>(.*?)</style>", svg, flags=re.S).group(1))
+    drawn = []
+    for classes in re.findall(r'<(?!svg)\w+ [^>]*class="([^"]*)"', svg):
+        classes = set(classes.split())
+        matched = []
+        for order, (selector, rule) in enumerate(rules):
+            scope, target = selector.split()
+            if scope.lstrip(".") in root and set(target.lstrip(".").split(".")) <= classes:
+                matched.append((target.count("."), order, rule))
+        colours = {}
+        for _, _, rule in sorted(matched, key=lambda m: m[:2]):
+            colours.update({prop: rule[prop] for prop in ("fill", "stroke") if prop in rule})
+        drawn.append((classes, colours))
+    return drawn
+
+
+@pytest.mark.parametrize("theme", ["ink-saver", "high-contrast"])
+@pytest.mark.parametrize("style", ["clean", "sketch"])
+def test_the_zine_map_carries_the_themes_drawing_layer(content, theme, style):
+    layer = (THEMES_DIR / "drawings" / f"{theme}.css").read_text()
+    for svg in zine_map_svgs(content, theme, style):
+        assert layer in svg
+
+
+def test_a_high_contrast_zine_map_is_drawn_without_hue(content):
+    """Every line and fill of the map and its legend in black, white or grey; its letters 7:1 on white paper.
+    The standard map, drawn with hues, shows the check can fail."""
+    def hues(theme, style):
+        return {(tuple(sorted(classes)), value) for svg in zine_map_svgs(content, theme, style)
+                for classes, colours in drawn_colours(svg) for value in colours.values()
+                if value.startswith("#") and not neutral(value)}
+    assert hues("standard", "clean")
+    for style in ("clean", "sketch"):
+        assert hues("high-contrast", style) == set(), style
+        for svg in zine_map_svgs(content, "high-contrast", style):
+            for classes, colours in drawn_colours(svg):
+                if classes & {"num", "scale-text", "north-text"}:
+                    assert contrast(hex_rgb(colours["fill"]), (1, 1, 1)) >= 7, classes
+
+
+def test_an_ink_saver_zine_map_drops_the_rock_band_and_the_tints(content):
+    """No grey band of rock, and no filled shape in a tint: white, or a dark ink for the small marks that carry
+    meaning (a barred door, columns, rubble). The standard map, which has both, shows the check can fail."""
+    def heavy(theme, style):
+        found = set()
+        for svg in zine_map_svgs(content, theme, style):
+            for classes, colours in drawn_colours(svg):
+                if "rock" in classes and colours.get("stroke", "none") != "none":
+                    found.add(("rock band", colours["stroke"]))
+                fill = colours.get("fill", "none")
+                if fill.startswith("#") and fill.lower() != "#ffffff" and luminance(hex_rgb(fill)) > 0.1:
+                    found.add((" ".join(sorted(classes)), fill))
+        return found
+    assert ("rock band", "#d9d4cc") in heavy("standard", "clean") and len(heavy("standard", "clean")) > 2
+    for style in ("clean", "sketch"):
+        assert heavy("ink-saver", style) == set(), style
 
 
 def test_contrast_formula_on_known_pairs():
@@ -262,11 +340,14 @@ def test_high_contrast_text_is_seven_to_one_against_what_lies_under_it(content):
     assert worst == []
 
 
-def ink(data: bytes, page: int) -> float:
-    """Mean darkness (0 white .. 1 black) of one page rasterised at 30 dpi."""
+def ink(data: bytes, page: int, box: tuple = (0, 0, 1, 1)) -> float:
+    """Mean darkness (0 white .. 1 black) of one page rasterised at 30 dpi, or of a box of it (fractions of
+    its width and height: left, top, right, bottom)."""
     import pypdfium2
     pdf = pypdfium2.PdfDocument(data)
     image = pdf[page].render(scale=30 / 72, grayscale=True).to_pil()
+    width, height = image.size
+    image = image.crop((round(box[0] * width), round(box[1] * height), round(box[2] * width), round(box[3] * height)))
     histogram = image.histogram()
     return 1 - sum(level * n for level, n in enumerate(histogram)) / (255 * sum(histogram))
 
@@ -277,3 +358,9 @@ def test_ink_saver_uses_less_ink_than_standard(content):
     saver, standard = built_in(content, "ink-saver"), built_in(content, "standard")
     for name, page in (("dungeoneer-rulebook.pdf", 0), ("tables.pdf", 0), ("dungeoneer-rulebook.pdf", 20)):
         assert ink(saver[name], page) < ink(standard[name], page) * 0.9, (name, page)
+    # The zine's map panel (the top right quarter of the sheet, upside down): its grey band of rock and tinted
+    # fills go, its walls stay; at seed 1234 that is about 8 % less ink (it was the same before the map took
+    # the theme's layer).
+    map_panel = (0.75, 0, 1, 0.5)
+    name = "dungeon-1234-zine-a4.pdf"
+    assert ink(saver[name], 0, map_panel) < ink(standard[name], 0, map_panel) * 0.95

@@ -14,7 +14,7 @@ from dungeonpress.views import data as data_views
 from dungeonpress.views.notes import notes_page, notes_view
 from dungeonpress.views import dungeon as views
 from dungeonpress.products import options
-from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
+from dungeonpress.products.common import BuildContext, Command, Job, Output, drawing_css, html_from_template, layout, write
 
 LAYOUTS = ("zine", "booklet", "pack")
 PAPERS = options.PAPERS
@@ -238,9 +238,9 @@ def maps_on_the_left(rendered, anchors: list) -> list:
 
 
 def map_css(ctx: BuildContext) -> str:
-    """The map palette (templates/css/map.css), copied into each map SVG: inline SVG keeps its own styles."""
-    from dungeonpress import render  # loaded when a product is made, not for --help
-    return render.template_source(ctx.templates_dir, "css/map.css")
+    """The map palette (templates/css/map.css) with the theme's layer for drawings after it, copied into each
+    map SVG and legend icon: inline SVG keeps its own styles."""
+    return drawing_css(ctx, "map.css")
 
 
 def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Output]:
