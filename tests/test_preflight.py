@@ -63,6 +63,13 @@ def test_zine_text_is_judged_at_a7(tmp_path):
     assert findings(make_pdf(tmp_path, body, name="dungeon-a4.pdf", page="A4"), "text_size")
 
 
+def test_a_half_letter_page_is_judged_as_the_a5_page_it_is_held_as(tmp_path):
+    body = f"<p style='font-size: 8.5pt'>{PARA}</p>"
+    half = make_pdf(tmp_path, body, name="dungeon-1-half-letter.pdf", page="5.5in 8.5in")
+    assert findings(half, "text_size") == [] and findings(half, "page_size") == []
+    assert findings(make_pdf(tmp_path, body, name="dungeon-1-letter.pdf", page="letter"), "text_size")
+
+
 def test_low_contrast_text_and_text_on_a_dark_panel(tmp_path):
     path = make_pdf(tmp_path, f"<p style='color: #928A7E'>grey label</p>"
                               f"<div style='background: #1d1a17; color: #f4efe6; padding: 4mm'>light on dark</div>")

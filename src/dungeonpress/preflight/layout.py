@@ -13,7 +13,7 @@ MIN_FILL = 0.2          # a page whose content spans less than this share of its
 MIN_BLEED_MM = 3        # print shops ask for 3 mm of art beyond the trim
 PANEL_SLACK = 0.5       # points a letter's box may reach over its panel's edge (an italic's overhang)
 FRAGMENT_ROWS = 2       # this many table rows or fewer alone on a page is a fragment
-PAPER_IN_NAME = re.compile(r"(?:^|[-_.])(a4|a5|a6|letter)(?:[-_.]|$)")
+PAPER_IN_NAME = re.compile(r"(?:^|[-_.])(a4|a5|a6|half-letter|letter)(?:[-_.]|$)")
 
 
 def check_table_fragments(doc: Document):

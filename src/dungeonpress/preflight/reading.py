@@ -20,7 +20,8 @@ MM = 72 / 25.4
 # The papers a page is recognised as (portrait, mm; landscape is matched too), by the name findings
 # give them; the sizes are model.paper's.
 PAPER_SIZES = {name: PAPER_MM[paper] for paper, name in
-               (("a4", "A4"), ("letter", "letter"), ("a5", "A5"), ("a6", "A6"), ("a7", "A7"))}
+               (("a4", "A4"), ("letter", "letter"), ("a5", "A5"), ("a6", "A6"), ("a7", "A7"),
+                                     ("half-letter", "half-letter"))}
 
 # A die label in a table's first column: 1, 12, 2-3, 01–05, 66, 11+.
 DIE_LABEL = re.compile(r"^\d{1,3}(?:\s*[–\-‐]\s*\d{1,3})?\+?$")

@@ -18,6 +18,7 @@ MINIMUM_SIZES = {
     "A7": (7.0, 6.0),
     "A6": (7.5, 6.0),
     "A5": (8.5, 6.0),
+    "half-letter": (8.5, 6.0),  # a Letter sheet folded once: held and read as an A5 page
     "A4": (9.0, 6.0),
     "letter": (9.0, 6.0),
 }
