@@ -63,8 +63,8 @@ def test_every_theme_has_its_stylesheet():
 
 
 # The drawings' palettes, copied into each SVG's style element, and the themes' layers laid after them.
-PALETTES = ("map.css", "dominoes.css", "paperogue-grid.css")
-DRAWING_ROOTS = (".dungeon-map", ".map-sketch", ".domino-map", ".paperogue-drawing", ".legend-room")
+PALETTES = ("map.css", "dominoes.css", "paperogue-grid.css", "emblem.css")
+DRAWING_ROOTS = (".dungeon-map", ".map-sketch", ".domino-map", ".paperogue-drawing", ".legend-room", ".emblem")
 
 
 def css_rules(text: str) -> list:

@@ -83,7 +83,7 @@ class Output:
 def html_from_template(ctx: BuildContext, template: str, **context) -> str:
     from dungeonpress import render  # loaded when a product is made, not for --help
     return render.render_template(ctx.templates_dir, template, version=ctx.version, theme=ctx.theme,
-                                  flows=template in FLOWING, **context)
+                                  flows=template in FLOWING, emblem_css=drawing_css(ctx, "emblem.css"), **context)
 
 
 def drawing_css(ctx: BuildContext, name: str) -> str:
