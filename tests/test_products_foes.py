@@ -91,6 +91,10 @@ def test_dungeon_deck_holds_the_rolled_dungeons_inhabitants_and_two_rivals(conte
     assert run(content, seed=77, deck="dungeon", size="a7", rooms=10) == made  # same seed, same bytes
 
 
-def test_a_deck_of_one_size_and_paper(content):
-    made = run(content, size="3x5", paper="a4")
-    assert list(made) == ["foe-cards-bestiary-3x5-a4.pdf"]
+@pytest.mark.parametrize("size,paper,mm", [("3x5", "a4", (210, 297)), ("a7", "letter", (216, 279))])
+def test_a_deck_of_one_size_and_paper(content, size, paper, mm):
+    """The sheet is the paper asked for, not the card size's default (3x5 cards on A4 came out on Letter)."""
+    made = run(content, size=size, paper=paper)
+    assert list(made) == [f"foe-cards-bestiary-{size}-{paper}.pdf"]
+    box = PdfReader(io.BytesIO(made[f"foe-cards-bestiary-{size}-{paper}.pdf"])).pages[0].mediabox
+    assert (round(float(box.width) / MM), round(float(box.height) / MM)) == mm
