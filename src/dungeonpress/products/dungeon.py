@@ -90,14 +90,23 @@ def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, pap
 
 
 def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fit: str = "whole",
-              map_style: str = "clean", show_rolls: bool = False, turns: tuple = ()) -> str:
-    """The zine's eight pages as HTML, with spare notes pages (dropped after layout when not needed)."""
+              map_style: str = "clean", show_rolls: bool = False, turns: tuple = (), probe: bool = False) -> str:
+    """The zine's eight pages as HTML, with spare notes pages (dropped after layout when not needed).
+
+    `probe` leaves out all but the room key and the aids page: the parts whose length decides the fit.
+    """
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
                               compact=True, map_style=map_style, map_css=map_css(ctx), **ORACLE["zine"])
     return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view,
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
-                              body_class=f"zine zine-{paper}" + {"dense": " dense", "tight": " dense tight"}.get(fit, ""))
+                              body_class=f"zine zine-{paper}" + {"dense": " dense", "tight": " dense tight"}.get(fit, ""),
+                              probe=probe)
+
+
+# The cover, map, oracle and back pages: one page each in every fit (the full layout checks it); a probe
+# lays out one empty page in place of the four.
+ZINE_FIXED_PAGES = 4
 
 
 def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean",
@@ -108,6 +117,28 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
     # turn the page between paragraphs, then the type steps down to 7 pt, and as a last resort (a
     # long key of 11 or 12 rooms) the key's lines and gaps close up, the type staying at 7 pt.
     # Notes pages fill a short key up to eight; the spares are dropped.
+    # The fit is chosen by laying out only the key and the aids page (a quarter of the zine's layout
+    # work), each fit in turn; the whole zine is then laid out once. Each section starts its own
+    # page, so these pages come out the same inside the whole zine; if the zine still runs over (a
+    # fixed page that grew), every fit is tried on the whole zine as before.
+    numbers = [room.number for room in dungeon.rooms]
+    for fit in ZINE_FITS:
+        probe = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, probe=True))
+        expected = probe.page_count - 1 + ZINE_FIXED_PAGES
+        if expected <= ZINE_PAGES:
+            break
+    turns = balanced_turns(probe, numbers) if fit == "whole" else []
+    rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns))
+    if rendered.page_count - len(pdf.spare_pages(rendered)) != expected:
+        rendered = zine_by_trial(ctx, dungeon, seed, rooms, paper, map_style, show_rolls)
+    rendered = pdf.keep_pages(rendered, ZINE_PAGES, f"the zine of '{dungeon.name}' (try fewer --rooms or --layout booklet)")
+    return write(ctx, rendered)
+
+
+def zine_by_trial(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str,
+                  show_rolls: bool):
+    """The safe way: the whole zine laid out in each fit in turn until it fits, then balanced if that keeps its pages."""
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
     for fit in ZINE_FITS:
         rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls))
         if rendered.page_count - len(pdf.spare_pages(rendered)) <= ZINE_PAGES:
@@ -118,8 +149,7 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
             balanced = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns))
             if balanced.page_count - len(pdf.spare_pages(balanced)) == rendered.page_count - len(pdf.spare_pages(rendered)):
                 rendered = balanced
-    rendered = pdf.keep_pages(rendered, ZINE_PAGES, f"the zine of '{dungeon.name}' (try fewer --rooms or --layout booklet)")
-    return write(ctx, rendered)
+    return rendered
 
 
 PAGE_FOOT_PX = 5 / 25.4 * 96  # the zine page's bottom margin, in CSS px
