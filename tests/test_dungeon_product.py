@@ -246,6 +246,41 @@ def test_eleven_or_twelve_rooms_fit_the_zine(content, seed, rooms, paper):
     assert ctx.warnings == []
 
 
+def trial_zine(content, seed, rooms, paper):
+    """The zine as the whole-zine trial loop makes it (every fit on the whole zine in turn): the reference."""
+    from dungeonpress.products.common import write
+    from dungeonpress import pdf
+    ctx = build.context_for(content, seed=seed)
+    rendered = product.zine_by_trial(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper, "clean", False)
+    return write(ctx, pdf.keep_pages(rendered, product.ZINE_PAGES, "zine"))
+
+
+@pytest.mark.parametrize("seed,rooms,paper", [(5, 8, "a4"), pytest.param(8, 8, "a4", marks=pytest.mark.slow),
+                                              pytest.param(6, 11, "a4", marks=pytest.mark.slow)])
+def test_fit_chosen_from_the_key_alone_is_the_fit_the_whole_zine_needs(content, seed, rooms, paper):
+    """Laying out only the key and aids pages picks the same fit and page turns as trying each fit on the whole zine.
+
+    Seed 5 balances its two key pages, seed 8 needs the closest fit, seed 6 with 11 rooms the 7 pt type.
+    """
+    ctx = build.context_for(content, seed=seed)
+    planned = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
+    assert planned == trial_zine(content, seed, rooms, paper)
+
+
+def test_a_zine_whose_fixed_pages_grow_falls_back_to_the_trial_loop(content, monkeypatch):
+    """When the full layout has more pages than the probe foresaw, the zine is made the safe way, still eight pages."""
+    calls = []
+    real = product.zine_by_trial
+    monkeypatch.setattr(product, "zine_by_trial", lambda *args: calls.append(args) or real(*args))
+    monkeypatch.setattr(product, "ZINE_FIXED_PAGES", 3)  # the probe now foresees one page too few
+    ctx = build.context_for(content, seed=5)
+    pages = product.zine_pages(ctx, product.roll_dungeon(ctx, 5, 8), 5, 8, "a4")
+    assert len(calls) == 1
+    assert len(reader(pages).pages) == 8
+    monkeypatch.undo()
+    assert pages == trial_zine(content, 5, 8, "a4")
+
+
 def test_cli_json_progress_and_quiet(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert main(["dungeon", "--seed", "5", "--format", "json", "--out", str(tmp_path)], out, err) == 0
