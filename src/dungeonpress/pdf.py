@@ -219,6 +219,15 @@ def anchor_boxes(rendered: Rendered) -> dict:
             for name, (_, top, _, bottom) in page.anchors.items()}
 
 
+def anchor_pages(rendered: Rendered) -> dict:
+    """Every anchor (element id) → the indices of the pages its box is on (more than one when it was split)."""
+    pages: dict = {}
+    for index, page in enumerate(rendered.document.pages):
+        for name in page.anchors:
+            pages.setdefault(name, []).append(index)
+    return pages
+
+
 def page_height(rendered: Rendered, index: int) -> float:
     """The height of one laid-out page, in CSS px."""
     return rendered.document.pages[index].height

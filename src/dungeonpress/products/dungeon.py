@@ -90,10 +90,12 @@ def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, pap
 
 
 def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fit: str = "whole",
-              map_style: str = "clean", show_rolls: bool = False, turns: tuple = (), probe: bool = False) -> str:
+              map_style: str = "clean", show_rolls: bool = False, turns: tuple = (), probe: bool = False,
+              gaps: dict | None = None) -> str:
     """The zine's eight pages as HTML, with spare notes pages (dropped after layout when not needed).
 
-    `probe` leaves out all but the room key and the aids page: the parts whose length decides the fit.
+    `probe` leaves out all but the room key, the aids page and the back page: the parts whose length decides
+    the fit. `gaps` (px) puts the aids and back pages' feet at the foot of the page (see `foot_gaps`).
     """
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
                               compact=True, map_style=map_style, map_css=map_css(ctx), **ORACLE["zine"])
@@ -101,12 +103,15 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
                               body_class=f"zine zine-{paper}" + {"dense": " dense", "tight": " dense tight"}.get(fit, ""),
-                              probe=probe)
+                              probe=probe, gaps={"aids": 0, "back": 0, **(gaps or {})})
 
 
-# The cover, map, oracle and back pages: one page each in every fit (the full layout checks it); a probe
-# lays out one empty page in place of the four.
-ZINE_FIXED_PAGES = 4
+# The cover, map and oracle pages: one page each in every fit (the full layout checks it); a probe lays
+# out one empty page in their place.
+ZINE_FIXED_PAGES = 3
+# How far below its page's top each foot ends (px): the pages are at least 94 mm tall (zine.css) and the
+# fold-cut diagram keeps 1.2 mm under it.
+ZINE_FOOT_AT_PX = {"aids": (94 - 1.2) / 25.4 * 96, "back": 94 / 25.4 * 96}
 
 
 def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean",
@@ -117,10 +122,11 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
     # turn the page between paragraphs, then the type steps down to 7 pt, and as a last resort (a
     # long key of 11 or 12 rooms) the key's lines and gaps close up, the type staying at 7 pt.
     # Notes pages fill a short key up to eight; the spares are dropped.
-    # The fit is chosen by laying out only the key and the aids page (a quarter of the zine's layout
-    # work), each fit in turn; the whole zine is then laid out once. Each section starts its own
-    # page, so these pages come out the same inside the whole zine; if the zine still runs over (a
-    # fixed page that grew), every fit is tried on the whole zine as before.
+    # The fit is chosen by laying out only the key, aids and back pages (a third of the zine's layout
+    # work), each fit in turn; the whole zine is then laid out once, its key balanced and the feet of
+    # the aids and back pages put down from what the probe measured. Each section starts its own page,
+    # so these pages come out the same inside the whole zine; if the zine still runs over (a fixed page
+    # that grew), every fit is tried on the whole zine as before.
     numbers = [room.number for room in dungeon.rooms]
     for fit in ZINE_FITS:
         probe = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, probe=True))
@@ -128,28 +134,50 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
         if expected <= ZINE_PAGES:
             break
     turns = balanced_turns(probe, numbers) if fit == "whole" else []
-    rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns))
+    rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns,
+                                     gaps=foot_gaps(probe)))
     if rendered.page_count - len(pdf.spare_pages(rendered)) != expected:
-        rendered = zine_by_trial(ctx, dungeon, seed, rooms, paper, map_style, show_rolls)
+        rendered, fit, turns = zine_by_trial(ctx, dungeon, seed, rooms, paper, map_style, show_rolls)
+        if any(foot_gaps(rendered).values()):
+            rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns,
+                                             gaps=foot_gaps(rendered)))
     rendered = pdf.keep_pages(rendered, ZINE_PAGES, f"the zine of '{dungeon.name}' (try fewer --rooms or --layout booklet)")
     return write(ctx, rendered)
 
 
 def zine_by_trial(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str,
                   show_rolls: bool):
-    """The safe way: the whole zine laid out in each fit in turn until it fits, then balanced if that keeps its pages."""
+    """The safe way: the whole zine laid out in each fit in turn until it fits, then balanced if that keeps its pages.
+
+    Returns the layout (its feet not yet put down), the fit and the key's page turns.
+    """
     from dungeonpress import pdf  # loaded when a product is made, not for --help
     for fit in ZINE_FITS:
         rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls))
         if rendered.page_count - len(pdf.spare_pages(rendered)) <= ZINE_PAGES:
             break
-    if fit == "whole":
-        turns = balanced_turns(rendered, [room.number for room in dungeon.rooms])
-        if turns:
-            balanced = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns))
-            if balanced.page_count - len(pdf.spare_pages(balanced)) == rendered.page_count - len(pdf.spare_pages(rendered)):
-                rendered = balanced
-    return rendered
+    turns = balanced_turns(rendered, [room.number for room in dungeon.rooms]) if fit == "whole" else []
+    if turns:
+        balanced = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns))
+        if balanced.page_count - len(pdf.spare_pages(balanced)) == rendered.page_count - len(pdf.spare_pages(rendered)):
+            return balanced, fit, turns
+    return rendered, fit, []
+
+
+def foot_gaps(rendered) -> dict:
+    """The gap (px) above the foot of the aids and back pages that puts the foot at the bottom, from a layout without gaps.
+
+    Without a gap the foot follows what is above it; the page's content is then as tall as from the
+    section's top to the foot's bottom, and the gap brings that up to the page's least height.
+    """
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
+    where, spans = pdf.anchor_boxes(rendered), pdf.anchor_pages(rendered)
+    gaps = {}
+    for page in ("aids", "back"):
+        section, foot = where.get(f"zine-{page}"), where.get(f"zine-{page}-foot")
+        if section and foot and len(spans[f"zine-{page}"]) == 1:  # a page that ran over keeps its foot where it fell
+            gaps[page] = max(0.0, ZINE_FOOT_AT_PX[page] - (foot[2] - section[1]))
+    return gaps
 
 
 PAGE_FOOT_PX = 5 / 25.4 * 96  # the zine page's bottom margin, in CSS px
