@@ -272,13 +272,35 @@ def test_a_zine_whose_fixed_pages_grow_falls_back_to_the_trial_loop(content, mon
     calls = []
     real = product.zine_by_trial
     monkeypatch.setattr(product, "zine_by_trial", lambda *args: calls.append(args) or real(*args))
-    monkeypatch.setattr(product, "ZINE_FIXED_PAGES", 3)  # the probe now foresees one page too few
+    monkeypatch.setattr(product, "ZINE_FIXED_PAGES", product.ZINE_FIXED_PAGES - 1)  # the probe foresees a page too few
     ctx = build.context_for(content, seed=5)
     pages = product.zine_pages(ctx, product.roll_dungeon(ctx, 5, 8), 5, 8, "a4")
     assert len(calls) == 1
     assert len(reader(pages).pages) == 8
     monkeypatch.undo()
     assert pages == trial_zine(content, 5, 8, "a4")
+
+
+@pytest.mark.parametrize("seed,rooms,paper", [(SEED, 8, "letter"), (13, 8, "letter")])
+def test_the_aids_and_back_pages_keep_their_foot_at_the_foot_of_the_page(content, monkeypatch, seed, rooms, paper):
+    """The fold-cut diagram and the credits end where the flex column put them (a full aids page: seed 13)."""
+    from dungeonpress import pdf
+    made = []
+    real = product.layout
+    whole = []  # layouts of the whole zine (a probe has no notes pages)
+    monkeypatch.setattr(product, "layout", lambda ctx, html: whole.append('id="notes-1"' in html)
+                        or made.append(real(ctx, html)) or made[-1])
+    ctx = build.context_for(content, seed=seed)
+    product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
+    final = made[-1]
+    where, spans = pdf.anchor_boxes(final), pdf.anchor_pages(final)
+    for page in ("aids", "back"):
+        assert len(spans[f"zine-{page}"]) == 1  # one page each
+        section, foot = where[f"zine-{page}"], where[f"zine-{page}-foot"]
+        assert section[0] == foot[0]
+        assert foot[2] - section[1] == pytest.approx(product.ZINE_FOOT_AT_PX[page], abs=0.05) or \
+            product.foot_gaps(final)[page] == 0  # a full page: the foot follows what is above it
+    assert whole.count(True) == 1  # the zine is laid out once, after its probes
 
 
 def test_cli_json_progress_and_quiet(tmp_path):

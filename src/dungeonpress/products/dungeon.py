@@ -137,20 +137,15 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
     rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns,
                                      gaps=foot_gaps(probe)))
     if rendered.page_count - len(pdf.spare_pages(rendered)) != expected:
-        rendered, fit, turns = zine_by_trial(ctx, dungeon, seed, rooms, paper, map_style, show_rolls)
-        if any(foot_gaps(rendered).values()):
-            rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns,
-                                             gaps=foot_gaps(rendered)))
+        rendered = zine_by_trial(ctx, dungeon, seed, rooms, paper, map_style, show_rolls)
     rendered = pdf.keep_pages(rendered, ZINE_PAGES, f"the zine of '{dungeon.name}' (try fewer --rooms or --layout booklet)")
     return write(ctx, rendered)
 
 
 def zine_by_trial(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str,
                   show_rolls: bool):
-    """The safe way: the whole zine laid out in each fit in turn until it fits, then balanced if that keeps its pages.
-
-    Returns the layout (its feet not yet put down), the fit and the key's page turns.
-    """
+    """The safe way: the whole zine laid out in each fit in turn until it fits, then balanced if that keeps its
+    pages, then once more with the aids and back pages' feet put down."""
     from dungeonpress import pdf  # loaded when a product is made, not for --help
     for fit in ZINE_FITS:
         rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls))
@@ -160,8 +155,13 @@ def zine_by_trial(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, pa
     if turns:
         balanced = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns))
         if balanced.page_count - len(pdf.spare_pages(balanced)) == rendered.page_count - len(pdf.spare_pages(rendered)):
-            return balanced, fit, turns
-    return rendered, fit, []
+            rendered = balanced
+        else:
+            turns = []
+    gaps = foot_gaps(rendered)
+    if any(gaps.values()):
+        rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns, gaps=gaps))
+    return rendered
 
 
 def foot_gaps(rendered) -> dict:
