@@ -127,12 +127,20 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
     # the aids and back pages put down from what the probe measured. Each section starts its own page,
     # so these pages come out the same inside the whole zine; if the zine still runs over (a fixed page
     # that grew), every fit is tried on the whole zine as before.
+    # A fit should also keep the aids and back pages to one page each (in a theme with wider letters the
+    # aids page can run over onto a page of its own, in a notes page's place); when no fit does, the first
+    # that keeps eight pages is taken.
     numbers = [room.number for room in dungeon.rooms]
+    fits = {}  # fit → (probe, pages the zine will have)
     for fit in ZINE_FITS:
         probe = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, probe=True))
-        expected = probe.page_count - 1 + ZINE_FIXED_PAGES
-        if expected <= ZINE_PAGES:
+        fits[fit] = probe, probe.page_count - 1 + ZINE_FIXED_PAGES
+        spans = pdf.anchor_pages(probe)
+        if fits[fit][1] <= ZINE_PAGES and len(spans["zine-aids"]) == len(spans["zine-back"]) == 1:
             break
+    else:
+        fit = next((f for f, (_, pages) in fits.items() if pages <= ZINE_PAGES), fit)
+    probe, expected = fits[fit]
     turns = balanced_turns(probe, numbers) if fit == "whole" else []
     rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns,
                                      gaps=foot_gaps(probe)))
