@@ -122,8 +122,8 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
     # turn the page between paragraphs, then the type steps down to 7 pt, and as a last resort (a
     # long key of 11 or 12 rooms) the key's lines and gaps close up, the type staying at 7 pt.
     # Notes pages fill a short key up to eight; the spares are dropped.
-    # The fit is chosen by laying out only the key, aids and back pages (a third of the zine's layout
-    # work), each fit in turn; the whole zine is then laid out once, its key balanced and the feet of
+    # The fit is chosen by laying out only the key, aids and back pages (a probe: about half the
+    # zine's layout work), each fit in turn; the whole zine is then laid out once, its key balanced and the feet of
     # the aids and back pages put down from what the probe measured. Each section starts its own page,
     # so these pages come out the same inside the whole zine; if the zine still runs over (a fixed page
     # that grew), every fit is tried on the whole zine as before.
