@@ -103,7 +103,8 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
                               body_class=f"zine zine-{paper}" + {"dense": " dense", "tight": " dense tight"}.get(fit, ""),
-                              probe=probe, gaps={"aids": 0, "back": 0, **(gaps or {})})
+                              probe=probe, gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
+                                                 for page in ("aids", "back")})
 
 
 # The cover, map and oracle pages: one page each in every fit (the full layout checks it); a probe lays
