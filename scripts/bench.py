@@ -70,11 +70,11 @@ CLI = [sys.executable, "-m", "dungeonpress"]
 HEAVY = ("weasyprint", "jinja2", "yaml", "pikepdf")
 
 
-def run(argv, check: bool = True, **kw) -> tuple[float, float, float]:
+def run(argv, check: bool = True, cwd=ROOT, **kw) -> tuple[float, float, float]:
     """(wall s, CPU s, peak MiB of the largest process) of one command and its workers, from getrusage deltas."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, check=check, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, **kw)
+    subprocess.run(argv, check=check, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, **kw)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
@@ -135,6 +135,30 @@ def bench_batch(runs: int, zines: int, work: Path) -> list:
         figure("worker peak after its last item ÷ after its second (flat)", last / warm, "≤ 1.10",
                last / warm <= 1.10, f"{warm:.0f} → {last:.0f} MiB"),
     ]
+
+
+# The reference documents (issue 17): ../shared/bench/reference from the main checkout, or from a worktree's parent.
+REFERENCE = Path(os.environ.get("DUNGEONPRESS_REFERENCE") or next(
+    (p for p in (ROOT.parent / "shared" / "bench" / "reference", ROOT.parents[1] / "shared" / "bench" / "reference")
+     if p.exists()), ROOT.parent / "shared" / "bench" / "reference"))
+
+
+def bench_zine(runs: int, work: Path) -> list:
+    """One zine, cold CLI (`dungeon --seed 1234`, imposed) ÷ a cold WeasyPrint render of the reference zine (CPU).
+
+    The reference is `render.py zine.html --css zine.css` in the folder $DUNGEONPRESS_REFERENCE names
+    (default: ../shared/bench/reference from the checkout or its parent); without it the figure is marked short.
+    """
+    if not (REFERENCE / "render.py").exists():
+        return [figure("one zine ÷ reference zine (CPU)", float("nan"), "≤ 1.0", False, f"no reference in {REFERENCE}")]
+    zine = lambda: run(CLI + ["dungeon", "--seed", "1234", "--layout", "zine", "--quiet", "--out", str(work / "zine")])
+    reference = lambda: run([sys.executable, "render.py", "zine.html", str(work / "reference-zine.pdf"), "--css",
+                             "zine.css"], cwd=REFERENCE)
+    ours, theirs = paired(zine, reference, runs)
+    ratio = median(ours, 1) / median(theirs, 1)
+    return [figure("one zine, cold CLI ÷ reference zine, cold render (CPU)", ratio, "≤ 1.0", ratio <= 1.0,
+                   f"{median(ours, 1):.2f} s vs {median(theirs, 1):.2f} s CPU, {runs} pairs, "
+                   f"load average {os.getloadavg()[0]:.1f}")]
 
 
 def bench_noop(runs: int, work: Path) -> list:
@@ -223,8 +247,6 @@ def bench_help(runs: int = 5) -> list:
                    f"CPU {cpu:.3f} s; python -c pass {median(bare):.3f} s wall")]
 
 
-# The reference documents (../shared/bench/reference beside the project, or where this names).
-REFERENCE = Path(os.environ.get("DUNGEONPRESS_REFERENCE", ROOT.parent / "shared" / "bench" / "reference"))
 # Runs a command and prints its own CPU seconds and peak resident MiB (this process's only child).
 MEASURE = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, "
            "stderr=subprocess.DEVNULL); u = resource.getrusage(resource.RUSAGE_CHILDREN); "
@@ -305,7 +327,8 @@ def machine() -> str:
 
 def targets(runs: int, zines: int, only: list) -> None:
     print(machine())
-    parts = {"help": lambda: bench_help(runs), "batch": lambda w: bench_batch(runs, zines, w), "noop": lambda w: bench_noop(runs, w),
+    parts = {"help": lambda: bench_help(runs), "zine": lambda w: bench_zine(runs, w),
+             "batch": lambda w: bench_batch(runs, zines, w), "noop": lambda w: bench_noop(runs, w),
              "warm": lambda w: bench_warm(runs, w), "preflight": lambda w: bench_preflight(runs, w),
              "reference": lambda w: bench_reference(runs, w), "tests": lambda w: bench_tests()}
     with tempfile.TemporaryDirectory(prefix="dungeonpress-bench-") as folder:
@@ -324,7 +347,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="pairs of A/B runs per ratio (medians)")
     parser.add_argument("--zines", type=int, default=100, help="zines in the batch figure (the target is for 100)")
-    parser.add_argument("--only", action="append", default=[], choices=("help", "batch", "noop", "warm", "preflight", "reference", "tests"))
+    parser.add_argument("--only", action="append", default=[],
+                        choices=("help", "zine", "batch", "noop", "warm", "preflight", "reference", "tests"))
     parser.add_argument("--stages", action="store_true", help="the rulebook by stage instead of the targets")
     args = parser.parse_args()
     if not args.stages:

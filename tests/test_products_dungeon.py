@@ -250,17 +250,74 @@ def test_eleven_or_twelve_rooms_fit_the_zine(content, seed, rooms, paper):
 
 
 def test_a_one_panel_page_that_runs_over_is_found():
-    """A page that spills onto the next is caught by its end mark, though the page count may still be eight."""
+    """A page split over two is caught, though the page count may still be eight."""
     from dungeonpress import pdf
     line = "<p>The lantern gutters as you count the doors again.</p>"
     html = ("<html><head><style>@page { size: 74mm 105mm; margin: 5mm } section { break-before: page }</style></head><body>"
-            "<section id='zine-cover'>Cover<div id='zine-cover-end'></div></section>"
-            f"<section id='zine-aids'>{line * 40}<div id='zine-aids-end'></div></section>"
-            "<section id='zine-back'>Rules<div id='zine-back-end'></div></section></body></html>")
+            "<section id='zine-cover'>Cover</section>"
+            f"<section id='zine-aids'>{line * 40}</section>"
+            "<section id='zine-back'>Rules</section></body></html>")
     rendered = pdf.layout_html(html, base_url=build.TEMPLATES_DIR, roots=[build.TEMPLATES_DIR])
     assert product.overflowing_pages(rendered) == ["aids"]
     short = pdf.layout_html(html.replace(line * 40, line), base_url=build.TEMPLATES_DIR, roots=[build.TEMPLATES_DIR])
     assert product.overflowing_pages(short) == []
+
+
+def trial_zine(content, seed, rooms, paper):
+    """The zine as the whole-zine trial loop makes it (every fit on the whole zine in turn): the reference."""
+    from dungeonpress.products.common import write
+    from dungeonpress import pdf
+    ctx = build.context_for(content, seed=seed)
+    rendered = product.zine_by_trial(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper, "clean", False)
+    return write(ctx, pdf.keep_pages(rendered, product.ZINE_PAGES, "zine"))
+
+
+@pytest.mark.parametrize("seed,rooms,paper", [(5, 8, "a4"), pytest.param(8, 8, "a4", marks=pytest.mark.slow),
+                                              pytest.param(6, 11, "a4", marks=pytest.mark.slow)])
+def test_fit_chosen_from_the_key_alone_is_the_fit_the_whole_zine_needs(content, seed, rooms, paper):
+    """Laying out only the key and aids pages picks the same fit and page turns as trying each fit on the whole zine.
+
+    Seed 5 balances its two key pages, seed 8 needs the closest fit, seed 6 with 11 rooms the 7 pt type.
+    """
+    ctx = build.context_for(content, seed=seed)
+    planned = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
+    assert planned == trial_zine(content, seed, rooms, paper)
+
+
+def test_a_zine_whose_fixed_pages_grow_falls_back_to_the_trial_loop(content, monkeypatch):
+    """When the full layout has more pages than the probe foresaw, the zine is made the safe way, still eight pages."""
+    calls = []
+    real = product.zine_by_trial
+    monkeypatch.setattr(product, "zine_by_trial", lambda *args: calls.append(args) or real(*args))
+    monkeypatch.setattr(product, "ZINE_FIXED_PAGES", product.ZINE_FIXED_PAGES - 1)  # the probe foresees a page too few
+    ctx = build.context_for(content, seed=5)
+    pages = product.zine_pages(ctx, product.roll_dungeon(ctx, 5, 8), 5, 8, "a4")
+    assert len(calls) == 1
+    assert len(reader(pages).pages) == 8
+    monkeypatch.undo()
+    assert pages == trial_zine(content, 5, 8, "a4")
+
+
+@pytest.mark.parametrize("seed,rooms,paper", [(SEED, 8, "letter"), (13, 8, "letter")])
+def test_the_aids_and_back_pages_keep_their_foot_at_the_foot_of_the_page(content, monkeypatch, seed, rooms, paper):
+    """The fold-cut diagram and the credits end where the flex column put them (a full aids page: seed 13)."""
+    from dungeonpress import pdf
+    made = []
+    real = product.layout
+    whole = []  # layouts of the whole zine (a probe has no notes pages)
+    monkeypatch.setattr(product, "layout", lambda ctx, html: whole.append('id="notes-1"' in html)
+                        or made.append(real(ctx, html)) or made[-1])
+    ctx = build.context_for(content, seed=seed)
+    product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
+    final = made[-1]
+    where, spans = pdf.anchor_boxes(final), pdf.anchor_pages(final)
+    for page in ("aids", "back"):
+        assert len(spans[f"zine-{page}"]) == 1  # one page each
+        section, foot = where[f"zine-{page}"], where[f"zine-{page}-foot"]
+        assert section[0] == foot[0]
+        assert foot[2] - section[1] == pytest.approx(product.ZINE_FOOT_AT_PX[page], abs=0.05) or \
+            product.foot_gaps(final)[page] == 0  # a full page: the foot follows what is above it
+    assert whole.count(True) == 1  # the zine is laid out once, after its probes
 
 
 def test_cli_json_progress_and_quiet(tmp_path):

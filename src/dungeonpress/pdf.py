@@ -220,11 +220,11 @@ def anchor_boxes(rendered: Rendered) -> dict:
 
 
 def anchor_pages(rendered: Rendered) -> dict:
-    """Every anchor (element id) → (first, last) index of the pages its box is on (a box split over pages is on several)."""
+    """Every anchor (element id) → the indices of the pages its box is on (more than one when it was split)."""
     pages: dict = {}
     for index, page in enumerate(rendered.document.pages):
         for name in page.anchors:
-            pages[name] = (pages.get(name, (index,))[0], index)
+            pages.setdefault(name, []).append(index)
     return pages
 
 

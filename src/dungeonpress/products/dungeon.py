@@ -90,14 +90,30 @@ def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, pap
 
 
 def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fit: str = "whole",
-              map_style: str = "clean", show_rolls: bool = False, turns: tuple = ()) -> str:
-    """The zine's eight pages as HTML, with spare notes pages (dropped after layout when not needed)."""
+              map_style: str = "clean", show_rolls: bool = False, turns: tuple = (), probe: bool = False,
+              gaps: dict | None = None) -> str:
+    """The zine's eight pages as HTML, with spare notes pages (dropped after layout when not needed).
+
+    `probe` leaves out all but the room key and the aids page: the parts whose length decides the fit.
+    `gaps` (px) puts the aids page's foot at the foot of the page (see `foot_gaps`).
+    """
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
                               compact=True, map_style=map_style, map_css=map_css(ctx), **ORACLE["zine"])
     return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view,
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
-                              body_class=f"zine zine-{paper}" + {"dense": " dense", "tight": " dense tight"}.get(fit, ""))
+                              body_class=f"zine zine-{paper}" + {"dense": " dense", "tight": " dense tight"}.get(fit, ""),
+                              probe=probe, gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
+                                                 for page in ("aids",)})
+
+
+# The cover, map, oracle and back pages: one page each in every fit (the full layout checks it); a probe
+# lays out one empty page in their place.
+ZINE_FIXED_PAGES = 4
+# How far below its page's top each foot ends (px): the pages are at least 94 mm tall (zine.css) and the
+# fold-cut diagram keeps 1.2 mm under it (the aids page's foot is put there by a measured gap, the back
+# page's by zine.css).
+ZINE_FOOT_AT_PX = {"aids": (94 - 1.2) / 25.4 * 96, "back": 94 / 25.4 * 96}
 
 
 def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean",
@@ -108,16 +124,30 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
     # turn the page between paragraphs, then the type steps down to 7 pt, and as a last resort (a
     # long key of 11 or 12 rooms) the key's lines and gaps close up, the type staying at 7 pt.
     # Notes pages fill a short key up to eight; the spares are dropped.
+    # The fit is chosen by laying out only the key and aids pages (a probe: under half the zine's
+    # layout work), each fit in turn; the whole zine is then laid out once, its key balanced and the
+    # aids page's foot put down from what the probe measured. Each section starts its own page,
+    # so these pages come out the same inside the whole zine; if the zine still runs over (a fixed page
+    # that grew), every fit is tried on the whole zine as before.
+    # A fit should also keep the aids page to one page (in a theme with wider letters the
+    # aids page can run over onto a page of its own, in a notes page's place); when no fit does, the first
+    # that keeps eight pages is taken.
+    numbers = [room.number for room in dungeon.rooms]
+    fits = {}  # fit → (probe, pages the zine will have)
     for fit in ZINE_FITS:
-        rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls))
-        if rendered.page_count - len(pdf.spare_pages(rendered)) <= ZINE_PAGES and not overflowing_pages(rendered):
+        probe = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, probe=True))
+        fits[fit] = probe, probe.page_count - 1 + ZINE_FIXED_PAGES
+        spans = pdf.anchor_pages(probe)
+        if fits[fit][1] <= ZINE_PAGES and len(spans["zine-aids"]) == 1:
             break
-    if fit == "whole":
-        turns = balanced_turns(rendered, [room.number for room in dungeon.rooms])
-        if turns:
-            balanced = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns))
-            if balanced.page_count - len(pdf.spare_pages(balanced)) == rendered.page_count - len(pdf.spare_pages(rendered)):
-                rendered = balanced
+    else:
+        fit = next((f for f, (_, pages) in fits.items() if pages <= ZINE_PAGES), fit)
+    probe, expected = fits[fit]
+    turns = balanced_turns(probe, numbers) if fit == "whole" else []
+    rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns,
+                                     gaps=foot_gaps(probe)))
+    if rendered.page_count - len(pdf.spare_pages(rendered)) != expected or overflowing_pages(rendered):
+        rendered = zine_by_trial(ctx, dungeon, seed, rooms, paper, map_style, show_rolls)
     problem = f"the zine of '{dungeon.name}' (try fewer --rooms or --layout booklet)"
     spilled = overflowing_pages(rendered)
     if spilled:
@@ -126,19 +156,56 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
     return write(ctx, rendered)
 
 
+def zine_by_trial(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str,
+                  show_rolls: bool):
+    """The safe way: the whole zine laid out in each fit in turn until it fits, then balanced if that keeps its
+    pages, then once more with the aids page's foot put down."""
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
+    for fit in ZINE_FITS:
+        rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls))
+        if rendered.page_count - len(pdf.spare_pages(rendered)) <= ZINE_PAGES and not overflowing_pages(rendered):
+            break
+    turns = balanced_turns(rendered, [room.number for room in dungeon.rooms]) if fit == "whole" else []
+    if turns:
+        balanced = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns))
+        if balanced.page_count - len(pdf.spare_pages(balanced)) == rendered.page_count - len(pdf.spare_pages(rendered)):
+            rendered = balanced
+        else:
+            turns = []
+    gaps = foot_gaps(rendered)
+    if any(gaps.values()):
+        rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns, gaps=gaps))
+    return rendered
+
+
+def foot_gaps(rendered) -> dict:
+    """The gap (px) above the aids page's foot that puts the foot at the bottom, from a layout without gaps.
+
+    Without a gap the foot follows what is above it; the page's content is then as tall as from the
+    section's top to the foot's bottom, and the gap brings that up to the page's least height.
+    """
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
+    where, spans = pdf.anchor_boxes(rendered), pdf.anchor_pages(rendered)
+    gaps = {}
+    for page in ("aids",):
+        section, foot = where.get(f"zine-{page}"), where.get(f"zine-{page}-foot")
+        if section and foot and len(spans[f"zine-{page}"]) == 1:  # a page that ran over keeps its foot where it fell
+            gaps[page] = max(0.0, ZINE_FOOT_AT_PX[page] - (foot[2] - section[1]))
+    return gaps
+
+
 ONE_PAGE = ("cover", "map", "aids", "oracle", "back")  # zine pages that must each fit their one panel
 
 
 def overflowing_pages(rendered) -> list[str]:
-    """The one-panel zine pages whose end mark fell on a later page than their start.
+    """The one-panel zine pages that were split over more than one page.
 
     The page count alone does not show it: a key that needs one page fewer leaves a spare panel
     that an overflowing page quietly takes, and the sheet folds with every later page one panel off.
     """
     from dungeonpress import pdf  # loaded when a product is made, not for --help
     pages = pdf.anchor_pages(rendered)
-    return [name for name in ONE_PAGE
-            if f"zine-{name}" in pages and pages[f"zine-{name}"] != pages.get(f"zine-{name}-end")]
+    return [name for name in ONE_PAGE if len(pages.get(f"zine-{name}", ())) > 1]
 
 
 PAGE_FOOT_PX = 5 / 25.4 * 96  # the zine page's bottom margin, in CSS px
