@@ -255,10 +255,10 @@ def test_a_one_panel_page_that_runs_over_is_found():
     line = "<p>The lantern gutters as you count the doors again.</p>"
     html = ("<html><head><style>@page { size: 74mm 105mm; margin: 5mm } section { break-before: page }</style></head><body>"
             "<section id='zine-cover'>Cover</section>"
-            f"<section id='zine-aids'>{line * 40}</section>"
+            f"<section id='zine-oracle'>{line * 40}</section>"
             "<section id='zine-back'>Rules</section></body></html>")
     rendered = pdf.layout_html(html, base_url=build.TEMPLATES_DIR, roots=[build.TEMPLATES_DIR])
-    assert product.overflowing_pages(rendered) == ["aids"]
+    assert product.overflowing_pages(rendered) == ["oracle"]
     short = pdf.layout_html(html.replace(line * 40, line), base_url=build.TEMPLATES_DIR, roots=[build.TEMPLATES_DIR])
     assert product.overflowing_pages(short) == []
 

@@ -194,14 +194,17 @@ def foot_gaps(rendered) -> dict:
     return gaps
 
 
-ONE_PAGE = ("cover", "map", "aids", "oracle", "back")  # zine pages that must each fit their one panel
+# Zine pages that must each stay on their one panel. The aids page is not among them: when no fit keeps
+# it whole (Atkinson's wider letters), its fold-and-cut note takes the panel a spare notes page would
+# have had, and the oracle and rules pages keep theirs (the fit prefers one that keeps it whole).
+ONE_PAGE = ("cover", "map", "oracle", "back")
 
 
 def overflowing_pages(rendered) -> list[str]:
     """The one-panel zine pages that were split over more than one page.
 
-    The page count alone does not show it: a key that needs one page fewer leaves a spare panel
-    that an overflowing page quietly takes, and the sheet folds with every later page one panel off.
+    The page count alone does not show it: the spare notes pages absorb the extra page, and the
+    oracle and rules pages, which must stand under the slit, land on other panels.
     """
     from dungeonpress import pdf  # loaded when a product is made, not for --help
     pages = pdf.anchor_pages(rendered)
