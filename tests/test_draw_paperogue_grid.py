@@ -71,3 +71,23 @@ def test_every_level_is_centred_and_uses_the_grid_sheet(content):
             assert abs(left - right) <= CELL and abs(top - bottom) <= CELL, (paper, level.number)
             span_w, span_h = max(xs) - min(xs), max(ys) - min(ys)
             assert span_w >= 0.7 * cols * CELL or span_h >= 0.7 * rows * CELL, (paper, level.number, span_w, span_h)
+
+
+def test_every_mark_in_a_room_prints_at_six_points_or_more(content):
+    """On 5 mm squares a room's quadrant is 5 mm: four-digit gold ("1000", was 4.6 pt) prints as "1k", and a
+    two-digit room number beside its stairs (was 5.3 pt) gets three fifths of the quadrant."""
+    cols, rows = grid.fit_grid("a4", grid.LEVEL_CELL, grid.LEVEL_RESERVED_MM)
+    seen = set()
+    for level in levels(content, range(60)):
+        svg = ET.fromstring(grid.sheet_svg(cols, rows, CELL, "square", level))
+        for g in svg.iter(f"{SVG}g"):
+            if g.get("data-room"):
+                for text in g.iter(f"{SVG}text"):
+                    points = float(text.get("font-size")) * 72 / 25.4  # the drawing's user unit is the millimetre
+                    assert points >= 6.0, (level.number, text.text, round(points, 1))
+                    seen.add(text.text)
+    assert "1k" in seen and any(len(t) == 2 and t.isdigit() for t in seen)  # the cases this guards did occur
+
+
+def test_gold_in_thousands_is_written_short():
+    assert [grid.short_amount(m) for m in ("50", "250", "1000", "2000", "1500", "G")] == ["50", "250", "1k", "2k", "1500", "G"]

@@ -19,6 +19,7 @@ from dungeonpress.model.paperogue import Level, PaperogueRoom
 PITCH = 4  # fewest cells from one room's corner to the next room's: a 2-cell room and a 2-cell corridor
 MAX_PITCH = 9  # a small level spreads out to use the sheet (70% of its width or height), up to 7-cell corridors
 ROOM = 2  # a room is ROOM x ROOM cells, one cell per quadrant
+STAIRS_SHARE = 0.4  # of a room's top-right quadrant that its stairs take when it also holds the number
 PAD = 0.5  # mm of paper drawn around the grid so its outer lines are not clipped
 DEAD_END = 1  # cells a dead-end corridor runs before it stops
 
@@ -214,17 +215,24 @@ def _room(room: PaperogueRoom, level: Level, cell: float, cx: int, cy: int) -> s
     if room.monster:
         out.append(_mark(room.monster, x, y, cell, "monster"))
     if room.stairs:  # the top-right quadrant holds both: stairs on its left, the number on its right
-        out.append(stairs_glyph(room.stairs, x + cell, y, cell, width=0.5 * cell))
+        # the number gets three fifths of the quadrant, so a two-digit number stays over 6 pt on 5 mm squares
+        out.append(stairs_glyph(room.stairs, x + cell, y, cell, width=STAIRS_SHARE * cell))
         text = str(room.number)
-        number = min(0.5 * cell, 0.46 * cell / (0.62 * len(text)))
-        out.append(_text(text, x + size - 0.26 * cell, y + 0.5 * cell + 0.36 * number, number, "middle", "number"))
+        room_for_number = (1 - STAIRS_SHARE) * cell
+        number = min(0.5 * cell, (room_for_number - 0.04 * cell) / (0.62 * len(text)))
+        out.append(_text(text, x + size - room_for_number / 2, y + 0.5 * cell + 0.36 * number, number, "middle", "number"))
     else:
         out.append(_mark(str(room.number), x + cell, y, cell, "number"))
     if room.treasure.mark:
-        out.append(_mark(room.treasure.mark, x, y + cell, cell, "subtype"))
+        out.append(_mark(short_amount(room.treasure.mark), x, y + cell, cell, "subtype"))
     out.append(_mark(room.treasure.initial, x + cell, y + cell, cell, "treasure"))
     out.append("</g>")
     return "\n".join(out)
+
+
+def short_amount(mark: str) -> str:
+    """A gold amount in thousands as "1k": four digits in a 5 mm quadrant would print under 5 pt."""
+    return f"{int(mark) // 1000}k" if mark.isdigit() and int(mark) >= 1000 and int(mark) % 1000 == 0 else mark
 
 
 def _mark(text: str, qx: float, qy: float, cell: float, css_class: str) -> str:
