@@ -77,6 +77,16 @@ def test_low_contrast_text_and_text_on_a_dark_panel(tmp_path):
     assert len(found) == 1 and "'greylabel'" in found[0].message
 
 
+def test_text_hidden_under_a_shape_drawn_over_it(tmp_path):
+    """A badge or a positioned box painted after a word hides it; a panel painted before it is its background."""
+    over = ("<p style='margin: 0'>Use the pre-rolled answers</p>"
+            "<div style='position: absolute; top: 0; left: 0; width: 30mm; height: 6mm; background: #7a1f1f'></div>")
+    found = findings(make_pdf(tmp_path, over), "contrast")
+    assert len(found) == 1 and "hidden under a shape" in found[0].message and "Usethe" in found[0].message
+    under = "<div style='background: #f4efe6; padding: 2mm'><p style='margin: 0'>Use the pre-rolled answers</p></div>"
+    assert findings(make_pdf(tmp_path, under, name="u.pdf"), "contrast") == []
+
+
 def test_stranded_heading_at_the_foot_of_a_page(tmp_path):
     css = "p { orphans: 1; widows: 1; margin: 0; line-height: 4mm } h2 { font-size: 14pt; margin: 0; break-after: auto }"
     body = f"<div style='height: 166mm'></div><h2>Harm and Luck</h2><p>{PARA * 4}</p>"

@@ -48,7 +48,8 @@ def draw_domino_map(dungeon: DominoMap, *, width_mm: float = 180, height_mm: flo
              f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm">{_style(css)}',
              f'<rect class="paper" x="{_u(left)}" y="{_u(top)}" width="{_u(width)}" height="{_u(height)}"/>']
     parts.append(_grid(left, top, left + width, top + height))
-    parts.append(_entrance(dungeon.entrance))
+    taken = {cell for tile in dungeon.tiles for cell in tile.cells()}
+    parts.append(_entrance(dungeon.entrance, taken=taken))
     for end in dungeon.open_ends if dungeon.mode == "fly" else ():
         parts.append(_stub(end))
     for tile in dungeon.tiles:
@@ -129,8 +130,9 @@ def _badge(x: float, y: float, number, diamond: bool = False, least: float = 0.0
             f'font-family="{SERIF}" font-weight="700" font-size="{_u(size)}">{number}</text>')
 
 
-def _entrance(end: End, label: bool = True) -> str:
-    """An arrow in the passage the party comes in by, pointing at the first room."""
+def _entrance(end: End, label: bool = True, taken: frozenset | set = frozenset()) -> str:
+    """An arrow in the passage the party comes in by, pointing at the first room, labelled IN above it,
+    or below it when a domino lies above (the domino and its number badge would hide the label)."""
     x, y = end.x, end.y
     points = " ".join(f"{_u(px)},{_u(py)}" for px, py in (
         (x - 1.8, y - 0.3), (x - 0.9, y - 0.3), (x - 0.9, y - 0.75), (x - 0.15, y), (x - 0.9, y + 0.75),
@@ -138,7 +140,11 @@ def _entrance(end: End, label: bool = True) -> str:
     arrow = f'<polygon class="entrance" points="{points}"/>'
     if not label:
         return arrow
-    return (f'{arrow}<text class="entrance-text" x="{_u(x - 1.05)}" y="{_u(y - 1.0)}" text-anchor="middle" '
+    baseline = y - 1.0  # the label's letters span the cells from y - 1.4 to y - 1.0
+    rows = {math.floor(y - 1.4), math.floor(y - 1.0 - 1e-6)}
+    if any((col, row) in taken for col in (x - 2, x - 1) for row in rows):
+        baseline = y + 1.4  # below the arrow: letters from y + 1.0 to y + 1.4
+    return (f'{arrow}<text class="entrance-text" x="{_u(x - 1.05)}" y="{_u(baseline)}" text-anchor="middle" '
             f'font-family="{TITLING}" font-weight="700" font-size="{_u(0.5)}">IN</text>')
 
 

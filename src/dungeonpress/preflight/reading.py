@@ -206,7 +206,8 @@ def open_pdf(path: Path) -> Document:
 
 def _read_page(page) -> dict:
     top = page.get_mediabox()[3]
-    out = {"chars": [], "rects": [], "lines": [], "curves": [], "images": [], "fonts": [], "panels": 0}
+    # "painted" counts text and path objects in the order they are drawn (the later one lies on top)
+    out = {"chars": [], "rects": [], "lines": [], "curves": [], "images": [], "fonts": [], "panels": 0, "painted": 0}
     order: dict = {}
     fonts: dict = {}
     panel_of: dict = {}
@@ -227,7 +228,8 @@ def _walk(parent, count, get, matrix, top, out, order, fonts, panel_of, panel=No
         obj = get(parent, index)
         kind = fpdf.FPDFPageObj_GetType(obj)
         if kind == fpdf.FPDF_PAGEOBJ_TEXT:
-            order[ctypes.cast(obj, ctypes.c_void_p).value] = len(order)
+            order[ctypes.cast(obj, ctypes.c_void_p).value] = out["painted"]
+            out["painted"] += 1
             if panel is not None:
                 panel_of[ctypes.cast(obj, ctypes.c_void_p).value] = panel
             font = fpdf.FPDFTextObj_GetFont(obj)
@@ -236,6 +238,7 @@ def _walk(parent, count, get, matrix, top, out, order, fonts, panel_of, panel=No
                 fonts[key] = (_font_name(font), bool(fpdf.FPDFFont_GetIsEmbedded(font)))
         elif kind == fpdf.FPDF_PAGEOBJ_PATH:
             _path(obj, matrix, top, out)
+            out["painted"] += 1
         elif kind == fpdf.FPDF_PAGEOBJ_IMAGE:
             x0, y0, x1, y1 = _bounds(obj, matrix)
             out["images"].append({"x0": x0, "x1": x1, "top": top - y1, "bottom": top - y0})
@@ -338,7 +341,7 @@ def _subpath(ops: list, style: dict, top: float, out: dict) -> None:
         kind, corners = "curves", pts
     xs, ys = [p[0] for p in corners], [p[1] for p in corners]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    out[kind].append({**style, "x0": x0, "x1": x1, "top": top - y1, "bottom": top - y0,
+    out[kind].append({**style, "painted": out["painted"], "x0": x0, "x1": x1, "top": top - y1, "bottom": top - y0,
                       "width": x1 - x0, "height": y1 - y0})
 
 
@@ -352,6 +355,9 @@ def _address_getter(name: str):
 
 
 _text_object_at = _address_getter("FPDFText_GetTextObject")
+
+
+UNPLACED = 1 << 30  # the paint order of a character whose text object was not found: after everything
 
 
 def _chars(page, top: float, order: dict, panel_of: dict) -> list:
@@ -423,7 +429,7 @@ def _chars(page, top: float, order: dict, panel_of: dict) -> list:
             char_top = char_bottom - size
         char = {"text": text, "x0": x0, "x1": x1, "top": char_top, "bottom": char_bottom, "size": size,
                 "fontname": style["fontname"], "non_stroking_color": style["colour"], "upright": style["upright"],
-                "order": (order.get(key, len(order)), index), "panel": panel_of.get(key)}
+                "order": (order.get(key, UNPLACED), index), "panel": panel_of.get(key)}
         found.append(char)
         last = ((key, x, y), char)
     found.sort(key=lambda c: c["order"])

@@ -84,13 +84,29 @@ def _body_size(seg) -> float:
 
 
 def check_contrast(doc: Document):
-    """Text at least 4.5:1 against the filled shape beneath it (the paper when there is none)."""
+    """Text at least 4.5:1 against the filled shape beneath it (the paper when there is none), and no
+    letter under a shape painted after it (a badge or label drawn over a word hides it)."""
     for page in doc.pages:
+        hidden = covered(page)
+        if hidden:
+            yield page.number, "error", (f"{len(hidden)} character(s) hidden under a shape drawn over them: "
+                                         f"{''.join(c['text'] for c in hidden[:20])!r}")
         bad: dict = {}
         for c, ratio in low_contrast(page, MIN_CONTRAST):
             bad.setdefault(round(ratio, 1), []).append(c["text"])
         for ratio, glyphs in sorted(bad.items()):
             yield page.number, "error", f"{len(glyphs)} character(s) at contrast {ratio}:1 (minimum {MIN_CONTRAST}:1): {''.join(glyphs[:20])!r}"
+
+
+def covered(page: Page) -> list:
+    """The letters whose middle lies under a filled shape painted after them."""
+    fills = backgrounds(page)
+    found = []
+    for c in page.chars:
+        x, y = (c["x0"] + c["x1"]) / 2, (c["top"] + c["bottom"]) / 2
+        if any(r["painted"] > c["order"][0] and r["x0"] <= x <= r["x1"] and r["top"] <= y <= r["bottom"] for r in fills):
+            found.append(c)
+    return found
 
 
 def low_contrast(page: Page, minimum: float) -> list[tuple]:
@@ -102,9 +118,11 @@ def low_contrast(page: Page, minimum: float) -> list[tuple]:
         x, y = (c["x0"] + c["x1"]) / 2, (c["top"] + c["bottom"]) / 2
         if any(i["x0"] <= x <= i["x1"] and i["top"] <= y <= i["bottom"] for i in images):
             continue  # text over a picture: its background colour is unknown
-        under = [r for r in fills if r["x0"] <= x <= r["x1"] and r["top"] <= y <= r["bottom"]]
-        # The smallest enclosing fill is the nearest background (a cell inside a panel inside the page).
-        background = min(under, key=lambda r: r["width"] * r["height"])["non_stroking_color"] if under else (1.0,)
+        # What lies under a letter is the fill painted last before it (a cell over its panel, a badge
+        # over a domino's pips); a fill painted after the letter would hide it, not lie under it.
+        under = [r for r in fills if r["x0"] <= x <= r["x1"] and r["top"] <= y <= r["bottom"]
+                 and r["painted"] < c["order"][0]]
+        background = max(under, key=lambda r: r["painted"])["non_stroking_color"] if under else (1.0,)
         ratio = _contrast(c["non_stroking_color"], background)
         if ratio < minimum:
             found.append((c, ratio))
