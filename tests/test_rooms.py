@@ -433,7 +433,7 @@ UNMIRRORED = {
     "products", "products.character", "products.common", "products.options", "products.tables",
     "serve.app", "serve.jobs", "serve.page", "serve.paths", "serve.watch",
     "views.chapter", "views.data", "views.delve", "views.dungeon", "views.dunginoes", "views.foes",
-    "views.oracle", "views.paperogue", "views.sheet", "views.tables",
+    "views.oracle", "views.paperogue", "views.sheet",
 }
 
 
