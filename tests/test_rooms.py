@@ -427,7 +427,7 @@ UNMIRRORED = {
     "draw.map_reading", "draw.pen",
     "export", "export.files", "export.licences",
     "generate.delve", "generate.dunginoes", "generate.oracle", "generate.paperogue",
-    "model.character", "model.delve", "model.dungeon", "model.dunginoes", "model.oracle", "model.paper",
+    "model.character", "model.delve", "model.dungeon", "model.dunginoes", "model.oracle",
     "model.paperogue", "model.plan",
     "preflight.layout", "preflight.text",
     "products", "products.character", "products.common", "products.options", "products.tables",
