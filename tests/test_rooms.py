@@ -424,7 +424,7 @@ CROSS_CUTTING = {"accessible_pdfs", "content_quality", "docs", "docs_cli", "gold
 UNMIRRORED = {
     "build", "load", "manifest", "model", "pdf", "resources",
     "draw.cave", "draw.dominoes", "draw.furnish", "draw.hatching", "draw.map_marks",
-    "draw.map_reading", "draw.pen",
+    "draw.map_reading",
     "export", "export.files", "export.licences",
     "generate.delve", "generate.dunginoes", "generate.oracle", "generate.paperogue",
     "model.character", "model.delve", "model.dungeon", "model.dunginoes", "model.oracle",
