@@ -430,7 +430,7 @@ UNMIRRORED = {
     "model.character", "model.delve", "model.dungeon", "model.dunginoes", "model.oracle",
     "model.paperogue", "model.plan",
     "preflight.layout", "preflight.text",
-    "products", "products.character", "products.common", "products.options", "products.tables",
+    "products", "products.character", "products.common", "products.tables",
     "serve.app", "serve.jobs", "serve.page", "serve.paths", "serve.watch",
     "views.chapter", "views.data", "views.delve", "views.dungeon", "views.dunginoes", "views.foes",
     "views.oracle", "views.paperogue", "views.sheet",
