@@ -431,7 +431,7 @@ UNMIRRORED = {
     "model.paperogue", "model.plan",
     "preflight.layout", "preflight.text",
     "products", "products.character", "products.common", "products.tables",
-    "serve.app", "serve.jobs", "serve.page", "serve.paths", "serve.watch",
+    "serve.app", "serve.jobs", "serve.page", "serve.watch",
     "views.chapter", "views.data", "views.delve", "views.dungeon", "views.dunginoes", "views.foes",
     "views.oracle", "views.paperogue", "views.sheet",
 }
