@@ -425,7 +425,7 @@ UNMIRRORED = {
     "build", "load", "manifest", "model", "pdf", "resources",
     "draw.cave", "draw.dominoes", "draw.furnish",
     "draw.map_reading",
-    "export", "export.licences",
+    "export",
     "generate.delve", "generate.dunginoes", "generate.oracle", "generate.paperogue",
     "model.character", "model.delve", "model.dungeon", "model.dunginoes", "model.oracle",
     "model.paperogue", "model.plan",
