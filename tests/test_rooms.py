@@ -433,7 +433,7 @@ UNMIRRORED = {
     "products", "products.character", "products.common", "products.tables",
     "serve.app", "serve.jobs", "serve.page", "serve.watch",
     "views.chapter", "views.data", "views.delve", "views.dungeon", "views.dunginoes", "views.foes",
-    "views.oracle", "views.paperogue", "views.sheet",
+    "views.paperogue", "views.sheet",
 }
 
 
