@@ -432,7 +432,7 @@ UNMIRRORED = {
     "preflight.layout", "preflight.text",
     "products", "products.character", "products.common", "products.tables",
     "serve.app", "serve.jobs", "serve.page", "serve.watch",
-    "views.data", "views.delve", "views.dungeon", "views.dunginoes", "views.foes",
+    "views.delve", "views.dungeon", "views.dunginoes", "views.foes",
     "views.paperogue", "views.sheet",
 }
 
