@@ -426,7 +426,7 @@ UNMIRRORED = {
     "draw.cave", "draw.dominoes", "draw.furnish",
     "draw.map_reading",
     "export",
-    "generate.dunginoes", "generate.paperogue",
+    "generate.paperogue",
     "model.character", "model.delve", "model.dungeon", "model.dunginoes", "model.oracle",
     "model.paperogue", "model.plan",
     "preflight.layout", "preflight.text",
