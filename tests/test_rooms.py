@@ -426,7 +426,6 @@ UNMIRRORED = {
     "draw.cave", "draw.dominoes", "draw.furnish",
     "draw.map_reading",
     "export",
-    "generate.paperogue",
     "model.character", "model.delve", "model.dungeon", "model.dunginoes", "model.oracle",
     "model.paperogue", "model.plan",
     "preflight.layout", "preflight.text",
