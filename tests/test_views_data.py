@@ -36,19 +36,19 @@ def test_encode_json_is_readable_utf8_two_space_indent_and_a_final_newline():
 
 
 @pytest.fixture(scope="module")
-def dungeons(content):
+def records(content):
     return [(seed, data.dungeon_data(generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8), seed=seed))
             for seed in SEEDS]
 
 
-def test_dungeon_data_is_plain_json_that_reads_back_the_same(dungeons):
-    for seed, made in dungeons:
+def test_dungeon_data_is_plain_json_that_reads_back_the_same(records):
+    for seed, made in records:
         assert json.loads(data.encode_json(made)) == made  # no tuples, sets or objects hide in it (README shape)
         assert made["format"] == data.JSON_FORMAT and made["seed"] == seed
 
 
-def test_dungeon_rooms_are_numbered_from_one_and_doors_lead_somewhere_real(dungeons):
-    for seed, made in dungeons:
+def test_dungeon_rooms_are_numbered_from_one_and_doors_lead_somewhere_real(records):
+    for seed, made in records:
         ids = [room["id"] for room in made["rooms"]]
         assert ids == list(range(1, len(ids) + 1)), seed
         for room in made["rooms"]:
@@ -61,15 +61,15 @@ def test_dungeon_rooms_are_numbered_from_one_and_doors_lead_somewhere_real(dunge
             assert any(door["to"] == a for door in made["rooms"][b - 1]["doors"]), (seed, a, b)
 
 
-def test_stairs_and_boss_are_flagged_on_their_own_room_only(dungeons):
-    for seed, made in dungeons:
+def test_stairs_and_boss_are_flagged_on_their_own_room_only(records):
+    for seed, made in records:
         assert [room["id"] for room in made["rooms"] if room["stairs"]] == [made["stairs"]], seed
         bosses = [room["id"] for room in made["rooms"] if room["boss"]]
         assert bosses == ([made["boss"]] if made["boss"] else []), seed
 
 
-def test_every_roll_names_a_table_row_its_value_lands_on(content, dungeons):
-    for seed, made in dungeons:
+def test_every_roll_names_a_table_row_its_value_lands_on(content, records):
+    for seed, made in records:
         rolls = [r for room in made["rooms"] for r in room["rolls"]] + [made["condition"]["roll"]]
         rolls += made["name_rolls"] + [r for twist in made["twists"] for r in twist["rolls"]]
         for roll in rolls:
@@ -77,8 +77,8 @@ def test_every_roll_names_a_table_row_its_value_lands_on(content, dungeons):
             assert table.die == roll["dice"] and table.row_for(roll["value"]), (seed, roll)
 
 
-def test_a_room_chain_reads_its_kind_then_its_result(dungeons):
-    chains = [room[key] for _, made in dungeons for room in made["rooms"]
+def test_a_room_chain_reads_its_kind_then_its_result(records):
+    chains = [room[key] for _, made in records for room in made["rooms"]
               for key in ("encounter", "trap", "treasure") if room[key]]
     assert chains
     for chain in chains:
