@@ -424,7 +424,6 @@ CROSS_CUTTING = {"accessible_pdfs", "content_quality", "docs", "docs_cli", "gold
 UNMIRRORED = {
     "build", "load", "model", "pdf",
     "draw.cave", "draw.dominoes", "draw.furnish",
-    "draw.map_reading",
     "export",
     "model.character", "model.delve", "model.dungeon", "model.dunginoes", "model.oracle",
     "model.paperogue", "model.plan",
