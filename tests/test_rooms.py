@@ -425,7 +425,7 @@ UNMIRRORED = {
     "build", "load", "model", "pdf",
     "draw.cave", "draw.dominoes", "draw.furnish",
     "export",
-    "model.delve", "model.dungeon", "model.dunginoes",
+    "model.dungeon", "model.dunginoes",
     "model.paperogue", "model.plan",
     "preflight.layout", "preflight.text",
     "products", "products.character", "products.common", "products.tables",
