@@ -426,7 +426,7 @@ UNMIRRORED = {
     "draw.cave", "draw.dominoes", "draw.furnish",
     "export",
     "model.dungeon", "model.dunginoes",
-    "model.paperogue", "model.plan",
+    "model.paperogue",
     "preflight.layout", "preflight.text",
     "products", "products.character", "products.common", "products.tables",
     "serve.app", "serve.jobs", "serve.page", "serve.watch",
