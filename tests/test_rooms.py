@@ -425,7 +425,7 @@ UNMIRRORED = {
     "build", "load", "model", "pdf",
     "draw.cave", "draw.dominoes", "draw.furnish",
     "export",
-    "model.dungeon", "model.dunginoes",
+    "model.dunginoes",
     "model.paperogue",
     "preflight.layout", "preflight.text",
     "products", "products.character", "products.common", "products.tables",
