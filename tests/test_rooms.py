@@ -425,7 +425,6 @@ UNMIRRORED = {
     "build", "load", "model", "pdf",
     "draw.cave", "draw.dominoes", "draw.furnish",
     "export",
-    "model.paperogue",
     "preflight.layout", "preflight.text",
     "products", "products.character", "products.common", "products.tables",
     "serve.app", "serve.jobs", "serve.page", "serve.watch",
