@@ -424,7 +424,6 @@ CROSS_CUTTING = {"accessible_pdfs", "content_quality", "docs", "docs_cli", "gold
 UNMIRRORED = {
     "build", "load", "model", "pdf",
     "draw.cave", "draw.dominoes", "draw.furnish",
-    "export",
     "preflight.layout", "preflight.text",
     "products", "products.character", "products.common", "products.tables",
     "serve.app", "serve.page", "serve.watch",
