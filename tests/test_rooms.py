@@ -427,7 +427,7 @@ UNMIRRORED = {
     "preflight.layout", "preflight.text",
     "products", "products.character", "products.common", "products.tables",
     "serve.app", "serve.page", "serve.watch",
-    "views.dungeon", "views.foes",
+    "views.dungeon",
     "views.paperogue", "views.sheet",
 }
 
