@@ -428,7 +428,7 @@ UNMIRRORED = {
     "products", "products.character", "products.common", "products.tables",
     "serve.app", "serve.page", "serve.watch",
     "views.dungeon",
-    "views.paperogue", "views.sheet",
+    "views.sheet",
 }
 
 
