@@ -427,7 +427,6 @@ UNMIRRORED = {
     "preflight.layout", "preflight.text",
     "products", "products.character", "products.common", "products.tables",
     "serve.app", "serve.page", "serve.watch",
-    "views.dungeon",
     "views.sheet",
 }
 
