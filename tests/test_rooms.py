@@ -426,7 +426,7 @@ UNMIRRORED = {
     "draw.dominoes", "draw.furnish",
     "preflight.layout", "preflight.text",
     "products", "products.character", "products.common", "products.tables",
-    "serve.app", "serve.page",
+    "serve.app",
     "views.sheet",
 }
 
