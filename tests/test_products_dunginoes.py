@@ -1,108 +1,17 @@
-"""Dunginoes: the map SVG, the rules card and map sheet PDFs."""
+"""Dunginoes: the rules card and map sheet PDFs, and the command's options."""
 
 from __future__ import annotations
 
 import io
-import random
-import xml.etree.ElementTree as ET
 
 import pytest
 from pypdf import PdfReader
 
 from dungeonpress import build, cli
-from dungeonpress.draw.dominoes import ICONS, draw_domino_map, draw_icon
 from dungeonpress.generate import dunginoes as g
 from dungeonpress.generate.oracle import percent
 from dungeonpress.products import dunginoes as product
 
-SEEDS = range(150)
-
-
-@pytest.fixture(scope="module")
-def before_maps():
-    return [g.generate_map(random.Random(seed), 16, "before") for seed in SEEDS]
-
-
-@pytest.fixture(scope="module")
-def fly_maps():
-    return [g.generate_map(random.Random(seed), 16, "fly") for seed in SEEDS]
-
-
-def test_svg_draws_every_tile_and_pip(before_maps, fly_maps):
-    for dungeon in (before_maps[0], fly_maps[0]):
-        root = ET.fromstring(draw_domino_map(dungeon))
-        groups = [el for el in root.iter("{http://www.w3.org/2000/svg}g") if el.get("class") == "tile"]
-        assert len(groups) == len(dungeon.tiles)
-        for group, tile in zip(groups, dungeon.tiles):
-            pips = [c for c in group.iter("{http://www.w3.org/2000/svg}circle") if c.get("class") == "pip"]
-            assert len(pips) == sum(tile.domino)
-    for kind in ICONS:
-        ET.fromstring(draw_icon(kind))
-
-
-def _tiles_box_mm(svg: str) -> tuple:
-    """(left, top, right, bottom) in mm from the SVG's top-left of the tiles, the way-in arrow and the unexplored
-    ways on, and the SVG's size in mm."""
-    root = ET.fromstring(svg)
-    vx, vy, vw, vh = (float(v) for v in root.get("viewBox").split())
-    w_mm, h_mm = (float(root.get(k).removesuffix("mm")) for k in ("width", "height"))
-    ns = "{http://www.w3.org/2000/svg}"
-    xs, ys = [], []
-    for group in root.iter(f"{ns}g"):
-        rect = group.find(f"{ns}rect")
-        x, y, w, h = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
-        xs += [x, x + w]
-        ys += [y, y + h]
-    for polygon in root.iter(f"{ns}polygon"):
-        if polygon.get("class") == "entrance":  # the way-in arrow
-            for point in polygon.get("points").split():
-                px, py = (float(v) for v in point.split(","))
-                xs.append(px)
-                ys.append(py)
-    for line in root.iter(f"{ns}line"):
-        if line.get("class") == "stub":  # an unexplored way on (mode fly) is part of the layout
-            xs += [float(line.get("x1")), float(line.get("x2"))]
-            ys += [float(line.get("y1")), float(line.get("y2"))]
-    k = w_mm / vw
-    return ((min(xs) - vx) * k, (min(ys) - vy) * k, (max(xs) - vx) * k, (max(ys) - vy) * k), (w_mm, h_mm)
-
-
-@pytest.mark.parametrize("mode", g.MODES)
-def test_the_tiles_are_centred_and_scaled_to_the_sheet(mode):
-    """The grid fills the map's box on the sheet; the tiles sit in its middle and span 70% of its width or height.
-
-    (A map of a few rooms stops at life size, a domino half 24 mm square: it is centred, not blown up.)
-    """
-    box = product.MAP_BOX[mode]
-    for size in (8, 12, 16, 22, 28):
-        for seed in range(8):
-            dungeon = g.generate_map(random.Random(f"{seed}/{size}"), size, mode)
-            (left, top, right, bottom), (w, h) = _tiles_box_mm(
-                draw_domino_map(dungeon, width_mm=box[0], height_mm=box[1]))
-            assert (round(w, 1), round(h, 1)) == box
-            assert abs(left - (w - right)) <= 3 and abs(top - (h - bottom)) <= 3, (size, seed)
-            assert right - left >= 0.7 * w or bottom - top >= 0.7 * h, (size, seed, right - left, bottom - top)
-
-
-def _printed_pt(svg: str) -> list:
-    root = ET.fromstring(svg)
-    k = float(root.get("width").removesuffix("mm")) / float(root.get("viewBox").split()[2])
-    return [(t.text, float(t.get("font-size")) * k * 72 / 25.4) for t in root.iter("{http://www.w3.org/2000/svg}text")]
-
-
-def test_every_letter_on_a_map_and_its_legend_prints_at_six_points_or_more():
-    for mode in g.MODES:
-        box = product.MAP_BOX[mode]
-        for size in (8, 16, 28):
-            for seed in range(6):
-                dungeon = g.generate_map(random.Random(f"{seed}/{size}"), size, mode)
-                words = _printed_pt(draw_domino_map(dungeon, width_mm=box[0], height_mm=box[1]))
-                assert words and all(pt >= 6.0 for _, pt in words), [(t, round(pt, 1)) for t, pt in words if pt < 6]
-    for kind in ICONS:
-        assert all(pt >= 6.0 for _, pt in _printed_pt(draw_icon(kind))), kind
-
-
-# --- the product ------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def built():
