@@ -105,27 +105,6 @@ def test_manifest_records_hash_seed_versions_and_output_digest(tmp_path):
     assert entry["outputs"] == [{"name": "one.txt", "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}]
 
 
-def test_fingerprints_change_only_for_products_reading_the_changed_pack(tmp_path):
-    content, templates = tmp_path / "content", tmp_path / "templates"
-    for pack in ("core", "dunginoes"):
-        (content / pack / "tables").mkdir(parents=True)
-        (content / pack / "tables" / "t.yaml").write_text("id: t\n")
-    templates.mkdir()
-    (templates / "base.html.j2").write_text("x")
-
-    def keys():
-        prints = manifest.Fingerprints(content, templates)
-        return prints.inputs(None), prints.inputs(("dunginoes",))
-
-    everything, dunginoes = keys()
-    (content / "core" / "tables" / "t.yaml").write_text("id: t  # edited\n")
-    assert keys()[0] != everything and keys()[1] == dunginoes
-    (content / "dunginoes" / "tables" / "t.yaml").write_text("id: u\n")
-    assert keys()[1] != dunginoes
-    (templates / "base.html.j2").write_text("y")  # templates count for every product
-    assert keys()[1] != manifest.Fingerprints(content, tmp_path / "other").inputs(("dunginoes",))
-
-
 def test_batch_option_conflicts_are_one_line_usage_errors(capsys):
     assert cli.main(["dungeon", "--batch", "3", "--count", "4"]) == 2
     assert "--batch writes separate zines or booklets" in capsys.readouterr().err

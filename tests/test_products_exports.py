@@ -77,23 +77,6 @@ def test_csv_has_a_die_column_and_ranges_no_spreadsheet_reads_as_dates(content, 
                 assert line[-2] and line[-1]  # every row names its licence and source work
 
 
-def test_csv_byte_order_mark_only_when_asked(content):
-    plain = dict(export_files(content, "csv"))
-    marked = dict(export_files(content, "csv", bom=True))
-    name = "exports/csv/traps.csv"
-    assert not plain[name].startswith(b"\xef\xbb\xbf")
-    assert marked[name] == b"\xef\xbb\xbf" + plain[name]
-    assert marked[name].decode("utf-8-sig") == plain[name].decode("utf-8")
-
-
-def test_one_table_alone(content):
-    assert [n for n, _ in export_files(content, "json", only="traps")] == ["exports/json/traps.json"]
-    assert [n for n, _ in export_files(content, "foundry", only="traps")] == ["exports/foundry/traps.json"]
-    (name, data), = export_files(content, "datasworn", only="traps")
-    package = json.loads(data)
-    assert [list(c["contents"]) for c in package["oracles"].values()] == [["traps"]]
-
-
 @pytest.mark.parametrize("argv, message", [
     (("export", "tables", "--table", "no_such_table"), "error: no table 'no_such_table' in the content"),
     (("export", "tables", "--table", "solo_light"), "error: table 'solo_light' is read, not rolled"),

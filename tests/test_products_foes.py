@@ -1,9 +1,8 @@
-"""Foe and NPC cards: sheet geometry, every creature on a card with its tags and Luck track, a dungeon's inhabitants."""
+"""Foe and NPC card decks: every creature on a card with its Luck track, a dungeon's inhabitants, one size and paper."""
 
 from __future__ import annotations
 
 import io
-import itertools
 import re
 
 import pytest
@@ -16,33 +15,6 @@ from dungeonpress.products.foes import COMMANDS, FoesOptions
 from dungeonpress.views import foes as views
 
 MM = 72 / 25.4
-
-
-@pytest.mark.parametrize("size, paper", list(itertools.product(views.CARD_SIZES, options.PAPERS)))
-def test_cards_fit_the_sheet_touch_without_overlap_and_marks_stay_outside(size, paper):
-    g = views.sheet_geometry(size, paper)
-    boxes = [(x, y, x + g["card_w"], y + g["card_h"]) for x, y in g["slots"]]
-    assert len(boxes) == 4
-    for x0, y0, x1, y1 in boxes:
-        assert 5 <= x0 and x1 <= g["sheet_w"] - 5 and 5 <= y0 and y1 <= g["sheet_h"] - 5  # printable margins
-    for a, b in itertools.combinations(boxes, 2):
-        overlap_w = min(a[2], b[2]) - max(a[0], b[0])
-        overlap_h = min(a[3], b[3]) - max(a[1], b[1])
-        assert overlap_w <= 1e-6 or overlap_h <= 1e-6
-    for m in g["marks"]:
-        assert 0 <= min(m["x1"], m["x2"]) and max(m["x1"], m["x2"]) <= g["sheet_w"]
-        assert 0 <= min(m["y1"], m["y2"]) and max(m["y1"], m["y2"]) <= g["sheet_h"]
-        mid = ((m["x1"] + m["x2"]) / 2, (m["y1"] + m["y2"]) / 2)
-        assert not any(x0 < mid[0] < x1 and y0 < mid[1] < y1 for x0, y0, x1, y1 in boxes), m
-    # every cut line (3 vertical, 3 horizontal) has a mark at both ends
-    assert len(g["marks"]) == 2 * (views.COLUMNS + 1) + 2 * (views.ROWS + 1)
-
-
-def test_non_living_creatures_have_no_goal_motive_or_nemesis(content):
-    for creature in content.creatures:
-        labels = [t["label"] for t in views.creature_card(creature)["tags"]]
-        assert labels[:4] == ["Concept", "Skills", "Frailty", "Gear"]
-        assert ("Goal" in labels) == creature.living, creature.name
 
 
 def run(content, seed=1234, **given):

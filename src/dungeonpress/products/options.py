@@ -158,7 +158,7 @@ class PrintShopOptions(Options):
             value = -1.0
         if not 0 <= value <= MAX_CREEP_MM:
             raise UsageError(f"--creep must be a paper thickness from 0mm to {MAX_CREEP_MM}mm, like 0.1mm "
-                             f"(got {self.creep})")
+                             f"(got {shown(self.creep)})")
         return value
 
     def page_css(self) -> str:

@@ -103,6 +103,10 @@ def column_widths(rows: list, headers: list, rolled: bool) -> list[int]:
                for i, col in enumerate(texts)]
     room = 100 - (ROLL_WIDTH if rolled else 0)
     floors = [100 * n / MEASURE_CHARS for n in longest]
+    if sum(floors) > room:
+        # the longest words together are wider than the measure: share it by those words (some will
+        # break) rather than let the rounding below take the overflow out of one column, below zero
+        floors = [room * f / sum(floors) for f in floors]
     total = sum(average)
     shares = [max(room * a / total, f) for a, f in zip(average, floors)]
     # take back what the floors added from the columns above their floor, in proportion

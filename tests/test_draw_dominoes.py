@@ -1,0 +1,105 @@
+"""draw.dominoes: a domino map → an SVG of graph paper with every tile and pip, centred, scaled, readable."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from dungeonpress.draw.dominoes import ICONS, MAX_UNIT_MM, draw_domino_map, draw_icon
+from dungeonpress.generate import dunginoes as g
+from dungeonpress.products import dunginoes as product
+
+
+def test_svg_draws_every_tile_and_pip():
+    for dungeon in (g.generate_map(random.Random(0), 16, mode) for mode in g.MODES):
+        root = ET.fromstring(draw_domino_map(dungeon))
+        groups = [el for el in root.iter("{http://www.w3.org/2000/svg}g") if el.get("class") == "tile"]
+        assert len(groups) == len(dungeon.tiles)
+        for group, tile in zip(groups, dungeon.tiles):
+            pips = [c for c in group.iter("{http://www.w3.org/2000/svg}circle") if c.get("class") == "pip"]
+            assert len(pips) == sum(tile.domino)
+    for kind in ICONS:
+        ET.fromstring(draw_icon(kind))
+
+
+def _tiles_box_mm(svg: str) -> tuple:
+    """(left, top, right, bottom) in mm from the SVG's top-left of the tiles, the way-in arrow and the unexplored
+    ways on, and the SVG's size in mm."""
+    root = ET.fromstring(svg)
+    vx, vy, vw, vh = (float(v) for v in root.get("viewBox").split())
+    w_mm, h_mm = (float(root.get(k).removesuffix("mm")) for k in ("width", "height"))
+    ns = "{http://www.w3.org/2000/svg}"
+    xs, ys = [], []
+    for group in root.iter(f"{ns}g"):
+        rect = group.find(f"{ns}rect")
+        x, y, w, h = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
+        xs += [x, x + w]
+        ys += [y, y + h]
+    for polygon in root.iter(f"{ns}polygon"):
+        if polygon.get("class") == "entrance":  # the way-in arrow
+            for point in polygon.get("points").split():
+                px, py = (float(v) for v in point.split(","))
+                xs.append(px)
+                ys.append(py)
+    for line in root.iter(f"{ns}line"):
+        if line.get("class") == "stub":  # an unexplored way on (mode fly) is part of the layout
+            xs += [float(line.get("x1")), float(line.get("x2"))]
+            ys += [float(line.get("y1")), float(line.get("y2"))]
+    k = w_mm / vw
+    return ((min(xs) - vx) * k, (min(ys) - vy) * k, (max(xs) - vx) * k, (max(ys) - vy) * k), (w_mm, h_mm)
+
+
+@pytest.mark.parametrize("mode", g.MODES)
+def test_the_tiles_are_centred_and_scaled_to_the_sheet(mode):
+    """The grid fills the map's box on the sheet; the tiles sit in its middle and span 70% of its width or height.
+
+    (A map of a few rooms stops at life size, a domino half 24 mm square: it is centred, not blown up.)
+    """
+    box = product.MAP_BOX[mode]
+    for size in (8, 12, 16, 22, 28):
+        for seed in range(8):
+            dungeon = g.generate_map(random.Random(f"{seed}/{size}"), size, mode)
+            (left, top, right, bottom), (w, h) = _tiles_box_mm(
+                draw_domino_map(dungeon, width_mm=box[0], height_mm=box[1]))
+            assert (round(w, 1), round(h, 1)) == box
+            assert abs(left - (w - right)) <= 3 and abs(top - (h - bottom)) <= 3, (size, seed)
+            assert right - left >= 0.7 * w or bottom - top >= 0.7 * h, (size, seed, right - left, bottom - top)
+
+
+def _printed_pt(svg: str) -> list:
+    root = ET.fromstring(svg)
+    k = float(root.get("width").removesuffix("mm")) / float(root.get("viewBox").split()[2])
+    return [(t.text, float(t.get("font-size")) * k * 72 / 25.4) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+
+
+def test_every_letter_on_a_map_and_its_legend_prints_at_six_points_or_more():
+    for mode in g.MODES:
+        box = product.MAP_BOX[mode]
+        for size in (8, 16, 28):
+            for seed in range(6):
+                dungeon = g.generate_map(random.Random(f"{seed}/{size}"), size, mode)
+                words = _printed_pt(draw_domino_map(dungeon, width_mm=box[0], height_mm=box[1]))
+                assert words and all(pt >= 6.0 for _, pt in words), [(t, round(pt, 1)) for t, pt in words if pt < 6]
+    for kind in ICONS:
+        assert all(pt >= 6.0 for _, pt in _printed_pt(draw_icon(kind))), kind
+
+
+def test_a_small_map_stops_at_life_size():
+    dungeon = g.generate_map(random.Random(1), 3, "before")
+    root = ET.fromstring(draw_domino_map(dungeon, width_mm=400, height_mm=400))
+    viewbox_width = float(root.get("viewBox").split()[2]) / 10  # grid units
+    assert 400 / viewbox_width == pytest.approx(MAX_UNIT_MM, rel=1e-3)
+
+
+def test_the_palette_goes_in_the_drawings_own_style():
+    dungeon = g.generate_map(random.Random(1), 6, "fly")
+    assert "<style>.pip{fill:red}</style>" in draw_domino_map(dungeon, css=".pip{fill:red}")
+    assert "<style>" not in draw_domino_map(dungeon)
+    assert all("<style>.pip{fill:red}</style>" in draw_icon(kind, ".pip{fill:red}") for kind in ICONS)
+
+
+def test_same_map_same_svg():
+    dungeon = g.generate_map(random.Random(2), 12, "fly")
+    assert draw_domino_map(dungeon) == draw_domino_map(g.generate_map(random.Random(2), 12, "fly"))

@@ -1,0 +1,73 @@
+"""draw.furnish: a room's look, its floor and a seeded Random → marks inside the floor, clear of number and doors."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from dungeonpress.draw.furnish import NUMBER_HALF, PLACERS, FreeFloor, furnish
+from dungeonpress.draw.geometry import inside, rect_polygon
+from dungeonpress.draw.map_reading import RoomLook
+from dungeonpress.model.plan import Door, PlacedRoom
+
+MARKS = sorted(PLACERS)
+
+
+def room(w: int, h: int) -> PlacedRoom:
+    x, y = 2, 3
+    return PlacedRoom(1, 0, x, y, w, h, 0, (Door("N", x + w // 2 + 0.5, y, 2), Door("W", x, y + h // 2 + 0.5, 3)))
+
+
+def furnished(w, h, marks, seed, *, stairs=False, boss=False):
+    placed = room(w, h)
+    floor = rect_polygon(placed.x, placed.y, placed.w, placed.h)
+    space = FreeFloor(placed, floor, random.Random(seed))
+    look = RoomLook(1, False, tuple(marks), (), boss=boss, stairs=stairs, entrance=True, words="a room")
+    return placed, floor, furnish(space, look)
+
+
+def overlaps(a, b, gap=1e-9) -> bool:
+    return a[0] < b[2] - gap and b[0] < a[2] - gap and a[1] < b[3] - gap and b[1] < a[3] - gap
+
+
+@pytest.mark.parametrize("mark", MARKS)
+@pytest.mark.parametrize("w, h", [(3, 3), (4, 6), (7, 4)])
+def test_each_mark_lies_inside_the_floor_and_clear_of_the_number_and_thresholds(mark, w, h):
+    for seed in range(5):
+        placed, floor, items = furnished(w, h, [mark], seed, stairs=True, boss=True)
+        cx, cy = placed.x + w / 2, placed.y + h / 2
+        number = (cx - NUMBER_HALF[0], cy - NUMBER_HALF[1], cx + NUMBER_HALF[0], cy + NUMBER_HALF[1])
+        for item in items:
+            x0, y0, x1, y1 = item.box
+            assert all(inside(p, rect_polygon(placed.x - 1e-6, placed.y - 1e-6, w + 2e-6, h + 2e-6))
+                       for p in ((x0, y0), (x1, y1))), (mark, item)
+            if item.mark != "cracks":  # cracks run along the wall itself
+                assert not overlaps(item.box, number), (mark, item)
+            assert item.svg.startswith("<") and item.mark in (mark, "stairs", "boss")
+
+
+@pytest.mark.parametrize("w, h", [(4, 4), (6, 5)])
+def test_marks_in_one_room_do_not_sit_on_each_other(w, h):
+    for marks in itertools.combinations(["statues", "altar", "crates", "forge", "library"], 2):
+        _, _, items = furnished(w, h, marks, 1, stairs=True)
+        # (a pile of crates may stack within its own cell: only different marks must keep apart)
+        for a, b in itertools.combinations(items, 2):
+            if a.mark != b.mark:
+                assert not overlaps(a.box, b.box, gap=0.01), (marks, a.box, b.box)
+
+
+def test_stairs_go_nearest_the_top_right_corner():
+    placed, _, items = furnished(5, 5, [], 1, stairs=True)
+    (stairs,) = items
+    assert stairs.mark == "stairs"
+    assert stairs.box[:2] == (pytest.approx(placed.x + 4.1), pytest.approx(placed.y + 0.1))
+
+
+def test_same_seed_same_furnishings():
+    assert furnished(6, 5, ["rubble", "water", "columns"], 3) == furnished(6, 5, ["rubble", "water", "columns"], 3)
+
+
+def test_alcoves_place_nothing_inside_the_room():
+    assert furnished(4, 4, ["alcoves"], 1)[2] == []

@@ -1,0 +1,93 @@
+"""views.delve: rolled delves and the blank turn log → printed rows, marks, words and a summary."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dungeonpress.generate import delve
+from dungeonpress.views.delve import LOG_PAGES, LOG_ROWS, delve_view, log_pages_view
+
+
+def test_the_blank_log_has_its_pages_of_numbered_turns():
+    pages = log_pages_view()
+    assert len(pages) == LOG_PAGES
+    assert [(p["first"], p["last"]) for p in pages] == [(n * LOG_ROWS + 1, (n + 1) * LOG_ROWS) for n in range(LOG_PAGES)]
+    assert [row["turn"] for p in pages for row in p["rows"]] == list(range(1, LOG_PAGES * LOG_ROWS + 1))
+
+
+def test_the_blank_log_marks_the_checks_the_generator_makes():
+    for row in (row for page in log_pages_view() for row in page["rows"]):
+        n = row["turn"]
+        assert row["wander_map"] == delve.wandering_due(n, True) and row["wander_nomap"] == delve.wandering_due(n, False)
+        assert row["rest"] == delve.rest_due(n) and row["leave"] == (n - 1) // 2
+
+
+def test_the_blank_log_burns_each_light_as_long_as_the_light_table_says(content):
+    rows = [row for page in log_pages_view() for row in page["rows"]]
+    for light in delve.LIGHTS:
+        lasts = delve.light_duration(content, light)
+        assert [r["turn"] for r in rows if r[f"{light}_out"]] == [n for n in range(1, len(rows) + 1) if n % lasts == 0]
+
+
+@pytest.fixture(scope="module")
+def views(content):
+    out = []
+    for seed in range(12):
+        for mapping in (True, False):
+            rolled = delve.generate_delve(random.Random(seed), content, turns=30, light=delve.LIGHTS[seed % 3],
+                                          mapping=mapping)
+            out.append((rolled, delve_view(rolled, seed)))
+    return out
+
+
+def test_one_row_per_turn_with_its_rolls_in_order(views):
+    for rolled, view in views:
+        assert [row["turn"] for row in view["rows"]] == [t.number for t in rolled.turns]
+        for turn, row in zip(rolled.turns, view["rows"]):
+            expected = [f"{tag} {roll}" for tag, roll in (("W", turn.wandering_roll), ("E", turn.encounter_roll),
+                                                          ("L", turn.lost_roll)) if roll is not None]
+            assert row["rolls"] == expected
+            assert row["leave"] == ("lost" if turn.leave_checks is None else str(turn.leave_checks))
+            assert row["light_out"] == turn.light_out and row["light"] == str(turn.light_left)
+            assert any(m.startswith("Rest turn") for m in row["marks"]) == turn.rest
+
+
+def test_a_light_going_out_is_named_by_its_ordinal(views):
+    outs = [(rolled, turn, row) for rolled, view in views for turn, row in zip(rolled.turns, view["rows"])
+            if turn.light_out]
+    assert outs
+    for rolled, turn, row in outs:
+        ordinal = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+                   "tenth")[turn.light_number - 1]
+        assert f"Your {ordinal} {rolled.light} goes out: light another or go blind" in row["marks"]
+
+
+def test_the_summary_counts_what_the_rows_show(views):
+    for rolled, view in views:
+        summary = view["summary"]
+        assert summary["rests"] == sum(row["rest"] for row in view["rows"])
+        assert summary["wandering_checks"] == sum(any(r.startswith("W ") for r in row["rolls"]) for row in view["rows"])
+        assert summary["monsters"] == sum(f["tag"].startswith("A") for row in view["rows"] for e in row["events"]
+                                          for f in e["finds"])
+        assert view["exit_count"] == len(rolled.turns) // 2 == len(view["exits"])
+        assert view["still_lost_count"] == len(view["still_lost"])
+
+
+@pytest.mark.parametrize("light, used, word", [("torch", 1, "torch"), ("torch", 2, "torches"),
+                                               ("candle", 3, "candles"), ("lantern", 1, "lantern")])
+def test_lights_are_counted_in_words(content, light, used, word):
+    lasts = delve.light_duration(content, light)
+    rolled = delve.generate_delve(random.Random(1), content, turns=lasts * used, light=light)
+    view = delve_view(rolled, 1)
+    assert (view["lights_used"], view["lights_word"]) == (used, word)
+
+
+def test_the_command_rolls_the_same_delve_again(views):
+    for rolled, view in views:
+        command = view["command"].split()
+        assert command[:2] == ["dungeonpress", "delve"]
+        assert ("--no-map" in command) == (not rolled.mapping)
+        assert command[command.index("--turns") + 1] == str(len(rolled.turns))
+        assert command[command.index("--light") + 1] == rolled.light

@@ -1,0 +1,121 @@
+"""views.dungeon: a generated dungeon → the values the zine and booklet print, formatted once."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dungeonpress.dice import sub_rng
+from dungeonpress.draw.map_marks import LEGEND
+from dungeonpress.generate.dungeon import generate_dungeon
+from dungeonpress.model.dungeon import Chain, TableRoll
+from dungeonpress.model.oracle import OracleRoll
+from dungeonpress.model.plan import OUTSIDE
+from dungeonpress.views import dungeon as views
+
+
+def roll(table, dice, value, *fields, note=""):
+    return TableRoll(table=table, dice=dice, value=value, fields=tuple(fields), note=note)
+
+
+KIND = roll("encounter_type", "2d6", 6, ("kind", "Kind", "Hostile monster (moderate strength)"))
+TRAP = roll("traps", "d66", 23, ("trap", "Trap", "Pit"), ("trigger", "Trigger", "Loose slab."), ("effect", "Effect", "Fall"))
+
+
+@pytest.fixture(scope="module")
+def rolled_dungeons(content):
+    return [generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=10) for seed in range(15)]
+
+
+def test_the_regenerate_command_names_rooms_only_off_the_default():
+    assert views.regenerate_command(42, views.DEFAULT_ROOMS) == "dungeonpress dungeon --seed 42"
+    assert views.regenerate_command(42, 12) == "dungeonpress dungeon --seed 42 --rooms 12"
+
+
+def test_keep_last_words_joins_the_last_two_with_a_no_break_space():
+    assert views.keep_last_words("The Ivel Mire") == "The Ivel\u00a0Mire"
+    assert views.keep_last_words("Mire") == "Mire"
+
+
+def test_plain_drops_the_bracketed_hints():
+    assert views.plain("Functional room (e.g., forge, library)") == "Functional room"
+    assert views.plain("Hostile monster (moderate strength) nearby") == "Hostile monster nearby"
+
+
+def test_roll_label_and_condition_effect():
+    assert views.roll_label(TRAP) == "d66 = 23:"
+    assert views.condition_effect(TRAP) == "Loose slab."
+    assert views.condition_effect(KIND) == ""
+
+
+def test_told_names_the_kind_then_the_thing_with_one_stop_between_details():
+    told = views.told(Chain(rolls=(KIND, TRAP)))
+    assert told["kind"] == "Hostile monster" and told["text"] == "Pit"
+    assert [(d["sep"], d["header"], d["text"]) for d in told["details"]] == [
+        (". ", "Trigger", "Loose slab."), (" ", "Effect", "Fall")]  # no second stop after "slab."
+    assert views.told(Chain(rolls=(TRAP,)))["kind"] == ""
+
+
+def test_compact_steps_drop_the_examples_of_the_rolls_in_between():
+    chain = Chain(rolls=(KIND, TRAP))
+    assert views.chain_steps(chain)[0]["text"] == "Hostile monster (moderate strength)"
+    assert views.chain_steps(chain, compact=True)[0]["text"] == "Hostile monster"
+    assert views.chain_view(chain)["rolls"] == "2d6 = 6, d66 = 23"
+    assert views.chain_view(None) is None
+
+
+def test_an_oracle_cell_shows_chance_then_risk_dice():
+    cell = views.oracle_cell(OracleRoll(chance=(2, 5), risk=(3,), answer="Yes", double=False))
+    assert cell == {"answer": "Yes", "dice": "2/5 · 3", "double": False}
+
+
+@pytest.mark.parametrize("count", range(1, 26))
+def test_pick_die_gives_each_delve_an_equal_share_of_the_die(count):
+    pick = views.pick_die(count)
+    assert len(pick["ranges"]) == count
+    if not pick["die"]:
+        assert count > 20 and pick["ranges"] == [str(n) for n in range(1, count + 1)]
+        return
+    faces = int(pick["die"].removeprefix("1d"))
+    covered = []
+    for text in pick["ranges"]:
+        low, _, high = text.partition("–")
+        covered.append(range(int(low), int(high or low) + 1))
+    assert len({len(r) for r in covered}) == 1  # every delve as likely as the next
+    spare = faces - sum(len(r) for r in covered)
+    assert (pick["reroll"] != "") == (spare > 0)
+    assert faces >= count and (count > 6 or faces in (4, 6))
+
+
+def test_legend_lines_wrap_the_entries_that_do_not_fit():
+    marks = [mark for mark, _ in LEGEND]
+    assert views.legend_lines(marks[:1], 200, False) == 1
+    assert views.legend_lines(marks, 40, True) > views.legend_lines(marks, 120, True) >= 1
+
+
+def test_room_doors_lead_to_rooms_the_way_out_or_a_dead_end(rolled_dungeons):
+    for dungeon in rolled_dungeons:
+        for room in dungeon.rooms:
+            view = views.room_view(dungeon, room.number, "d1")
+            compact = views.room_view(dungeon, room.number, "d1", compact=True)
+            assert view["anchor"] == f"d1-room-{room.number}"
+            for door, shown, short in zip(dungeon.plan.room(room.number).doors, view["doors"], compact["doors"]):
+                expected = {OUTSIDE: "the way out", None: "dead end"}.get(door.to, f"room {door.to}")
+                assert shown["to"] == expected and shown["direction"] == views.DIRECTIONS[door.side]
+                assert short["direction"] == door.side
+                assert shown["anchor"] == (f"d1-room-{door.to}" if door.to else "")
+            count = room.exit_count
+            assert view["exits"]["text"] == f"{count} exit" + ("" if count == 1 else "s")
+            assert view["boss"] == (room.boss and room.encounter_check is None)
+
+
+def test_the_dungeon_view_prints_what_was_rolled(rolled_dungeons):
+    dungeon = rolled_dungeons[0]
+    view = views.dungeon_view(dungeon, seed=0, rooms=10, prefix="p2", map_box=(120, 90), oracle_rows=5, twists=3, d6s=7)
+    assert view["anchor"] == "p2-dungeon" and view["regenerate"] == "dungeonpress dungeon --seed 0 --rooms 10"
+    assert [r["number"] for r in view["rooms"]] == [r.number for r in dungeon.rooms]
+    assert len(view["oracle"]) == 5 and len(view["twists"]) == 3 and view["d6s"] == [str(v) for v in dungeon.d6s[:7]]
+    assert [w["face"] for w in view["wandering"]] == list(range(1, len(dungeon.wandering) + 1))
+    assert view["map"].startswith("<svg") and view["map_alt"].startswith(f"Map of {dungeon.name}")
+    assert re.fullmatch(r"\S+ = \d+:", view["condition"]["roll"])

@@ -1,0 +1,106 @@
+"""views.foes: creatures, rivals and a dungeon's inhabitants → card views, and where the cards sit on a sheet (mm)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from dungeonpress.dice import sub_rng
+from dungeonpress.generate.character import generate_character
+from dungeonpress.generate.dungeon import generate_dungeon
+from dungeonpress.products import options
+from dungeonpress.views import foes as views
+
+
+@pytest.mark.parametrize("size, paper", list(itertools.product(views.CARD_SIZES, options.PAPERS)))
+def test_cards_fit_the_sheet_touch_without_overlap_and_marks_stay_outside(size, paper):
+    g = views.sheet_geometry(size, paper)
+    boxes = [(x, y, x + g["card_w"], y + g["card_h"]) for x, y in g["slots"]]
+    assert len(boxes) == 4
+    for x0, y0, x1, y1 in boxes:
+        assert 5 <= x0 and x1 <= g["sheet_w"] - 5 and 5 <= y0 and y1 <= g["sheet_h"] - 5  # printable margins
+    for a, b in itertools.combinations(boxes, 2):
+        overlap_w = min(a[2], b[2]) - max(a[0], b[0])
+        overlap_h = min(a[3], b[3]) - max(a[1], b[1])
+        assert overlap_w <= 1e-6 or overlap_h <= 1e-6
+    for m in g["marks"]:
+        assert 0 <= min(m["x1"], m["x2"]) and max(m["x1"], m["x2"]) <= g["sheet_w"]
+        assert 0 <= min(m["y1"], m["y2"]) and max(m["y1"], m["y2"]) <= g["sheet_h"]
+        mid = ((m["x1"] + m["x2"]) / 2, (m["y1"] + m["y2"]) / 2)
+        assert not any(x0 < mid[0] < x1 and y0 < mid[1] < y1 for x0, y0, x1, y1 in boxes), m
+    # every cut line (3 vertical, 3 horizontal) has a mark at both ends
+    assert len(g["marks"]) == 2 * (views.COLUMNS + 1) + 2 * (views.ROWS + 1)
+
+
+def test_non_living_creatures_have_no_goal_motive_or_nemesis(content):
+    for creature in content.creatures:
+        labels = [t["label"] for t in views.creature_card(creature)["tags"]]
+        assert labels[:4] == ["Concept", "Skills", "Frailty", "Gear"]
+        assert ("Goal" in labels) == creature.living, creature.name
+
+
+def test_a_creature_card_has_its_tags_kicker_and_six_luck_boxes(content):
+    creature = next(c for c in content.creatures if c.living)
+    card = views.creature_card(creature, "Met in room 3")
+    assert (card["kind"], card["title"], card["key"], card["where"]) == ("foe", creature.name, str(creature.key),
+                                                                         "Met in room 3")
+    assert card["kicker"] == f"{creature.tier.capitalize()} · living"
+    assert card["luck"] == views.LUCK == 6 and card["luck_boxes"] == list(range(6))
+    assert all(tag["text"] for tag in card["tags"])  # an empty tag is left out, not printed blank
+
+
+def test_a_rival_card_is_a_rolled_delver(content):
+    rival = generate_character(content, sub_rng(3, "rival"))
+    card = views.rival_card(rival, 2)
+    assert (card["kind"], card["key"], card["title"]) == ("npc", "R2", rival.name)
+    assert [t["label"] for t in card["tags"]] == ["Concept", "Skills", "Frailty", "Gear", "Goal", "Motive", "Nemesis"]
+    assert card["tags"][1]["text"] == ", ".join(s.value for s in rival.skills)
+    assert card["luck_boxes"] == list(range(rival.luck))
+
+
+def test_inhabitants_are_each_creature_once_with_every_place_it_is_met(content):
+    seen_any = False
+    for seed in range(20):
+        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=12)
+        met = views.inhabitants(dungeon)
+        keys = [creature.key for creature, _ in met]
+        assert len(keys) == len(set(keys))
+        expected = {}
+        for room in dungeon.rooms:
+            for chain in (room.encounter, room.treasure):
+                if chain and chain.creature:
+                    expected.setdefault(chain.creature.key, []).append(f"room {room.number}")
+        for face, chain in enumerate(dungeon.wandering, start=1):
+            if chain.creature:
+                expected.setdefault(chain.creature.key, []).append(f"wandering {face}")
+        assert {c.key: where for c, where in met} == {
+            key: "Met in " + ", ".join(dict.fromkeys(places)) for key, places in expected.items()}
+        seen_any = seen_any or bool(met)
+    assert seen_any
+
+
+def test_sheets_deal_the_cards_into_the_slots_four_at_a_time():
+    geometry = views.sheet_geometry("a7", "a4")
+    cards = [{"n": n} for n in range(9)]
+    dealt = views.sheets(cards, geometry)
+    assert [len(sheet) for sheet in dealt] == [4, 4, 1]
+    assert [slot["card"] for sheet in dealt for slot in sheet] == cards
+    assert [(slot["x"], slot["y"]) for slot in dealt[0]] == geometry["slots"]
+    assert views.sheets([], geometry) == []
+
+
+@pytest.mark.parametrize("size, paper", list(itertools.product(views.CARD_SIZES, options.PAPERS)))
+def test_mark_boxes_match_their_ends_and_labels_sit_between_the_marks(size, paper):
+    g = views.sheet_geometry(size, paper)
+    for m in g["marks"]:
+        assert (m["left"], m["top"]) == (min(m["x1"], m["x2"]), min(m["y1"], m["y2"]))
+        assert m["width"] == abs(m["x2"] - m["x1"]) and m["height"] == abs(m["y2"] - m["y1"])
+        assert (m["width"] == 0) != (m["height"] == 0)  # each mark is a straight tick
+        # no mark comes nearer the edge than a home printer prints
+        assert min(m["x1"], m["x2"], m["y1"], m["y2"]) >= views.SAFE_EDGE - 1e-9
+        assert max(m["x1"], m["x2"]) <= g["sheet_w"] - views.SAFE_EDGE + 1e-9
+        assert max(m["y1"], m["y2"]) <= g["sheet_h"] - views.SAFE_EDGE + 1e-9
+    labels = g["labels"]
+    assert labels["left"] == round(g["slots"][0][0] + views.LABEL_INSET, 2)
+    assert labels["width"] == round(g["card_w"] - 2 * views.LABEL_INSET, 2)

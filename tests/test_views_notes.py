@@ -1,0 +1,27 @@
+"""views.notes: notes pages with ids pdf can find and drop, one item per ruled line."""
+
+from __future__ import annotations
+
+from dungeonpress.views.notes import SPARE_ID, notes_page, notes_view
+
+
+def test_notes_view_numbers_its_pages_from_one_with_the_spare_prefix():
+    pages = notes_view(3)
+    assert [p["id"] for p in pages] == ["notes-1", "notes-2", "notes-3"]
+    assert all(p["id"].startswith(SPARE_ID) for p in pages)
+    assert notes_view(0) == []
+
+
+def test_notes_view_defaults_and_one_item_per_ruled_line():
+    page = notes_view(1)[0]
+    assert page == {"id": "notes-1", "cls": "notes", "tag": "h1", "heading": "Notes", "lines": list(range(21))}
+
+
+def test_notes_view_passes_its_options_to_every_page():
+    pages = notes_view(2, heading="Map notes", lines=5, cls="notes map", tag="h2")
+    assert {(p["heading"], p["cls"], p["tag"], len(p["lines"])) for p in pages} == {("Map notes", "notes map", "h2", 5)}
+
+
+def test_notes_page_keeps_the_id_it_is_given():
+    page = notes_page("log-7", lines=0)
+    assert page["id"] == "log-7" and page["lines"] == []

@@ -1,0 +1,160 @@
+"""views.tables: tables and creatures → rows, labels, boxes and column widths ready to print."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from dungeonpress import build
+from dungeonpress.views import tables as views
+from dungeonpress.views.tables import (MANY_COLUMNS, MAX_BOXES, MEASURE_CHARS, ROLL_WIDTH, boxes_for, column_widths,
+                                       roll_label)
+
+SMALL_PACK = Path(__file__).parent / "fixtures" / "small_pack"
+
+
+@pytest.fixture(scope="module")
+def small():
+    """The project's content with the small fixture pack's three tables added."""
+    return build.load_content([SMALL_PACK])
+
+
+def test_roll_label_is_one_number_or_a_range_with_an_en_dash():
+    assert roll_label(7, 7) == "7"
+    assert roll_label(1, 3) == "1–3"
+    assert roll_label(11, 16) == "11–16"
+
+
+@pytest.mark.parametrize("value, boxes", [
+    ("3 uses", 3), (2, 2), ("1 use", 1), ("  4 draws", 4), (f"{MAX_BOXES} uses", MAX_BOXES),
+    (f"{MAX_BOXES + 1} uses", 0), ("permanent", 0), ("", 0), ("uses: 3", 0), ("0 uses", 0),
+])
+def test_boxes_for_reads_the_leading_count_up_to_the_most_drawn(value, boxes):
+    assert boxes_for(value) == boxes
+
+
+def rows_of(*columns: list[str]) -> list:
+    """Rows as table_view makes them, one cell per column, with no cross references."""
+    return [{"cells": [{"text": text} for text in row], "see_title": "", "creature_key": ""} for row in zip(*columns)]
+
+
+def test_column_widths_sum_to_the_measure_with_the_roll_column_first():
+    rows = rows_of(["Pit", "Loose stones"], ["Lose a turn climbing out", "Noise draws a wanderer"])
+    widths = column_widths(rows, ["Hazard", "Effect"], rolled=True)
+    assert widths[0] == ROLL_WIDTH and len(widths) == 3 and sum(widths) == 100
+    assert widths[2] > widths[1]  # the longer text takes the larger share
+    unrolled = column_widths(rows, ["Hazard", "Effect"], rolled=False)
+    assert len(unrolled) == 2 and sum(unrolled) == 100
+
+
+def test_column_widths_never_fall_below_the_longest_word():
+    # a column of one long word beside a column of much text: its share follows the word, not its average
+    word = "Thaumaturgically"
+    rows = rows_of([word, "a"], ["many short words in a long sentence that goes on " * 3] * 2)
+    widths = column_widths(rows, ["Word", "Text"], rolled=False)
+    assert widths[0] >= 100 * (len(word) + 2) / MEASURE_CHARS - 1
+    assert sum(widths) == 100
+
+
+def test_column_widths_floor_a_long_header_word():
+    rows = rows_of(["x", "y"], ["some text here and there", "more text"])
+    widths = column_widths(rows, ["Thaumaturgically", "Text"], rolled=True)
+    assert widths[1] >= 100 * (len("Thaumaturgically") + 2) / MEASURE_CHARS - 1
+
+
+def test_column_widths_stay_positive_when_the_longest_words_overfill_the_measure():
+    # seven columns of 12-letter words need more than the measure: each still gets a share
+    rows = rows_of(*[["abcdefghijkl"]] * 7)
+    widths = column_widths(rows, ["H"] * 7, rolled=True)
+    assert sum(widths) == 100 and min(widths[1:]) >= 12
+
+
+def test_column_widths_of_no_columns_is_empty():
+    assert column_widths([], [], rolled=True) == []
+
+
+def test_column_widths_property_sums_to_a_hundred_and_floors_hold():
+    rng = random.Random(12)
+    letters = "abcdefghij"
+    for _ in range(300):
+        count = rng.randint(1, 7)
+        rows = rows_of(*[[" ".join("".join(rng.choice(letters) for _ in range(rng.randint(1, 12)))
+                                   for _ in range(rng.randint(1, 8))) for _ in range(6)] for _ in range(count)])
+        headers = [f"H{i}" for i in range(count)]
+        rolled = rng.random() < 0.5
+        widths = column_widths(rows, headers, rolled)
+        assert sum(widths) == 100 and len(widths) == count + rolled
+        assert all(w > 0 for w in widths)
+
+
+def test_table_view_rows_labels_and_durability_boxes(small):
+    view = views.table_view(small.table("fixture_light"), small)
+    assert view["id"] == "fixture_light" and view["anchor"] == "table-fixture_light"
+    assert view["die"] == "d4" and view["headers"] == ["Light", "Durability"]
+    assert [r["label"] for r in view["rows"]] == ["1", "2", "3", "4"]
+    assert [len(r["cells"][1]["boxes"]) for r in view["rows"]] == [2, 3, 4, 1]
+    assert all(r["cells"][0]["boxes"] == [] for r in view["rows"])  # only the durability column draws boxes
+    assert [c["header"] for c in view["rows"][0]["cells"]] == ["Light", "Durability"]
+    assert sum(view["widths"]) == 100 and view["widths"][0] == ROLL_WIDTH
+    assert view["keep"] and not view["wide"] and not view["many"] and not view["flow"]
+
+
+def test_table_view_ranges_note_and_kept_columns(small):
+    hazards = views.table_view(small.table("fixture_hazards"), small)
+    assert hazards["die"] == "2d6"
+    assert [r["label"] for r in hazards["rows"]] == ["2", "3–4", "5–6", "7", "8–9", "10–11", "12"]
+    weather = small.table("fixture_weather")
+    assert views.table_view(weather, small)["note"] == "Roll once when a new day starts in the caves."
+    assert views.table_view(weather, small, note=False)["note"] == ""
+    effects = views.table_view(small.table("fixture_hazards"), small, columns=("effect",))
+    assert effects["headers"] == ["Effect"]
+    assert [c["text"] for c in effects["rows"][0]["cells"]] == ["Lose a turn climbing out"]
+
+
+def test_a_table_of_many_columns_is_set_row_by_row(content):
+    table = content.table("adventure_start")
+    assert len(table.columns) >= MANY_COLUMNS
+    view = views.table_view(table, content)
+    assert view["many"] and view["wide"]
+    assert len(view["widths"]) == len(table.columns) + 1 and sum(view["widths"]) == 100
+    # every cell names its column, so a row set as a list can say what each value is
+    assert [c["header"] for c in view["rows"][0]["cells"]] == [h for _, h in table.columns]
+    short = views.table_view(table, content, columns=tuple(k for k, _ in table.columns[:MANY_COLUMNS - 1]))
+    assert not short["many"] and short["wide"]
+
+
+def test_a_short_d66_list_flows_in_pairs(content):
+    flowing = [t for t in content.tables.values() if views.table_view(t, content)["flow"]]
+    assert flowing, "some one-column d66 list flows"
+    for table in flowing:
+        view = views.table_view(table, content)
+        assert table.die == "d66" and len(view["headers"]) == 1 and view["widths"] == []
+        firsts = [left for left, _ in view["pairs"]]
+        seconds = [right for _, right in view["pairs"] if right is not None]
+        assert firsts + seconds == view["rows"]  # left half then right half, every row once
+
+
+def test_table_view_links_the_tables_and_creatures_rows_name(content):
+    view = views.table_view(content.table("encounter_check"), content)
+    linked = [r for r in view["rows"] if r["see_id"]]
+    assert linked and all(r["see_title"] == content.table(r["see_id"]).title for r in linked)
+    monsters = views.table_view(content.table("hostile_monsters"), content)
+    named = [r for r in monsters["rows"] if r["creature_key"] != ""]
+    assert named and all(r["creature_name"] == content.creature(r["creature_key"]).name for r in named)
+
+
+def test_an_unread_table_has_no_roll_labels(content):
+    table = next(t for t in content.tables.values() if not t.rolled)
+    view = views.table_view(table, content)
+    assert view["die"] == "" and {r["label"] for r in view["rows"]} == {""}
+    assert len(view["widths"]) == len(view["headers"]) and sum(view["widths"]) == 100  # no roll column
+
+
+def test_creature_view_capitalises_the_tier_and_joins_lists(content):
+    creature = content.creature(next(r.creature for t in content.tables.values() for r in t.rows if r.creature))
+    view = views.creature_view(creature)
+    assert view["name"] == creature.name and view["tier"] == creature.tier.capitalize()
+    assert view["skills"] == ", ".join(creature.skills) and view["gear"] == ", ".join(creature.gear)
+    assert view["goal"] == (creature.goal or "")
