@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import random
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from dungeonpress.draw.dominoes import ICONS, MAX_UNIT_MM, draw_domino_map, draw_icon
+from dungeonpress.draw.dominoes import ICONS, MAX_UNIT_MM, UNIT, draw_domino_map, draw_icon
 from dungeonpress.generate import dunginoes as g
 from dungeonpress.products import dunginoes as product
 
@@ -103,3 +104,27 @@ def test_the_palette_goes_in_the_drawings_own_style():
 def test_same_map_same_svg():
     dungeon = g.generate_map(random.Random(2), 12, "fly")
     assert draw_domino_map(dungeon) == draw_domino_map(g.generate_map(random.Random(2), 12, "fly"))
+
+
+def test_the_entrance_arrow_and_label_never_lie_on_a_domino():
+    """A map laid before play may put a domino on the first domino's end at the way in (both its ends are free):
+    the arrow then comes in from above or below (it was drawn under that domino, in a third of such maps), and IN
+    sits where no domino or badge covers it."""
+    ns = "{http://www.w3.org/2000/svg}"
+    turned = 0
+    for seed in range(80):
+        for mode in g.MODES:
+            dungeon = g.generate_map(random.Random(seed), 8 + seed % 21, mode)
+            taken = {cell for tile in dungeon.tiles for cell in tile.cells()}
+            root = ET.fromstring(draw_domino_map(dungeon))
+            arrow = next(p for p in root.iter(f"{ns}polygon") if p.get("class") == "entrance")
+            xs, ys = zip(*((float(v) / UNIT for v in point.split(",")) for point in arrow.get("points").split()))
+            inside = {(math.floor(x), math.floor(y)) for x in (min(xs) + 0.01, max(xs) - 0.01)
+                      for y in (min(ys) + 0.01, max(ys) - 0.01)}
+            assert not inside & taken, (seed, mode, "arrow")
+            label = next(t for t in root.iter(f"{ns}text") if t.text == "IN")
+            x, y = float(label.get("x")) / UNIT, float(label.get("y")) / UNIT  # back to grid cells
+            letters = {(math.floor(col), math.floor(row)) for col in (x - 0.45, x + 0.45) for row in (y - 0.39, y - 0.01)}
+            assert not letters & taken, (seed, mode, "label")
+            turned += min(ys) < dungeon.entrance.y - 1 or max(ys) > dungeon.entrance.y + 1
+    assert turned  # some maps do need the arrow turned

@@ -49,7 +49,7 @@ def draw_domino_map(dungeon: DominoMap, *, width_mm: float = 180, height_mm: flo
              f'<rect class="paper" x="{_u(left)}" y="{_u(top)}" width="{_u(width)}" height="{_u(height)}"/>']
     parts.append(_grid(left, top, left + width, top + height))
     taken = {cell for tile in dungeon.tiles for cell in tile.cells()}
-    parts.append(_entrance(dungeon.entrance, taken=taken))
+    parts.append(_entrance(way_in(dungeon), taken=taken))
     for end in dungeon.open_ends if dungeon.mode == "fly" else ():
         parts.append(_stub(end))
     for tile in dungeon.tiles:
@@ -67,9 +67,9 @@ def _bounds(dungeon: DominoMap) -> tuple[int, int, int, int]:
         for x, y in tile.cells():
             xs += [x, x + 1]
             ys += [y, y + 1]
-    entrance = dungeon.entrance
-    xs += [entrance.x - 2]
-    ys += [entrance.y - 1, entrance.y + 1]
+    x, y, dx, dy = way_in(dungeon)  # the arrow's passage and its label, two cells back from its point
+    xs += [x - 2 * dx - (1 if dy else 0), x + (1 if dy else 0)]
+    ys += [y - 2 * dy - (1 if dx else 0), y + (1 if dx else 0)]
     for end in dungeon.open_ends if dungeon.mode == "fly" else ():
         xs.append(end.x + end.dx)
         ys.append(end.y + end.dy)
@@ -130,21 +130,46 @@ def _badge(x: float, y: float, number, diamond: bool = False, least: float = 0.0
             f'font-family="{SERIF}" font-weight="700" font-size="{_u(size)}">{number}</text>')
 
 
-def _entrance(end: End, label: bool = True, taken: frozenset | set = frozenset()) -> str:
-    """An arrow in the passage the party comes in by, pointing at the first room, labelled IN above it,
-    or below it when a domino lies above (the domino and its number badge would hide the label)."""
+def way_in(dungeon: DominoMap) -> tuple[float, float, int, int]:
+    """Where the entrance arrow meets the first room (x, y) and the way it points (dx, dy).
+
+    The arrow comes in at the entrance, from the left; when the procedure has laid a domino there
+    (the first domino's two ends are both free when play begins), it comes down onto the first
+    room from above, or up from below, whichever passage is clear.
+    """
+    end = dungeon.entrance
+    taken = {cell for tile in dungeon.tiles for cell in tile.cells()}
     x, y = end.x, end.y
-    points = " ".join(f"{_u(px)},{_u(py)}" for px, py in (
-        (x - 1.8, y - 0.3), (x - 0.9, y - 0.3), (x - 0.9, y - 0.75), (x - 0.15, y), (x - 0.9, y + 0.75),
-        (x - 0.9, y + 0.3), (x - 1.8, y + 0.3)))
+    for tip, direction, passage in (((x, y), (1, 0), [(x - 2, y - 1), (x - 1, y - 1), (x - 2, y), (x - 1, y)]),
+                                    ((x + 1, y - 1), (0, 1), [(x, y - 3), (x + 1, y - 3), (x, y - 2), (x + 1, y - 2)]),
+                                    ((x + 1, y + 1), (0, -1), [(x, y + 1), (x + 1, y + 1), (x, y + 2), (x + 1, y + 2)])):
+        if not taken.intersection(passage):
+            return (*tip, *direction)
+    return (x, y, 1, 0)
+
+
+_ARROW = ((-1.8, -0.3), (-0.9, -0.3), (-0.9, -0.75), (-0.15, 0.0), (-0.9, 0.75), (-0.9, 0.3), (-1.8, 0.3))
+
+
+def _entrance(tip: tuple, label: bool = True, taken: frozenset | set = frozenset()) -> str:
+    """An arrow in the passage the party comes in by, its point at `tip` (x, y, dx, dy), labelled IN beside
+    it: above a level arrow, or below when a domino lies above; left of an upright one, or right."""
+    x, y, dx, dy = tip
+    points = " ".join(f"{_u(x + along * dx - across * dy)},{_u(y + along * dy + across * dx)}" for along, across in _ARROW)
     arrow = f'<polygon class="entrance" points="{points}"/>'
     if not label:
         return arrow
-    baseline = y - 1.0  # the label's letters span the cells from y - 1.4 to y - 1.0
-    rows = {math.floor(y - 1.4), math.floor(y - 1.0 - 1e-6)}
-    if any((col, row) in taken for col in (x - 2, x - 1) for row in rows):
-        baseline = y + 1.4  # below the arrow: letters from y + 1.0 to y + 1.4
-    return (f'{arrow}<text class="entrance-text" x="{_u(x - 1.05)}" y="{_u(baseline)}" text-anchor="middle" '
+    if dy == 0:  # level: the label's letters span x - 1.5 .. x - 0.6 and, above, y - 1.4 .. y - 1.0
+        spots = [(x - 1.05, y - 1.0), (x - 1.05, y + 1.4)]
+    else:  # upright: beside the shaft (along -1.8 .. -0.9 from the point), clear of the head
+        middle = y - 1.45 * dy
+        spots = [(x - 1.25, middle + 0.18), (x + 1.25, middle + 0.18)]  # clear of the head's 0.75 either side
+    def clear(spot):
+        cx, baseline = spot
+        return not any((math.floor(cx + off), math.floor(row)) in taken
+                       for off in (-0.45, 0.45) for row in (baseline - 0.39, baseline - 0.01))
+    cx, baseline = next((spot for spot in spots if clear(spot)), spots[0])
+    return (f'{arrow}<text class="entrance-text" x="{_u(cx)}" y="{_u(baseline)}" text-anchor="middle" '
             f'font-family="{TITLING}" font-weight="700" font-size="{_u(0.5)}">IN</text>')
 
 
@@ -196,7 +221,7 @@ def draw_icon(kind: str, css: str = "") -> str:
     boxes = {"entrance": (-2.0, -0.9, 2.0, 1.8), "final": (-1.2, -0.7, 2.4, 1.4)}
     x, y, w, h = boxes.get(kind, (-0.7, -0.7, 1.4, 1.4))
     if kind == "entrance":
-        body = _entrance(End(0, 0, 1, 0, 0, 0), label=False)
+        body = _entrance((0, 0, 1, 0), label=False)
     elif kind == "room":
         body = _badge(0, 0, 7)
     elif kind == "special":
