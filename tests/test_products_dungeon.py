@@ -233,6 +233,7 @@ def test_pick_die():
     assert dungeon_views.pick_die(12)["die"] == "1d12"
 
 
+@pytest.mark.slow  # lays whole zines out
 @pytest.mark.parametrize("seed,rooms,paper", [(8, 12, "a4"), (13, 12, "a4"), (6, 12, "letter"), (3, 11, "a4")])
 def test_eleven_or_twelve_rooms_fit_the_zine(content, seed, rooms, paper):
     """The zine stays eight pages with every room's entry on the three key pages (these seeds need the closest fit)."""
@@ -272,8 +273,9 @@ def trial_zine(content, seed, rooms, paper):
     return write(ctx, pdf.keep_pages(rendered, product.ZINE_PAGES, "zine"))
 
 
-@pytest.mark.parametrize("seed,rooms,paper", [(5, 8, "a4"), pytest.param(8, 8, "a4", marks=pytest.mark.slow),
-                                              pytest.param(6, 11, "a4", marks=pytest.mark.slow)])
+@pytest.mark.slow  # lays whole zines out
+@pytest.mark.parametrize("seed,rooms,paper", [(5, 8, "a4"), (8, 8, "a4"),
+                                              (6, 11, "a4")])
 def test_fit_chosen_from_the_key_alone_is_the_fit_the_whole_zine_needs(content, seed, rooms, paper):
     """Laying out only the key and aids pages picks the same fit and page turns as trying each fit on the whole zine.
 
@@ -284,6 +286,7 @@ def test_fit_chosen_from_the_key_alone_is_the_fit_the_whole_zine_needs(content, 
     assert planned == trial_zine(content, seed, rooms, paper)
 
 
+@pytest.mark.slow  # lays whole zines out
 def test_a_zine_whose_fixed_pages_grow_falls_back_to_the_trial_loop(content, monkeypatch):
     """When the full layout has more pages than the probe foresaw, the zine is made the safe way, still eight pages."""
     calls = []
@@ -298,6 +301,7 @@ def test_a_zine_whose_fixed_pages_grow_falls_back_to_the_trial_loop(content, mon
     assert pages == trial_zine(content, 5, 8, "a4")
 
 
+@pytest.mark.slow  # lays whole zines out
 @pytest.mark.parametrize("seed,rooms,paper", [(SEED, 8, "letter"), (13, 8, "letter")])
 def test_the_aids_and_back_pages_keep_their_foot_at_the_foot_of_the_page(content, monkeypatch, seed, rooms, paper):
     """The fold-cut diagram and the credits end where the flex column put them (a full aids page: seed 13)."""

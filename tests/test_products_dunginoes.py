@@ -52,6 +52,7 @@ def test_map_sheet_is_one_page_and_the_key_the_next(built):
         assert "Made with dungeonpress" in texts[1] and texts[1].title().startswith("Room Key")
 
 
+@pytest.mark.slow  # lays the key sheet out
 def test_a_long_key_stays_on_one_page_under_its_heading():
     ctx = build.context_for(build.load_content(), seed=1234)
     outputs = {o.name: o.data for o in product.build_dunginoes(ctx, product.DunginoesOptions(size=28, mode="fly"))}
