@@ -64,7 +64,16 @@ def test_item_over_the_memory_cap_fails_as_memory_limit(tmp_path):
     assert "never.txt" not in {p.name for p in tmp_path.iterdir()}
 
 
-def test_ctrl_c_keeps_what_finished_and_a_manifest_that_matches_it(tmp_path):
+@pytest.fixture
+def ctrl_c_raises():
+    """Ctrl-C as at a terminal: Python's own handler, even when the suite was started as a background job
+    (which inherits SIGINT ignored, so the signal the test sends would never arrive)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_keeps_what_finished_and_a_manifest_that_matches_it(tmp_path, ctrl_c_raises):
     # F8: SIGINT in the middle; every finished output is on disk and in the manifest, workers gone.
     def interrupt(event):
         if event.kind == "finished" and event.done == 3:
