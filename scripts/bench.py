@@ -23,8 +23,6 @@ from pathlib import Path
 
 from dungeonpress import build, impose, load, pdf, validate
 from dungeonpress.products import rulebook
-from dungeonpress.products.common import html_from_template
-from dungeonpress.views.sheet import simple_sheet_view
 
 
 def timed(function):
@@ -45,10 +43,7 @@ def bench_rulebook(runs: int) -> dict:
         ctx = build.context_for(content)
 
         def html():
-            chapters = rulebook.chapter_views(ctx)
-            return html_from_template(ctx, "book.html.j2", book=content.book, chapters=chapters, notes_pages=[],
-                                      quickref=rulebook.quickref_view(ctx), charsheet=simple_sheet_view(),
-                                      digest=content.digest[:12])
+            return rulebook.book_html(ctx, rulebook.RulebookOptions())
         text, t = timed(html)
         stages["html"].append(t)
         rendered, t = timed(lambda: pdf.layout_html(text, base_url=ctx.templates_dir, roots=ctx.roots))
@@ -267,13 +262,8 @@ def measured(argv, cwd=ROOT) -> tuple[float, float, float]:
 
 def rulebook_html(path: Path) -> None:
     """The rulebook's final HTML as the product lays it out, its links made absolute for a bare render."""
-    from dungeonpress.views.notes import notes_view
-    content = build.load_content()
-    ctx = build.context_for(content)
-    html = html_from_template(ctx, "book.html.j2", book=content.book, chapters=rulebook.chapter_views(ctx),
-                              notes_pages=notes_view(rulebook.MAX_NOTES), quickref=rulebook.quickref_view(ctx),
-                              charsheet=simple_sheet_view(), digest=content.digest[:12],
-                              page_css=rulebook.RulebookOptions().page_css())
+    ctx = build.context_for(build.load_content())
+    html = rulebook.book_html(ctx, rulebook.RulebookOptions())
     base = f'<base href="{Path(ctx.templates_dir).resolve().as_uri()}/">'
     path.write_text(html.replace("<head>", f"<head>\n{base}", 1), encoding="utf-8")
 

@@ -87,20 +87,20 @@ def check_contrast(doc: Document):
     """Text at least 4.5:1 against the filled shape beneath it (the paper when there is none), and no
     letter under a shape painted after it (a badge or label drawn over a word hides it)."""
     for page in doc.pages:
-        hidden = covered(page)
+        fills = backgrounds(page)  # pairs every fill with every other: made once for both questions
+        hidden = covered(page, fills)
         if hidden:
             yield page.number, "error", (f"{len(hidden)} character(s) hidden under a shape drawn over them: "
                                          f"{''.join(c['text'] for c in hidden[:20])!r}")
         bad: dict = {}
-        for c, ratio in low_contrast(page, MIN_CONTRAST):
+        for c, ratio in low_contrast(page, MIN_CONTRAST, fills):
             bad.setdefault(round(ratio, 1), []).append(c["text"])
         for ratio, glyphs in sorted(bad.items()):
             yield page.number, "error", f"{len(glyphs)} character(s) at contrast {ratio}:1 (minimum {MIN_CONTRAST}:1): {''.join(glyphs[:20])!r}"
 
 
-def covered(page: Page) -> list:
-    """The letters whose middle lies under a filled shape painted after them."""
-    fills = backgrounds(page)
+def covered(page: Page, fills: list) -> list:
+    """The letters whose middle lies under one of `fills` (the page's backgrounds) painted after them."""
     found = []
     for c in page.chars:
         x, y = (c["x0"] + c["x1"]) / 2, (c["top"] + c["bottom"]) / 2
@@ -109,9 +109,12 @@ def covered(page: Page) -> list:
     return found
 
 
-def low_contrast(page: Page, minimum: float) -> list[tuple]:
-    """(character, its contrast ratio) for each letter of the page below `minimum` against what lies under it."""
-    fills = backgrounds(page)
+def low_contrast(page: Page, minimum: float, fills: list | None = None) -> list[tuple]:
+    """(character, its contrast ratio) for each letter of the page below `minimum` against what lies under it.
+
+    `fills`: the page's `backgrounds`, when the caller has them already.
+    """
+    fills = backgrounds(page) if fills is None else fills
     images = page.images
     found = []
     for c in page.chars:

@@ -29,15 +29,11 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     """The reading PDF and, unless only one layout is asked for, booklets for each paper."""
     from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     # 1. Chapters: Markdown with directives → HTML, and the headings for contents and bookmarks.
-    book = ctx.content.book
-    if book is None:
+    if ctx.content.book is None:
         raise RenderError("no book.yaml in the content: nothing to build (expected content/dungeoneer/book.yaml)")
-    chapters = chapter_views(ctx)
+    html = book_html(ctx, opts)
 
     # 2. Lay the book out once with spare notes pages; keep just enough to fold into a booklet.
-    html = html_from_template(ctx, "book.html.j2", book=book, chapters=chapters, notes_pages=notes_view(MAX_NOTES),
-                              quickref=quickref_view(ctx), charsheet=simple_sheet_view(), digest=ctx.content.digest[:12],
-                              page_css=opts.page_css())
     ctx.tick(0, 3, "laying out the rulebook")
     rendered = pdf.pad_to_multiple(layout(ctx, html), 4, NAME)
     reading = write(ctx, rendered, print_shop=opts.pdf_x)
@@ -54,6 +50,13 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
             outputs.append(Output(f"{NAME}-booklet-{paper}.pdf", impose.impose_booklet(reading, paper, creep_mm=opts.creep_mm)))
     ctx.tick(3, 3, "rulebook done")
     return outputs
+
+
+def book_html(ctx: BuildContext, opts: RulebookOptions) -> str:
+    """The whole book as one HTML document, with spare notes pages at its end (dropped after layout)."""
+    return html_from_template(ctx, "book.html.j2", book=ctx.content.book, chapters=chapter_views(ctx),
+                              notes_pages=notes_view(MAX_NOTES), quickref=quickref_view(ctx),
+                              charsheet=simple_sheet_view(), digest=ctx.content.digest[:12], page_css=opts.page_css())
 
 
 def chapter_views(ctx: BuildContext) -> list:
