@@ -23,15 +23,13 @@ constraints: $(STAMP)
 	mv constraints.txt.new constraints.txt
 
 # WeasyPrint needs Pango (a system library pip cannot install): say so plainly instead of a traceback.
+# HarfBuzz-Subset is optional: without it fonts are subset with fontTools (pdf.py), same text, same size.
 system-check:
 	@$(PYTHON) -c "import ctypes.util, sys; sys.exit(0 if ctypes.util.find_library('pango-1.0') else 1)" || { \
 	  echo "WeasyPrint needs the Pango library, which is not installed."; \
 	  echo "On Debian/Ubuntu:  sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0"; \
 	  echo "On macOS:          brew install pango"; \
 	  exit 1; }
-	@$(PYTHON) -c "import ctypes.util, sys; sys.exit(0 if ctypes.util.find_library('harfbuzz-subset') else 1)" || { \
-	  echo "note: HarfBuzz-Subset is not installed, so PDFs embed whole fonts (about 1 MB more each)."; \
-	  echo "      On Debian/Ubuntu:  sudo apt-get install libharfbuzz-subset0"; }
 
 build: $(STAMP)
 	$(BIN)/dungeonpress build all --quiet

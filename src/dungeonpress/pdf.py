@@ -6,6 +6,7 @@ import hashlib
 import functools
 import logging
 import mimetypes
+import os
 import re
 import unicodedata
 import urllib.parse
@@ -210,6 +211,24 @@ def missing_glyphs(document) -> str | None:
     return f"{count} character(s) no bundled font has (printed as a box or in a system font): {where}"
 
 
+def page_text(rendered: Rendered, index: int) -> str:
+    """The text painted on one page, box by box in reading order (what its PDF text should read back as).
+
+    Hidden boxes are left out, and so are form fields' values: a viewer draws those from the field.
+    """
+    found, boxes = [], [rendered.document.pages[index]._page_box]
+    while boxes:
+        box = boxes.pop()
+        if box.style["visibility"] != "visible" or getattr(box, "element_tag", None) in FORM_TAGS:
+            continue
+        boxes.extend(reversed(getattr(box, "children", ())))
+        found.append(getattr(box, "text", "") or "")
+    return "".join(found)
+
+
+FORM_TAGS = ("input", "textarea", "select", "button")
+
+
 SPARE = "notes-"  # id prefix of the spare pages (notes pages) a document may lose when it is padded
 
 
@@ -271,11 +290,28 @@ def keep_pages(rendered: Rendered, count: int, name: str, prefix: str = SPARE) -
     return padded
 
 
-# Font subsetting must be deterministic for byte-identical rebuilds. HarfBuzz-Subset is; the
-# fontTools fallback WeasyPrint uses without it gives different bytes under different
-# PYTHONHASHSEEDs (measured). Without HarfBuzz-Subset we embed whole fonts instead: larger files,
-# same bytes every time.
-SUBSET_FONTS = harfbuzz_subset is not None
+# Fonts are always subset. With HarfBuzz-Subset WeasyPrint uses it; without it, fontTools. Embedding
+# whole fonts instead is wrong, not just larger: WeasyPrint then maps text from the font's cmap alone,
+# so glyphs that OpenType features choose (lining and tabular digits, small capitals, ligatures) get
+# no Unicode, and copy, search and screen readers lose every digit. fontTools' subsetter is
+# deterministic but for one thing: it stamps the font's `head.modified` with the time of the run,
+# unless SOURCE_DATE_EPOCH (the reproducible-builds convention it honours) says otherwise.
+SUBSET_FONTS = harfbuzz_subset is not None  # which subsetter is used, recorded in the manifest
+FONT_EPOCH = "946684800"  # FIXED_DATE below, in seconds since 1970
+
+
+@contextmanager
+def _fixed_font_timestamp():
+    """SOURCE_DATE_EPOCH set to FONT_EPOCH while fonts are subset, then put back as it was."""
+    old = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = FONT_EPOCH
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = old
 
 
 # Every reading PDF is tagged (PDF/UA-1: structure tree, language, title shown by readers): a
@@ -297,7 +333,7 @@ def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = 
     which is tagged as well.
     """
     digest = hashlib.sha256(repr([(p.width, p.height) for p in rendered.document.pages]).encode())
-    options = {"pdf_identifier": digest.hexdigest()[:32].encode(), "pdf_forms": forms, "full_fonts": not SUBSET_FONTS,
+    options = {"pdf_identifier": digest.hexdigest()[:32].encode(), "pdf_forms": forms,
                "pdf_tags": True, "finisher": _checkbox_appearances if forms else None}
     if variant:
         options["pdf_variant"] = variant
@@ -306,7 +342,7 @@ def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = 
         metadata = rendered.document.metadata
         metadata.created = metadata.created or FIXED_DATE
         metadata.modified = metadata.modified or FIXED_DATE
-    with _warnings_collected() as messages:
+    with _warnings_collected() as messages, _fixed_font_timestamp():
         data = rendered.document.write_pdf(**options)
     # WeasyPrint logs each .notdef it draws, once per occurrence; the layout check already named them.
     named = {code for w in rendered.warnings for code in re.findall(r"U\+([0-9A-F]{4,6}) ", w)}

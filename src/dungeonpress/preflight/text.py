@@ -1,4 +1,4 @@
-"""Checks on the type of a read-back PDF: fonts, sizes, contrast, stranded headings, hyphenated narrow lines."""
+"""Checks on the type of a read-back PDF: text layer, fonts, sizes, contrast, stranded headings, hyphenated narrow lines."""
 
 from __future__ import annotations
 
@@ -38,6 +38,22 @@ def trim_of(doc: Document) -> str:
     if imposed(doc):
         return "A5"
     return paper
+
+
+def check_text_layer(doc: Document):
+    """Every glyph maps back to Unicode: what copy and paste, search and screen readers get.
+
+    A glyph with no Unicode prints, but reads as nothing (pdftotext drops it). Fonts embedded whole
+    do this to every glyph an OpenType feature picked: lining digits, small capitals, ligatures.
+    """
+    for page in doc.pages:
+        lost = [c for c in page.all_chars if c["text"].startswith("(cid:")]
+        if lost:
+            where = next((s.text for s in page.segments if "(cid:" in s.text), "")
+            where = where[max(0, where.find("(cid:") - 20):]
+            shown = re.sub(r"\(cid:\d+\)", "\N{REPLACEMENT CHARACTER}", where)[:40]
+            yield page.number, "error", (f"{len(lost)} glyph(s) with no Unicode: a reader, a search or a screen "
+                                         f"reader gets nothing for them: {shown!r}")
 
 
 def check_fonts(doc: Document):
@@ -233,4 +249,4 @@ def _contrast(fg, bg) -> float:
     return (a + 0.05) / (b + 0.05)
 
 
-CHECKS = (check_fonts, check_text_size, check_contrast, check_stranded_headings, check_hyphenation)
+CHECKS = (check_text_layer, check_fonts, check_text_size, check_contrast, check_stranded_headings, check_hyphenation)

@@ -103,8 +103,12 @@ def layout(ctx: BuildContext, html: str, *, forms: bool = False) -> Rendered:
 def write(ctx: BuildContext, rendered: Rendered, *, forms: bool = False, print_shop: bool = False) -> bytes:
     """PDF bytes of a laid-out document (tagged; PDF/X with `print_shop`); its WeasyPrint warnings are kept."""
     from dungeonpress import pdf  # loaded when a product is made, not for --help
+    from dungeonpress.preflight import readback
     data = pdf.write_pdf(rendered, forms=forms, variant=pdf.PRINT_VARIANT if print_shop else pdf.TAGGED_VARIANT)
     ctx.warnings.extend(rendered.warnings)
+    # The text layer is what readers copy, search and hear: a sample of pages must read back whole.
+    laid_out = {i: pdf.page_text(rendered, i) for i in readback.sample(rendered.page_count)}
+    ctx.warnings.extend(f"text layer: {line}" for line in readback.lost_text(data, laid_out))
     return data
 
 

@@ -1,0 +1,117 @@
+"""pdf: fonts subset with or without HarfBuzz-Subset, the text layer whole, the same bytes every time."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+import weasyprint.pdf.fonts as weasy_fonts
+
+from dungeonpress import pdf, resources
+
+TEMPLATES = resources.data_dir("templates")
+# What broke without HarfBuzz-Subset: lining and tabular digits, a default "fi" ligature, small
+# capitals; all three set with the bundled fonts, each a glyph an OpenType feature picks.
+FEATURED = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title>
+<link rel="stylesheet" href="css/fonts.css"><style>
+body { font-family: Vollkorn; font-size: 11pt }
+.n { font-variant-numeric: lining-nums tabular-nums } .c { font-variant: small-caps }
+</style></head><body>
+<p class="n">Roll a Chance d6 and a Risk d6: 1234567890.</p>
+<p>The dust-filled, suffocating air.</p>
+<p class="c">Small Capitals</p></body></html>"""
+EXPECTED = ["Roll a Chance d6 and a Risk d6: 1234567890.", "The dust-filled, suffocating air.", "Small Capitals"]
+
+
+def _pdf(html: str = FEATURED) -> bytes:
+    return pdf.write_pdf(pdf.layout_html(html, base_url=TEMPLATES, roots=[TEMPLATES]))
+
+
+def _text(data: bytes) -> str:
+    document = pdfium.PdfDocument(data)
+    try:
+        return " ".join(document[0].get_textpage().get_text_range().split())
+    finally:
+        document.close()
+
+
+@pytest.fixture
+def no_harfbuzz_subset(monkeypatch):
+    """WeasyPrint as it runs on a machine without libharfbuzz-subset (it falls back to fontTools)."""
+    monkeypatch.setattr(weasy_fonts, "harfbuzz_subset", None)
+
+
+def test_without_harfbuzz_subset_every_digit_ligature_and_small_capital_reads_back(no_harfbuzz_subset):
+    text = _text(_pdf())
+    for line in EXPECTED:
+        assert line in text, text
+
+
+def test_without_harfbuzz_subset_fonts_are_still_subset(no_harfbuzz_subset):
+    # A whole Vollkorn alone is over 300 kB; three subset fonts for three lines stay far under that.
+    assert len(_pdf()) < 60_000
+
+
+@pytest.mark.skipif(weasy_fonts.harfbuzz_subset is None, reason="libharfbuzz-subset is not installed here")
+def test_both_subsetters_give_the_same_text_and_about_the_same_size(monkeypatch):
+    with_library = _pdf()
+    monkeypatch.setattr(weasy_fonts, "harfbuzz_subset", None)
+    without = _pdf()
+    assert _text(with_library) == _text(without)
+    assert 0.5 < len(without) / len(with_library) < 1.5
+
+
+def test_the_font_timestamp_is_fixed_and_the_environment_put_back(no_harfbuzz_subset, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    first = _pdf()
+    assert os.environ["SOURCE_DATE_EPOCH"] == "1700000000"
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    assert _pdf() == first  # the user's SOURCE_DATE_EPOCH does not reach our bytes
+    assert "SOURCE_DATE_EPOCH" not in os.environ
+
+
+HIDDEN_BUILD = """
+import sys
+import weasyprint.pdf.fonts
+weasyprint.pdf.fonts.harfbuzz_subset = None
+from dungeonpress.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.slow
+def test_a_zine_without_harfbuzz_subset_is_byte_identical_across_hash_seeds(tmp_path):
+    outputs = []
+    for hash_seed in ("1", "2"):
+        out = tmp_path / hash_seed
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        subprocess.run([sys.executable, "-c", HIDDEN_BUILD, "dungeon", "--layout", "zine", "--seed", "1234",
+                        "--out", str(out), "--quiet"], check=True, env=env, capture_output=True)
+        outputs.append((out / "dungeon-1234-zine-a4.pdf").read_bytes())
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0]) < 150_000  # fonts subset: whole fonts made it 1.1 MB
+    assert "dungeonpress dungeon --seed 1234" in " ".join(
+        " ".join(page.get_textpage().get_text_range().split()) for page in pdfium.PdfDocument(outputs[0]))
+
+
+def test_page_text_leaves_out_hidden_boxes_and_form_values():
+    html = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body>
+    <p>Shown</p><p style="visibility: hidden">Hidden</p></body></html>"""
+    rendered = pdf.layout_html(html, base_url=TEMPLATES, roots=[TEMPLATES])
+    assert "Shown" in pdf.page_text(rendered, 0) and "Hidden" not in pdf.page_text(rendered, 0)
+
+
+def test_preflight_reports_glyphs_without_unicode(tmp_path):
+    from dungeonpress import preflight
+    rendered = pdf.layout_html(FEATURED, base_url=TEMPLATES, roots=[TEMPLATES])
+    broken, whole = tmp_path / "broken.pdf", tmp_path / "whole.pdf"
+    broken.write_bytes(rendered.document.write_pdf(full_fonts=True))
+    whole.write_bytes(_pdf())
+    found = [f for f in preflight.check_file(broken) if f.check == "text_layer"]
+    assert len(found) == 1 and found[0].severity == "error" and found[0].page == 1
+    assert "glyph(s) with no Unicode" in found[0].message
+    assert not [f for f in preflight.check_file(whole) if f.check == "text_layer"]
