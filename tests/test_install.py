@@ -27,6 +27,39 @@ def test_every_code_folder_is_a_listed_package():
     assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"
 
 
+def test_every_data_folder_is_a_listed_package():
+    """setuptools warns "Package would be ignored" for a data folder it is not told is a package.
+
+    Every folder under content/, templates/ and src/dungeonpress/schema that git tracks files in, and
+    whose name can be a package name, is listed; one with a hyphen is shipped by its parent's patterns.
+    """
+    listed = set(PYPROJECT["tool"]["setuptools"]["packages"])
+    tracked = subprocess.run(["git", "ls-files", "content", "templates", "src/dungeonpress/schema"], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout.split()
+    if not tracked:
+        pytest.skip("not a git checkout")
+    folders = set()
+    for path in tracked:
+        parts = Path(path).parent.parts
+        for depth in range(1, len(parts) + 1):
+            folders.add(parts[:depth])
+    wanted = set()
+    for parts in folders:
+        if parts[0] == "src":
+            parts = parts[2:]
+        if all(part.isidentifier() for part in parts):
+            wanted.add(".".join(("dungeonpress", *parts)))
+    assert wanted <= listed, f"add to [tool.setuptools] packages: {sorted(wanted - listed)}"
+
+
+def test_an_in_tree_build_keeps_out_of_the_products_folder():
+    """setuptools' build folder is `build/` unless setup.cfg moves it; `build/` is where our products go."""
+    import configparser
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg")
+    assert config.get("build", "build_base", fallback="build").strip("/") not in ("build", "")
+
+
 def test_every_dependency_is_pinned_in_constraints():
     """make and CI install from constraints.txt: every dependency needs an exact pin there."""
     pins = {}
@@ -44,9 +77,11 @@ def test_every_dependency_is_pinned_in_constraints():
 def test_wheel_installs_and_builds_a_zine_from_another_folder(tmp_path):
     source = tmp_path / "checkout"
     shutil.copytree(ROOT, source, ignore=NOT_SHIPPED)  # building in the real checkout would write into build/
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", tmp_path / "dist", source],
-                   check=True, capture_output=True)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", tmp_path / "dist", source],
+                           check=True, capture_output=True, text=True)
     wheel, = (tmp_path / "dist").glob("dungeonpress-*.whl")
+    assert "would be ignored" not in built.stdout + built.stderr  # every data folder declared
+    assert not (source / "build").exists()  # setuptools worked in its own folder, not in our products'
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)

@@ -115,3 +115,25 @@ def test_preflight_reports_glyphs_without_unicode(tmp_path):
     assert len(found) == 1 and found[0].severity == "error" and found[0].page == 1
     assert "glyph(s) with no Unicode" in found[0].message
     assert not [f for f in preflight.check_file(whole) if f.check == "text_layer"]
+
+
+NO_PANGO = """
+import sys, cffi
+real = cffi.FFI.dlopen
+def dlopen(self, name, *args, **kwargs):  # as on a machine where Pango was never installed
+    if "pango" in str(name):
+        raise OSError(f"cannot load library '{name}'")
+    return real(self, name, *args, **kwargs)
+cffi.FFI.dlopen = dlopen
+from dungeonpress.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_without_pango_a_build_says_what_to_install_in_one_line(tmp_path):
+    run = subprocess.run([sys.executable, "-c", NO_PANGO, "oracle", "--out", str(tmp_path)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1
+    assert run.stdout == ""  # WeasyPrint's own banner is not shown
+    assert run.stderr.splitlines() == [f"error: {pdf.MISSING_PANGO}"]
+    assert not list(tmp_path.iterdir())

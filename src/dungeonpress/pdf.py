@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import functools
+import hashlib
+import io
 import logging
 import mimetypes
 import os
@@ -11,16 +12,25 @@ import re
 import unicodedata
 import urllib.parse
 import urllib.request
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
-import weasyprint
-from weasyprint.text.ffi import harfbuzz_subset
-from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
-
 from dungeonpress import resources, sealed
 from dungeonpress.errors import RenderError
+
+# Pango is a system library pip cannot install. Without it WeasyPrint prints a banner of its own and
+# raises OSError on import: a user who installed us with pip or pipx gets one line saying what to do
+# instead (the same words `make` says).
+MISSING_PANGO = ("WeasyPrint needs the Pango library, which is not installed (Debian/Ubuntu: sudo apt-get "
+                 "install libpango-1.0-0 libpangoft2-1.0-0; macOS: brew install pango; Windows: use WSL)")
+try:
+    with io.StringIO() as _banner, redirect_stdout(_banner):
+        import weasyprint
+        from weasyprint.text.ffi import harfbuzz_subset
+        from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
+except OSError:
+    raise RenderError(MISSING_PANGO) from None
 
 MAX_RESOURCE_BYTES = 20_000_000  # no font, image or stylesheet of ours is near this
 
