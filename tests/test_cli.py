@@ -160,6 +160,11 @@ def test_help_version_and_usage_errors_load_no_heavy_library(argv):
     (["xyzzy"], "dungeonpress: error: unknown command 'xyzzy' (see dungeonpress --help)"),
     (["paper", "--zzz"], "dungeonpress paper: error: unknown option --zzz (see dungeonpress paper --help)"),
     (["build"], "dungeonpress build: error: the following arguments are required: PRODUCT (see dungeonpress build --help)"),
+    # A seed is part of every file name: `dungeon--1.json` and "File name too long" after 12 s were the old answers.
+    (["dungeon", "--seed=-1"], "dungeonpress dungeon: error: --seed must be a whole number from 0 to 999999999999999999 (got -1)"),
+    (["dungeon", "--seed", "12x"], "dungeonpress dungeon: error: --seed must be a whole number from 0 to 999999999999999999 (got 12x)"),
+    (["dungeon", "--seed", "9" * 250], "dungeonpress dungeon: error: --seed must be a whole number from 0 to "
+                                       "999999999999999999 (got " + options.shown("9" * 250) + ")"),
 ])
 def test_every_usage_error_is_one_line_with_what_was_meant(argv, line):
     code, out, err = run(*argv)
@@ -200,3 +205,11 @@ def test_the_index_help_reads_names_every_command_as_its_module_declares_it():
     declared = [(module, c.full_name, c.help) for module, _, _ in products.index() for c in products.commands_of(module)]
     assert declared == list(products.index())
     assert sorted(c.full_name for c in build.commands()) == sorted(name for _, name, _ in products.index())
+
+
+def test_preflight_of_a_file_that_is_not_a_pdf_counts_it_and_fails(tmp_path):
+    (tmp_path / "notes.pdf").write_text("hello")
+    code, out, err = run("preflight", str(tmp_path / "notes.pdf"))
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [f"error: {tmp_path / 'notes.pdf'}: not a PDF (no %PDF- header)",
+                                "preflight: 1 file(s), 1 not read (named above), 0 error(s), 0 warning(s)"]

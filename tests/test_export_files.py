@@ -9,7 +9,7 @@ import json
 import pytest
 
 from dungeonpress import export
-from dungeonpress.errors import RenderError
+from dungeonpress.errors import RenderError, UsageError
 from dungeonpress.export.files import FORMATS, export_files
 
 
@@ -71,12 +71,13 @@ def test_one_table_alone(content):
     assert [list(c["contents"]) for c in package["oracles"].values()] == [["traps"]]
 
 
-@pytest.mark.parametrize("fmt, only, message", [
-    ("xml", None, "unknown export format 'xml' (expected json, csv, foundry, datasworn)"),
-    ("json", "no_such_table", "no table 'no_such_table' in the content (the ids are listed in exports/json/index.json)"),
-    ("csv", "harm", "table 'harm' is read, not rolled (die: none), so it has no export"),
+@pytest.mark.parametrize("fmt, only, error, message", [
+    ("xml", None, RenderError, "unknown export format 'xml' (expected json, csv, foundry, datasworn)"),
+    ("json", "no_such_table", UsageError,
+     "--table: no table 'no_such_table' in the content (`dungeonpress tables` lists the ids)"),
+    ("csv", "harm", UsageError, "--table: table 'harm' is read, not rolled (die: none), so it has no export"),
 ])
-def test_a_bad_format_or_table_is_one_line(content, fmt, only, message):
-    with pytest.raises(RenderError) as caught:
+def test_a_bad_format_or_table_is_one_line(content, fmt, only, error, message):
+    with pytest.raises(error) as caught:
         export_files(content, fmt, only=only)
     assert str(caught.value) == message

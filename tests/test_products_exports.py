@@ -78,12 +78,14 @@ def test_csv_has_a_die_column_and_ranges_no_spreadsheet_reads_as_dates(content, 
 
 
 @pytest.mark.parametrize("argv, message", [
-    (("export", "tables", "--table", "no_such_table"), "error: no table 'no_such_table' in the content"),
-    (("export", "tables", "--table", "solo_light"), "error: table 'solo_light' is read, not rolled"),
+    (("export", "tables", "--table", "no_such_table"),
+     "dungeonpress export tables: error: --table: no table 'no_such_table' in the content"),
+    (("export", "tables", "--table", "solo_light"),
+     "dungeonpress export tables: error: --table: table 'solo_light' is read, not rolled"),
 ])
 def test_bad_table_is_one_line_and_writes_nothing(tmp_path, argv, message):
     code, out, err = run(*argv, "--out", str(tmp_path / "out"), "--quiet")
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""  # a usage mistake, though only the content can tell
     assert err.startswith(message) and err.count("\n") == 1 and "Traceback" not in err
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.*"))
 

@@ -137,6 +137,9 @@ def _parser(commands) -> argparse.ArgumentParser:
     return parser
 
 
+MAX_SEED_DIGITS = 18  # room enough for any seed; a file name holds it (a 250-digit one did not)
+
+
 def main(argv=None, stdout=None, stderr=None) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
@@ -168,6 +171,9 @@ def main(argv=None, stdout=None, stderr=None) -> int:
         return EXIT_USAGE
     try:
         return _dispatch(args, jobs, stdout, stderr)
+    except UsageError as exc:  # an option only the content can check (`export tables --table ID`)
+        print(f"{_prog(args)}: error: {exc}", file=stderr)
+        return EXIT_USAGE
     except ContentErrors as exc:
         print(exc, file=stderr)
         return EXIT_FAILED
@@ -298,9 +304,12 @@ def _jobs(args, commands) -> list:
     seed = None
     if command.seeded and args.seed is not None:
         try:
-            seed = int(args.seed)
+            seed = int(args.seed) if len(args.seed) <= MAX_SEED_DIGITS else None
         except ValueError:
-            raise UsageError(f"--seed must be a whole number (got {options.shown(args.seed)})") from None
+            seed = None
+        if seed is None or not 0 <= seed < 10**MAX_SEED_DIGITS:  # a seed is part of every output's file name
+            raise UsageError(f"--seed must be a whole number from 0 to {10**MAX_SEED_DIGITS - 1} "
+                             f"(got {options.shown(args.seed)})")
     return [(command, options.parse(command.options, given), seed)]
 
 
@@ -489,13 +498,13 @@ def _preflight(files, stdout, stderr, *, as_json=False, shop=False, strict=False
     """Check each PDF; print findings (or one summary line per file); 1 on errors, or on warnings with strict."""
     from dungeonpress import preflight  # imported here: only preflight runs need the PDF reader
 
-    status, everything = EXIT_OK, []
+    status, everything, unread = EXIT_OK, [], 0
     for path in files:
         try:
             findings = preflight.check_file(path, shop=shop)
         except preflight.BadPDF as exc:
             print(f"error: {exc}", file=stderr)
-            status = EXIT_FAILED
+            status, unread = EXIT_FAILED, unread + 1
             continue
         everything.extend(findings)
         errors = sum(f.severity == preflight.ERROR for f in findings)
@@ -515,7 +524,9 @@ def _preflight(files, stdout, stderr, *, as_json=False, shop=False, strict=False
         stdout.write("\n")
     elif not summary_only:
         errors = sum(f.severity == preflight.ERROR for f in everything)
-        print(f"preflight: {len(files)} file(s), {errors} error(s), {len(everything) - errors} warning(s)", file=stderr)
+        unreadable = f", {unread} not read (named above)" if unread else ""
+        print(f"preflight: {len(files)} file(s){unreadable}, {errors} error(s), {len(everything) - errors} warning(s)",
+              file=stderr)
     return status
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dungeonpress import export
-from dungeonpress.errors import RenderError
+from dungeonpress.errors import RenderError, UsageError
 from dungeonpress.export import datasworn, foundry
 from dungeonpress.model import Content, Table
 
@@ -14,16 +14,19 @@ def export_files(content: Content, fmt: str, *, only: str | None = None, bom: bo
                  version: str = "") -> list[tuple[str, bytes]]:
     """All files of `fmt` for every rolled table, or for the one table `only` (then no index, bundle or bestiary).
 
-    Raises RenderError (one line) for an unknown format or table id, before anything is made.
+    Raises RenderError for an unknown format and UsageError for a table id that has no export (one line
+    each),
+    before anything is made.
     """
     if fmt not in FORMATS:
         raise RenderError(f"unknown export format '{fmt}' (expected {', '.join(FORMATS)})")
     tables = export.rolled_tables(content)
     if only:
         if only not in content.tables:
-            raise RenderError(f"no table '{only}' in the content (the ids are listed in exports/json/index.json)")
+            # A usage mistake (exit 2), though only the loaded content can tell.
+            raise UsageError(f"--table: no table '{only}' in the content (`dungeonpress tables` lists the ids)")
         if not content.tables[only].rolled:
-            raise RenderError(f"table '{only}' is read, not rolled (die: none), so it has no export")
+            raise UsageError(f"--table: table '{only}' is read, not rolled (die: none), so it has no export")
         tables = [content.tables[only]]
     make = {"json": _json_files, "csv": _csv_files, "foundry": _foundry_files, "datasworn": _datasworn_files}[fmt]
     return make(content, tables, only=only, bom=bom, version=version)
