@@ -383,3 +383,12 @@ def test_each_delves_pre_rolled_oracle_is_one_page(booklet, pack):
             rows = pages[n].count("·")
             assert rows >= 3 * product.ORACLE["booklet"]["oracle_rows"], (n, rows)  # one "·" in each of a row's three cells
             assert "Plain" not in pages[n + 1]  # no continued table (its header repeats) on the next page
+
+
+def test_a_map_style_other_than_clean_is_in_the_print_files_names():
+    from dungeonpress.products.common import Output
+    from dungeonpress.products.dungeon import styled
+    outputs = [Output("dungeon-1-zine-a4.pdf", b""), Output("dungeon-1-a5.html", b""), Output("dungeon-1.json", b"")]
+    assert [o.name for o in styled(outputs, "sketch")] == ["dungeon-1-zine-a4-sketch.pdf", "dungeon-1-a5-sketch.html",
+                                                           "dungeon-1.json"]
+    assert styled(outputs, "clean") == outputs

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,7 +56,34 @@ def context_for(content: Content, *, seed=None, progress=None, on_item=None, use
     inside = out.is_relative_to(here) and templates.is_relative_to(here)
     href = Path(os.path.relpath(templates, out)).as_posix() if inside else ""
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
-                        version=__version__, progress=progress, on_item=on_item, strict=strict, theme=theme, templates_href=href)
+                        version=__version__, progress=progress, on_item=on_item, strict=strict, theme=theme, templates_href=href,
+                        packs_label=packs_label(user_packs))
+
+
+def packs_label(user_packs) -> str:
+    """The user's packs as a file-name part ("mypack", "a-b"): their folder names, lower case, safe anywhere."""
+    names = [re.sub(r"[^a-z0-9]+", "-", Path(p).resolve().name.lower()).strip("-") or "pack" for p in user_packs]
+    return "-".join(names)[:40].strip("-")
+
+
+# Looks only change what is drawn: data files (JSON, CSV) keep their names whatever the theme.
+THEMED_KINDS = ("pdf", "html", "png")
+
+
+def named_for_run(ctx: BuildContext, output: Output) -> Output:
+    """`output` renamed with the run's non-default choices, so a large-print or own-pack run never
+    overwrites the standard one: dungeon-1234-zine-a4.pdf → dungeon-1234-zine-a4-large-print.pdf;
+    a file in a folder (exports/json/x.json) has them on its top folder (exports-mypack/json/x.json)."""
+    parts = [ctx.theme] if ctx.theme != "standard" and output.kind in THEMED_KINDS else []
+    parts += [ctx.packs_label] if ctx.packs_label else []
+    if not parts:
+        return output
+    suffix = "-" + "-".join(parts)
+    top, slash, rest = output.name.partition("/")
+    if slash:
+        return Output(f"{top}{suffix}/{rest}", output.data)
+    stem, dot, ext = output.name.rpartition(".")
+    return Output(f"{stem}{suffix}.{ext}" if dot else output.name + suffix, output.data)
 
 
 @dataclass
@@ -69,7 +97,7 @@ class BuildReport:
 def run_command(command: Command, ctx: BuildContext, options: dict, out_dir: Path, *,
                 count_pages: bool = False) -> BuildReport:
     """Make every output of one command, then write them all (nothing is written if making fails)."""
-    outputs = command.run(ctx, options)
+    outputs = [named_for_run(ctx, output) for output in command.run(ctx, options)]
     report = BuildReport(warnings=list(ctx.warnings))
     report.written = write_outputs(out_dir, outputs)
     report.sizes = [len(output.data) for output in outputs]

@@ -53,6 +53,7 @@ class BuildContext:
     theme: str = "standard"  # the look every product prints in, one of THEMES
     paper: str = "a4"  # the paper of a single-paper output when its command's --paper is not given
     strict: bool = False  # warnings fail the build
+    packs_label: str = ""  # the user's packs (--content) as a file-name part, "" for the built-in content only
     templates_href: str = "../templates"  # templates seen from the output folder, "" outside the project (never absolute)
     progress: object = None  # callable(done, total, label) or None: what the product is doing now
     on_item: object = None  # callable(Event) or None: items of a batch started/finished/failed/skipped

@@ -41,7 +41,7 @@ def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
     """One dungeon as a zine or booklet, or a pack of them; PDFs come with the JSON of what they print."""
     seed = ctx.seed
     if opts.count is not None or opts.layout == "pack":
-        return build_pack(ctx, opts, opts.count or PACK_COUNT)
+        return styled(build_pack(ctx, opts, opts.count or PACK_COUNT), opts.map_style)
     chosen = opts.layout or "zine"
     rooms = opts.rooms or DEFAULT_ROOMS
     fmt = opts.format or "pdf"
@@ -63,7 +63,16 @@ def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
         outputs = booklet_outputs(ctx, [(dungeon, seed)], rooms, paper, fmt, name=f"dungeon-{seed}",
                                   map_style=opts.map_style, show_rolls=opts.show_rolls)
     ctx.tick(3, 3, f"{chosen} done")
-    return outputs + ([data] if fmt == "pdf" else [])
+    return styled(outputs, opts.map_style) + ([data] if fmt == "pdf" else [])
+
+
+def styled(outputs: list[Output], map_style: str) -> list[Output]:
+    """Print files drawn in a map style other than the default carry it in their names (…-zine-a4-sketch.pdf),
+    so a sketch run never overwrites the clean one; the JSON is the same dungeon either way."""
+    if map_style == "clean":
+        return outputs
+    return [Output(f"{stem}-{map_style}.{ext}", o.data) if ext in ("pdf", "html") else o
+            for o in outputs for stem, _, ext in [o.name.rpartition(".")]]
 
 
 def roll_dungeon(ctx: BuildContext, seed: int, rooms: int) -> Dungeon:
