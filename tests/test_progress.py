@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 
 import pytest
 
@@ -86,3 +87,46 @@ def test_sizes_read_as_people_read_them(size, text):
 def test_an_unknown_event_kind_is_a_bug():
     with pytest.raises(ValueError, match="unknown event kind 'done'"):
         Event("done", "x")
+
+
+def test_time_left_is_unknown_until_something_says_and_never_a_false_zero():
+    clock = Clock()
+    display = progress.Display(io.StringIO(), io.StringIO(), interactive=False, clock=clock)
+    display.plan(3)
+    display.event(Event("started", "a"))
+    clock.now += 10
+    assert display.time_left() is None  # no history, nothing finished: "?"
+    display.event(Event("finished", "a"))
+    display.event(Event("started", "b"))
+    clock.now += 4
+    assert display.time_left() == pytest.approx(6 + 10)  # b: 10 s like a, 4 gone; c: 10 s
+    clock.now += 20
+    assert display.time_left() is None  # b is slower than a was: unknown, not "0 s"
+
+
+def test_time_left_of_a_single_item_comes_from_the_last_build():
+    clock = Clock()
+    display = progress.Display(io.StringIO(), io.StringIO(), interactive=False, clock=clock,
+                               history={"build tables": 25.0})
+    display.plan(1)
+    display.event(Event("started", "build tables"))
+    clock.now += 5
+    assert display.time_left() == pytest.approx(20)
+
+
+def test_the_bar_is_redrawn_while_a_long_step_reports_nothing():
+    err = io.StringIO()
+    err.isatty = lambda: True
+    display = progress.Display(io.StringIO(), err, history={"build tables": 25.0})
+    display.HEARTBEAT = 0.01
+    display.plan(1)
+    display.event(Event("started", "build tables"))
+    drawn = len(err.getvalue())
+    for _ in range(500):  # the heartbeat thread redraws the elapsed time with no event at all
+        if len(err.getvalue()) > drawn:
+            break
+        threading.Event().wait(0.01)
+    display.close()
+    assert len(err.getvalue()) > drawn
+    assert "build tables" in err.getvalue() and "<" in err.getvalue()
+    assert not display._heart  # the thread is gone after close

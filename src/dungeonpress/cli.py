@@ -348,7 +348,7 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
         args.preflight = args.command == "build" and args.product == "all"
     status = EXIT_OK
     pdfs = []
-    display = progress.Display(stdout, stderr, level=level)
+    display = progress.Display(stdout, stderr, level=level, history=_history(args.out))
     display.plan(len(jobs))
     try:
         for command, opts, seed in jobs:
@@ -410,6 +410,13 @@ def _supervised_items(args, jobs, stderr) -> list | None:
     return items
 
 
+def _history(out_dir) -> dict:
+    """Seconds each item took in the last build in `out_dir` (its manifest), for the progress bar's time left."""
+    items = manifest.read(out_dir).get("items", {})
+    return {label: entry["seconds"] for label, entry in items.items()
+            if isinstance(entry, dict) and isinstance(entry.get("seconds"), (int, float)) and entry["seconds"] > 0}
+
+
 def _given(opts) -> dict:
     """An options instance back as {field: value}, leaving out what was not given."""
     return {field.name: getattr(opts, field.name) for field, spec in options.specs(type(opts))
@@ -420,7 +427,7 @@ def _run_supervised(args, items, level, stdout, stderr) -> int:
     settings = batch.Settings(user_packs=tuple(str(p) for p in args.content), strict=args.strict,
                               theme=args.theme, out_dir=str(args.out))
     supervision = {"timeout": args.item_timeout or batch.ITEM_TIMEOUT, "memory_mb": args.item_memory or batch.ITEM_MEMORY_MB}
-    display = progress.Display(stdout, stderr, level=level)
+    display = progress.Display(stdout, stderr, level=level, history=_history(args.out))
     display.plan(len(items))
     pdfs = []
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,8 +35,17 @@ class Display:
     adds a `wrote PATH` line per file.
     """
 
-    def __init__(self, stdout, stderr, *, level: str = NORMAL, interactive: bool | None = None, clock=time.monotonic):
+    HEARTBEAT = 0.5  # seconds between redraws while nothing reports: a long layout never freezes the bar
+
+    def __init__(self, stdout, stderr, *, level: str = NORMAL, interactive: bool | None = None, clock=time.monotonic,
+                 history: dict | None = None):
+        """`history`: seconds each item took last time, by label (the build folder's manifest), for the time left."""
         self.stdout, self.stderr, self.level, self.clock = stdout, stderr, level, clock
+        self.history = dict(history or {})
+        self._item, self._item_at, self._took = "", clock(), []  # the item under way, its start, finished items' times
+        self._lock = threading.RLock()  # the heartbeat and the run's own events draw the same bar
+        self._stop = threading.Event()
+        self._heart = None
         if interactive is None:
             isatty = getattr(stderr, "isatty", None)
             interactive = bool(isatty and isatty())
@@ -61,10 +72,12 @@ class Display:
             self.total += event.count
         elif event.kind == "started":
             self._part = 0.0
+            self._item, self._item_at = event.name, self.clock()
             self.total = max(self.total, self._finished + 1)
             self._describe(event.name)
         elif event.kind == "finished":
             self._part = 0.0
+            self._took.append(self.clock() - self._item_at)
             self.tally.done += 1
         elif event.kind == "failed":
             self.tally.failed += 1
@@ -109,9 +122,14 @@ class Display:
     # -- the end ----------------------------------------------------------------------------
     def close(self, out_dir: str = "", *, summary_line: bool = True) -> None:
         """Take the bar down and print the summary (not when quiet, nor when the run stopped on an error)."""
-        if self._bar is not None:
-            self._bar.close()
-            self._bar = None
+        self._stop.set()
+        if self._heart is not None:
+            self._heart.join()
+            self._heart = None
+        with self._lock:
+            if self._bar is not None:
+                self._bar.close()
+                self._bar = None
         if not summary_line or self.level == QUIET or not (self.tally.files or self.tally.failed or self.tally.skipped):
             return
         print(summary(self.tally, self.clock() - self.started_at, out_dir), file=self.stdout)
@@ -126,37 +144,77 @@ class Display:
         if self._bar is not None:
             self._bar.set_description_str(label, refresh=False)
 
+    def time_left(self) -> float | None:
+        """Seconds the run still needs, or None when nothing says yet (shown as "?", never a guess of 0).
+
+        An item takes what it took last time (`history`), else what finished items took on average.
+        The item under way counts what is left of its own estimate; once past it, nothing is known.
+        """
+        typical = sum(self._took) / len(self._took) if self._took else None
+        under_way = self._item and self._finished < self.total
+        expected = self.history.get(self._item, typical) if under_way else None
+        if under_way and expected is None:
+            return None
+        left = max(expected - (self.clock() - self._item_at), 0.0) if under_way else 0.0
+        if under_way and left == 0.0:
+            return None  # slower than last time: say so rather than "0 s left"
+        waiting = self.total - self._finished - (1 if under_way else 0)
+        if waiting > 0:
+            if typical is None and expected is None:
+                return None
+            left += waiting * (typical if typical is not None else expected)
+        return left
+
     def _draw(self) -> None:
         if not self.interactive:
             return
-        if self._bar is None:
-            # Items done of all is shown as k/n; the bar also moves within an item (its steps), so
-            # the time left is estimated from more than whole items (a single product is one item).
-            self._bar = _bar_type()(total=self.total, file=self.stderr, leave=False, dynamic_ncols=True,
-                                    desc=self._label, bar_format="{desc:<30.30} {bar} {items} [{elapsed}<{remaining}]")
-        self._bar.total = self.total
-        self._bar.n = self._finished + self._part
-        self._bar.items = f"{self._finished}/{self.total}"
-        self._bar.refresh()
+        with self._lock:
+            if self._bar is None:
+                # Items done of all is shown as k/n; the bar moves within an item by its steps, or by
+                # its time against what it took last time; the time left is ours (`time_left`).
+                self._bar = _bar_type()(total=self.total, file=self.stderr, leave=False, dynamic_ncols=True,
+                                        desc=self._label, bar_format="{desc:<30.30} {bar} {items} [{elapsed}<{left}]")
+                self._heart = threading.Thread(target=self._beat, name="progress", daemon=True)
+                self._heart.start()
+            part = self._part
+            expected = self.history.get(self._item)
+            if expected and self._finished < self.total:
+                part = max(part, min((self.clock() - self._item_at) / expected, 0.99))
+            self._bar.total = self.total
+            self._bar.n = self._finished + part
+            self._bar.items = f"{self._finished}/{self.total}"
+            left = self.time_left()
+            self._bar.left = "?" if left is None else _bar_type().format_interval(left)
+            self._bar.refresh()
+
+    def _beat(self) -> None:
+        while not self._stop.wait(self.HEARTBEAT):
+            with self._lock:
+                if self._bar is not None:
+                    self._draw()
 
     def _print_above(self, line: str, stream=None) -> None:
         stream = stream or self.stderr
-        if self._bar is not None:
-            self._bar.write(line, file=stream)  # takes the bar down, writes the line, draws the bar again below
-        else:
-            print(line, file=stream)
+        with self._lock:
+            if self._bar is not None:
+                self._bar.write(line, file=stream)  # takes the bar down, writes the line, draws the bar again below
+            else:
+                print(line, file=stream)
 
 
+@functools.cache
 def _bar_type():
-    """tqdm's bar with one more field for its format, {items}: k/n while the bar itself moves by steps."""
+    """tqdm's bar with two more fields for its format: {items}, k/n while the bar itself moves by steps;
+    {left}, the time left as `Display.time_left` reckons it."""
     from tqdm import tqdm  # only a terminal draws a bar
 
     class Bar(tqdm):
         items = ""
+        left = "?"
 
         @property
         def format_dict(self):
-            return {**super().format_dict, "items": self.items}
+            return {**super().format_dict, "items": self.items, "left": self.left}
 
     return Bar
 
