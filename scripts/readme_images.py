@@ -1,8 +1,8 @@
 """Make the small product pictures the README shows (docs/images/*.png) from freshly built PDFs.
 
 usage: python scripts/readme_images.py [--out docs/images]
-Each picture is a few pages side by side, rendered with the preview code (pypdfium2) and
-reduced to a small palette so it stays under about 60 KB.
+Each picture is a few pages of the standard `build all` side by side, rendered with the preview
+code (pypdfium2) and reduced to a small palette so it stays under about 60 KB.
 """
 
 from __future__ import annotations
@@ -19,23 +19,25 @@ from dungeonpress.cli import main
 HEIGHT = 330  # pixels: enough to see the layout, small enough for the README
 MAX_BYTES = 60_000
 
-# picture name -> (the command that makes the PDFs, [(PDF, 0-based page), ...])
+# picture name -> [(PDF, 0-based page), ...]: pages of the standard `build all`, so the suite can hold
+# every picture against the build it makes anyway (tests/test_docs.py) and say when one is stale.
 PICTURES = {
-    "rulebook": (["build", "rulebook", "--layout", "pages"], [("dungeoneer-rulebook.pdf", 0), ("dungeoneer-rulebook.pdf", 25)]),
-    "tables": (["build", "tables"], [("tables.pdf", 4), ("tables.pdf", 5)]),
-    "zine": (["dungeon", "--seed", "1234", "--paper", "a4", "--format", "pdf"], [("dungeon-1234-zine-a4.pdf", 0)]),
-    "dungeon-booklet": (["dungeon", "--seed", "1234", "--layout", "booklet", "--format", "pdf"],
-                        [("dungeon-1234-a5.pdf", 0), ("dungeon-1234-a5.pdf", 1), ("dungeon-1234-a5.pdf", 2)]),
-    "sheets": (["sheet", "--paper", "a4", "--print"], [("sheet-dungeoneer-a4-print.pdf", 0), ("sheet-dungeoneer-a4-print.pdf", 1),
-                                                        ("sheet-paperogue-a4.pdf", 0)]),
-    "characters": (["character", "--seed", "7", "--count", "1", "--format", "pdf"], [("characters-7.pdf", 0)]),
-    "paper": (["paper", "--paper", "a4"], [("paper-square-a4.pdf", 0), ("paper-dot-a4.pdf", 0)]),
-    "paperogue": (["paperogue", "--seed", "1234", "--format", "pdf", "--paper", "a4"],
-                  [("paperogue-1234.pdf", 0), ("paperogue-reference.pdf", 0), ("paperogue-reference.pdf", 1)]),
-    "dunginoes": (["dunginoes", "--seed", "1234", "--mode", "before"],
-                  [("dunginoes-rules.pdf", 0), ("dunginoes-map-1234-before.pdf", 0)]),
-    "delve": (["delve", "--seed", "1234"], [("solo-procedure.pdf", 0), ("delve-1234.pdf", 0)]),
+    "rulebook": [("dungeoneer-rulebook.pdf", 0), ("dungeoneer-rulebook.pdf", 25)],
+    "tables": [("tables.pdf", 4), ("tables.pdf", 5)],
+    "zine": [("dungeon-1234-zine-a4.pdf", 0)],
+    "dungeon-booklet": [("dungeon-1234-a5.pdf", 0), ("dungeon-1234-a5.pdf", 1), ("dungeon-1234-a5.pdf", 2)],
+    "sheets": [("sheet-dungeoneer-a4-print.pdf", 0), ("sheet-dungeoneer-a4-print.pdf", 1), ("sheet-paperogue-a4.pdf", 0)],
+    "characters": [("characters-1234.pdf", 0)],
+    "paper": [("paper-square-a4.pdf", 0), ("paper-dot-a4.pdf", 0)],
+    "paperogue": [("paperogue-1234.pdf", 0), ("paperogue-reference.pdf", 0), ("paperogue-reference.pdf", 1)],
+    "dunginoes": [("dunginoes-rules.pdf", 0), ("dunginoes-map-1234-before.pdf", 0)],
+    "delve": [("solo-procedure.pdf", 0), ("delve-1234.pdf", 0)],
 }
+
+
+def picture(folder: Path, name: str) -> Image.Image:
+    """The picture `name`, its pages side by side, from the PDFs in `folder` (before the palette is reduced)."""
+    return side_by_side([page_image(folder / pdf, index, HEIGHT) for pdf, index in PICTURES[name]])
 
 
 def page_image(pdf: Path, index: int, height: int) -> Image.Image:
@@ -63,12 +65,12 @@ def save_small(image: Image.Image, target: Path) -> int:
 def main_images(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as work:
-        for name, (argv, pages) in PICTURES.items():
-            if main([*argv, "--out", work, "--quiet"]) != 0:
-                raise SystemExit(f"{name}: build failed")
-            picture = side_by_side([page_image(Path(work) / pdf, index, HEIGHT) for pdf, index in pages])
-            size = save_small(picture, out / f"{name}.png")
-            print(f"{out / name}.png: {picture.width}x{picture.height}, {size // 1000} KB")
+        if main(["build", "all", "--no-preflight", "--out", work, "--quiet"]) != 0:
+            raise SystemExit("build all failed")
+        for name in PICTURES:
+            image = picture(Path(work), name)
+            size = save_small(image, out / f"{name}.png")
+            print(f"{out / name}.png: {image.width}x{image.height}, {size // 1000} KB")
 
 
 if __name__ == "__main__":
