@@ -66,24 +66,9 @@ def packs_label(user_packs) -> str:
     return "-".join(names)[:40].strip("-")
 
 
-# Looks only change what is drawn: data files (JSON, CSV) keep their names whatever the theme.
-THEMED_KINDS = ("pdf", "html", "png")
-
-
 def named_for_run(ctx: BuildContext, output: Output) -> Output:
-    """`output` renamed with the run's non-default choices, so a large-print or own-pack run never
-    overwrites the standard one: dungeon-1234-zine-a4.pdf → dungeon-1234-zine-a4-large-print.pdf;
-    a file in a folder (exports/json/x.json) has them on its top folder (exports-mypack/json/x.json)."""
-    parts = [ctx.theme] if ctx.theme != "standard" and output.kind in THEMED_KINDS else []
-    parts += [ctx.packs_label] if ctx.packs_label else []
-    if not parts:
-        return output
-    suffix = "-" + "-".join(parts)
-    top, slash, rest = output.name.partition("/")
-    if slash:
-        return Output(f"{top}{suffix}/{rest}", output.data)
-    stem, dot, ext = output.name.rpartition(".")
-    return Output(f"{stem}{suffix}.{ext}" if dot else output.name + suffix, output.data)
+    """`output` renamed with the run's non-default choices (`BuildContext.named`)."""
+    return Output(ctx.named(output.name), output.data)
 
 
 @dataclass

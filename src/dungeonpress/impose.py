@@ -81,8 +81,11 @@ def creep_shifts(page_count: int, thickness_mm: float) -> list[float]:
     return [k * thickness_mm * MM for k in range(page_count // 4) for _side in (0, 1)]
 
 
-def impose_booklet(pdf_bytes: bytes, paper: str, creep_mm: float = 0.0) -> bytes:
-    """Two pages a side, in saddle-stitch order, on landscape `paper` (a4 or letter), with creep compensation."""
+def impose_booklet(pdf_bytes: bytes, paper: str, creep_mm: float = 0.0, *, reading_copy: str = "") -> bytes:
+    """Two pages a side, in saddle-stitch order, on landscape `paper` (a4 or letter), with creep compensation.
+
+    `reading_copy` names the tagged PDF of the same pages in reading order (see `_for_the_printer`).
+    """
     width, height = SHEETS[paper]
     with pikepdf.open(io.BytesIO(pdf_bytes)) as src:
         sides = []
@@ -90,10 +93,10 @@ def impose_booklet(pdf_bytes: bytes, paper: str, creep_mm: float = 0.0) -> bytes
         for (left, right), shift in zip(order, creep_shifts(len(src.pages), creep_mm)):
             sides.append([Slot(left, shift, 0, width / 2, height, trim_sides=MAX_SIDE_TRIM),
                           Slot(right, width / 2 - shift, 0, width / 2, height, trim_sides=MAX_SIDE_TRIM)])
-        return _impose(src, sides, (width, height), fold_marks="booklet")
+        return _impose(src, sides, (width, height), fold_marks="booklet", reading_copy=reading_copy)
 
 
-def impose_zine(pdf_bytes: bytes, paper: str) -> bytes:
+def impose_zine(pdf_bytes: bytes, paper: str, *, reading_copy: str = "") -> bytes:
     """Eight pages on one side of landscape `paper`: the mini zine you fold, slit and fold again."""
     width, height = SHEETS[paper]
     with pikepdf.open(io.BytesIO(pdf_bytes)) as src:
@@ -102,10 +105,10 @@ def impose_zine(pdf_bytes: bytes, paper: str) -> bytes:
         cw, ch = width / 4, height / 2
         slots = [Slot(p, i * cw, ch, cw, ch, upside_down=True) for i, p in enumerate(ZINE_TOP)]
         slots += [Slot(p, i * cw, 0, cw, ch) for i, p in enumerate(ZINE_BOTTOM)]
-        return _impose(src, [slots], (width, height), fold_marks="zine")
+        return _impose(src, [slots], (width, height), fold_marks="zine", reading_copy=reading_copy)
 
 
-def _impose(src: pikepdf.Pdf, sides: list, size: tuple, fold_marks: str) -> bytes:
+def _impose(src: pikepdf.Pdf, sides: list, size: tuple, fold_marks: str, reading_copy: str = "") -> bytes:
     out = pikepdf.new()
     forms = {}
     for index in sorted({slot.page for side in sides for slot in side if slot.page is not None}):
@@ -122,8 +125,11 @@ def _impose(src: pikepdf.Pdf, sides: list, size: tuple, fold_marks: str) -> byte
             resources.XObject[name] = forms[slot.page]
             commands.append(_placement(src.pages[slot.page], slot, name))
         commands.append(_marks(fold_marks, size))
-        page.obj.Contents = out.make_stream("\n".join(commands).encode())
+        # A print sheet is for the printer: all of it is an artifact to a screen reader, which is sent
+        # to the reading copy instead (the pages' own tags stay in that file, in reading order).
+        page.obj.Contents = out.make_stream(("/Artifact BMC\n" + "\n".join(commands) + "\nEMC").encode())
     _copy_metadata(src, out)
+    _for_the_printer(out, reading_copy)
     buffer = io.BytesIO()
     # Fixed ID and no generated dates, so the same input gives the same bytes.
     out.save(buffer, deterministic_id=True, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
@@ -141,6 +147,30 @@ def _copy_metadata(src: pikepdf.Pdf, out: pikepdf.Pdf) -> None:
         out.Root.Lang = pikepdf.String(str(src.Root.Lang))
         # Readers show the title, not the file name, as they do for the reading PDF.
         out.Root.ViewerPreferences = pikepdf.Dictionary(DisplayDocTitle=True)
+
+
+def _for_the_printer(out: pikepdf.Pdf, reading_copy: str) -> None:
+    """Say, where readers and checkers look, that this file is a print sheet and which file to read.
+
+    The sheet is tagged (MarkInfo, a structure tree) with one element that holds no page content:
+    its alternative text, the title and the XMP description all name the reading copy.
+    """
+    title = str(out.docinfo.get("/Title", "")) or "Print sheet"
+    where = f"the tagged copy for reading and screen readers is {reading_copy}" if reading_copy else \
+        "the tagged copy for reading and screen readers is the PDF beside it"
+    note = f"Imposed for printing: pages in folding order; {where}."
+    out.docinfo["/Subject"] = pikepdf.String(note)
+    out.Root.MarkInfo = pikepdf.Dictionary(Marked=True)
+    root = out.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.StructTreeRoot))
+    document = out.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.StructElem, S=pikepdf.Name.Document,
+                                                    P=root, Alt=pikepdf.String(note), K=pikepdf.Array()))
+    root.K = pikepdf.Array([document])
+    root.ParentTree = out.make_indirect(pikepdf.Dictionary(Nums=pikepdf.Array()))
+    out.Root.StructTreeRoot = root
+    with out.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
+        meta["dc:title"] = title
+        meta["dc:description"] = note
+        meta["pdfuaid:part"] = "1"
 
 
 def _placement(page: pikepdf.Page, slot: Slot, name: pikepdf.Name) -> str:

@@ -344,7 +344,7 @@ def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = 
     """
     digest = hashlib.sha256(repr([(p.width, p.height) for p in rendered.document.pages]).encode())
     options = {"pdf_identifier": digest.hexdigest()[:32].encode(), "pdf_forms": forms,
-               "pdf_tags": True, "finisher": _checkbox_appearances if forms else None}
+               "pdf_tags": True, "finisher": _finish_forms if forms else _header_scopes}
     if variant:
         options["pdf_variant"] = variant
     if variant and variant.startswith("pdf/x"):
@@ -359,6 +359,31 @@ def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = 
     rendered.warnings.extend(m for m in messages
                              if not (m.startswith(".notdef glyph") and m.rpartition("(U+")[2].rstrip(")") in named))
     return data
+
+
+def _finish_forms(document, pdf) -> None:
+    _header_scopes(document, pdf)
+    _checkbox_appearances(document, pdf)
+
+
+def _header_scopes(document, pdf) -> None:
+    """Give every table header cell (/TH) the /Scope a screen reader needs to name a cell's headers.
+
+    WeasyPrint links data cells to header IDs but writes no scope: a header in a row of data cells
+    heads that row (the dice of a roll table, the label of a score line), any other heads its column.
+    """
+    by_reference = {obj.reference: obj for obj in pdf.objects if hasattr(obj, "reference")}
+    for obj in pdf.objects:
+        if not isinstance(obj, dict) or obj.get("S") != "/TH":
+            continue
+        row = by_reference.get(obj.get("P"))
+        kids = [by_reference.get(kid) for kid in (row or {}).get("K", ()) if isinstance(kid, bytes)]
+        scope = "/Row" if any(isinstance(kid, dict) and kid.get("S") == "/TD" for kid in kids) else "/Column"
+        attributes = obj.get("A")
+        if not isinstance(attributes, dict):
+            import pydyf  # WeasyPrint's own PDF writer, only ever reached through this module
+            attributes = obj["A"] = pydyf.Dictionary({"O": "/Table"})
+        attributes["Scope"] = scope
 
 
 def _checkbox_appearances(document, pdf) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from dungeonpress.preflight.reading import DIE_LABEL, MM, Document, Page, imposed, paper_name
+from dungeonpress.preflight.reading import DIE_LABEL, MM, Document, Page, imposed, paper_name, zine_pages
 from dungeonpress.preflight.text import content_rows, is_heading
 
 SAFE_EDGE_MM = 5        # home printers leave about 5 mm unprinted on every side
@@ -49,6 +49,8 @@ def check_fill(doc: Document):
 
 def check_edges(doc: Document):
     """No ink within 5 mm of the sheet edge, unless it runs off the edge (bleed)."""
+    if zine_pages(doc):
+        return  # a panel's edge is a fold of the sheet, whose own edges are checked on the sheet
     safe = SAFE_EDGE_MM * MM
     for page in doc.pages:
         near = []
@@ -71,7 +73,7 @@ def check_panels(doc: Document):
     Imposition clips each page to its panel, so a table wider than its page loses its last letters
     there, and nothing else on the sheet shows it: a mini zine is 4 x 2 panels, a booklet 2 x 1.
     """
-    grid = (4, 2) if "zine" in doc.name.lower() else (2, 1) if imposed(doc) else None
+    grid = None if zine_pages(doc) else (4, 2) if "zine" in doc.name.lower() else (2, 1) if imposed(doc) else None
     if grid is None:
         return
     for page in doc.pages:
@@ -115,7 +117,7 @@ def check_page_size(doc: Document):
         if abs(page.width - first.width) > 1 or abs(page.height - first.height) > 1:
             yield page.number, "error", (f"page is {page.width / MM:.0f}×{page.height / MM:.0f} mm, page 1 is "
                                          f"{first.width / MM:.0f}×{first.height / MM:.0f} mm")
-        if paper is None:
+        if paper is None and not zine_pages(doc):  # a Letter sheet's zine panel is an eighth of it, no paper size
             yield page.number, "warning", f"page is {width / MM:.1f}×{height / MM:.1f} mm, not a paper size the project prints on"
         elif claim and page.number == 1 and paper.lower() != claim.group(1) and not imposed(doc):
             yield page.number, "error", f"file name says {claim.group(1)} but the page is {paper}"

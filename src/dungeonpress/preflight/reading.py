@@ -497,6 +497,16 @@ def imposed(doc: Document) -> bool:
     return "booklet" in doc.name.lower() and first.width > first.height
 
 
+def zine_pages(doc: Document) -> bool:
+    """A zine's reading copy: its eight panels as pages, in reading order (the sheet is landscape).
+
+    A panel's edges are folds and cuts of the sheet, not the sheet's edge: the print checks of the
+    sheet judge those; the reading checks (text, contrast, sizes at A7) run on the panels.
+    """
+    first = doc.pages[0]
+    return "zine" in doc.name.lower() and first.width < first.height
+
+
 def paper_name(width_pt: float, height_pt: float, tolerance_mm: float = 1.5) -> str | None:
     w, h = sorted((width_pt / MM, height_pt / MM))
     for name, (pw, ph) in PAPER_SIZES.items():

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 
-from dungeonpress.preflight.reading import HYPHENS, MM, Document, Page, imposed, luminance, paper_name
+from dungeonpress.preflight.reading import HYPHENS, MM, Document, Page, imposed, luminance, paper_name, zine_pages
 
 # The only families the project ships (templates/fonts/); anything else is a system fallback.
 # "Paperogue Marks" is Vollkorn under another name (templates/css/paperogue.css) for lining figures.
 # "Theme Marks" is Atkinson Hyperlegible under another name in the dyslexia-friendly theme's drawings.
-SHIPPED_FAMILIES = ("Vollkorn", "Cinzel", "AtkinsonHyperlegible", "Paperogue-Marks", "Theme-Marks")
+# "Field Vollkorn" and "Field Atkinson" are the faces form fields are set in (templates/css/fonts.css).
+SHIPPED_FAMILIES = ("Vollkorn", "Cinzel", "AtkinsonHyperlegible", "Paperogue-Marks", "Theme-Marks", "Field-Vollkorn",
+                    "Field-Atkinson")
 SHIPPED = tuple(f.replace("-", "") for f in SHIPPED_FAMILIES)
 
 # Smallest sizes (pt) a reader can use, by the trim a reader holds: (running text, labels and dice numbers).
@@ -150,7 +152,9 @@ def low_contrast(page: Page, minimum: float, fills: list | None = None) -> list[
 
 def check_stranded_headings(doc: Document):
     """A heading at the foot of a page with two or fewer lines under it while its section runs on."""
-    if imposed(doc):
+    if imposed(doc) or zine_pages(doc):
+        # A zine's panels are fixed: each holds its own part (cover, map, key, aids), and the zine's fit
+        # (products/dungeon.py) keeps every key entry whole; a panel's foot is not a section's break.
         return
     for index, page in enumerate(doc.pages[:-1]):
         rows = content_rows(page)

@@ -41,6 +41,9 @@ class Event:
             raise ValueError(f"unknown event kind {self.kind!r} (expected one of {', '.join(KINDS)})")
 
 
+THEMED_KINDS = ("pdf", "html", "png")  # the files a theme changes (see BuildContext.named)
+
+
 @dataclass
 class BuildContext:
     """What a product needs to make its outputs; products return bytes and never write files."""
@@ -58,6 +61,23 @@ class BuildContext:
     progress: object = None  # callable(done, total, label) or None: what the product is doing now
     on_item: object = None  # callable(Event) or None: items of a batch started/finished/failed/skipped
     warnings: list = field(default_factory=list)
+
+    def named(self, name: str) -> str:
+        """A file name with the run's non-default choices in it, so a large-print or own-pack run never
+        overwrites the standard one: dungeon-1234-zine-a4.pdf → dungeon-1234-zine-a4-large-print.pdf; a file
+        in a folder (exports/json/x.json) has them on its top folder (exports-mypack/json/x.json).
+        Looks only change what is drawn: data files (JSON, CSV) keep their names whatever the theme."""
+        kind = name.rsplit(".", 1)[-1] if "." in name else ""
+        parts = [self.theme] if self.theme != "standard" and kind in THEMED_KINDS else []
+        parts += [self.packs_label] if self.packs_label else []
+        if not parts:
+            return name
+        suffix = "-" + "-".join(parts)
+        top, slash, rest = name.partition("/")
+        if slash:
+            return f"{top}{suffix}/{rest}"
+        stem, dot, ext = name.rpartition(".")
+        return f"{stem}{suffix}.{ext}" if dot else name + suffix
 
     def tick(self, done: int, total: int, label: str) -> None:
         if self.progress:

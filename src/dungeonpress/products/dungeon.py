@@ -69,10 +69,13 @@ def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
 def styled(outputs: list[Output], map_style: str) -> list[Output]:
     """Print files drawn in a map style other than the default carry it in their names (…-zine-a4-sketch.pdf),
     so a sketch run never overwrites the clean one; the JSON is the same dungeon either way."""
-    if map_style == "clean":
-        return outputs
-    return [Output(f"{stem}-{map_style}.{ext}", o.data) if ext in ("pdf", "html") else o
-            for o in outputs for stem, _, ext in [o.name.rpartition(".")]]
+    return [Output(style_name(o.name, map_style), o.data) for o in outputs]
+
+
+def style_name(name: str, map_style: str) -> str:
+    """`name` with the map style in it when that is not the default and the file is drawn (PDF, HTML)."""
+    stem, _, ext = name.rpartition(".")
+    return f"{stem}-{map_style}.{ext}" if map_style != "clean" and ext in ("pdf", "html") else name
 
 
 def roll_dungeon(ctx: BuildContext, seed: int, rooms: int) -> Dungeon:
@@ -95,7 +98,11 @@ def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, pap
                                                                       show_rolls=show_rolls)))]
     pages = zine_pages(ctx, dungeon, seed, rooms, paper, map_style, show_rolls)
     ctx.tick(2, 3, "imposing the zine")
-    return [Output(f"{name}.pdf", impose.impose_zine(pages, paper))]
+    # The sheet is for the printer; its eight pages in reading order, tagged, are for reading on screen
+    # and for screen readers (the sheet names this file in its metadata).
+    reading = f"dungeon-{seed}-zine-reading{'' if paper == 'a4' else '-us'}.pdf"
+    return [Output(f"{name}.pdf", impose.impose_zine(pages, paper, reading_copy=ctx.named(style_name(reading, map_style)))),
+            Output(reading, pages)]
 
 
 def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fit: str = "whole",
@@ -295,8 +302,9 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     rendered = pdf.pad_to_multiple(rendered, 4, name)
     reading = write(ctx, rendered)
     suffix = "" if paper == "a4" else "-letter"
-    return [Output(f"{name}-{page}.pdf", reading),
-            Output(f"{name}-booklet{suffix}.pdf", impose.impose_booklet(reading, paper))]
+    reading_name = f"{name}.pdf" if pack_seed is not None else f"{name}-{page}.pdf"  # a pack is pack-<seed>.pdf
+    imposed = impose.impose_booklet(reading, paper, reading_copy=ctx.named(style_name(reading_name, map_style)))
+    return [Output(reading_name, reading), Output(f"{name}-booklet{suffix}.pdf", imposed)]
 
 
 def maps_on_the_left(rendered, anchors: list) -> list:
@@ -339,8 +347,6 @@ def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Outp
     outputs = booklet_outputs(ctx, dungeons, rooms, paper, fmt, name=f"pack-{seed}", pack_seed=seed,
                               map_style=opts.map_style, show_rolls=opts.show_rolls)
     if fmt == "pdf":
-        # The pack's reading PDF is the pack itself: pack-<seed>.pdf.
-        outputs[0] = Output(f"pack-{seed}.pdf", outputs[0].data)
         outputs.append(data)
     ctx.tick(count + 1, count + 1, "pack done")
     return outputs

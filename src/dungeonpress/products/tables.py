@@ -32,8 +32,10 @@ def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> l
                               notes_pages=notes_view(MAX_NOTES), digest=ctx.content.digest[:12], page_css=opts.page_css())
     reading = write(ctx, pdf.pad_to_multiple(layout(ctx, html), 4, "tables.pdf"), print_shop=opts.pdf_x)
     return [Output("tables.pdf", reading),
-            Output("tables-booklet-a4.pdf", impose.impose_booklet(reading, "a4", creep_mm=opts.creep_mm)),
-            Output("tables-booklet-letter.pdf", impose.impose_booklet(reading, "letter", creep_mm=opts.creep_mm))]
+            Output("tables-booklet-a4.pdf", impose.impose_booklet(reading, "a4", creep_mm=opts.creep_mm,
+                                                                     reading_copy=ctx.named("tables.pdf"))),
+            Output("tables-booklet-letter.pdf", impose.impose_booklet(reading, "letter", creep_mm=opts.creep_mm,
+                                                                         reading_copy=ctx.named("tables.pdf")))]
 
 
 COMMANDS = (
