@@ -262,3 +262,24 @@ def test_a_row_that_names_a_creature_is_about_that_creature(content):
                                           possessive_ok=table_id in ("monster_lairs", "dungeon_bosses")):
                     wrong.append(f"{table_id} {row.label}: {content.creature(row.creature).name}: {text}")
     assert wrong == []
+
+
+def test_the_media_appendix_credits_works_as_the_licence_credits_do(content):
+    """A game the Loner credits name (Mythic by Tana Pigeon) has the same creator in the media appendix."""
+    from dungeonpress.export.licences import LONER_CREDITS
+    credited = dict(re.findall(r"([A-Z][\w ]+?) by ([A-Z][\w. ]+?)(?: \(|;|$)", LONER_CREDITS))
+    assert credited["Mythic"] == "Tana Pigeon"
+    works = [w for g in content.media for w in g.works]
+    checked = [(w.title, w.creator, credited[game]) for w in works for game in credited if w.title.startswith(game)]
+    assert checked and all(creator == author for _, creator, author in checked), checked
+
+
+def test_a_named_band_is_called_the_same_wherever_it_appears(content):
+    """Delver nemesis 11 and Captain Vell's entry name one company, in one form."""
+    texts = [str(v) for t in content.tables.values() for r in t.rows for _, v in r.values]
+    for c in content.creatures:
+        texts += [c.nemesis or "", c.goal or "", c.description]
+    before = [m.group(1) for text in texts for m in re.finditer(r"(\S+) Lantern Company", text)]
+    assert before == ["Gilded"] * 3, before  # nemesis 11, the kobolds' nemesis, Vell's description
+    vell = next(c for c in content.creatures if c.name.startswith("Captain Vell"))
+    assert "Gilded Lantern Company" in vell.description
