@@ -313,7 +313,8 @@ def _locks(rng: random.Random, count: int, stairs: int, doors, treasures) -> tup
             candidates = _other_doors(count, doors, locks, key_room)
         stub = not candidates
         if stub:  # every door is on the way to this key: a corridor that ends gets the locked door
-            candidates = _stubs(count, doors, locks)
+            stubs = _stubs(count, doors, locks)
+            candidates = [c for c in stubs if c[0] != key_room] or stubs  # not beside the key, if it can be
         if not candidates:  # not even one: the seed's words, a locked door is added, on a free wall
             candidates = [(n, w) for n in range(1, count + 1) for w in ORDER if w not in doors[n]]
         room, direction = pick(rng, candidates)
