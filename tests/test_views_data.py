@@ -77,6 +77,17 @@ def test_every_roll_names_a_table_row_its_value_lands_on(content, records):
             assert table.die == roll["dice"] and table.row_for(roll["value"]), (seed, roll)
 
 
+def test_a_twists_rolls_carry_the_subject_and_the_action_they_picked(content, records):
+    table = content.table("twist")
+    twists = [twist for _, made in records for twist in made["twists"]]
+    assert twists
+    for twist in twists:
+        subject, action = twist["rolls"]
+        assert (subject["column"], action["column"]) == ("subject", "action")
+        assert subject["result"] == twist["subject"] == table.row_for(subject["value"]).get("subject")
+        assert action["result"] == twist["action"] == table.row_for(action["value"]).get("action")
+
+
 def test_a_room_chain_reads_its_kind_then_its_result(records):
     chains = [room[key] for _, made in records for room in made["rooms"]
               for key in ("encounter", "trap", "treasure") if room[key]]

@@ -149,7 +149,7 @@ def _dots(cols: int, rows: int, cell: float) -> str:
 
 def _level(level: Level, cell: float, origin: tuple[int, int]) -> str:
     corridors, doors, rooms = [], [], []
-    locked = {(lock.room, lock.direction) for lock in level.locks if lock.room}
+    locked = {(lock.room, lock.direction) for lock in level.locks}
     for room in level.rooms:
         cx, cy = room_cell(room, origin)
         for door in room.exits:

@@ -33,8 +33,8 @@ _REROLL_LIMIT = 500  # rerolls allowed while hunting a usable result (a bug guar
 READINGS = (
     ("Rooms", "Roll the rooms die; a result of half the die or less is rolled again (the seed asks "
               "for over 10 on a d20)."),  # _room_count
-    ("Stairs down", "Roll the same die again while it is above the room count; a result equal to "
-                    "the count stands, and room 1 may hold them."),  # _stairs_room
+    ("Stairs down", "Roll the same die again until it is less than the room count, so the last room "
+                    "never holds them; room 1 may."),  # _stairs_room
     ("Stairs up", "Room 1 holds the stairs you arrive by. On the last level the stairs down are the "
                   "way out: take them to leave alive."),  # generate_level
     ("Exits", "A room's d4 exits count the door you came in by. Each other exit rolls a d4 for its wall "
@@ -51,9 +51,10 @@ READINGS = (
     ("Treasure", "Every room holds one treasure: Table 1, then its table (gold on Table 2). Scrolls "
                  "have no letter, so the bottom left shows their Table 6 number; a key leaves it "
                  "blank."),  # _treasure
-    ("Keys", "A key locks the door of a dead-end room on its own level (never room 1, the stairs "
-             "room or a room holding a key), so the stairs and every key stay reachable. With no "
-             "such room the key is a spare."),  # _locks
+    ("Keys", "Every key adds a locked door on its own level that only it opens. The door closes a "
+             "dead-end room where one is free (never room 1, the stairs room or a room holding a key); "
+             "failing that, any door not on the only way to the key; failing that, a corridor that "
+             "ends, on a bare wall if need be. Taking each key before its door, every room is reached."),  # _locks
 )
 
 
@@ -90,12 +91,13 @@ def generate_level(content: Content, rng: random.Random, number: int, *, rooms_d
     # e. A treasure in every room.
     treasures = [_treasure(content, rng) for _ in range(count)]
 
-    # Keys put locked doors on dead-end rooms.
+    # Each key adds a locked door (see READINGS).
     locks = _locks(rng, count, stairs, doors, treasures)
-    locked = {(lock.room, lock.direction) for lock in locks if lock.room}
+    locked = {(lock.room, lock.direction) for lock in locks}
     for room, direction in sorted(locked):
         other = doors[room][direction].leads_to
-        locked.add((other, OPPOSITE[direction]))
+        if other is not None:
+            locked.add((other, OPPOSITE[direction]))
 
     rooms = []
     for n in range(1, count + 1):
@@ -147,10 +149,10 @@ def _room_count(rng: random.Random, rooms_die: str) -> tuple:
 
 
 def _stairs_room(rng: random.Random, rooms_die: str, count: int) -> tuple:
-    """Every roll for the stairs room: rolled again while above the room count."""
+    """Every roll for the stairs room: rolled again until less than the room count (the seed's words)."""
     spec = DiceSpec(rooms_die)
     rolls = [spec.roll(rng)]
-    while rolls[-1] > count:
+    while rolls[-1] >= count:
         rolls.append(spec.roll(rng))
     return tuple(rolls)
 
@@ -302,20 +304,110 @@ def _treasure(content: Content, rng: random.Random) -> Treasure:
 
 
 def _locks(rng: random.Random, count: int, stairs: int, doors, treasures) -> tuple:
-    """For each key, lock the one door of a dead-end room that is not room 1, the stairs, or a key room."""
+    """Every key adds a locked door: a dead-end room's when one is free, else any door the key is found before."""
     keys = [n for n in range(1, count + 1) if treasures[n - 1].initial == KEY]
-    locks, locked = [], set()
+    locks: list[Lock] = []
     for key_room in keys:
-        candidates = []
-        for n in range(1, count + 1):
-            joined = [direction for direction in ORDER if direction in doors[n] and doors[n][direction].leads_to]
-            if (len(joined) == 1 and n not in (1, stairs) and n not in locked
-                    and treasures[n - 1].initial != KEY):
-                candidates.append((n, joined[0]))
+        candidates = _dead_ends(count, stairs, doors, treasures, locks)
         if not candidates:
-            locks.append(Lock(key_room=key_room, room=None, direction=None))
-            continue
+            candidates = _other_doors(count, doors, locks, key_room)
+        stub = not candidates
+        if stub:  # every door is on the way to this key: a corridor that ends gets the locked door
+            stubs = _stubs(count, doors, locks)
+            candidates = [c for c in stubs if c[0] != key_room] or stubs  # not beside the key, if it can be
+        if not candidates:  # not even one: the seed's words, a locked door is added, on a free wall
+            candidates = [(n, w) for n in range(1, count + 1) for w in ORDER if w not in doors[n]]
         room, direction = pick(rng, candidates)
-        locked.add(room)
-        locks.append(Lock(key_room=key_room, room=room, direction=direction))
+        if direction not in doors[room]:
+            doors[room][direction] = _Door(direction, roll=None, added=True)
+        locks.append(Lock(key_room=key_room, room=room, direction=direction, stub=stub))
     return tuple(locks)
+
+
+def _joined(doors, room: int) -> list:
+    """The walls of `room` whose doors lead to another room."""
+    return [direction for direction in ORDER if direction in doors[room] and doors[room][direction].leads_to]
+
+
+def _dead_ends(count: int, stairs: int, doors, treasures, locks) -> list:
+    """(room, wall) for each dead-end room a lock may close: not room 1, the stairs, a key room or locked already."""
+    locked = {lock.room for lock in locks}
+    out = []
+    for n in range(2, count + 1):
+        joined = _joined(doors, n)
+        if len(joined) == 1 and n != stairs and n not in locked and treasures[n - 1].initial != KEY:
+            out.append((n, joined[0]))
+    return out
+
+
+def _other_doors(count: int, doors, locks, key_room: int) -> list:
+    """(room behind, wall) for each unlocked door whose locking leaves every room reachable in some order.
+
+    The room behind a door is the one farther from room 1; the key for each lock must be reachable
+    before that lock is opened, which `_opens_all` checks by playing the keys in turn.
+    """
+    depth = _depths(doors)
+    taken = {(lock.room, lock.direction) for lock in locks}
+    taken |= {(doors[room][direction].leads_to, OPPOSITE[direction]) for room, direction in taken}
+    out = []
+    for n in range(1, count + 1):
+        for direction in _joined(doors, n):
+            other = doors[n][direction].leads_to
+            if (n, direction) in taken or (depth[n], n) < (depth[other], other):
+                continue  # locked already, or seen from the room behind it
+            trial = locks + [Lock(key_room=key_room, room=n, direction=direction)]
+            if _opens_all(count, doors, trial):
+                out.append((n, direction))
+    return out
+
+
+def _stubs(count: int, doors, locks) -> list:
+    """(room, wall) for each unlocked door that opens on a corridor ending in nothing."""
+    taken = {(lock.room, lock.direction) for lock in locks}
+    return [(n, direction) for n in range(1, count + 1) for direction in ORDER
+            if direction in doors[n] and doors[n][direction].leads_to is None and (n, direction) not in taken]
+
+
+def _depths(doors) -> dict:
+    """Each room's distance from room 1 in doors, all doors open."""
+    depth, queue = {1: 0}, [1]
+    for room in queue:
+        for direction in _joined(doors, room):
+            other = doors[room][direction].leads_to
+            if other not in depth:
+                depth[other] = depth[room] + 1
+                queue.append(other)
+    return depth
+
+
+def _opens_all(count: int, doors, locks) -> bool:
+    """True when, starting in room 1 and opening each lock once its key is in hand, every room is reached."""
+    shut = {}
+    for lock in locks:
+        if lock.stub:
+            continue
+        other = doors[lock.room][lock.direction].leads_to
+        shut[(lock.room, lock.direction)] = shut[(other, OPPOSITE[lock.direction])] = lock.key_room
+    seen, queue = {1}, [1]
+    waiting = []  # (key room, room beyond) for locked doors met so far
+    while queue or waiting:
+        while queue:
+            room = queue.pop()
+            for direction in _joined(doors, room):
+                other = doors[room][direction].leads_to
+                if other in seen:
+                    continue
+                if (room, direction) in shut:
+                    waiting.append((shut[(room, direction)], other))
+                else:
+                    seen.add(other)
+                    queue.append(other)
+        opened = [(key, other) for key, other in waiting if key in seen and other not in seen]
+        if not opened:
+            break
+        waiting = [w for w in waiting if w not in opened]
+        for _, other in opened:
+            if other not in seen:
+                seen.add(other)
+                queue.append(other)
+    return len(seen) == count

@@ -10,10 +10,10 @@ class Exit:
     """One door in a room's wall: its direction, what rolled it, and where its corridor goes."""
 
     direction: str  # N, E, S or W
-    roll: int | None  # the d4 that chose the wall; None for the door you came in by
+    roll: int | None  # the d4 that chose the wall; None for the door you came in by or one a key added
     leads_to: int | None  # the room at the corridor's far end; None for a dead end
     locked: bool = False
-    added: bool = False  # not rolled: the exits ran out before the rooms did
+    added: bool = False  # not rolled: the exits ran out before the rooms did, or a key needed a door
 
 
 @dataclass(frozen=True)
@@ -68,8 +68,9 @@ class Lock:
     """A locked door placed by a key: the room the key lies in and the door it locks."""
 
     key_room: int
-    room: int | None  # the room behind the locked door; None when the key is a spare
-    direction: str | None  # the locked door's wall in `room`
+    room: int  # the room behind the locked door, or with `stub` the room whose wall holds it
+    direction: str  # the locked door's wall in `room`
+    stub: bool = False  # the door opens on a corridor that ends (every other door led to this key)
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,8 @@ def dungeon_data(dungeon: Dungeon, *, seed: int) -> dict:
         "oracle": [{mode: _oracle_data(getattr(row, mode)) for mode in ("plain", "advantage", "disadvantage")}
                    for row in dungeon.oracle],
         "twists": [{"subject": t.subject.fields[0][2], "action": t.action.fields[1][2],
-                    "rolls": [_roll_data(t.subject), _roll_data(t.action)]} for t in dungeon.twists],
+                    "rolls": [_roll_data(t.subject, column=0), _roll_data(t.action, column=1)]}
+                   for t in dungeon.twists],
         "d6": list(dungeon.d6s),
         "name_rolls": [_roll_data(roll) for roll in dungeon.name_rolls],
     }
@@ -77,8 +78,12 @@ def _room_rolls(room) -> list:
     return rolls
 
 
-def _roll_data(roll: TableRoll) -> dict:
+def _roll_data(roll: TableRoll, column: int | None = None) -> dict:
+    """A roll as JSON; `column` names the one cell it stands for (a twist's action die reads the second)."""
     out = {"table": roll.table, "dice": roll.dice, "value": roll.value, "result": roll.text}
+    if column is not None:
+        key, _, cell = roll.fields[column]
+        out |= {"column": key, "result": cell}
     if roll.note:
         out["note"] = roll.note
     return out

@@ -35,17 +35,21 @@ def legend_view(symbols=("down", "up", "lock", "dead-end"), css: str = "") -> di
 def level_view(level: Level, dungeon: PaperogueDungeon, seed: int, paper: str, css: str = "") -> dict:
     """One level sheet: header facts, the drawn map (in the palette `css`), the filled monster list and the room key."""
     cols, rows = grid.fit_grid(paper, grid.LEVEL_CELL, grid.LEVEL_RESERVED_MM)
-    locks = {lock.room: lock.key_room for lock in level.locks if lock.room}
-    keys = {lock.key_room: lock.room for lock in level.locks}
+    locks = {lock.room: lock.key_room for lock in level.locks if not lock.stub}
+    stubs = {lock.room: lock for lock in level.locks if lock.stub}
+    keys = {lock.key_room: lock for lock in level.locks}
     rooms = []
     for room in level.rooms:
         treasure = room.treasure
         item = treasure.item if treasure.kind in ("Gold", "Key") else f"{treasure.kind}: {treasure.item}"
         if room.number in keys:
-            item += f", opens {keys[room.number]}" if keys[room.number] else ", a spare"
+            lock = keys[room.number]
+            item += f", opens the {lock.direction} door of {lock.room}" if lock.stub else f", opens {lock.room}"
         notes = []
         if room.number in locks:
             notes.append(f"locked, key in {locks[room.number]}")
+        if room.number in stubs:
+            notes.append(f"{stubs[room.number].direction} door locked, key in {stubs[room.number].key_room}")
         if "down" in room.stairs:
             notes.append("way out" if level.last else "stairs down")
         rooms.append({"number": room.number, "monster": room.monster,
