@@ -126,3 +126,62 @@ def test_rulebook_is_tagged_with_bookmarks_headings_and_table_headers(content):
     assert facts["outlines"] >= len(content.book.chapters)
     assert kinds["/H1"] >= len(content.book.chapters) and kinds["/TH"] >= 50 and kinds["/Table"] >= 20
     assert alts and all(alts)
+
+
+def test_every_header_cell_has_its_scope(oracle):
+    """A screen reader names a cell by its headers: row headers head rows of data cells, the rest head columns."""
+    with pikepdf.open(io.BytesIO(oracle)) as doc:
+        scopes = Counter(str(o.A.get("/Scope")) for o in doc.objects
+                         if isinstance(o, pikepdf.Dictionary) and o.get("/S") == "/TH")
+    assert scopes == Counter({"/Column": 7, "/Row": 3})  # two tables' header rows; the grid's three dice rows
+
+
+def test_an_imposed_sheet_is_a_tagged_artifact_that_names_its_reading_copy(booklet_reading):
+    name, sheet = next((n, d) for n, d in booklet_reading.items() if "booklet" in n and n.endswith(".pdf"))
+    reading = next(n for n in booklet_reading if n.endswith("-a5.pdf"))
+    with pikepdf.open(io.BytesIO(sheet)) as doc:
+        assert doc.Root.MarkInfo.Marked and "/StructTreeRoot" in doc.Root
+        note = str(doc.docinfo.Subject)
+        assert note.endswith(f"the tagged copy for reading and screen readers is {reading}.")
+        assert str(doc.Root.StructTreeRoot.K[0].Alt) == note
+        meta = doc.open_metadata()
+        assert meta["dc:description"] == note and meta["pdfuaid:part"] == "1"
+        for page in doc.pages:  # everything on a print sheet is an artifact to a screen reader
+            stream = page.Contents.read_bytes()
+            assert stream.startswith(b"/Artifact BMC\n") and stream.endswith(b"\nEMC")
+
+
+def test_the_zine_comes_with_its_pages_as_a_tagged_reading_copy(content):
+    command = DUNGEON[0]
+    ctx = build.context_for(content, seed=5)
+    outputs = {o.name: o.data for o in command.run(ctx, options.parse(command.options, {"rooms": 8}))}
+    assert sorted(outputs) == ["dungeon-5-zine-a4.pdf", "dungeon-5-zine-reading.pdf", "dungeon-5.json"]
+    facts, kinds, alts = structure(outputs["dungeon-5-zine-reading.pdf"])
+    assert facts["tree"] and facts["marked"] and facts["lang"] == "en" and facts["title"]
+    assert kinds["/H1"] + kinds["/H2"] >= 4 and kinds["/Figure"] >= 1 and all(alts)
+    with pikepdf.open(io.BytesIO(outputs["dungeon-5-zine-reading.pdf"])) as doc:
+        assert len(doc.pages) == 8
+    with pikepdf.open(io.BytesIO(outputs["dungeon-5-zine-a4.pdf"])) as doc:
+        assert str(doc.docinfo.Subject).endswith("dungeon-5-zine-reading.pdf.")
+
+
+# Warnings of the PDF/UA checker we accept, each with why. None today: every file of `build all`
+# passes it with neither errors nor warnings.
+ACCEPTED_WARNINGS: dict = {}
+
+
+@pytest.mark.slow
+@pytest.mark.builds("theme:standard")
+def test_every_pdf_of_build_all_passes_an_independent_pdf_ua_checker(content, tmp_path):
+    """pdfua (PyPI) checks the machine-checkable part of PDF/UA-1 and WCAG 2.1 on its own reading of each file."""
+    pdfua = pytest.importorskip("pdfua")
+    from tests.test_themes import built_in
+    problems = []
+    made = built_in(content, "standard")
+    for name, data in sorted(made.items()):
+        (tmp_path / name).write_bytes(data)
+        report = pdfua.validate(str(tmp_path / name))
+        for finding in report.findings:
+            if finding.severity.name in ("ERROR", "WARNING") and finding.rule_id not in ACCEPTED_WARNINGS:
+                problems.append(f"{name}: {finding.rule_id} {finding.severity.name}: {finding.message[:100]}")
+    assert len(made) >= 30 and not problems, problems[:10]
