@@ -185,3 +185,61 @@ def test_every_pdf_of_build_all_passes_an_independent_pdf_ua_checker(content, tm
             if finding.severity.name in ("ERROR", "WARNING") and finding.rule_id not in ACCEPTED_WARNINGS:
                 problems.append(f"{name}: {finding.rule_id} {finding.severity.name}: {finding.message[:100]}")
     assert len(made) >= 30 and not problems, problems[:10]
+
+
+def reading_problems(name: str, data: bytes) -> list[str]:
+    """What the PDF/UA checker does not look at: title and language, headings that never skip a level
+    in reading order, every figure's alternative text, bookmarks past four pages, labelled form fields."""
+    problems = []
+    with pikepdf.open(io.BytesIO(data)) as doc:
+        root = doc.Root
+        if not str(root.get("/Lang", "")) or not str(doc.docinfo.get("/Title", "")):
+            problems.append("no language or no title")
+        print_sheet = "imposed for printing" in str(doc.docinfo.get("/Subject", ""))
+        outlines = root.get("/Outlines")
+        # A print sheet's pages are in folding order: its reading copy carries the bookmarks.
+        if len(doc.pages) > 4 and not print_sheet and (outlines is None or "/First" not in outlines):
+            problems.append(f"{len(doc.pages)} pages and no bookmarks")
+        levels, figures = [], []
+        stack = [root.StructTreeRoot] if "/StructTreeRoot" in root else []
+        while stack:
+            node = stack.pop()
+            if isinstance(node, pikepdf.Array):
+                stack.extend(reversed(list(node)))
+                continue
+            if not isinstance(node, pikepdf.Dictionary):
+                continue
+            kind = str(node.get("/S", ""))
+            if kind in {f"/H{n}" for n in range(1, 7)}:
+                levels.append(int(kind[2]))
+            elif kind == "/Figure":
+                figures.append(str(node.get("/Alt", node.get("/ActualText", ""))))
+            if "/K" in node:
+                stack.append(node.K)
+        skips = [(a, b) for a, b in zip([0, *levels], levels) if b > a + 1]
+        if skips:
+            problems.append(f"heading levels skip: {skips[:3]}")
+        if not all(figures):
+            problems.append(f"{figures.count('')} of {len(figures)} figures without alternative text")
+        if "/AcroForm" in root:
+            unlabelled = [f for f in root.AcroForm.Fields if not str(f.get("/TU", ""))]
+            if unlabelled:
+                problems.append(f"{len(unlabelled)} form fields without a label")
+    return [f"{name}: {p}" for p in problems]
+
+
+def test_reading_problems_finds_a_skipped_level_and_a_bare_figure(tmp_path):
+    html = ('<html lang="en"><head><title>t</title></head><body><h1>a</h1><h3>b</h3>'
+            '<svg width="10" height="10"><rect width="5" height="5"/></svg></body></html>')
+    data = pdf.write_pdf(pdf.layout_html(html, base_url=tmp_path, roots=(tmp_path,)))
+    # levels are tagged nested (h3 after h1 becomes H2), so only the figure is left to find
+    assert reading_problems("t.pdf", data) == ["t.pdf: 1 of 1 figures without alternative text"]
+
+
+@pytest.mark.slow
+@pytest.mark.builds("theme:standard")
+def test_every_pdf_of_build_all_reads_in_order_with_titles_alt_text_and_bookmarks(content):
+    from tests.test_themes import built_in
+    problems = [p for name, data in sorted(built_in(content, "standard").items())
+                for p in reading_problems(name, data)]
+    assert not problems, problems[:10]

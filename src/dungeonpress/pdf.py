@@ -344,7 +344,7 @@ def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = 
     """
     digest = hashlib.sha256(repr([(p.width, p.height) for p in rendered.document.pages]).encode())
     options = {"pdf_identifier": digest.hexdigest()[:32].encode(), "pdf_forms": forms,
-               "pdf_tags": True, "finisher": _finish_forms if forms else _header_scopes}
+               "pdf_tags": True, "finisher": _finish_forms if forms else _finish}
     if variant:
         options["pdf_variant"] = variant
     if variant and variant.startswith("pdf/x"):
@@ -362,17 +362,46 @@ def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = 
 
 
 def _finish_forms(document, pdf) -> None:
-    _header_scopes(document, pdf)
+    _finish(document, pdf)
     _checkbox_appearances(document, pdf)
 
 
-def _header_scopes(document, pdf) -> None:
+def _finish(document, pdf) -> None:
+    """What WeasyPrint's tags leave for a screen reader to guess: header scopes, heading levels."""
+    by_reference = {obj.reference: obj for obj in pdf.objects if hasattr(obj, "reference")}
+    _header_scopes(pdf, by_reference)
+    _nested_headings(pdf, by_reference)
+
+
+def _nested_headings(pdf, by_reference: dict) -> None:
+    """Tag headings so their levels never skip one (H1, H2, H3 …), in reading order.
+
+    Our templates pick h2, h3 or h4 for a heading's size within its product (a sheet starts at h2, a
+    table's title is an h4 under a section's h2); a screen reader lists headings by level and takes a
+    skipped level for a missing section. So each heading is tagged at most one level below the one
+    before it; what is printed does not change.
+    """
+    root = by_reference.get(pdf.catalog.get("StructTreeRoot"))
+    last, stack = 0, [root] if root is not None else []
+    while stack:
+        element = stack.pop()
+        if not isinstance(element, dict):
+            continue
+        kind = element.get("S", "")
+        if isinstance(kind, str) and len(kind) == 3 and kind.startswith("/H") and kind[2] in "123456":
+            last = min(int(kind[2]), last + 1)
+            element["S"] = f"/H{last}"
+        kids = element.get("K", ())
+        kids = kids if isinstance(kids, (list, tuple)) else [kids]
+        stack.extend(by_reference.get(kid) for kid in reversed(kids) if isinstance(kid, bytes))
+
+
+def _header_scopes(pdf, by_reference: dict) -> None:
     """Give every table header cell (/TH) the /Scope a screen reader needs to name a cell's headers.
 
     WeasyPrint links data cells to header IDs but writes no scope: a header in a row of data cells
     heads that row (the dice of a roll table, the label of a score line), any other heads its column.
     """
-    by_reference = {obj.reference: obj for obj in pdf.objects if hasattr(obj, "reference")}
     for obj in pdf.objects:
         if not isinstance(obj, dict) or obj.get("S") != "/TH":
             continue
