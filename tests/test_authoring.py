@@ -88,7 +88,7 @@ def test_a_dungeon_rolls_on_the_new_packs_table(tmp_path, monkeypatch):
     authoring.write_new_pack(tmp_path / "my-pack")
     code, _, err = run("dungeon", "--seed", "5", "--format", "json", "--content", "my-pack", "--quiet")
     assert code == 0, err
-    condition = json.loads((tmp_path / "build" / "dungeon-5.json").read_text())["condition"]["tag"]
+    condition = json.loads((tmp_path / "build" / "dungeon-5-my-pack.json").read_text())["condition"]["tag"]
     assert condition in (tmp_path / "my-pack" / "tables" / "environmental_conditions.yaml").read_text()
 
 
@@ -220,5 +220,5 @@ def test_a_third_party_credit_goes_through_every_export(tmp_path, monkeypatch):
     for fmt in ("json", "csv", "foundry", "datasworn"):
         code, _, err = run("export", "tables", "--format", fmt, "--table", "mood", "--content", "mine", "--quiet")
         assert code == 0, f"{fmt}: {err}"
-    exported = json.loads((tmp_path / "build" / "exports" / "json" / "mood.json").read_text())
+    exported = json.loads((tmp_path / "build" / "exports-mine" / "json" / "mood.json").read_text())
     assert "Jane Doe (CC BY 4.0)" in json.dumps(exported)

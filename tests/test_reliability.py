@@ -236,7 +236,8 @@ def test_issue_hostile_book_builds_with_its_svg_and_no_file_links(tmp_path, monk
     status, out, err = run("build", "rulebook", "--content", str(FIXTURES / "hostile_book"), "--out", str(tmp_path),
                            "--quiet", "--strict")
     assert status == 0, err
-    reader = PdfReader(tmp_path / "dungeoneer-rulebook.pdf")
+    book = tmp_path / "dungeoneer-rulebook-hostile-book.pdf"  # the pack's name is in every file name
+    reader = PdfReader(book)
     uris = [a.get_object()["/A"].get("/URI") for page in reader.pages for a in page.get("/Annots") or []
             if "/A" in a.get_object()]
     assert sorted(u for u in uris if u) == ["https://example.com/", "mailto:a@example.com"]  # no file:/// link
@@ -244,7 +245,7 @@ def test_issue_hostile_book_builds_with_its_svg_and_no_file_links(tmp_path, monk
     page_index = next(i for i, p in enumerate(reader.pages) if "<script>alert(1)</script>" in p.extract_text())
     text = reader.pages[page_index].extract_text()
     assert "subclasses()" in text and "{% if" in text and "{% endif" in text  # S8, S10: printed, not run
-    bitmap = pypdfium2.PdfDocument(str(tmp_path / "dungeoneer-rulebook.pdf"))[page_index].render(scale=0.5).to_pil()
+    bitmap = pypdfium2.PdfDocument(str(book))[page_index].render(scale=0.5).to_pil()
     rgb = bitmap.convert("RGB").tobytes()
     red = sum(1 for i in range(0, len(rgb), 3) if rgb[i] > 200 and rgb[i + 1] < 60 and rgb[i + 2] < 60)
     assert red > 500  # the pack's SVG map is drawn
