@@ -195,7 +195,7 @@ def reading_problems(name: str, data: bytes) -> list[str]:
         root = doc.Root
         if not str(root.get("/Lang", "")) or not str(doc.docinfo.get("/Title", "")):
             problems.append("no language or no title")
-        print_sheet = "imposed for printing" in str(doc.docinfo.get("/Subject", ""))
+        print_sheet = str(doc.docinfo.get("/Subject", "")).startswith("Imposed for printing")
         outlines = root.get("/Outlines")
         # A print sheet's pages are in folding order: its reading copy carries the bookmarks.
         if len(doc.pages) > 4 and not print_sheet and (outlines is None or "/First" not in outlines):
