@@ -12,12 +12,12 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "dungeonpress"
 DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "markupsafe": {"render"},
          "weasyprint": {"pdf"}, "pikepdf": {"impose"}, "argparse": {"cli"},
-         "pypdfium2": {"preview", "preflight"}, "PIL": {"preview"}, "watchfiles": {"serve"}, "tqdm": {"progress"},
+         "pypdfium2": {"preview", "preflight", "raster"}, "PIL": {"preview", "raster"}, "watchfiles": {"serve"}, "tqdm": {"progress"},
          "plyvel": {"export"}}
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
 ORDER = ["errors", "model", "dice", "resources", "sealed", "load", "validate", "generate", "draw", "views", "render", "export",
-         "pdf", "impose", "preflight", "products", "manifest", "build", "batch", "authoring", "progress", "preview",
+         "pdf", "impose", "raster", "preflight", "products", "manifest", "build", "batch", "authoring", "progress", "preview",
          "serve", "cli"]
 # Stages that take values and return values: no clock, no environment, no files, no global random.
 PURE = ("validate", "generate", "draw", "views", "render", "products")
