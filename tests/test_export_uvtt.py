@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 
 import pytest
 
 from dungeonpress.dice import sub_rng
+from dungeonpress.draw.dungeon_map import draw_dungeon_map
 from dungeonpress.export import uvtt
 from dungeonpress.generate.dungeon import generate_dungeon
 
@@ -17,8 +19,24 @@ EPS = 1e-6
 
 
 @pytest.fixture(scope="module")
-def plans(content):
-    return [generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=3 + seed % 10).plan for seed in SEEDS]
+def drawn(content):
+    """(plan, cave outlines as drawn) for each seed: the walls the product writes."""
+    out = []
+    for seed in SEEDS:
+        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=3 + seed % 10)
+        drawing = draw_dungeon_map(dungeon, width_mm=120, height_mm=140, rng=random.Random(f"{seed}/map"))
+        caves = {r.number: f for r, f in zip(dungeon.plan.rooms, drawing.floors) if r.shape == "cave"}
+        out.append((dungeon.plan, caves))
+    return out
+
+
+@pytest.fixture(scope="module")
+def plans(drawn):
+    return [plan for plan, _ in drawn]
+
+
+def test_the_seeds_hold_caves(drawn):
+    assert sum(len(caves) for _, caves in drawn) >= 10  # so the cave walls below are really checked
 
 
 def _segments(lines):
@@ -75,9 +93,9 @@ def test_every_door_is_a_portal_spanning_its_gap(plans):
             assert portal["dungeonpress"]["room"] == number
 
 
-def test_no_wall_crosses_a_door(plans):
-    for plan in plans:
-        segments = list(_segments(uvtt.walls(plan)))
+def test_no_wall_crosses_a_door(drawn):
+    for plan, caves in drawn:
+        segments = list(_segments(uvtt.walls(plan, caves)))
         for room in plan.rooms:
             for door in room.doors:
                 gap = uvtt.door_gap(door)
@@ -85,10 +103,12 @@ def test_no_wall_crosses_a_door(plans):
                 assert bad == [], (room.number, door)
 
 
-def test_walls_and_doors_close_every_room(plans):
-    for plan in plans:
-        segments = list(_segments(uvtt.walls(plan)))
+def test_walls_and_doors_close_every_room(drawn):
+    for plan, caves in drawn:
+        segments = list(_segments(uvtt.walls(plan, caves)))
         for room in plan.rooms:
+            if room.number in caves:
+                continue  # below
             gaps = [uvtt.door_gap(door) for door in room.doors]
             x0, y0, x1, y1 = room.x, room.y, room.x + room.w, room.y + room.h
             for side in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x0, y1), (x1, y1)), ((x0, y0), (x0, y1))):
@@ -97,15 +117,36 @@ def test_walls_and_doors_close_every_room(plans):
                 assert abs(covered - length) < 1e-6, (room.number, side, covered, length)
 
 
-def test_no_wall_runs_through_a_room_or_off_the_map(plans):
-    for plan in plans:
-        for a, b in _segments(uvtt.walls(plan)):
-            assert 0 <= min(a[0], b[0]) and max(a[0], b[0]) <= plan.width
-            assert 0 <= min(a[1], b[1]) and max(a[1], b[1]) <= plan.height
-            mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-            for room in plan.rooms:
-                inside = room.x + EPS < mid[0] < room.x + room.w - EPS and room.y + EPS < mid[1] < room.y + room.h - EPS
-                assert not inside, (room.number, a, b)
+def test_cave_walls_run_from_door_gap_to_door_gap_round_the_cave(drawn):
+    for plan, caves in drawn:
+        for number, outline in caves.items():
+            room = plan.room(number)
+            lines = uvtt.outline_walls(room, outline)
+            ends = sorted(p for door in room.doors for p in uvtt.door_gap(door))
+            # one wall between each pair of neighbouring doors, each ending at gap ends: a closed ring with the doors
+            assert len(lines) == len(room.doors), number
+            assert sorted(p for line in lines for p in (line[0], line[-1])) == ends, number
+            for line in lines:  # and it stays inside the room's rectangle, where the cave is drawn
+                assert all(room.x - EPS <= x <= room.x + room.w + EPS and room.y - EPS <= y <= room.y + room.h + EPS
+                           for x, y in line)
+
+
+def test_no_wall_runs_through_a_room_or_off_the_map(drawn):
+    for plan, caves in drawn:
+        owned = [(room.number, line) for room in plan.rooms
+                 for line in (uvtt.outline_walls(room, caves[room.number]) if room.number in caves
+                              else uvtt.room_walls(room))]
+        owned += [(None, line) for corridor in plan.corridors for line in uvtt.corridor_walls(corridor)]
+        for owner, line in owned:
+            for a, b in _segments([line]):
+                assert 0 <= min(a[0], b[0]) and max(a[0], b[0]) <= plan.width
+                assert 0 <= min(a[1], b[1]) and max(a[1], b[1]) <= plan.height
+                mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+                for room in plan.rooms:
+                    if room.number == owner:
+                        continue  # a cave's own wall lies inside its rectangle
+                    inside = room.x + EPS < mid[0] < room.x + room.w - EPS and room.y + EPS < mid[1] < room.y + room.h - EPS
+                    assert not inside, (room.number, a, b)
 
 
 def test_passages_are_walled_on_both_sides_and_closed_at_dead_ends(plans):

@@ -1,10 +1,10 @@
 """A dungeon's floor plan and its map image → Universal VTT data (the `.dd2vtt` JSON Foundry, Owlbear Rodeo,
 Roll20 and Fantasy Grounds importers read): grid, line-of-sight walls, a portal at every door, the entrance.
 
-Everything is in grid units, one grid square per map cell. Walls run along every room's edge and
-both sides of every passage, broken only where a door is; each door is a closed portal exactly
-spanning the gap, so a room is closed by its walls and doors together. Dead ends and the map edge
-at the end of the entrance passage are walled across.
+Everything is in grid units, one grid square per map cell. Walls run along every room's edge (a
+cave's drawn outline when it is given) and both sides of every passage, broken only where a door
+is; each door is a closed portal exactly spanning the gap, so a room is closed by its walls and
+doors together. Dead ends and the map edge at the end of the entrance passage are walled across.
 """
 
 from __future__ import annotations
@@ -59,6 +59,62 @@ def room_walls(room) -> list:
     else:
         lines.append(current)
     return [_simplify(line) for line in lines]
+
+
+DOOR_ZONE = 0.3  # how far off the wall's line an outline point may lie and still be in a door's gap
+
+
+def outline_walls(room, outline) -> list:
+    """A drawn room outline (a closed polygon, e.g. a cave's wall) as polylines, opened at each door's gap.
+
+    Near a door the drawn wall runs straight along the room's rectangle; its points inside the gap
+    are dropped and the wall is joined to the gap's ends, so walls and doors still close the room.
+    """
+    ring = [(float(x), float(y)) for x, y in outline]
+
+    def door_at(p):
+        """The door whose gap `p` lies in (the nearest, where two gaps meet near a corner), or None."""
+        found = []
+        for index, door in enumerate(room.doors):
+            ax, ay = ALONG[door.side]
+            along = (p[0] - door.x) * ax + (p[1] - door.y) * ay
+            across = (p[0] - door.x) * ay - (p[1] - door.y) * ax
+            if abs(along) <= HALF + 1e-9 and abs(across) < DOOR_ZONE:
+                found.append((math.hypot(p[0] - door.x, p[1] - door.y), index))
+        return min(found)[1] if found else None
+
+    def near_end(door, p):
+        ends = door_gap(room.doors[door])
+        near = min(ends, key=lambda e: math.hypot(e[0] - p[0], e[1] - p[1]))
+        return near, ends[1] if near == ends[0] else ends[0]
+
+    start = next((i for i, p in enumerate(ring) if door_at(p) is None), None)
+    if start is None or not room.doors:
+        return [ring + ring[:1]]
+    ring = ring[start:] + ring[:start]
+    ring.append(ring[0])  # from a point in no gap, round to it again
+    lines, current, inside = [], [ring[0]], None  # inside: (door, the gap end the wall goes on from)
+    for p in ring[1:]:
+        door = door_at(p)
+        if door is not None and inside is None:  # entering a gap: the wall ends at its nearer end
+            near, far = near_end(door, current[-1])
+            current.append(near)
+            lines.append(current)
+            current, inside = [], (door, far)
+        elif door is not None and inside is not None and door != inside[0]:
+            # from one gap straight into the next (two doors either side of a corner): a wall between them
+            near, far = near_end(door, inside[1])
+            lines.append([inside[1], near])
+            inside = (door, far)
+        elif door is None and inside is not None:  # leaving it: the wall starts again at its far end
+            current, inside = [inside[1], p], None
+        elif door is None:
+            current.append(p)
+    if lines and current and current[-1] == lines[0][0]:
+        lines[0] = current[:-1] + lines[0]
+    elif current:
+        lines.append(current)
+    return lines
 
 
 def corridor_walls(corridor) -> list:
@@ -120,9 +176,14 @@ def portals(plan: FloorPlan, barred: set) -> list:
     return out
 
 
-def walls(plan: FloorPlan) -> list:
-    """Every line-of-sight wall of the plan: rooms' edges, then passages' sides, as polylines."""
-    lines = [line for room in plan.rooms for line in room_walls(room)]
+def walls(plan: FloorPlan, outlines: dict | None = None) -> list:
+    """Every line-of-sight wall of the plan: rooms' edges, then passages' sides, as polylines.
+
+    `outlines` maps a room number to its drawn outline (caves); other rooms are walled on their rectangle.
+    """
+    outlines = outlines or {}
+    lines = [line for room in plan.rooms
+             for line in (outline_walls(room, outlines[room.number]) if room.number in outlines else room_walls(room))]
     lines += [line for corridor in plan.corridors for line in corridor_walls(corridor)]
     return lines
 
@@ -135,14 +196,15 @@ def entrance(plan: FloorPlan) -> dict | None:
     return None
 
 
-def uvtt(plan: FloorPlan, *, png: bytes, barred: set, name: str, seed: int,
+def uvtt(plan: FloorPlan, *, png: bytes, barred: set, name: str, seed: int, outlines: dict | None = None,
          pixels_per_grid: int = PIXELS_PER_GRID) -> dict:
-    """The .dd2vtt document: `png` is the map drawn at `pixels_per_grid` (plan.width × plan.height squares)."""
+    """The .dd2vtt document: `png` is the map drawn at `pixels_per_grid` (plan.width × plan.height squares);
+    `outlines` are drawn room outlines to wall instead of rectangles (caves)."""
     return {
         "format": FORMAT,
         "resolution": {"map_origin": _point(0, 0), "map_size": _point(plan.width, plan.height),
                        "pixels_per_grid": pixels_per_grid},
-        "line_of_sight": [[_point(*p) for p in line] for line in walls(plan)],
+        "line_of_sight": [[_point(*p) for p in line] for line in walls(plan, outlines)],
         "objects_line_of_sight": [],
         "portals": portals(plan, barred),
         "environment": {"baked_lighting": True, "ambient_light": "ffffffff"},
