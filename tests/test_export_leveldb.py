@@ -40,6 +40,9 @@ def cli_entry():
     """index.mjs of Foundry's CLI, installed from npm into the cache folder on first use."""
     if not shutil.which("node") or not shutil.which("npm"):
         pytest.skip("Node.js and npm are not installed: Foundry's CLI cannot read the packs back")
+    version = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+    if int(version.lstrip("v").split(".")[0] or 0) < 18:  # the CLI asks for Node.js over 17
+        pytest.skip(f"Node.js {version} is older than the 18 Foundry's CLI needs")
     prefix = _cache()
     entry = prefix / "node_modules" / "@foundryvtt" / "foundryvtt-cli" / "index.mjs"
     if not entry.is_file():
