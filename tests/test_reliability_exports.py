@@ -95,6 +95,7 @@ def test_x2_the_longest_id_allowed_fits_every_export(pack, tmp_path):
     assert (tmp_path / f"out/exports/json/{longest}.json").is_file()
 
 
+@pytest.mark.slow  # two whole JSON exports
 def test_x3_a_failure_part_way_leaves_the_old_export_set_untouched(tmp_path, monkeypatch):
     out = tmp_path / "out"
     assert run("export", "tables", "--format", "json", "--out", out, "--quiet")[0] == 0
