@@ -137,7 +137,7 @@ def test_every_ignored_file_is_a_warning(tmp_path, monkeypatch):
         "warning: packs/mine/tables/mood.json:1: not read: tables/ holds one table per .yaml file",
         "warning: packs/mine/tables/old/mood.yaml:1: not read: tables go directly in tables/, not in a sub-folder",
     ]
-    assert out.splitlines()[-1].endswith(", 7 files not read")
+    assert out.splitlines()[-1].endswith(", 7 warnings")
 
 
 def test_built_in_content_reads_every_file(content):

@@ -42,7 +42,7 @@ def test_a_user_pack_replaces_a_table_by_id(tmp_path):
     pack = tmp_path / "tables"
     pack.mkdir()
     (pack / "scene_mood.yaml").write_text(
-        "id: scene_mood\ntitle: My Mood\ndie: d6\nsource: core\ncolumns: {mood: Mood}\nrows: {1-6: Always grim}\n")
+        "id: scene_mood\ntitle: My Mood\ndie: d6\nsource: me\ncolumns: {mood: Mood}\nrows: {1-6: Always grim}\n")
     code, out, err = run("validate", "--content", str(tmp_path))
     assert code == 0, err
 

@@ -23,7 +23,7 @@ DUNGEON = ["dungeon", "--seed", "5", "--layout", "zine", "--paper", "a4"]
 DRAGON = """id: lair
 title: Lair
 die: d6
-source: core
+source: a dragon pack
 columns: {lair: Lair}
 rows:
   1-3: "Dragon \\U0001F409 sleeps on gold"

@@ -98,10 +98,12 @@ def _pages(output: Output) -> int:
 
 
 def write_outputs(out_dir: Path, outputs: list[Output]) -> list[Path]:
-    """Write each output atomically: temp file in the same folder, fsync, then rename over the old one.
+    """Write a set of outputs all or nothing: every file to a temp file beside it first, then rename them all.
 
-    Every PDF is checked and every folder made (and found writable) before the first file is
-    written, so a bad output folder leaves no half-written set (a Foundry module, say).
+    Every PDF is checked and every folder made (and found writable) before the first byte is
+    written; then each file goes to its own temp file (fsynced). Only when every temp file is
+    whole are they renamed over the old files, so a failure part-way (a full disk, a name the
+    file system refuses) leaves the old set as it was and no temp file behind.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     for output in outputs:
@@ -111,21 +113,50 @@ def write_outputs(out_dir: Path, outputs: list[Output]) -> list[Path]:
         folder.mkdir(parents=True, exist_ok=True)
         if not os.access(folder, os.W_OK):
             raise PermissionError(errno.EACCES, "cannot write in this folder", str(folder))
-    written = []
     for output in outputs:
         target = out_dir / output.name
-        remove_stale_temps(target)
+        if target.is_dir() and not target.is_symlink():
+            raise IsADirectoryError(errno.EISDIR, "a folder is in the way of this output", str(target))
+    staged: list[tuple[str, Path]] = []
+    try:
+        for output in outputs:
+            target = out_dir / output.name
+            remove_stale_temps(target)
+            try:
+                staged.append((write_temp(target, output.data), target))
+            except OSError as exc:
+                if exc.filename is None:  # e.g. ENOSPC from write or fsync: say which file it was
+                    exc.filename = str(target)
+                raise
+    except BaseException:
+        for temp, _ in staged:
+            Path(temp).unlink(missing_ok=True)
+        raise
+    for index, (temp, target) in enumerate(staged):
         try:
-            write_atomic(target, output.data)
-        except OSError as exc:
-            if exc.filename is None:  # e.g. ENOSPC from write or fsync: say which file it was
-                exc.filename = str(target)
+            os.replace(temp, target)
+        except BaseException:
+            for later, _ in staged[index:]:
+                Path(later).unlink(missing_ok=True)
             raise
-        written.append(target)
-    return written
+    for folder in sorted({target.parent for _, target in staged}):
+        _fsync_folder(folder)
+    return [target for _, target in staged]
 
 
 def write_atomic(target: Path, data: bytes) -> None:
+    """One file: temp file beside it, fsync, rename over the old one, fsync the folder."""
+    temp = write_temp(target, data)
+    try:
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    _fsync_folder(target.parent)
+
+
+def write_temp(target: Path, data: bytes) -> str:
+    """`data` in a new fsynced temp file beside `target` (named so remove_stale_temps knows it); its path."""
     fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target) + f"{os.getpid()}-", suffix=".part")
     try:
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are ordinary files
@@ -133,15 +164,18 @@ def write_atomic(target: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
-    folder = os.open(target.parent, os.O_RDONLY)
+    return temp
+
+
+def _fsync_folder(folder: Path) -> None:
+    handle = os.open(folder, os.O_RDONLY)
     try:
-        os.fsync(folder)
+        os.fsync(handle)
     finally:
-        os.close(folder)
+        os.close(handle)
 
 
 def _umask() -> int:

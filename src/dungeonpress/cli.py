@@ -17,6 +17,8 @@ from dungeonpress.products import options
 from dungeonpress.products.common import THEMES, Event
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+# A seed names output files (dungeon-<seed>.json): 18 digits is more seeds than anyone will roll and keeps names short.
+MAX_SEED_DIGITS = 18
 
 
 class _Parser(argparse.ArgumentParser):
@@ -303,6 +305,10 @@ def _jobs(args, commands) -> list:
     given = {field.name: getattr(args, field.name) for field, _ in options.specs(command.options)}
     seed = None
     if command.seeded and args.seed is not None:
+        digits = str(args.seed).strip().lstrip("+-")
+        if digits.isdigit() and len(digits) > MAX_SEED_DIGITS:  # it names output files: refuse before any work
+            raise UsageError(f"--seed must be a whole number of at most {MAX_SEED_DIGITS} digits "
+                             f"(got one of {len(digits)} digits)")
         try:
             seed = int(args.seed) if len(args.seed) <= MAX_SEED_DIGITS else None
         except ValueError:
@@ -335,8 +341,10 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
             tables = len(content.tables)
             print(f"content ok: {tables} tables, {len(content.creatures)} creatures, "
                   f"{len(content.book.chapters) if content.book else 0} chapters"
-                  f"{f', {len(content.warnings)} files not read' if content.warnings else ''}", file=stdout)
+                  f"{f', {len(content.warnings)} warnings' if content.warnings else ''}", file=stdout)
         return EXIT_FAILED if strict and content.warnings else EXIT_OK
+    if strict and content.warnings:  # the warnings above are errors under --strict: build nothing
+        return EXIT_FAILED
     if args.command == "tables":
         from dungeonpress import authoring  # reads the product code: only when asked
         products = {module: [c.full_name for c in found] for module, found in build.commands_by_module().items()

@@ -15,7 +15,12 @@ class Source:
     line: int
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}"
+        return f"{shown_path(self.path)}:{self.line}"
+
+
+def shown_path(path: str) -> str:
+    """A file name as one line of text: a line feed, tab or other control character in it is shown escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(path))
 
 
 def display_path(path: Path | str) -> str:

@@ -21,7 +21,14 @@ CREATURE_FIELDS = {"name", "tier", "living", "concept", "skills", "frailty", "ge
 LIVING_ONLY = ("goal", "motive", "nemesis")
 DIRECTIVE = re.compile(r"^\[\[\s*(\w+)(?:\s+([\w-]+))?\s*\]\]\s*$")
 ODDS_KINDS = ("oracle", "harm")
-_ID = re.compile(r"^[a-z0-9_]+$")
+_ID = re.compile(r"[a-z0-9_]+")  # whole id (fullmatch): `$` would let a trailing line feed through
+# An id names files in every export (`<id>.json`, `<id>.csv`, their temp files `.<id>.json.dp-PID-XXXXXXXX.part`)
+# and Datasworn keys that spell digits out: 64 keeps every one of them well inside a 255-byte file name.
+MAX_ID = 64
+# Characters that change how text reads without being seen: bidirectional overrides and isolates
+# (U+202E turns "txt.exe" into "exe.txt"), zero-width spaces and joiners, word joiner, BOM, and
+# Unicode tag characters (invisible text). A pack is warned; `--strict` fails it.
+HIDDEN = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
 _RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
 
 # Limits on sizes and counts (documented in content/README.md): far above anything a printed
@@ -95,8 +102,38 @@ def validate_content(raw: RawContent) -> Content:
 
     if errors:
         raise ContentErrors(list(errors))
+    warnings.extend(_hidden_character_warnings(tables, creatures, book))
     return Content(tables=tables, creatures=creatures, media=media, book=book,
                    bestiary_title=bestiary_title, digest=_digest(raw), warnings=tuple(warnings), notes=tuple(notes))
+
+
+def _hidden_character_warnings(tables: dict, creatures, book) -> list:
+    """`path:line: …` for each text that holds a character which hides or reorders what is read."""
+    found = []
+
+    def check(where, what, text):
+        match = HIDDEN.search(text) if isinstance(text, str) else None
+        if match:
+            found.append(f"{where}: {what} holds the invisible character U+{ord(match.group()):04X} "
+                         f"(it can hide or reorder text; remove it)")
+
+    for table in tables.values():
+        for field_name in ("id", "title", "note", "group", "origin"):
+            check(table.source, f"table '{table.id}' {field_name}", getattr(table, field_name))
+        for title in (title for _, title in table.columns):
+            check(table.source, f"table '{table.id}' column title", title)
+        for row in table.rows:
+            for key, value in row.values:
+                check(row.source, f"row {row.label} of table '{table.id}' ({key})", value)
+    for creature in creatures:
+        for field_name in ("name", "concept", "frailty", "goal", "motive", "nemesis", "description"):
+            check(creature.source, f"creature {creature.key} {field_name}", getattr(creature, field_name))
+        for value in (*creature.skills, *creature.gear):
+            check(creature.source, f"creature {creature.key}", value)
+    for chapter in (book.chapters if book else ()):
+        for number, line in enumerate(chapter.text.splitlines(), start=1):
+            check(Source(chapter.source.path, number), f"chapter {chapter.path}", line)
+    return found
 
 
 def _digest(raw: RawContent) -> str:
@@ -168,8 +205,11 @@ def _validate_table(data, where: Source, stem: str, pack: str, errors: _Errors, 
     if not _require_mapping(data, where, f"table file {where.path}", errors):
         return None
     table_id = data.get("id")
-    if not isinstance(table_id, str) or not _ID.match(table_id):
-        errors.add(_where(data, "id", where), f"table 'id' must be lowercase letters, digits and _ (got {table_id!r})")
+    if not isinstance(table_id, str) or not _ID.fullmatch(table_id) or len(table_id) > MAX_ID:
+        shown = repr(table_id) if not isinstance(table_id, str) or len(table_id) <= MAX_ID \
+            else f"{table_id[:20]!r}… of {len(table_id)} characters"
+        errors.add(_where(data, "id", where), f"table 'id' must be lowercase letters, digits and _, at most "
+                                              f"{MAX_ID} characters (got {shown})")
         return None
     what = f"table '{table_id}'"
     if table_id != stem:
@@ -185,6 +225,9 @@ def _validate_table(data, where: Source, stem: str, pack: str, errors: _Errors, 
         if not isinstance(origin, str) or not origin.strip() or len(origin) > MAX_CREDIT or "\n" in origin:
             errors.add(_where(data, "source", where), f"{what} needs 'source': who made it, one line of at most "
                                                       f"{MAX_CREDIT} characters (got {origin!r})")
+        elif origin.strip().lower() in ORIGINS:  # the built-in names carry Loner's credits and licence
+            errors.add(_where(data, "source", where), f"{what} has source {origin!r}, the name of a built-in source "
+                                                      f"(a pack credits itself: write who made the table)")
     elif origin not in ORIGINS:
         errors.add(_where(data, "source", where), f"{what} has source {origin!r} (expected one of {', '.join(ORIGINS)})")
     group = _text(data, "group", where, errors, what, required=False) or ""
@@ -209,7 +252,7 @@ def _validate_columns(data, where, what, errors):
         return None
     out = []
     for key, header in columns.items():
-        if not isinstance(key, str) or not _ID.match(key) or key in ROW_EXTRAS:
+        if not isinstance(key, str) or not _ID.fullmatch(key) or key in ROW_EXTRAS:
             errors.add(_where(columns, key, where), f"{what}: column key {key!r} must be lowercase letters, digits "
                                                      f"and _, and not 'see' or 'creature'")
             return None

@@ -46,8 +46,13 @@ class MapDrawing:
 
 
 def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str = "clean",
-                     rng: random.Random, css: str = "", title: str = "Dungeon map") -> MapDrawing:
-    """The map scaled to fit a `width_mm` × `height_mm` box; `rng` comes from the seed (e.g. "<seed>/map")."""
+                     rng: random.Random, css: str = "", title: str = "Dungeon map", players: bool = False) -> MapDrawing:
+    """The map scaled to fit a `width_mm` × `height_mm` box; `rng` comes from the seed (e.g. "<seed>/map").
+
+    `players` draws the player's map: the same walls, doors, passages, dead ends and entrance, with
+    the room numbers (the key's), the marks in rooms (furniture, water, the stairs down, the boss's
+    lair) and the legend left out, for a player who explores blind. The same rng gives the same walls.
+    """
     if style not in STYLES:
         raise ValueError(f"unknown map style {style!r} (expected one of {', '.join(STYLES)})")
     plan = dungeon.plan
@@ -76,11 +81,12 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     items, doors_drawn = [], []
     for room, look in zip(plan.rooms, looks):
         space = FreeFloor(room, outlines[room.number][2], shape_rng)
-        for item in furnish(space, look):
-            items.append((room.number, item))
+        for item in furnish(space, look):  # furnished either way, so the rng runs on as in the keyed map
+            if not players:
+                items.append((room.number, item))
         for index, door in enumerate(room.doors):
             doors_drawn.append((room.number, index, index in look.barred))
-    used = map_marks.legend_marks(plan, looks, items, alcoves)
+    used = () if players else map_marks.legend_marks(plan, looks, items, alcoves)
 
     # 3. Rock: a grey band (clean) or pen hatching (sketch), never over the floor.
     grown = [grow(f, WALL_MARGIN) if kind == "cave" else grow_rect(f, WALL_MARGIN)
@@ -92,7 +98,9 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     # Words on the map keep a legible printed size however small the squares come out: sizes are set
     # on each text (overriding the stylesheet) from the scale, never below the stylesheet's own.
     number_size = text_units(scale, NUMBER_UNITS, NUMBER_PT)
-    alt = map_marks.describe(dungeon, looks, title)
+    alt = map_marks.describe(dungeon, looks, title) if not players else (
+        f"{title}: {len(plan.rooms)} rooms joined by passages, the way in at the bottom edge; "
+        "nothing in the rooms is shown")
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="dungeon-map map-{style}" viewBox="0 0 {W * UNIT} {H * UNIT}" '
         f'width="{num(W * scale)}mm" height="{num(H * scale)}mm" role="img" aria-label="{escape(alt)}">',
@@ -110,7 +118,7 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         *(_doors(room, look) for room, look in zip(plan.rooms, looks)),
         _dead_ends(plan),
         _entrance(plan),
-        *(_number(room, number_size) for room in plan.rooms),
+        *(_number(room, number_size) for room in plan.rooms if not players),
         map_marks.scale_and_north(plan, scale),
         "</svg>",
     ]

@@ -78,20 +78,41 @@ def roll_label(row: Row) -> str:
     return str(row.low) if row.low == row.high else f"{row.low}\u2013{row.high}"
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula (`=HYPERLINK(…)`, `@SUM(…)`, `+cmd|…`),
+# and tab or a line break can smuggle one in after a separator. OWASP's CSV-injection advice: start
+# such a cell with a single quote, which spreadsheets show as text and do not evaluate.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def csv_cell(value):
+    """A cell a spreadsheet reads as text: strings that could start a formula get a leading `'`; numbers pass.
+
+    A carriage return becomes a line feed first: the writer quotes a cell holding a line feed (its
+    line terminator) but not a lone CR, which spreadsheets would read as the start of a new row.
+    """
+    if not isinstance(value, str):
+        return value
+    value = value.replace("\r\n", "\n").replace("\r", "\n")
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
 def table_csv(table: Table, *, bom: bool = False) -> str:
     """Header row, then one line per row: die, roll, low, high, the columns, licence and source.
 
     `low`/`high` are plain numbers for sorting and lookups; `bom` starts the text with a UTF-8
     byte-order mark so spreadsheet programs on Windows read `…`, `—` and `→` as UTF-8. The full
-    credits go in CREDITS.txt beside the files; each row names its licence and source work.
+    credits go in CREDITS.txt beside the files; each row names its licence and source work. Text
+    cells that a spreadsheet would run as a formula start with `'` (see `csv_cell`).
     """
     terms = terms_for(table.origin)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["die", "roll", "low", "high", *[title for _, title in table.columns], "licence", "source"])
+    header = ["die", "roll", "low", "high", *[title for _, title in table.columns], "licence", "source"]
+    writer.writerow([csv_cell(cell) for cell in header])
     for row in table.rows:
-        writer.writerow([table.die, roll_label(row), row.low, row.high, *[value for _, value in row.values],
-                         terms.licence, f"{terms.title} by {terms.authors[0]}"])
+        cells = [table.die, roll_label(row), row.low, row.high, *[value for _, value in row.values],
+                 terms.licence, f"{terms.title} by {terms.authors[0]}"]
+        writer.writerow([csv_cell(cell) for cell in cells])
     return ("\ufeff" if bom else "") + buffer.getvalue()
 
 

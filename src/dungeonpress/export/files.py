@@ -11,12 +11,13 @@ FORMATS = ("json", "csv", "foundry", "datasworn")
 
 
 def export_files(content: Content, fmt: str, *, only: str | None = None, bom: bool = False,
-                 version: str = "") -> list[tuple[str, bytes]]:
+                 version: str = "", warnings: list | None = None) -> list[tuple[str, bytes]]:
     """All files of `fmt` for every rolled table, or for the one table `only` (then no index, bundle or bestiary).
 
+    What could not be made (the Foundry packs' LevelDB folders without plyvel) is said in `warnings`.
+
     Raises RenderError for an unknown format and UsageError for a table id that has no export (one line
-    each),
-    before anything is made.
+    each), before anything is made.
     """
     if fmt not in FORMATS:
         raise RenderError(f"unknown export format '{fmt}' (expected {', '.join(FORMATS)})")
@@ -29,7 +30,7 @@ def export_files(content: Content, fmt: str, *, only: str | None = None, bom: bo
             raise UsageError(f"--table: table '{only}' is read, not rolled (die: none), so it has no export")
         tables = [content.tables[only]]
     make = {"json": _json_files, "csv": _csv_files, "foundry": _foundry_files, "datasworn": _datasworn_files}[fmt]
-    return make(content, tables, only=only, bom=bom, version=version)
+    return make(content, tables, only=only, bom=bom, version=version, warnings=warnings)
 
 
 def _dump(data) -> bytes:
@@ -55,12 +56,14 @@ def _csv_files(content, tables, *, bom, **_):
     return files
 
 
-def _foundry_files(content, tables, *, only, version, **_):
+def _foundry_files(content, tables, *, only, version, warnings, **_):
     files = [(f"exports/foundry/{t.id}.json", _dump(foundry.roll_table(t, content))) for t in tables]
     if not only:
-        for path, data in foundry.bundle(content, version).items():
+        for path, data in foundry.bundle(content, version, warnings).items():
             name = f"exports/foundry/module/{foundry.MODULE_ID}/{path}"
-            files.append((name, data.encode() if isinstance(data, str) else _dump(data)))
+            if isinstance(data, str):
+                data = data.encode()
+            files.append((name, data if isinstance(data, bytes) else _dump(data)))
     return files
 
 

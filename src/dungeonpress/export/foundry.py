@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import html
+import json
 import string
 
 from dungeonpress import export
+from dungeonpress.export import leveldb
 from dungeonpress.export.licences import terms_for
 from dungeonpress.model import Content, Creature, Row, Table
 
@@ -27,6 +29,9 @@ RESULT_FIELDS_V13 = frozenset({"_id", "type", "name", "img", "description", "doc
                                "drawn", "flags", "_stats"})
 RESULT_TYPES_V12 = frozenset({"text", "document", "pack"})
 RESULT_TYPES_V13 = frozenset({"text", "document"})
+# The embedded collections of each pack collection, as the Foundry CLI (lib/package.mjs HIERARCHY) stores
+# them: each embedded document under its own key, the parent holding only their ids.
+EMBEDDED = {"tables": ("results",), "journal": ("pages", "categories")}
 
 
 def foundry_id(*parts: str) -> str:
@@ -127,6 +132,28 @@ def pack_source(document: dict, collection: str, embedded: str) -> dict:
     return out
 
 
+def pack_entries(documents: list[dict], collection: str) -> list[tuple[str, bytes]]:
+    """The LevelDB entries of a compendium pack, keyed as the Foundry CLI's compilePack writes them.
+
+    `!tables!<id>` holds the table with `results` as a list of result ids; each result is under
+    `!tables.results!<tableId>.<resultId>`. Values are compact JSON (classic-level's json encoding).
+    """
+    entries = []
+    for document in documents:
+        parent = dict(document)
+        for embedded in EMBEDDED.get(collection, ()):
+            children = document.get(embedded, [])
+            parent[embedded] = [child["_id"] for child in children]
+            for child in children:
+                entries.append((f"!{collection}.{embedded}!{document['_id']}.{child['_id']}", _json_value(child)))
+        entries.append((f"!{collection}!{document['_id']}", _json_value(parent)))
+    return sorted(entries)
+
+
+def _json_value(document: dict) -> bytes:
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
 def creature_journal(creature: Creature) -> dict:
     """A JournalEntry with one text page holding a bestiary entry."""
     terms = export.BESTIARY_TERMS
@@ -143,7 +170,8 @@ def creature_journal(creature: Creature) -> dict:
             "name": creature.name, "type": "text", "title": {"show": True, "level": 1},
             "text": {"content": content, "format": 1}, "sort": 0, "ownership": {"default": -1}, "flags": {},
             "_stats": stats()}
-    return {"_id": journal_id, "name": f"{creature.key} {creature.name}", "pages": [page], "folder": None,
+    return {"_id": journal_id, "name": f"{creature.key} {creature.name}", "pages": [page], "categories": [],
+            "folder": None,
             "sort": creature.key, "ownership": {"default": 0},
             "flags": {MODULE_ID: {"key": creature.key, "licence": terms.licence}}, "_stats": stats()}
 
@@ -170,15 +198,29 @@ def module_manifest(version: str, tables: list[Table]) -> dict:
     }
 
 
-def bundle(content: Content, version: str) -> dict:
-    """Every file of the module folder, path (relative to the folder) → data or text."""
+def bundle(content: Content, version: str, warnings: list | None = None) -> dict:
+    """Every file of the module folder, path (relative to the folder) → data, text or bytes.
+
+    The packs are LevelDB folders Foundry loads as they are (`packs/<pack>/`), beside their JSON
+    sources (`packs/_source/<pack>/`). Where LevelDB cannot be written (no plyvel), only the
+    sources are written and a line saying what is missing goes to `warnings`.
+    """
     tables = export.rolled_tables(content)
     files = {"module.json": module_manifest(version, tables),
              "LICENCE.txt": export.credits_text([t.origin for t in tables] + ["dungeonpress"])}
-    for table in tables:
-        document = pack_source(roll_table(table, content), "tables", "results")
-        files[f"packs/_source/{TABLES_PACK}/{table.id}.json"] = document
-    for creature in content.creatures:
-        document = pack_source(creature_journal(creature), "journal", "pages")
-        files[f"packs/_source/{BESTIARY_PACK}/{creature.key}.json"] = document
+    table_documents = [roll_table(table, content) for table in tables]
+    journals = [creature_journal(creature) for creature in content.creatures]
+    for table, document in zip(tables, table_documents):
+        files[f"packs/_source/{TABLES_PACK}/{table.id}.json"] = pack_source(document, "tables", "results")
+    for creature, document in zip(content.creatures, journals):
+        files[f"packs/_source/{BESTIARY_PACK}/{creature.key}.json"] = pack_source(document, "journal", "pages")
+    try:
+        for pack, collection, documents in ((TABLES_PACK, "tables", table_documents),
+                                            (BESTIARY_PACK, "journal", journals)):
+            for name, data in leveldb.database_files(pack_entries(documents, collection)).items():
+                files[f"packs/{pack}/{name}"] = data
+    except leveldb.Unavailable as exc:
+        if warnings is not None:
+            warnings.append(f"Foundry module: compendium packs written as JSON sources only, not as the LevelDB "
+                            f"folders Foundry loads: {exc}")
     return files

@@ -118,7 +118,7 @@ class Content:
     book: Book | None
     bestiary_title: str = "Creatures & Foes"
     digest: str = ""  # sha256 of every content file read, for the colophon
-    warnings: tuple = ()  # "path:line: why" for each content-looking file that was not read
+    warnings: tuple = ()  # "path:line: why": content-looking files not read, invisible characters in text
     notes: tuple = ()  # "path:line: replaces built-in table 'x' (where)" for each table a user pack replaces
 
     def table(self, table_id: str) -> Table:

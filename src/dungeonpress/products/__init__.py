@@ -6,7 +6,7 @@ import importlib
 import pkgutil
 
 # Modules of this package that hold shared code, not commands.
-SHARED = ("common", "options")
+SHARED = ("common", "options", "dungeon_vtt")
 
 # (module, command as typed, help) of every command, in `--help` order. `dungeonpress --help` and usage
 # errors read only this; a command's module (its generators, views and options) is imported when that

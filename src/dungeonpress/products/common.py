@@ -41,7 +41,7 @@ class Event:
             raise ValueError(f"unknown event kind {self.kind!r} (expected one of {', '.join(KINDS)})")
 
 
-THEMED_KINDS = ("pdf", "html", "png")  # the files a theme changes (see BuildContext.named)
+THEMED_KINDS = ("pdf", "html", "png", "dd2vtt")  # the files a theme changes (see BuildContext.named)
 
 
 @dataclass

@@ -15,6 +15,7 @@ from dungeonpress.views.notes import notes_page, notes_view
 from dungeonpress.views import dungeon as views
 from dungeonpress.products import options
 from dungeonpress.products.common import BuildContext, Command, Job, Output, drawing_css, html_from_template, layout, write
+from dungeonpress.products.dungeon_vtt import vtt_outputs
 
 LAYOUTS = ("zine", "booklet", "pack")
 PAPERS = options.PAPERS
@@ -51,8 +52,9 @@ def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
     ctx.tick(0, 3, f"rolling dungeon {seed}")
     dungeon = roll_dungeon(ctx, seed, rooms)
     data = Output(f"dungeon-{seed}.json", data_views.encode_json(data_views.dungeon_data(dungeon, seed=seed)))
+    vtt = vtt_outputs(ctx, dungeon, seed, paper, opts.map_style) if opts.vtt else []
     if fmt == "json":
-        return [data]
+        return [data, *styled(vtt, opts.map_style)]
 
     # 2. Render the layout asked for.
     ctx.tick(1, 3, f"laying out the {chosen}")
@@ -63,19 +65,22 @@ def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
         outputs = booklet_outputs(ctx, [(dungeon, seed)], rooms, paper, fmt, name=f"dungeon-{seed}",
                                   map_style=opts.map_style, show_rolls=opts.show_rolls)
     ctx.tick(3, 3, f"{chosen} done")
-    return styled(outputs, opts.map_style) + ([data] if fmt == "pdf" else [])
+    return styled(outputs + vtt, opts.map_style) + ([data] if fmt == "pdf" else [])
 
 
 def styled(outputs: list[Output], map_style: str) -> list[Output]:
-    """Print files drawn in a map style other than the default carry it in their names (…-zine-a4-sketch.pdf),
+    """Files drawn in a map style other than the default carry it in their names (…-zine-a4-sketch.pdf),
     so a sketch run never overwrites the clean one; the JSON is the same dungeon either way."""
     return [Output(style_name(o.name, map_style), o.data) for o in outputs]
 
 
 def style_name(name: str, map_style: str) -> str:
-    """`name` with the map style in it when that is not the default and the file is drawn (PDF, HTML)."""
+    """`name` with the map style in it when that is not the default and the file is drawn."""
     stem, _, ext = name.rpartition(".")
-    return f"{stem}-{map_style}.{ext}" if map_style != "clean" and ext in ("pdf", "html") else name
+    return f"{stem}-{map_style}.{ext}" if map_style != "clean" and ext in DRAWN else name
+
+
+DRAWN = ("pdf", "html", "png", "dd2vtt")  # the files a map style changes
 
 
 def roll_dungeon(ctx: BuildContext, seed: int, rooms: int) -> Dungeon:
@@ -374,12 +379,16 @@ class DungeonOptions(options.Options):
     map_style: str = options.option("clean", "how the map is drawn: clean lines or sketch (pen hatching) "
                                              "(default: clean)", choices=MAP_STYLES)
     show_rolls: bool = options.switch("print each roll, small, after what it rolled (the JSON always has them)")
+    vtt: bool = options.switch("also write the map for virtual tabletops (dungeon-SEED.dd2vtt: image, walls, doors) "
+                               "and the player's map without room contents (PDF and PNG)")
     batch: int | None = options.option(None, "write N separate dungeons (zines unless --layout booklet), seeds SEED, "
                                        "SEED+1, ..., made in two supervised worker processes", min=1, max=MAX_BATCH)
 
     def check(self) -> None:
         if self.batch is not None and (self.count is not None or self.layout == "pack"):
             raise UsageError("--batch writes separate zines or booklets: leave out --count and --layout pack")
+        if self.vtt and (self.count is not None or self.layout == "pack"):
+            raise UsageError("--vtt exports one dungeon's map: leave out --count and --layout pack (or use --batch)")
         if self.count is not None and self.layout == "zine":
             raise UsageError("--count makes a pack, which is an A5 booklet: leave out --layout zine")
         if self.count is None and self.layout in (None, "zine") and (self.rooms or 0) > MAX_ZINE_ROOMS:

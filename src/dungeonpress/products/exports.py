@@ -18,7 +18,8 @@ class ExportOptions(options.Options):
 
 def build_exports(ctx: BuildContext, opts: ExportOptions) -> list[Output]:
     """Every rolled table (or the one `--table`) in the chosen format; all of it is made before anything is written."""
-    files = export_files(ctx.content, opts.format, only=opts.table, bom=opts.bom, version=ctx.version)
+    files = export_files(ctx.content, opts.format, only=opts.table, bom=opts.bom, version=ctx.version,
+                         warnings=ctx.warnings)
     return [Output(name, data) for name, data in files]
 
 
