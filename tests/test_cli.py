@@ -163,8 +163,8 @@ def test_help_version_and_usage_errors_load_no_heavy_library(argv):
     # A seed is part of every file name: `dungeon--1.json` and "File name too long" after 12 s were the old answers.
     (["dungeon", "--seed=-1"], "dungeonpress dungeon: error: --seed must be a whole number from 0 to 999999999999999999 (got -1)"),
     (["dungeon", "--seed", "12x"], "dungeonpress dungeon: error: --seed must be a whole number from 0 to 999999999999999999 (got 12x)"),
-    (["dungeon", "--seed", "9" * 250], "dungeonpress dungeon: error: --seed must be a whole number from 0 to "
-                                       "999999999999999999 (got " + options.shown("9" * 250) + ")"),
+    (["dungeon", "--seed", "9" * 250], "dungeonpress dungeon: error: --seed must be a whole number of at most 18 "
+                                       "digits (got one of 250 digits)"),
 ])
 def test_every_usage_error_is_one_line_with_what_was_meant(argv, line):
     code, out, err = run(*argv)

@@ -139,9 +139,6 @@ def _parser(commands) -> argparse.ArgumentParser:
     return parser
 
 
-MAX_SEED_DIGITS = 18  # room enough for any seed; a file name holds it (a 250-digit one did not)
-
-
 def main(argv=None, stdout=None, stderr=None) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
@@ -310,10 +307,10 @@ def _jobs(args, commands) -> list:
             raise UsageError(f"--seed must be a whole number of at most {MAX_SEED_DIGITS} digits "
                              f"(got one of {len(digits)} digits)")
         try:
-            seed = int(args.seed) if len(args.seed) <= MAX_SEED_DIGITS else None
+            seed = int(args.seed)
         except ValueError:
             seed = None
-        if seed is None or not 0 <= seed < 10**MAX_SEED_DIGITS:  # a seed is part of every output's file name
+        if seed is None or not 0 <= seed < 10**MAX_SEED_DIGITS:  # dungeon--1.json was the old answer to -1
             raise UsageError(f"--seed must be a whole number from 0 to {10**MAX_SEED_DIGITS - 1} "
                              f"(got {options.shown(args.seed)})")
     return [(command, options.parse(command.options, given), seed)]
