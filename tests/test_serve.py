@@ -172,12 +172,12 @@ def test_a_slow_build_does_not_block_the_page(serve, build_dir, tmp_path):
     python = _fake_python(tmp_path, f'[ "$3" = validate ] && exit 0; while [ ! -e "{flag}" ]; do sleep 0.05; done; '
                                     f'echo "$@" > "$(dirname "$0")/args-$3"')
     live = serve(build_dir, python=python)
-    status, body = live.get("/roll?product=dungeon&seed=77&rooms=5&paper=letter&layout=zine")
+    status, body = live.get("/roll?product=dungeon&seed=77&rooms=5&layout=zine&paper=letter")
     assert status == 200 and b"Building" in body
     job = live.server.runner.latest_roll()
     # The build is waiting on the flag, so it is certainly still running while these requests are answered.
     for _ in range(3):
-        status, body = live.get("/roll?product=dungeon&seed=77&rooms=5&paper=letter&layout=zine")
+        status, body = live.get("/roll?product=dungeon&seed=77&rooms=5&layout=zine&paper=letter")
         assert status == 200 and b"Building" in body and job.state in ("queued", "running")
     assert live.server.runner.rolls() == [job]  # opening the roll's URL again starts nothing new
     flag.touch()

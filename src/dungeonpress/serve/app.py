@@ -173,7 +173,7 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/":
             return self._page()
         if path == "/roll":
-            return self._show_roll(parse_qs(parts.query))
+            return self._show_roll(parts.query)
         if path == "/events":
             return self._events()
         for prefix, kind in (("/files/", "file"), ("/thumb/", "thumb"), ("/view/", "view"), ("/page/", "page")):
@@ -206,15 +206,16 @@ class Handler(BaseHTTPRequestHandler):
 
     # -- answers
 
-    def _show_roll(self, query: dict):
+    def _show_roll(self, query: str):
         """`/roll?product=…&seed=…`: the roll, made now unless this server has it (a blank seed picks one)."""
         server = self.server
         try:
-            roll = RollRequest.from_query(query, server.catalog)
+            roll = RollRequest.from_query(parse_qs(query), server.catalog)
         except BadRoll as exc:
             return self._page(notice=f"Not rolled: {exc}", status=400)
-        if not (query.get("seed") or [""])[0].strip():
-            return self._redirect(f"/roll?{roll.query()}")  # the URL names the seed it got: share it, roll it again
+        if query != roll.query():
+            # One URL per roll, naming its seed and only the options given: share it, roll it again.
+            return self._redirect(f"/roll?{roll.query()}")
         job = server.runner.latest_of(roll)
         if job is None:
             if self.headers.get("Sec-Fetch-Site") in FOREIGN_SITES:

@@ -75,10 +75,15 @@ ul.history a { color:var(--accent); margin-left:.5rem; font-size:.8rem; }
 
 SCRIPT = """
 const gen = document.body.dataset.gen;
-// The server sends its state number whenever a build starts or ends or content changes: reload on a new one.
-const events = new EventSource("/events");
-events.onmessage = (e) => { if (e.data !== gen) location.reload(); };
 const form = document.querySelector("form.roll");
+// The server sends its state number whenever a build starts or ends or content changes: reload on a
+// new one, unless the form is being filled in (a reload would lose it) or has just been sent.
+let editing = false;
+const events = new EventSource("/events");
+events.onmessage = (e) => { if (e.data !== gen && !editing) location.reload(); };
+// Leaving the page (a link, a typed URL): its own reload must not cancel the way out.
+addEventListener("beforeunload", () => { editing = true; events.close(); });
+if (form) form.addEventListener("input", () => { editing = true; });
 // Only the chosen product's options are shown and sent (a disabled fieldset's fields are not submitted).
 function fit() {
   for (const set of form.querySelectorAll("fieldset[data-product]")) {
@@ -190,8 +195,8 @@ def _form(roll: RollRequest, catalog: dict) -> str:
         hidden = "" if mine else " hidden disabled"
         sets.append(f"<fieldset data-product='{escape(name)}'{hidden}>{''.join(fields)}</fieldset>")
     return ("<form class=roll method=get action=/roll>"
-            f"<label>Product <select name=product>{products}</select></label>"
-            f"<label>Seed <input name=seed inputmode=numeric value='{roll.seed}' placeholder=random></label>"
+            f"<label>product <select name=product>{products}</select></label>"
+            f"<label>seed <input name=seed inputmode=numeric value='{roll.seed}' placeholder=random></label>"
             f"{''.join(sets)}"
             f"<label>theme {_select('theme', THEMES, roll.theme)}</label>"
             "<button type=submit>Roll</button></form>")
