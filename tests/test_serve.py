@@ -530,3 +530,64 @@ def test_a_bad_serve_timeout_is_one_line_exit_two(capsys, value):
     assert capsys.readouterr().err.splitlines() == [
         f"dungeonpress serve: error: argument --timeout: must be a number from 1 to 3600 (got {value}) "
         f"(see dungeonpress serve --help)"]
+
+
+def _start_cli_server(out: Path) -> tuple:
+    proc = subprocess.Popen([sys.executable, "-m", "dungeonpress", "serve", "--port", "0", "--out", str(out), "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    port = int(re.match(r"serving http://127\.0\.0\.1:(\d+)/", proc.stdout.readline())[1])
+    return proc, port
+
+
+def _children(pid: int) -> list:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _get(port: int, path: str) -> tuple:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+@pytest.mark.slow
+def test_rolls_outlive_the_server_and_a_killed_one_leaves_no_build_running_and_no_half_roll(tmp_path):
+    out = tmp_path / "build"
+    rolls = out / "rolls"
+    proc, port = _start_cli_server(out)
+    try:
+        assert _get(port, "/roll?product=dungeon&seed=3&rooms=4")[0] == 200
+        _wait_for(lambda: b"data-state=done" in _get(port, "/roll?product=dungeon&seed=3&rooms=4")[1])
+        # A second roll, killed with its server while it builds.
+        assert _get(port, "/roll?product=dungeon&seed=4&rooms=4")[0] == 200
+        _wait_for(lambda: any(p.name.startswith(".staging-") for p in rolls.iterdir()) and _children(proc.pid))
+        builds = _children(proc.pid)
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)
+    _wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in builds))  # died with the server
+    assert sorted(p.name for p in rolls.iterdir() if not p.name.startswith(".")) == ["dungeon-seed-3-rooms-4"]
+    assert sorted(p.name for p in (rolls / "dungeon-seed-3-rooms-4").iterdir()) == [
+        "dungeon-3-zine-a4.pdf", "dungeon-3.json"]
+
+    # The next server clears the killed one's staging folder; stopped cleanly, it keeps every roll.
+    proc, port = _start_cli_server(out)
+    try:
+        assert _get(port, "/")[0] == 200
+        assert sorted(p.name for p in rolls.iterdir()) == ["dungeon-seed-3-rooms-4"]
+    finally:
+        proc.terminate()
+        code = proc.wait(timeout=60)
+    assert code == 0
+    assert (rolls / "dungeon-seed-3-rooms-4" / "dungeon-3-zine-a4.pdf").read_bytes().startswith(b"%PDF")

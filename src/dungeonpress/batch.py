@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import multiprocessing
 import signal
 import threading
@@ -105,13 +106,22 @@ def _content(user_packs: tuple):
 def die_with_parent() -> None:
     """In a child process (Linux): be killed when the process that started it dies, even by SIGKILL.
 
-    Elsewhere it does nothing: the child then notices when it next talks to its parent.
+    Elsewhere it does nothing: the child then notices when it next talks to its parent. Safe to call
+    between fork and exec once `ready_to_die_with_parent()` has run in the parent.
     """
+    prctl = ready_to_die_with_parent()
+    if prctl is not None:
+        prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+
+
+@functools.lru_cache(maxsize=1)
+def ready_to_die_with_parent():
+    """libc's prctl, loaded once (in the parent: a child between fork and exec must not load a library)."""
     try:
         import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+        return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
-        pass
+        return None
 
 
 def _worker(conn, runner, settings: Settings, memory_mb: int) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from urllib.parse import urlencode
 
-from dungeonpress.batch import die_with_parent  # a killed server leaves no build running on
+from dungeonpress.batch import die_with_parent, ready_to_die_with_parent  # a killed server leaves no build running
 from dungeonpress.errors import UsageError
 from dungeonpress.products import options
 from dungeonpress.products.common import THEMES  # the looks `--theme` offers (a plain tuple; no WeasyPrint)
@@ -174,6 +174,7 @@ class Runner:
         self._staging: set = set()  # staging folders of builds under way
         self._closing = False
         self._next = 1
+        ready_to_die_with_parent()
 
     @property
     def rolls_dir(self) -> Path:
