@@ -315,6 +315,23 @@ def test_a_roll_url_without_a_seed_is_given_one_and_another_site_cannot_start_a_
     assert status == 400 and b"Not rolled: --rooms must be a whole number from 3 to 30 (got 99)" in body
 
 
+def test_a_burst_of_saves_leaves_one_build_of_the_roll_waiting(serve, build_dir, tmp_path):
+    live = serve(build_dir, python=_quick(tmp_path))
+    try:
+        assert live.get("/roll?product=dungeon&seed=8")[0] == 200
+        for n in range(50):  # what the watcher reports for 50 saves
+            live.server.content_changed([str(tmp_path / "pack" / "tables" / f"t{n % 3}.yaml")])
+        runner = live.server.runner
+        live_rolls = [j for j in runner.rolls() if not j.finished and not j.superseded]
+        assert len(live_rolls) == 1 and live_rolls[0].reason.startswith("changed ")
+        assert sum(1 for j in runner.jobs if j.folder is None and j.state == "queued") <= 1  # one check waits
+    finally:
+        (tmp_path / "go").touch()
+        _wait_for(lambda: all(j.finished for j in live.server.runner.rolls()))
+    assert [p.name for p in (build_dir / "rolls").iterdir()] == ["dungeon-seed-8"]  # no staging folder left
+    assert len(live.server.runner.rolls()) == 1  # the stopped builds are forgotten
+
+
 def test_every_page_of_a_pdf_is_served_and_other_numbers_refused(serve, build_dir, tmp_path):
     live = serve(build_dir, python=_quick(tmp_path))
     status, body = live.get("/view/tables.pdf")
