@@ -19,7 +19,8 @@ import pytest
 
 from dungeonpress.cli import main
 from dungeonpress.serve import PreviewServer
-from dungeonpress.serve.jobs import RollRequest, Runner
+from dungeonpress.serve.jobs import Runner
+from dungeonpress.serve.rolls import RollRequest
 from tests.test_preview import blank_pdf
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 from dungeonpress.serve.catalog import seeded_products
-from dungeonpress.serve.jobs import Job, RollRequest
+from dungeonpress.serve.jobs import Job
+from dungeonpress.serve.rolls import RollRequest
 from dungeonpress.serve.page import render, render_document
 
 CATALOG = seeded_products()

@@ -12,8 +12,9 @@ from urllib.parse import parse_qs, urlsplit
 from dungeonpress import resources
 from dungeonpress.serve.page import render as render_page, render_document
 from dungeonpress.serve.catalog import seeded_products
-from dungeonpress.serve.jobs import ROLLS_DIR, BadRoll, Busy, RollRequest, Runner
+from dungeonpress.serve.jobs import ROLLS_DIR, Busy, Runner
 from dungeonpress.serve.paths import Refused, inside, shown
+from dungeonpress.serve.rolls import BadRoll, RollRequest
 from dungeonpress.serve.pictures import Pictures, Unreadable
 from dungeonpress.serve.watch import Watcher
 

@@ -6,7 +6,8 @@ import re
 from html import escape
 from urllib.parse import quote
 
-from dungeonpress.serve.jobs import THEMES, Job, RollRequest
+from dungeonpress.serve.jobs import Job
+from dungeonpress.serve.rolls import THEMES, RollRequest
 
 
 CSS = """
