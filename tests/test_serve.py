@@ -400,6 +400,16 @@ def _roll(page, *, product: str = "dungeon", seed: str, **options) -> None:
     page.click("button[type=submit]")
 
 
+def _made_by_the_command_shown(page, out: Path) -> bytes:
+    """Run the command the page shows for the current roll (as a user would paste it); its main PDF's bytes."""
+    import shlex
+    words = shlex.split(page.inner_text("#current code.cmd"))
+    assert words[0] == "dungeonpress"
+    assert main([*words[1:], "--out", str(out), "--quiet", "--no-preflight"]) == 0
+    name = page.locator("#current .downloads a.pdf").first.inner_text()
+    return (out / name).read_bytes()
+
+
 def _every_page_shown(page) -> int:
     """Scroll each page picture of the current roll into view (they load lazily); the number shown."""
     pictures = page.locator("#current .pages img")
@@ -421,7 +431,7 @@ def _pdf_text(data: bytes) -> str:
 
 
 @pytest.mark.slow
-def test_page_rolls_any_product_shows_every_page_rerolls_and_opens_a_shared_url(browser, serve, build_dir):
+def test_page_rolls_any_product_shows_every_page_rerolls_and_opens_a_shared_url(browser, serve, build_dir, tmp_path):
     live = serve(build_dir)
     page = browser.new_page()
     page.goto(live.url)
@@ -438,6 +448,7 @@ def test_page_rolls_any_product_shows_every_page_rerolls_and_opens_a_shared_url(
     assert page.inner_text("#current code.cmd") == "dungeonpress dungeon --seed 4242 --rooms 5 --paper letter"
     data = _download_pdf(page)
     assert data.startswith(b"%PDF") and "4242" in _pdf_text(data)
+    assert _made_by_the_command_shown(page, tmp_path / "by-hand") == data
     assert _every_page_shown(page) == len(pypdf.PdfReader(io.BytesIO(data)).pages)
     _shot(page, "rolled")
 
@@ -496,7 +507,9 @@ def test_editing_a_table_rebuilds_and_reloads_and_errors_show_as_file_lines(brow
     page.wait_for_function(f"() => {{ const c = document.querySelector('#current[data-state=done]'); "
                            f"return c && c.innerText.includes('changed'); }}", timeout=BUILD_WAIT_MS)
     assert live.server.runner.latest_roll() is not first
-    assert "Quoxtunnel" in _pdf_text(_download_pdf(page))
+    rebuilt = _download_pdf(page)
+    assert "Quoxtunnel" in _pdf_text(rebuilt)
+    assert _made_by_the_command_shown(page, tmp_path / "by-hand") == rebuilt  # the pack is in the command
     _shot(page, "rebuilt")
 
     # A content mistake: the page shows file:line instead of the old preview.
