@@ -57,6 +57,13 @@ def test_hanging_item_is_stopped_at_the_time_limit_and_the_batch_goes_on(tmp_pat
     assert multiprocessing.active_children() == []
 
 
+def test_a_worker_aborted_by_glib_under_the_cap_names_the_cap(tmp_path):
+    summary = run(tmp_path, items(3, bad=1, do="trap"), memory_mb=2048)
+    assert (summary.built, summary.failed) == (2, 1)
+    assert summary.failures == [("item-1", "worker was killed (SIGTRAP): most likely out of its 2048 MiB memory cap "
+                                           "(--item-memory)")]
+
+
 def test_item_over_the_memory_cap_fails_as_memory_limit(tmp_path):
     # F7: RLIMIT_AS in the worker turns the runaway allocation into a one-line failure.
     summary = run(tmp_path, items(4, bad=2, do="memory"), memory_mb=2048)

@@ -288,7 +288,7 @@ def _run(items, settings, results, *, on_result, on_event, runner, workers, time
                     except (EOFError, OSError):
                         message = None
                     if message is None:
-                        finish(slot, "failed", error=_death(slot))
+                        finish(slot, "failed", error=_death(slot, memory_mb))
                         replace = True
                     elif message[0] == "started":
                         slot.started, slot.running = time.monotonic(), True
@@ -299,7 +299,7 @@ def _run(items, settings, results, *, on_result, on_event, runner, workers, time
                     else:
                         finish(slot, "failed", error=message[1])
                 elif slot.process.sentinel in ready:
-                    finish(slot, "failed", error=_death(slot))
+                    finish(slot, "failed", error=_death(slot, memory_mb))
                     replace = True
                 elif time.monotonic() >= slot.deadline(timeout):
                     slot.stop(kill=True)
@@ -320,11 +320,14 @@ def _run(items, settings, results, *, on_result, on_event, runner, workers, time
     return results
 
 
-def _death(slot: _Slot) -> str:
+def _death(slot: _Slot, memory_mb: int = 0) -> str:
     slot.process.join(timeout=5)
     code = slot.process.exitcode
     if code is not None and code < 0:
         name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
+        if memory_mb and -code in (signal.SIGTRAP, signal.SIGABRT, signal.SIGSEGV):
+            # GLib aborts (SIGTRAP) when Pango cannot allocate under the cap, instead of a MemoryError.
+            return f"worker was killed ({name}): most likely out of its {memory_mb} MiB memory cap (--item-memory)"
         return f"worker was killed ({name}; out of memory?)"
     return f"worker died (exit code {code})"
 
