@@ -29,7 +29,7 @@ form.roll { display:flex; flex-wrap:wrap; gap:.6rem .9rem; align-items:flex-end;
 form.roll label { display:flex; flex-direction:column; font-size:.75rem; color:var(--muted); gap:.2rem; }
 form.roll input, form.roll select { font:inherit; font-size:.95rem; padding:.3rem .45rem; border:1px solid var(--line);
             border-radius:5px; background:#fff; color:var(--ink); min-width:5.5rem; height:2.1rem; }
-form.roll input[name=seed] { width:7.5rem; } form.roll input[name=rooms] { width:4.5rem; min-width:0; }
+form.roll input[name=seed] { width:7.5rem; } form.roll input[type=number] { width:6rem; }
 form.roll button { font:inherit; font-weight:600; height:2.1rem; padding:0 1.3rem; border:0; border-radius:5px; background:var(--accent);
             color:#fff; cursor:pointer; }
 form.roll button:hover { filter:brightness(1.1); }
