@@ -338,6 +338,17 @@ def test_a_burst_of_saves_leaves_one_build_of_the_roll_waiting(serve, build_dir,
     assert len(live.server.runner.rolls()) == 1  # the stopped builds are forgotten
 
 
+def test_kept_rolls_are_listed_apart_from_the_build_folders_own_pdfs(serve, build_dir, tmp_path):
+    blank_pdf(build_dir / "rolls" / "dungeon-seed-1" / "dungeon-1-zine-a4.pdf", pages=1)
+    blank_pdf(build_dir / "rolls" / ".staging-1-x" / "half.pdf", pages=1)
+    live = serve(build_dir, python=_quick(tmp_path))
+    status, body = live.get("/")
+    assert status == 200
+    assert b"<li>dungeon-seed-1 <a href='/view/rolls/dungeon-seed-1/dungeon-1-zine-a4.pdf'>" in body
+    assert b"half.pdf" not in body and b"a class=card href='/view/rolls/" not in body
+    assert b"1 PDF<" in body  # the build folder's own: tables.pdf
+
+
 def test_every_page_of_a_pdf_is_served_and_other_numbers_refused(serve, build_dir, tmp_path):
     live = serve(build_dir, python=_quick(tmp_path))
     status, body = live.get("/view/tables.pdf")
@@ -620,7 +631,8 @@ def test_rolls_outlive_the_server_and_a_killed_one_leaves_no_build_running_and_n
     # The next server clears the killed one's staging folder; stopped cleanly, it keeps every roll.
     proc, port = _start_cli_server(out)
     try:
-        assert _get(port, "/")[0] == 200
+        status, body = _get(port, "/")
+        assert status == 200 and b"<li>dungeon-seed-3-rooms-4 <a href='/view/rolls/" in body  # listed as kept
         assert sorted(p.name for p in rolls.iterdir()) == ["dungeon-seed-3-rooms-4"]
     finally:
         proc.terminate()

@@ -112,3 +112,11 @@ def test_a_document_view_shows_every_page_and_links_the_file():
 def test_earlier_rolls_link_to_their_own_url():
     html = page(history=[job("done", roll=RollRequest("foes", 8, (("--deck", "dungeon"),)))])
     assert "<h2>Earlier rolls</h2>" in html and "href='/roll?product=foes&amp;seed=8&amp;deck=dungeon'>show</a>" in html
+
+
+def test_kept_rolls_are_listed_with_a_link_to_every_page_of_each_pdf():
+    html = page(build_label="build/", kept=[("dungeon-seed-3", ["rolls/dungeon-seed-3/dungeon-3-zine-a4.pdf"]), (EVIL, [])])
+    assert "<h2>Kept rolls <small><code>build/rolls/</code></small></h2>" in html
+    assert "<li>dungeon-seed-3 <a href='/view/rolls/dungeon-seed-3/dungeon-3-zine-a4.pdf'>dungeon-3-zine-a4.pdf</a></li>" in html
+    assert EVIL not in html
+    assert "Kept rolls" not in page(kept=[])

@@ -27,6 +27,7 @@ RETRY_AFTER = 10  # seconds a refused client is told to wait
 # Where a request came from, as the browser says (Sec-Fetch-Site): another site may show a roll's
 # URL but not start a build through it; typed, pasted, bookmarked and same-origin URLs may.
 FOREIGN_SITES = ("cross-site", "same-site")
+KEPT_SHOWN = 20  # kept rolls listed on the page, newest first (the folder holds them all)
 
 
 class Hub:
@@ -141,6 +142,20 @@ class PreviewServer(ThreadingHTTPServer):
                 continue  # replaced while we looked
         return found
 
+    def kept_rolls(self, limit: int = KEPT_SHOWN) -> list:
+        """(folder name, [its PDFs]) of the rolls kept in rolls/, newest first: this server's and earlier ones'."""
+        try:
+            folders = [p for p in (self.out_dir / ROLLS_DIR).iterdir()
+                       if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")]
+        except OSError:
+            return []
+        folders.sort(key=lambda p: (-p.stat().st_mtime_ns, p.name))
+        kept = []
+        for folder in folders[:limit]:
+            pdfs = sorted(p.relative_to(self.out_dir).as_posix() for p in folder.glob("*.pdf") if p.is_file())
+            kept.append((folder.name, pdfs))
+        return kept
+
     def watched_labels(self) -> list:
         """The watched folders as the page names them: the built-in ones by name, never by install path."""
         builtin = {resources.data_dir("content").resolve(): "built-in content",
@@ -241,7 +256,7 @@ class Handler(BaseHTTPRequestHandler):
                            products=server.products(), current=current, history=history,
                            check=server.runner.latest_check(), watched=server.watched_labels(), notice=notice,
                            defaults=roll or (current.roll if current is not None else None),
-                           catalog=server.catalog, pages=self._pages_of(current))
+                           catalog=server.catalog, pages=self._pages_of(current), kept=server.kept_rolls())
         self._send(status, html.encode(), "text/html; charset=utf-8", cache=False, headers=headers)
 
     def _pages_of(self, job) -> dict:

@@ -98,8 +98,9 @@ if (form) { form.product.addEventListener("change", fit); fit(); }
 
 def render(*, generation: int, build_label: str, products: list, current: Job | None, history: list,
            check: Job | None, watched: list, catalog: dict, notice: str = "", defaults: RollRequest | None = None,
-           pages: dict | None = None) -> str:
-    """The whole page: header, roll form, the current roll (every page of its PDFs), earlier rolls, the build folder."""
+           pages: dict | None = None, kept: list | None = None) -> str:
+    """The whole page: header, roll form, the current roll (every page of its PDFs), earlier rolls, the rolls
+    kept in the build folder, the build folder's own PDFs."""
     defaults = defaults or RollRequest()
     parts = [
         _head("dungeonpress preview"),
@@ -119,6 +120,11 @@ def render(*, generation: int, build_label: str, products: list, current: Job | 
     if history:
         items = "".join(_earlier(j) for j in history)
         parts.append(f"<h2>Earlier rolls</h2><ul class=history>{items}</ul>")
+    if kept:
+        items = "".join(f"<li>{escape(name)}" + "".join(f" <a href='/view/{quote(rel)}'>{escape(_name(rel))}</a>"
+                                                        for rel in pdfs) + "</li>" for name, pdfs in kept)
+        parts.append(f"<h2>Kept rolls <small><code>{escape(build_label)}rolls/</code></small></h2>"
+                     f"<ul class='history kept'>{items}</ul>")
     parts.append(f"<h2>Build folder <small><code>{escape(build_label)}</code> · {len(products)} "
                  f"PDF{'s' if len(products) != 1 else ''}</small></h2>")
     if products:
