@@ -149,7 +149,7 @@ class PreviewServer(ThreadingHTTPServer):
                        if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")]
         except OSError:
             return []
-        folders.sort(key=lambda p: (-p.stat().st_mtime_ns, p.name))
+        folders.sort(key=lambda p: (-_mtime(p), p.name))
         kept = []
         for folder in folders[:limit]:
             pdfs = sorted(p.relative_to(self.out_dir).as_posix() for p in folder.glob("*.pdf") if p.is_file())
@@ -161,6 +161,13 @@ class PreviewServer(ThreadingHTTPServer):
         builtin = {resources.data_dir("content").resolve(): "built-in content",
                    resources.data_dir("templates").resolve(): "built-in templates"}
         return [builtin.get(p.resolve()) or shown(p) + "/" for p in self.watched]
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0  # being replaced by a newer build of the same roll
 
 
 def _refuse_busy(request) -> None:
