@@ -22,9 +22,10 @@ def main(argv: list[str]) -> int:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     source, out = Path(argv[0]), Path(argv[1])
-    if source.is_dir():  # folders starting with a dot (the preview page's rolls) are skipped
+    if source.is_dir():  # hidden folders (temp files) and rolls/ (the preview page's rolls) are skipped
         pdfs = sorted(p for p in source.rglob("*.pdf")
-                      if not any(part.startswith(".") for part in p.relative_to(source).parts))
+                      if not any(part.startswith(".") for part in p.relative_to(source).parts)
+                      and p.relative_to(source).parts[0] != "rolls")
     else:
         pdfs = [source]
     for path in pdfs:

@@ -23,8 +23,12 @@ def faulty(settings, item):
         raise Fatal("could not fetch file:///etc/hostname")
     if do == "kill":  # what the kernel's OOM killer does to a worker
         os.kill(os.getpid(), signal.SIGKILL)
+    if do == "trap":  # what GLib does when Pango cannot allocate under the memory cap
+        os.kill(os.getpid(), signal.SIGTRAP)
     if do == "hang":
         time.sleep(3600)
+    if do == "nap":  # an item that takes a moment, so a run of many is still going when it is stopped
+        time.sleep(0.2)
     if do == "memory":
         blob = bytearray(8 * 1024**3)  # far over the cap: refused by RLIMIT_AS as MemoryError
         return [Output("never.txt", bytes(blob[:1]))], []

@@ -6,6 +6,7 @@ import json
 import multiprocessing
 import os
 import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,13 @@ def test_hanging_item_is_stopped_at_the_time_limit_and_the_batch_goes_on(tmp_pat
     assert (summary.built, summary.failed) == (5, 1)
     assert summary.failures == [("item-1", "took longer than 4 s (stopped)")]
     assert multiprocessing.active_children() == []
+
+
+def test_a_worker_aborted_by_glib_under_the_cap_names_the_cap(tmp_path):
+    summary = run(tmp_path, items(3, bad=1, do="trap"), memory_mb=2048)
+    assert (summary.built, summary.failed) == (2, 1)
+    assert summary.failures == [("item-1", "worker was killed (SIGTRAP): most likely out of its 2048 MiB memory cap "
+                                           "(--item-memory)")]
 
 
 def test_item_over_the_memory_cap_fails_as_memory_limit(tmp_path):
@@ -159,3 +167,85 @@ def test_editing_a_core_table_rebuilds_the_products_that_read_it_and_not_the_oth
     changed = {name for name in before if before[name] != after[name]}
     assert {"build rulebook", "build tables", "dungeon"} <= changed
     assert not changed & {"dunginoes", "paperogue"}
+
+
+def test_sigterm_stops_a_run_as_ctrl_c_does_and_restores_the_handler(tmp_path):
+    def terminate(event):
+        if event.kind == "finished" and event.done == 3:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    before = signal.getsignal(signal.SIGTERM)
+    summary = run(tmp_path, items(12), on_event=terminate, workers=1)
+    assert summary.interrupted and 3 <= summary.built < 12
+    assert {f"{label}.txt" for label in recorded(tmp_path)} == on_disk(tmp_path)
+    assert multiprocessing.active_children() == []
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+STOPPED_RUN = """
+import sys
+from dungeonpress import batch
+from tests.batch_runners import faulty
+
+def told(event):
+    print(event.kind, flush=True)
+
+if __name__ == "__main__":
+    work = [batch.Item(label=f"item-{n}", command="test", options={"do": "nap"}, key=str(n)) for n in range(1000)]
+    summary = batch.build_and_record(work, batch.Settings(), sys.argv[1], runner=faulty, on_event=told,
+                                     timeout=60, memory_mb=0)
+    print(summary.line(), flush=True)
+"""
+
+
+def _session(sid: int) -> list:
+    """The processes still in session `sid` (the run and its workers)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == sid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["SIGTERM to the session", "SIGTERM to the supervisor", "SIGKILL to the supervisor"])
+def test_a_stopped_batch_of_1000_prints_no_worker_tracebacks_and_leaves_no_worker(tmp_path, how):
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen([sys.executable, "-c", STOPPED_RUN, str(tmp_path / "out")], cwd=root, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    finished = 0
+    for _ in range(10_000):  # until two items are made (each line is one event)
+        line = proc.stdout.readline()
+        finished += line.startswith("finished")
+        if finished >= 2 or not line:
+            break
+    assert finished >= 2
+    if how == "SIGTERM to the session":
+        os.killpg(proc.pid, signal.SIGTERM)
+    else:
+        proc.send_signal(signal.SIGTERM if "SIGTERM" in how else signal.SIGKILL)
+    out, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err and err.strip() == "", err
+    if "SIGTERM" in how:
+        assert out.splitlines()[-1].startswith("interrupted: ")
+    for _ in range(600):  # the workers go with their supervisor, even one killed outright
+        if not _session(proc.pid):
+            break
+        threading.Event().wait(0.05)
+    assert _session(proc.pid) == []
+
+
+@pytest.mark.parametrize("value", ["256", "511", "-1", "abc"])
+def test_a_memory_cap_below_what_pango_needs_is_refused_in_one_line(capsys, value):
+    # 256 MiB killed one zine in four with SIGTRAP (GLib aborts when Pango cannot allocate); 512 is the floor.
+    assert cli.main(["dungeon", "--batch", "4", "--item-memory", value]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"dungeonpress dungeon: error: argument --item-memory: must be a number from {batch.MIN_ITEM_MEMORY_MB} "
+        f"to 65536 (got {value}) (see dungeonpress dungeon --help)"]
+    assert batch.MIN_ITEM_MEMORY_MB == 512

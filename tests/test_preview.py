@@ -57,7 +57,7 @@ def test_pages_and_sheet_are_written_next_to_the_pdf(tmp_path):
 def test_product_names_resolve_in_the_build_folder(tmp_path):
     for name in ("dungeoneer-rulebook", "dungeoneer-rulebook-booklet-a4", "tables", "tables-booklet-a4",
                  "dungeon-5-zine-a4", "dungeon-5-zine-letter", "characters-7", "pack-66", "pack-66-booklet",
-                 ".serve/roll-x/dungeon-1-zine-a4"):
+                 ".serve/roll-x/dungeon-1-zine-a4", "rolls/dungeon-seed-1/dungeon-1-zine-a4"):
         blank_pdf(tmp_path / f"{name}.pdf", pages=1)
     found = {name: preview.resolve(name, tmp_path).name for name in ("rulebook", "tables", "zine", "character", "pack")}
     assert found == {"rulebook": "dungeoneer-rulebook.pdf", "tables": "tables.pdf", "zine": "dungeon-5-zine-a4.pdf",

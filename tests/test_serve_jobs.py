@@ -1,43 +1,17 @@
-"""serve.jobs: roll forms → command lines, and builds run as subprocesses whose errors and outputs are read back."""
+"""serve.jobs: rolls built as subprocesses into kept, whole roll folders; a capped queue; stale builds stopped."""
 
 from __future__ import annotations
 
-import re
+import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
 import pytest
 
-from dungeonpress.serve.jobs import JOBS_DIR, KEEP_JOBS, BadRoll, RollRequest, Runner
-
-
-def test_a_form_becomes_a_command_line():
-    form = {"what": ["dungeon"], "seed": ["42"], "rooms": ["6"], "paper": ["letter"], "layout": ["booklet"],
-            "theme": ["standard"]}
-    assert RollRequest.from_form(form).argv() == ["dungeon", "--seed", "42", "--rooms", "6", "--layout", "booklet",
-                                           "--paper", "letter"]
-    assert RollRequest.from_form(form | {"what": ["pack"]}).argv() == ["dungeon", "--seed", "42", "--count", "6",
-                                                                "--rooms", "6", "--paper", "letter"]
-    assert RollRequest.from_form(form | {"what": ["character"], "paper": ["a5"]}).argv() == [
-        "character", "--seed", "42", "--paper", "a5"]
-    assert 0 <= RollRequest.from_form(form | {"seed": [""]}).seed < 10**6
-
-
-@pytest.mark.parametrize("change, message", [
-    ({"what": ["rulebook"]}, "unknown product 'rulebook'"), ({"seed": ["1; rm -rf /"]}, "is not a whole number"),
-    ({"seed": ["-1"]}, "out of range"), ({"rooms": ["99"]}, "rooms 99 is out of range (3-30)"),
-    ({"paper": ["a5"]}, "a dungeon prints on a4, letter"), ({"layout": ["scroll"]}, "layout 'scroll'"),
-    ({"theme": ["neon"]}, "theme 'neon'"),
-])
-def test_bad_form_values_are_refused(change, message):
-    form = {"what": ["dungeon"], "seed": ["42"], "rooms": ["6"], "paper": ["a4"], "layout": ["zine"]}
-    with pytest.raises(BadRoll, match=re.escape(message)):
-        RollRequest.from_form(form | change)
-
-
-def test_a_theme_other_than_the_standard_is_passed_on():
-    assert RollRequest.from_form({"theme": ["ink-saver"]}).argv()[-2:] == ["--theme", "ink-saver"]
-    assert "--theme" not in RollRequest().argv()
+from dungeonpress.serve.jobs import KEEP_JOBS, MAX_WAITING, RETRY_AFTER, ROLLS_DIR, STAGING, Busy, Runner
+from dungeonpress.serve.rolls import RollRequest
 
 
 # -- builds, with a stand-in for `python -m dungeonpress …` (a build is only ever a subprocess)
@@ -60,21 +34,61 @@ def finished(job, rounds=2000):
     raise AssertionError("the fake build never finished")
 
 
-def test_a_build_lists_what_it_wrote_and_passes_the_content_packs(tmp_path):
+def test_a_roll_is_kept_whole_in_its_own_folder_with_the_content_packs_passed(tmp_path):
     out = tmp_path / "build"
     script = 'echo "$@" > "$OUT/args.txt"; mkdir -p "$OUT/exports"; echo x > "$OUT/exports/t.json"; touch "$OUT/.hidden"'
     runner = Runner(out, [tmp_path / "mypack"], timeout=30, on_change=lambda: None,
                     python=fake_python(tmp_path, script))
-    job = finished(runner.roll(RollRequest(seed=5, rooms=4)))
+    job = finished(runner.roll(RollRequest(seed=5, options=(("--rooms", "4"),))))
     assert job.state == "done" and job.errors == [] and job.messages == []
-    folder = job.folder.relative_to(out).as_posix()
-    assert folder.startswith(f"{JOBS_DIR}/roll-")
-    assert job.outputs == [f"{folder}/args.txt", f"{folder}/exports/t.json"]  # hidden files are not offered
+    assert job.folder == out / ROLLS_DIR / "dungeon-seed-5-rooms-4"
+    assert job.outputs == [f"{ROLLS_DIR}/dungeon-seed-5-rooms-4/args.txt",
+                           f"{ROLLS_DIR}/dungeon-seed-5-rooms-4/exports/t.json"]  # hidden files are not offered
     args = (job.folder / "args.txt").read_text().split()
     assert args[:6] == ["-m", "dungeonpress", "dungeon", "--seed", "5", "--rooms"]
     assert args[-2:] == ["--content", str(tmp_path / "mypack")] and "--quiet" in args
+    assert Path(args[args.index("--out") + 1]).name.startswith(STAGING)  # built aside, renamed in when whole
+    assert job.label == f"dungeonpress dungeon --seed 5 --rooms 4 --content {tmp_path / 'mypack'}"
     runner.close()
-    assert not (out / JOBS_DIR).exists()
+    assert sorted(p.name for p in (out / ROLLS_DIR).iterdir()) == ["dungeon-seed-5-rooms-4"]  # kept after stop
+
+
+def test_the_command_shown_names_packs_as_the_user_would_type_them(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my pack").mkdir()
+    runner = Runner(tmp_path / "build", [tmp_path / "my pack"], timeout=30, on_change=lambda: None)
+    assert runner.command_line(RollRequest(seed=9)) == "dungeonpress dungeon --seed 9 --content 'my pack'"
+
+
+def test_a_failed_build_leaves_no_folder_and_a_rebuild_replaces_the_old_one(tmp_path):
+    out = tmp_path / "build"
+    runner = Runner(out, [], timeout=30, on_change=lambda: None,
+                    python=fake_python(tmp_path, 'echo one > "$OUT/a.txt"; echo half > "$OUT/b.txt"; exit 1'))
+    job = finished(runner.roll(RollRequest(seed=1)))
+    assert job.state == "failed" and job.outputs == []
+    assert list((out / ROLLS_DIR).iterdir()) == []  # neither the half roll nor its staging folder
+    runner.python = fake_python(tmp_path, 'echo one > "$OUT/a.txt"')
+    first = finished(runner.roll(RollRequest(seed=1), reason="again"))
+    runner.python = fake_python(tmp_path, 'echo two > "$OUT/c.txt"')
+    second = finished(runner.roll(RollRequest(seed=1), reason="changed"))
+    assert first.folder == second.folder
+    assert sorted(p.name for p in second.folder.iterdir()) == ["c.txt"]  # the new roll, whole, nothing of the old
+    assert sorted(p.name for p in (out / ROLLS_DIR).iterdir()) == ["dungeon-seed-1"]
+    runner.close()
+
+
+def test_staging_folders_of_a_dead_server_are_removed_and_a_live_ones_kept(tmp_path):
+    rolls = tmp_path / "build" / ROLLS_DIR
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stale = rolls / f"{STAGING}{dead.stdout.strip()}-abc"
+    live = rolls / f"{STAGING}{os.getpid()}-def"
+    kept = rolls / "dungeon-seed-1"
+    for folder in (stale, live, kept):
+        folder.mkdir(parents=True)
+        (folder / "x.pdf").write_bytes(b"%PDF-half")
+    runner = Runner(tmp_path / "build", [], timeout=30, on_change=lambda: None)
+    assert runner.remove_stale_staging() == [stale]
+    assert not stale.exists() and live.exists() and kept.exists()
 
 
 def test_content_errors_are_read_by_file_and_line_and_other_lines_kept(tmp_path):
@@ -104,19 +118,56 @@ def test_a_build_that_cannot_start_fails_with_one_message(tmp_path):
     runner.close()
 
 
-def test_only_the_newest_rolls_and_the_last_check_are_kept(tmp_path):
+def test_the_queue_is_capped_and_the_same_waiting_roll_is_not_queued_twice(tmp_path):
+    flag = tmp_path / "go"
+    runner = Runner(tmp_path / "build", [], timeout=60, on_change=lambda: None,
+                    python=fake_python(tmp_path, f'while [ ! -e "{flag}" ]; do sleep 0.05; done'))
+    try:
+        jobs = [runner.roll(RollRequest(seed=n)) for n in range(MAX_WAITING)]
+        assert runner.roll(RollRequest(seed=MAX_WAITING - 1)) is jobs[-1]  # still queued: the same job
+        with pytest.raises(Busy) as refused:
+            runner.roll(RollRequest(seed=99))
+        assert refused.value.retry_after == RETRY_AFTER
+        assert str(refused.value) == f"{MAX_WAITING} rolls are already waiting; try again in {RETRY_AFTER} s"
+        assert len(runner.rolls()) == MAX_WAITING
+    finally:
+        flag.touch()
+        for job in jobs:
+            finished(job, rounds=6000)
+        runner.close()
+
+
+def test_a_content_change_stops_the_stale_build_of_the_same_roll(tmp_path):
+    flag = tmp_path / "go"
+    runner = Runner(tmp_path / "build", [], timeout=60, on_change=lambda: None,
+                    python=fake_python(tmp_path, f'while [ ! -e "{flag}" ]; do sleep 0.05; done; echo x > "$OUT/a.txt"'))
+    first = runner.roll(RollRequest(seed=3))
+    for _ in range(2000):
+        if first.id in runner._procs:
+            break
+        threading.Event().wait(0.01)
+    second = runner.roll(RollRequest(seed=3), reason="changed a.yaml", supersede=True)
+    assert second is not first and first.superseded
+    flag.touch()
+    finished(second, rounds=6000)
+    assert second.state == "done" and runner.rolls() == [second]  # the stopped build is forgotten
+    runner.close()
+
+
+def test_only_the_newest_rolls_are_remembered_and_every_folder_is_kept(tmp_path):
     changes = []
-    runner = Runner(tmp_path, [], timeout=30, on_change=lambda: changes.append(1),
-                    python=fake_python(tmp_path, "true"))
+    out = tmp_path / "build"
+    runner = Runner(out, [], timeout=30, on_change=lambda: changes.append(1),
+                    python=fake_python(tmp_path, 'echo x > "$OUT/a.txt"'))
     first = finished(runner.roll(RollRequest(seed=1)))
     checks = [finished(runner.check("edit")) for _ in range(2)]
     later = [finished(runner.roll(RollRequest(seed=n))) for n in range(2, KEEP_JOBS + 2)]
-    runner.roll(RollRequest(seed=99))  # trims as it starts
-    assert first.folder is not None and not first.folder.exists()  # the oldest finished roll's folder is gone
-    # thirteen rolls were started after the first: the first and the next went, the newest twelve stay
+    finished(runner.roll(RollRequest(seed=99)))  # trims as it starts
     assert runner.find(first.id) is None and runner.find(later[0].id) is None and runner.find(later[1].id) is later[1]
     assert len(runner.rolls()) == KEEP_JOBS and runner.latest_roll().roll == RollRequest(seed=99)
     assert runner.latest_check() is checks[-1] and runner.find(checks[0].id) is None
+    assert first.folder.is_dir() and len(list((out / ROLLS_DIR).iterdir())) == KEEP_JOBS + 2
+    assert runner.latest_of(RollRequest(seed=5)).roll == RollRequest(seed=5)
+    assert runner.latest_of(RollRequest(seed=1)) is None  # forgotten (its folder stays)
     assert changes  # the page was told each time a job moved
-    finished(runner.latest_roll())
     runner.close()

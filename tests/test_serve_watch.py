@@ -1,10 +1,13 @@
-"""serve.watch: changed files under the watched folders → one rebuild call per batch, with the changed paths."""
+"""serve.watch: saved files in the watched folders → rebuild calls with their paths; links out and editor temp files ignored."""
 
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
-from dungeonpress.serve.watch import Watcher
+import pytest
+
+from dungeonpress.serve.watch import Watcher, folders_under, is_editor_temp
 
 
 def test_only_existing_folders_are_watched(tmp_path):
@@ -43,3 +46,78 @@ def test_a_saved_file_calls_rebuild_with_its_path_and_stop_ends_the_thread(tmp_p
     finally:
         watcher.stop()
     assert not watcher._thread.is_alive()
+
+
+@pytest.mark.parametrize("name", [".table.yaml.swp", ".table.yaml.swx", "table.yaml~", ".#table.yaml", "#table.yaml#",
+                                  "4913", "5036", "table.yaml.tmp", ".rules.md.dp-123-x.part", "map.svg.crdownload"])
+def test_editor_temp_files_are_recognised(name):
+    assert is_editor_temp(name)
+
+
+@pytest.mark.parametrize("name", ["table.yaml", "rules.md", "zine.css", "map-2.svg", "book.yaml", "d66.yaml"])
+def test_content_files_are_not_temp_files(name):
+    assert not is_editor_temp(name)
+
+
+def test_links_out_of_a_pack_are_not_followed(tmp_path):
+    # Issue 28: one link to /usr in a pack made 15,847 inotify watches; `dungeonpress serve --content` on
+    # such a pack now holds 23 (the built-in content and templates folders and the pack's own).
+    pack, outside = tmp_path / "pack", tmp_path / "usr"
+    (pack / "tables").mkdir(parents=True)
+    for n in range(5):
+        (outside / f"lib{n}" / "deep").mkdir(parents=True)
+    (pack / "tables" / "usr").symlink_to(outside)
+    assert folders_under([pack]) == [pack, pack / "tables"]
+
+
+def test_only_the_packs_own_files_call_rebuild(tmp_path):
+    pack, outside = tmp_path / "pack", tmp_path / "elsewhere"
+    (pack / "tables").mkdir(parents=True)
+    outside.mkdir()
+    (pack / "tables" / "link").symlink_to(outside)
+    calls, called = [], threading.Event()
+
+    def rebuild(paths):
+        calls.append(paths)
+        if any(p.endswith("real.yaml") for p in paths):
+            called.set()
+
+    watcher = Watcher([pack], rebuild)
+    watcher.start()
+    try:
+        for _ in range(40):  # until the watcher hears the real save; everything else was written before it
+            (outside / "x.yaml").write_text("id: far\n")
+            for temp in ("4913", ".real.yaml.swp", "real.yaml~", ".#real.yaml"):
+                (pack / "tables" / temp).write_text("x")
+            (pack / "tables" / "real.yaml").write_text("id: t\n")
+            if called.wait(0.5):
+                break
+        assert called.is_set(), "no rebuild after saving a file"
+        heard = {Path(p).name for paths in calls for p in paths}
+        assert heard == {"real.yaml"}
+    finally:
+        watcher.stop()
+
+
+def test_a_new_folder_in_the_pack_is_watched_too(tmp_path):
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    called = threading.Event()
+    seen = []
+
+    def rebuild(paths):
+        seen.extend(paths)
+        if any(p.endswith("new.yaml") for p in paths):
+            called.set()
+
+    watcher = Watcher([pack], rebuild)
+    watcher.start()
+    try:
+        for _ in range(40):
+            (pack / "tables").mkdir(exist_ok=True)
+            (pack / "tables" / "new.yaml").write_text("id: n\n")
+            if called.wait(0.5):
+                break
+        assert called.is_set()
+    finally:
+        watcher.stop()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import multiprocessing
 import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
@@ -14,6 +17,12 @@ from multiprocessing.connection import wait
 WORKERS = 2  # the machine this is made for has two cores
 ITEM_TIMEOUT = 600.0  # seconds; the rulebook takes well under a minute on a loaded two-core machine
 ITEM_MEMORY_MB = 2048  # address space per worker (RLIMIT_AS); a zine worker peaks far below this
+# The least --item-memory a worker can work in. Measured (VmPeak, one item in a fresh process): a zine
+# 313 MiB, an A5 booklet 356 MiB, the rulebook 585 MiB. Under about 360 MiB Pango's own allocations
+# fail inside GLib, which aborts the worker with SIGTRAP (g_error) rather than raising MemoryError:
+# at 256 MiB one zine in four died that way. 512 MiB leaves a zine or booklet room to spare; the
+# rulebook there fails cleanly ("memory limit (512 MiB) exceeded") and builds at 640.
+MIN_ITEM_MEMORY_MB = 512
 _START = "spawn"  # a fresh interpreter per worker: no locks or threads inherited from the parent
 STARTUP = 120.0  # seconds a fresh worker may take to start (imports) before its first item's clock runs
 
@@ -94,30 +103,58 @@ def _content(user_packs: tuple):
     return _CONTENT[user_packs]
 
 
+def die_with_parent() -> None:
+    """In a child process (Linux): be killed when the process that started it dies, even by SIGKILL.
+
+    Elsewhere it does nothing: the child then notices when it next talks to its parent. Safe to call
+    between fork and exec once `ready_to_die_with_parent()` has run in the parent.
+    """
+    prctl = ready_to_die_with_parent()
+    if prctl is not None:
+        prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+
+
+@functools.lru_cache(maxsize=1)
+def ready_to_die_with_parent():
+    """libc's prctl, loaded once (in the parent: a child between fork and exec must not load a library)."""
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
 def _worker(conn, runner, settings: Settings, memory_mb: int) -> None:
-    """A worker's loop: take an item, make it, send back ("ok", outputs, warnings) or ("error", reason)."""
+    """A worker's loop: take an item, make it, send back ("ok", outputs, warnings) or ("error", reason).
+
+    Ctrl-C and SIGTERM are the supervisor's to handle: it stops the workers itself. A worker whose
+    supervisor is gone (its pipe broken) ends quietly: there is no one left to tell.
+    """
     import resource
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    die_with_parent()
     if memory_mb:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    while True:
-        try:
+    try:
+        while True:
             item = conn.recv()
-        except (EOFError, OSError):
-            return
-        if item is None:
-            return
-        conn.send(("started",))  # the clock starts now, not while a fresh worker was still importing
-        try:
-            made = runner(settings, item)
-            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # MiB so far: flat over a healthy batch
-            conn.send(("ok", made[0], made[1], made[2] if len(made) > 2 else {}, round(peak, 1),
-                       made[3] if len(made) > 3 else {}))
-        except MemoryError:
-            conn.send(("error", f"memory limit ({memory_mb} MiB) exceeded"))
-        except BaseException as exc:  # noqa: BLE001 - one bad item must never take the worker's others down
-            conn.send(("error", _reason(exc)))
+            if item is None:
+                return
+            conn.send(("started",))  # the clock starts now, not while a fresh worker was still importing
+            try:
+                made = runner(settings, item)
+                peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # MiB so far: flat over a healthy batch
+                answer = ("ok", made[0], made[1], made[2] if len(made) > 2 else {}, round(peak, 1),
+                          made[3] if len(made) > 3 else {})
+            except MemoryError:
+                answer = ("error", f"memory limit ({memory_mb} MiB) exceeded")
+            except BaseException as exc:  # noqa: BLE001 - one bad item must never take the worker's others down
+                answer = ("error", _reason(exc))
+            conn.send(answer)
+    except (EOFError, OSError):
+        return  # the supervisor is gone
 
 
 def _reason(exc: BaseException) -> str:
@@ -184,6 +221,31 @@ def run(items, settings: Settings, *, on_result=None, on_event=None, runner=make
     results: list[Result] = []
     if not items:
         return results
+    with _terminate_as_interrupt():
+        return _run(items, settings, results, on_result=on_result, on_event=on_event, runner=runner,
+                    workers=workers, timeout=timeout, memory_mb=memory_mb)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """While a run lasts, SIGTERM (`kill`, a closing terminal's session) stops it as Ctrl-C does: workers
+    stopped, finished items kept. Only the main thread can take signals; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _run(items, settings, results, *, on_result, on_event, runner, workers, timeout, memory_mb) -> list[Result]:
+    total = len(items)
     context = multiprocessing.get_context(_START)
     _Slot.started_workers = 0
     pending = list(reversed(items))
@@ -226,7 +288,7 @@ def run(items, settings: Settings, *, on_result=None, on_event=None, runner=make
                     except (EOFError, OSError):
                         message = None
                     if message is None:
-                        finish(slot, "failed", error=_death(slot))
+                        finish(slot, "failed", error=_death(slot, memory_mb))
                         replace = True
                     elif message[0] == "started":
                         slot.started, slot.running = time.monotonic(), True
@@ -237,7 +299,7 @@ def run(items, settings: Settings, *, on_result=None, on_event=None, runner=make
                     else:
                         finish(slot, "failed", error=message[1])
                 elif slot.process.sentinel in ready:
-                    finish(slot, "failed", error=_death(slot))
+                    finish(slot, "failed", error=_death(slot, memory_mb))
                     replace = True
                 elif time.monotonic() >= slot.deadline(timeout):
                     slot.stop(kill=True)
@@ -258,11 +320,14 @@ def run(items, settings: Settings, *, on_result=None, on_event=None, runner=make
     return results
 
 
-def _death(slot: _Slot) -> str:
+def _death(slot: _Slot, memory_mb: int = 0) -> str:
     slot.process.join(timeout=5)
     code = slot.process.exitcode
     if code is not None and code < 0:
         name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
+        if memory_mb and -code in (signal.SIGTRAP, signal.SIGABRT, signal.SIGSEGV):
+            # GLib aborts (SIGTRAP) when Pango cannot allocate under the cap, instead of a MemoryError.
+            return f"worker was killed ({name}): most likely out of its {memory_mb} MiB memory cap (--item-memory)"
         return f"worker was killed ({name}; out of memory?)"
     return f"worker died (exit code {code})"
 

@@ -65,8 +65,9 @@ def _parser(commands) -> argparse.ArgumentParser:
         # Only runs of many items (build all, --batch) use workers; a single product runs in this process.
         sub.add_argument("--item-timeout", type=_positive(float, 1, 3600), default=None, metavar="S",
                          help=f"stop an item of build all or --batch after S seconds (default {batch.ITEM_TIMEOUT:g})")
-        sub.add_argument("--item-memory", type=_positive(int, 256, 65536), default=None, metavar="MB",
-                         help=f"memory cap per worker, in MiB (default {batch.ITEM_MEMORY_MB})")
+        sub.add_argument("--item-memory", type=_positive(int, batch.MIN_ITEM_MEMORY_MB, 65536), default=None, metavar="MB",
+                         help=f"memory cap per worker, in MiB, at least {batch.MIN_ITEM_MEMORY_MB} (what WeasyPrint "
+                              f"and Pango need to start; default {batch.ITEM_MEMORY_MB})")
 
     def common(sub, seeded: bool):
         sub.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
@@ -260,7 +261,8 @@ def _tool_parsers(top) -> dict:
     serve.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
                        help="an extra content pack, watched and passed to every build")
     serve.add_argument("--out", type=Path, default=build.DEFAULT_OUT, metavar="DIR", help=out_help)
-    serve.add_argument("--timeout", type=float, default=300, help="seconds a build may take (default: 300)")
+    serve.add_argument("--timeout", type=_positive(float, 1, 3600), default=300, metavar="S",
+                       help="seconds a build may take, 1-3600 (default: 300)")
     serve.add_argument("--quiet", action="store_true", help="no request log")
     return {"preview": preview, "serve": serve}
 

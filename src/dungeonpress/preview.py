@@ -169,8 +169,10 @@ def resolve(target: str, build_dir: Path) -> Path:
     if exact.is_file():
         return exact
     word = target.lower()
+    # Hidden folders hold temp files; rolls/ holds what `serve` rolled: a name means the build's own product.
     found = [path for path in sorted(build_dir.rglob("*.pdf"))
              if not any(part.startswith(".") for part in path.relative_to(build_dir).parts)
+             and path.relative_to(build_dir).parts[0] != "rolls"
              and {word, word + "s"} & set(path.stem.lower().split("-"))]
     if not found:
         raise PreviewError(f"{target}: no such PDF, and no product of that name in {build_dir} "

@@ -2,6 +2,7 @@
 
 Builds run as `python -m dungeonpress …` subprocesses, and the server itself runs in a fresh
 interpreter (`python -m dungeonpress.serve`), so the serving process never loads WeasyPrint.
+Rolls are kept in the build folder's rolls/ when the server stops.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""Roll requests → `python -m dungeonpress …` subprocesses with a timeout, each into its own folder under build/."""
+"""Rolls → `python -m dungeonpress …` subprocesses with a timeout, each kept whole in its own folder under build/rolls/."""
 
 from __future__ import annotations
 
 import os
 import re
 import signal
-import secrets
+import shlex
 import shutil
 import subprocess
 import sys
@@ -15,78 +15,26 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dungeonpress.products.common import THEMES  # the looks `--theme` offers (a plain tuple; no WeasyPrint)
+from dungeonpress.batch import die_with_parent, ready_to_die_with_parent  # a killed server leaves no build running
+from dungeonpress.serve.paths import shown
+from dungeonpress.serve.rolls import RollRequest
 
-WHATS = ("dungeon", "pack", "character")
-LAYOUTS = ("zine", "booklet")
-PAPERS = {"dungeon": ("a4", "letter"), "pack": ("a4", "letter"), "character": ("a4", "letter", "a5")}
-ROOMS = (3, 30)
-PACK_COUNT = 6
-KEEP_JOBS = 12  # older roll folders are deleted: the page is for trying things, build/ is for keeping
-JOBS_DIR = ".serve"  # under the build folder; hidden from the product list
 PARALLEL = 2  # builds at once; more wait their turn (the machine, not the page, is the limit)
+MAX_WAITING = 4  # rolls queued or running at once; one more is refused (Busy) rather than piled up
+RETRY_AFTER = 30  # seconds a refused roll is told to wait: about one zine build on a busy machine
+KEEP_JOBS = 12  # rolls the page remembers (their folders stay in the build folder)
+ROLLS_DIR = "rolls"  # under the build folder: one folder per roll, kept after the server stops
+STAGING = ".staging-"  # a roll is built in rolls/.staging-PID-N/ and renamed into place only when whole
 
 CONTENT_ERROR = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+): (?P<message>.+)$")
 
 
-class BadRoll(ValueError):
-    """A form value out of range: shown to the user, nothing is run."""
+class Busy(RuntimeError):
+    """Too many rolls waiting: the client is told to come back in `retry_after` seconds."""
 
-
-@dataclass(frozen=True)
-class RollRequest:
-    what: str = "dungeon"
-    seed: int = 1234
-    rooms: int = 8
-    paper: str = "a4"
-    layout: str = "zine"
-    theme: str = "standard"
-
-    @classmethod
-    def from_form(cls, form: dict) -> "RollRequest":
-        def one(key, default=""):
-            return (form.get(key) or [default])[0].strip()
-
-        what = one("what", "dungeon")
-        if what not in WHATS:
-            raise BadRoll(f"unknown product {what!r} (expected {', '.join(WHATS)})")
-        seed_text = one("seed")
-        seed = secrets.randbelow(10**6) if not seed_text else _int(seed_text, "seed", 0, 10**9)
-        rooms = _int(one("rooms", "8"), "rooms", *ROOMS)
-        paper = one("paper", "a4")
-        if paper not in PAPERS[what]:
-            raise BadRoll(f"paper {paper!r}: a {what} prints on {', '.join(PAPERS[what])}")
-        layout = one("layout", "zine")
-        if layout not in LAYOUTS:
-            raise BadRoll(f"layout {layout!r} (expected {', '.join(LAYOUTS)})")
-        theme = one("theme", "standard")
-        if theme not in THEMES:
-            raise BadRoll(f"theme {theme!r} (expected {', '.join(THEMES)})")
-        return cls(what, seed, rooms, paper, layout, theme)
-
-    def argv(self) -> list[str]:
-        """The command line (after `dungeonpress`) that makes this roll."""
-        if self.what == "character":
-            args = ["character", "--seed", str(self.seed), "--paper", self.paper]
-        elif self.what == "pack":
-            args = ["dungeon", "--seed", str(self.seed), "--count", str(PACK_COUNT), "--rooms", str(self.rooms),
-                    "--paper", self.paper]
-        else:
-            args = ["dungeon", "--seed", str(self.seed), "--rooms", str(self.rooms), "--layout", self.layout,
-                    "--paper", self.paper]
-        if self.theme != "standard":
-            args += ["--theme", self.theme]
-        return args
-
-
-def _int(text: str, name: str, low: int, high: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise BadRoll(f"{name} {text!r} is not a whole number") from None
-    if not low <= value <= high:
-        raise BadRoll(f"{name} {value} is out of range ({low}-{high})")
-    return value
+    def __init__(self, retry_after: int):
+        super().__init__(f"{MAX_WAITING} rolls are already waiting; try again in {retry_after} s")
+        self.retry_after = retry_after
 
 
 @dataclass
@@ -94,7 +42,7 @@ class Job:
     id: int
     label: str  # what the page calls it: the command line, or "content check"
     argv: list
-    folder: Path | None  # where its outputs go (None for a check that writes nothing)
+    folder: Path | None  # where its outputs end up (None for a check that writes nothing)
     reason: str = "rolled"
     state: str = "queued"  # queued, running, done, failed
     errors: list = field(default_factory=list)  # (file, line, message) from `file:line: message` lines
@@ -103,6 +51,7 @@ class Job:
     roll: RollRequest | None = None  # what to make again when the content changes
     started: float = 0.0
     seconds: float = 0.0
+    superseded: bool = False  # stopped because the content changed again: a newer build replaces it
 
     @property
     def finished(self) -> bool:
@@ -110,7 +59,11 @@ class Job:
 
 
 class Runner:
-    """Starts builds in threads, each a subprocess with a timeout; calls `on_change` when a job moves."""
+    """Starts builds in threads, each a subprocess with a timeout; calls `on_change` when a job moves.
+
+    A roll is built into a staging folder and renamed to rolls/NAME/ only when it succeeded, so a
+    roll folder is always whole; staging folders of a server that was killed are removed by the next.
+    """
 
     def __init__(self, out_dir: Path, packs: list, *, timeout: float, on_change, python: str = sys.executable,
                  cwd: Path | None = None):
@@ -123,20 +76,54 @@ class Runner:
         self.jobs: list[Job] = []
         self._lock = threading.Lock()
         self._slots = threading.Semaphore(PARALLEL)
-        self._procs: set = set()
+        self._procs: dict = {}  # job id → its running build
+        self._staging: set = set()  # staging folders of builds under way
         self._closing = False
         self._next = 1
+        ready_to_die_with_parent()
+
+    @property
+    def rolls_dir(self) -> Path:
+        return self.out_dir / ROLLS_DIR
 
     # -- starting
 
-    def roll(self, roll: RollRequest, reason: str = "rolled") -> Job:
-        jobs_root = self.out_dir / JOBS_DIR
-        jobs_root.mkdir(parents=True, exist_ok=True)
-        folder = Path(tempfile.mkdtemp(prefix="roll-", dir=jobs_root))
-        return self._start(" ".join(["dungeonpress", *roll.argv()]), roll.argv(), folder, reason, roll)
+    def roll(self, roll: RollRequest, reason: str = "rolled", *, supersede: bool = False) -> Job:
+        """Start a roll (Busy when MAX_WAITING are already waiting); the same roll already queued is reused.
+
+        With `supersede` (the content changed), a build of the same roll still running is stopped:
+        its result would be stale, and a burst of saves makes one build, not one per save.
+        """
+        with self._lock:
+            waiting = [j for j in self.jobs if j.folder is not None and not j.finished]
+            queued = next((j for j in waiting if j.roll == roll and j.state == "queued"), None)
+            if queued is not None:
+                queued.reason = reason
+                return queued
+            if supersede:
+                for job in waiting:
+                    if job.roll == roll and job.state == "running":
+                        job.superseded = True
+                        proc = self._procs.get(job.id)
+                        if proc is not None:
+                            _kill(proc)
+                waiting = [j for j in waiting if not j.superseded]
+            if len(waiting) >= MAX_WAITING:
+                raise Busy(RETRY_AFTER)
+        return self._start(self.command_line(roll), roll.argv(), self.rolls_dir / roll.folder_name(), reason, roll)
+
+    def command_line(self, roll: RollRequest) -> str:
+        """The command a user types to make this roll's bytes: its options and every --content pack."""
+        packs = [word for pack in self.packs for word in ("--content", shlex.quote(shown(pack)))]
+        return " ".join(["dungeonpress", *roll.argv(), *packs])
 
     def check(self, reason: str) -> Job:
         """`dungeonpress validate`: what a content change is checked with when nothing was rolled yet."""
+        with self._lock:
+            queued = next((j for j in self.jobs if j.folder is None and j.state == "queued"), None)
+            if queued is not None:  # one waiting check covers every change made before it runs
+                queued.reason = reason
+                return queued
         return self._start("dungeonpress validate", ["validate"], None, reason, None)
 
     def _start(self, label, argv, folder, reason, roll) -> Job:
@@ -144,43 +131,66 @@ class Runner:
             job = Job(self._next, label, list(argv), folder, reason, roll=roll)
             self._next += 1
             self.jobs.append(job)
-            stale = self._trim()
-        for old in stale:
-            shutil.rmtree(old, ignore_errors=True)
+            self._trim()
         threading.Thread(target=self._run, args=(job,), name=f"build-{job.id}", daemon=True).start()
         self.on_change()
         return job
 
-    def _trim(self) -> list:
+    def _trim(self) -> None:
+        """Forget the oldest finished rolls past KEEP_JOBS (their folders stay) and every check but the last."""
         rolls = [j for j in self.jobs if j.folder is not None]
         stale = [j for j in rolls[:-KEEP_JOBS] if j.finished]
         self.jobs = [j for j in self.jobs if j not in stale and (j.folder is not None or j is self._last_check())]
-        return [j.folder for j in stale]
 
     def _last_check(self):
         checks = [j for j in self.jobs if j.folder is None]
         return checks[-1] if checks else None
 
+    def remove_stale_staging(self) -> list:
+        """Staging folders left by a server that was killed (its process is gone): removed, never shown."""
+        removed = []
+        try:
+            names = [n for n in os.listdir(self.rolls_dir) if n.startswith(STAGING)]
+        except OSError:
+            return removed
+        for name in names:
+            pid = name[len(STAGING):].split("-", 1)[0]
+            if not pid.isdigit() or _alive(int(pid)):
+                continue
+            folder = self.rolls_dir / name
+            if folder.is_dir() and not folder.is_symlink():
+                shutil.rmtree(folder, ignore_errors=True)
+                removed.append(folder)
+        return removed
+
     # -- running
 
     def _run(self, job: Job) -> None:
         with self._slots:
-            if self._closing:
+            if self._closing or job.superseded:
                 return
             job.state, job.started = "running", time.monotonic()
             self.on_change()
             command = [self.python, "-m", "dungeonpress", *job.argv]
+            staging = None
             if job.folder is not None:
-                command += ["--quiet", "--out", str(job.folder)]
+                self.rolls_dir.mkdir(parents=True, exist_ok=True)
+                staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}{os.getpid()}-", dir=self.rolls_dir))
+                staging.chmod(0o777 & ~_umask())  # mkdtemp makes 0700; a kept roll is an ordinary folder
+                self._staging.add(staging)
+                command += ["--quiet", "--out", str(staging)]
             for pack in self.packs:
                 command += ["--content", str(pack)]
             try:
                 proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        cwd=self.cwd, start_new_session=True)
+                                        cwd=self.cwd, start_new_session=True, preexec_fn=die_with_parent)
             except OSError as exc:
-                self._finish(job, 1, "", f"error: could not start the build: {exc}")
+                self._finish(job, 1, "", f"error: could not start the build: {exc}", staging)
                 return
-            self._procs.add(proc)
+            with self._lock:
+                self._procs[job.id] = proc
+            if job.superseded:  # stopped while it was starting
+                _kill(proc)
             try:
                 out, err = proc.communicate(timeout=self.timeout)
                 code = proc.returncode
@@ -189,10 +199,11 @@ class Runner:
                 out, err = proc.communicate()
                 code, err = 1, err + f"\nerror: the build took longer than {self.timeout:g} s and was stopped"
             finally:
-                self._procs.discard(proc)
-            self._finish(job, code, out, err)
+                with self._lock:
+                    self._procs.pop(job.id, None)
+            self._finish(job, code, out, err, staging)
 
-    def _finish(self, job: Job, code: int, out: str, err: str) -> None:
+    def _finish(self, job: Job, code: int, out: str, err: str, staging: Path | None = None) -> None:
         for line in err.splitlines():
             line = line.strip()
             match = CONTENT_ERROR.match(line)
@@ -200,7 +211,24 @@ class Runner:
                 job.errors.append((match["file"], int(match["line"]), match["message"]))
             elif line and not line.startswith(("seed:", "usage:")):
                 job.messages.append(line)
-        if job.folder is not None and job.folder.is_dir():
+        if job.superseded:
+            if staging is not None:
+                shutil.rmtree(staging, ignore_errors=True)
+                self._staging.discard(staging)
+            with self._lock:
+                self.jobs = [j for j in self.jobs if j is not job]
+            self.on_change()
+            return
+        if staging is not None:
+            if code == 0 and not self._closing:
+                try:
+                    _put_in_place(staging, job.folder)
+                except OSError as exc:
+                    code = 1
+                    job.messages.append(f"error: could not keep the roll in {job.folder}: {exc.strerror or exc}")
+            shutil.rmtree(staging, ignore_errors=True)
+            self._staging.discard(staging)
+        if code == 0 and job.folder is not None and job.folder.is_dir():
             job.outputs = sorted(p.relative_to(self.out_dir).as_posix() for p in job.folder.rglob("*")
                                  if p.is_file() and not p.name.startswith("."))
         job.seconds = time.monotonic() - job.started
@@ -216,6 +244,11 @@ class Runner:
             rolls = [j for j in self.jobs if j.folder is not None]
             return rolls[-1] if rolls else None
 
+    def latest_of(self, roll: RollRequest) -> Job | None:
+        """The newest job of this roll this server remembers, or None."""
+        with self._lock:
+            return next((j for j in reversed(self.jobs) if j.roll == roll), None)
+
     def latest_check(self) -> Job | None:
         with self._lock:
             return self._last_check()
@@ -229,18 +262,41 @@ class Runner:
             return next((j for j in self.jobs if j.id == job_id), None)
 
     def close(self) -> None:
-        """Stop running builds and delete the roll folders this server made."""
+        """Stop running builds; their staging folders go, every finished roll stays in the build folder."""
         self._closing = True
-        for proc in list(self._procs):
-            _kill(proc)
         with self._lock:
-            folders = [j.folder for j in self.jobs if j.folder is not None]
-        for folder in folders:
-            shutil.rmtree(folder, ignore_errors=True)
-        try:
-            (self.out_dir / JOBS_DIR).rmdir()
-        except OSError:
-            pass  # not empty (another server's rolls) or already gone
+            procs = list(self._procs.values())
+        for proc in procs:
+            _kill(proc)
+        for staging in list(self._staging):
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def _put_in_place(staging: Path, folder: Path) -> None:
+    """Replace `folder` by the whole new roll in `staging` (the old one, if any, is moved aside first)."""
+    old = None
+    if folder.exists():
+        old = Path(tempfile.mkdtemp(prefix=f"{STAGING}{os.getpid()}-old-", dir=folder.parent))
+        os.replace(folder, old / "roll")
+    os.replace(staging, folder)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: alive, and not ours to judge
+    return True
 
 
 def _kill(proc: subprocess.Popen) -> None:

@@ -1,4 +1,4 @@
-"""Server state (build folder listing, rolls, content check) → the preview page's HTML (escaped by hand)."""
+"""Server state (build folder, rolls, content check, product options) → the preview page and a PDF's page view (HTML escaped by hand)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import re
 from html import escape
 from urllib.parse import quote
 
-from dungeonpress.serve.jobs import LAYOUTS, PAPERS, THEMES, WHATS, Job, RollRequest
+from dungeonpress.serve.jobs import Job
+from dungeonpress.serve.rolls import THEMES, RollRequest
 
-WHAT_LABELS = {"dungeon": "Dungeon", "pack": "Pack of 6", "character": "Character"}
 
 CSS = """
 :root { --ink:#1f1d1a; --muted:#6b655c; --line:#dcd6cb; --ground:#f5f2ec; --card:#fff; --accent:#8c2f1b;
@@ -29,14 +29,24 @@ form.roll { display:flex; flex-wrap:wrap; gap:.6rem .9rem; align-items:flex-end;
 form.roll label { display:flex; flex-direction:column; font-size:.75rem; color:var(--muted); gap:.2rem; }
 form.roll input, form.roll select { font:inherit; font-size:.95rem; padding:.3rem .45rem; border:1px solid var(--line);
             border-radius:5px; background:#fff; color:var(--ink); min-width:5.5rem; height:2.1rem; }
-form.roll input[name=seed] { width:7.5rem; } form.roll input[name=rooms] { width:4.5rem; min-width:0; }
+form.roll input[name=seed] { width:7.5rem; } form.roll input[type=number] { width:6rem; }
 form.roll button { font:inherit; font-weight:600; height:2.1rem; padding:0 1.3rem; border:0; border-radius:5px; background:var(--accent);
             color:#fff; cursor:pointer; }
 form.roll button:hover { filter:brightness(1.1); }
 .notice { margin:.8rem 0 0; padding:.6rem .9rem; border-radius:6px; background:#fff4dd; border:1px solid #e8cf93; }
-.current { display:flex; gap:1.2rem; margin-top:1rem; background:var(--card); border:1px solid var(--line);
-           border-radius:8px; padding:1rem; align-items:flex-start; }
-.current img { max-width:240px; max-height:240px; border:1px solid var(--line); box-shadow:0 1px 3px rgba(0,0,0,.12); background:#fff; }
+form.roll fieldset { display:contents; } form.roll fieldset[hidden] { display:none; }
+form.roll label.switch { flex-direction:row; align-items:center; gap:.35rem; height:2.1rem; }
+form.roll label.switch input { min-width:0; height:auto; }
+.current { margin-top:1rem; background:var(--card); border:1px solid var(--line); border-radius:8px; padding:1rem; }
+.actions { display:flex; flex-wrap:wrap; gap:.5rem; margin:.5rem 0; }
+.actions a { text-decoration:none; font-weight:600; padding:.3rem .9rem; border-radius:5px; background:var(--accent); color:#fff; }
+.actions a.share { background:none; color:var(--accent); border:1px solid var(--accent); font-weight:400; }
+.doc h3 { font-size:.95rem; margin:1.2rem 0 .5rem; font-weight:600; }
+.doc h3 a { font-weight:400; font-size:.85rem; color:var(--accent); margin-left:.5rem; }
+.pages { display:flex; flex-direction:column; align-items:center; gap:1rem; }
+.pages a { display:block; max-width:100%; }
+.pages img { display:block; max-width:100%; height:auto; min-height:8rem; border:1px solid var(--line);
+             box-shadow:0 1px 3px rgba(0,0,0,.12); background:#fff; }
 .current .what { font-weight:600; font-size:1.05rem; margin:0 0 .2rem; }
 .current code.cmd { display:block; color:var(--muted); font-size:.8rem; margin-bottom:.6rem; }
 .downloads { display:flex; flex-wrap:wrap; gap:.4rem; margin:.4rem 0; }
@@ -66,28 +76,34 @@ ul.history a { color:var(--accent); margin-left:.5rem; font-size:.8rem; }
 
 SCRIPT = """
 const gen = document.body.dataset.gen;
-// The server sends its state number whenever a build starts or ends or content changes: reload on a new one.
-const events = new EventSource("/events");
-events.onmessage = (e) => { if (e.data !== gen) location.reload(); };
 const form = document.querySelector("form.roll");
+// The server sends its state number whenever a build starts or ends or content changes: reload on a
+// new one, unless the form is being filled in (a reload would lose it) or has just been sent.
+let editing = false;
+const events = new EventSource("/events");
+events.onmessage = (e) => { if (e.data !== gen && !editing) location.reload(); };
+// Leaving the page (a link, a typed URL): its own reload must not cancel the way out.
+addEventListener("beforeunload", () => { editing = true; events.close(); });
+if (form) form.addEventListener("input", () => { editing = true; });
+// Only the chosen product's options are shown and sent (a disabled fieldset's fields are not submitted).
 function fit() {
-  const what = form.what.value;
-  form.layout.disabled = what !== "dungeon";
-  form.rooms.disabled = what === "character";
-  for (const o of form.paper.options) o.disabled = o.value === "a5" && what !== "character";
-  if (form.paper.selectedOptions[0].disabled) form.paper.value = "a4";
+  for (const set of form.querySelectorAll("fieldset[data-product]")) {
+    const mine = set.dataset.product === form.product.value;
+    set.hidden = !mine; set.disabled = !mine;
+  }
 }
-form.what.addEventListener("change", fit); fit();
+if (form) { form.product.addEventListener("change", fit); fit(); }
 """
 
 
 def render(*, generation: int, build_label: str, products: list, current: Job | None, history: list,
-           check: Job | None, watched: list, notice: str = "", defaults: RollRequest | None = None) -> str:
+           check: Job | None, watched: list, catalog: dict, notice: str = "", defaults: RollRequest | None = None,
+           pages: dict | None = None, kept: list | None = None) -> str:
+    """The whole page: header, roll form, the current roll (every page of its PDFs), earlier rolls, the rolls
+    kept in the build folder, the build folder's own PDFs."""
     defaults = defaults or RollRequest()
     parts = [
-        "<!doctype html><html lang=en><head><meta charset=utf-8>",
-        "<meta name=viewport content='width=device-width,initial-scale=1'>",
-        "<title>dungeonpress preview</title><style>", CSS, "</style></head>",
+        _head("dungeonpress preview"),
         f"<body data-gen='{generation}'>",
         "<header><h1>dungeonpress</h1>",
         f"<span class=watch>{'watching ' + escape(', '.join(watched)) if watched else 'not watching any folder'}"
@@ -96,14 +112,19 @@ def render(*, generation: int, build_label: str, products: list, current: Job | 
     if check is not None and check.state == "failed" and (current is None or current.state != "failed"):
         parts.append("<h2>Content check</h2>" + _problems(check))
     parts.append("<h2>Roll</h2>")
-    parts.append(_form(defaults))
+    parts.append(_form(defaults, catalog))
     if notice:
         parts.append(f"<p class=notice role=alert>{escape(notice)}</p>")
     if current is not None:
-        parts.append(_current(current))
+        parts.append(_current(current, pages or {}))
     if history:
         items = "".join(_earlier(j) for j in history)
         parts.append(f"<h2>Earlier rolls</h2><ul class=history>{items}</ul>")
+    if kept:
+        items = "".join(f"<li>{escape(name)}" + "".join(f" <a href='/view/{quote(rel)}'>{escape(_name(rel))}</a>"
+                                                        for rel in pdfs) + "</li>" for name, pdfs in kept)
+        parts.append(f"<h2>Kept rolls <small><code>{escape(build_label)}rolls/</code></small></h2>"
+                     f"<ul class='history kept'>{items}</ul>")
     parts.append(f"<h2>Build folder <small><code>{escape(build_label)}</code> · {len(products)} "
                  f"PDF{'s' if len(products) != 1 else ''}</small></h2>")
     if products:
@@ -114,6 +135,32 @@ def render(*, generation: int, build_label: str, products: list, current: Job | 
     return "".join(parts)
 
 
+def render_document(rel: str, count: int) -> str:
+    """One PDF of the build folder, every page at a readable size, with a link to the file itself."""
+    return "".join([
+        _head(f"{_name(rel)} · dungeonpress preview"),
+        "<body><header><h1><a href='/' style='color:inherit'>dungeonpress</a></h1></header><main>",
+        _document(rel, count), "</main></body></html>"])
+
+
+def _head(title: str) -> str:
+    return ("<!doctype html><html lang=en><head><meta charset=utf-8>"
+            "<meta name=viewport content='width=device-width,initial-scale=1'>"
+            f"<title>{escape(title)}</title><style>{CSS}</style></head>")
+
+
+def _document(rel: str, count: int) -> str:
+    """A PDF's name, page count and link, then each page as an image (loaded as it scrolls into view)."""
+    name = escape(_name(rel))
+    if count == 0:
+        return f"<section class=doc><h3>{name}<a href='/files/{quote(rel)}'>open the PDF</a></h3></section>"
+    # Each page at its rendered size (pictures.PAGE_HEIGHT px tall) or the column's width; a click opens it whole.
+    images = "".join(f"<a href='/page/{quote(rel)}?n={n}'><img loading=lazy src='/page/{quote(rel)}?n={n}' "
+                     f"alt='page {n} of {name}'></a>" for n in range(1, count + 1))
+    return (f"<section class=doc><h3>{name} · {count} page{'s' if count != 1 else ''}"
+            f"<a href='/files/{quote(rel)}'>open the PDF</a></h3><div class=pages>{images}</div></section>")
+
+
 def _check_pill(check: Job | None) -> str:
     if check is None or not check.finished:
         return " <span class='pill busy'>checking</span>"
@@ -122,45 +169,69 @@ def _check_pill(check: Job | None) -> str:
     return f" <span class='pill bad'>{len(check.errors) or 1} problem{'s' if len(check.errors) > 1 else ''}</span>"
 
 
-def _form(roll: RollRequest) -> str:
-    def select(name, values, chosen, labels=None):
-        options = "".join(f"<option value='{v}'{' selected' if v == chosen else ''}>{escape((labels or {}).get(v, v))}</option>"
-                          for v in values)
-        return f"<select name={name}>{options}</select>"
+def _select(name: str, values, chosen, blank: str | None = None) -> str:
+    options = f"<option value=''>{escape(blank)}</option>" if blank is not None else ""
+    options += "".join(f"<option value='{escape(str(v))}'{' selected' if str(v) == chosen else ''}>{escape(str(v))}</option>"
+                       for v in values)
+    return f"<select name='{escape(name)}'>{options}</select>"
 
-    papers = sorted({p for values in PAPERS.values() for p in values}, key=["a4", "letter", "a5"].index)
-    return ("<form class=roll method=post action=/roll>"
-            f"<label>Product {select('what', WHATS, roll.what, WHAT_LABELS)}</label>"
-            f"<label>Seed <input name=seed inputmode=numeric value='{roll.seed}' placeholder=random></label>"
-            f"<label>Rooms <input name=rooms type=number min=3 max=30 value='{roll.rooms}'></label>"
-            f"<label>Layout {select('layout', LAYOUTS, roll.layout)}</label>"
-            f"<label>Paper {select('paper', papers, roll.paper)}</label>"
-            f"<label>Theme {select('theme', THEMES, roll.theme)}</label>"
+
+def _form(roll: RollRequest, catalog: dict) -> str:
+    """Product, seed, that product's options (every seeded command's are in the page, one shown), theme."""
+    given = {flag: value for flag, value in roll.options}
+    products = "".join(f"<option value='{escape(name)}'{' selected' if name == roll.product else ''}>{escape(name)}</option>"
+                       for name in catalog)
+    sets = []
+    for name, product in catalog.items():
+        mine = name == roll.product
+        fields = []
+        for choice in product.choices:
+            key, value = choice.flag[2:], (given.get(choice.flag, "") if mine else "")
+            title = escape(choice.help)
+            if choice.switch:
+                checked = " checked" if mine and choice.flag in given else ""
+                fields.append(f"<label class=switch title='{title}'><input type=checkbox name='{escape(key)}' "
+                              f"value=on{checked}>{escape(key)}</label>")
+            elif choice.choices:
+                fields.append(f"<label title='{title}'>{escape(key)} {_select(key, choice.choices, value, 'default')}</label>")
+            else:
+                bounds = "".join(f" {attr}={bound}" for attr, bound in (("min", choice.low), ("max", choice.high))
+                                 if bound is not None)
+                fields.append(f"<label title='{title}'>{escape(key)} <input name='{escape(key)}' type=number{bounds} "
+                              f"value='{escape(value or '')}' placeholder=default></label>")
+        hidden = "" if mine else " hidden disabled"
+        sets.append(f"<fieldset data-product='{escape(name)}'{hidden}>{''.join(fields)}</fieldset>")
+    return ("<form class=roll method=get action=/roll>"
+            f"<label>product <select name=product>{products}</select></label>"
+            f"<label>seed <input name=seed inputmode=numeric value='{roll.seed}' placeholder=random></label>"
+            f"{''.join(sets)}"
+            f"<label>theme {_select('theme', THEMES, roll.theme)}</label>"
             "<button type=submit>Roll</button></form>")
 
 
-def _current(job: Job) -> str:
+def _current(job: Job, pages: dict) -> str:
     head = f"<code class=cmd>{escape(job.label)}</code>"
+    actions = ""
+    if job.roll is not None:
+        actions = (f"<div class=actions><a class=reroll href='/roll?{escape(job.roll.reroll())}'>Reroll</a>"
+                   f"<a class=share href='/roll?{escape(job.roll.query())}'>Link to this roll</a></div>")
     if not job.finished:
-        return (f"<section class=current id=current data-state='{job.state}'><div><p class=what>"
+        return (f"<section class=current id=current data-state='{job.state}'><p class=what>"
                 f"<span class=spinner></span>Building…</p>{head}"
-                f"<p class=meta>{escape(job.reason)}; the page reloads when it is ready.</p></div></section>")
+                f"<p class=meta>{escape(job.reason)}; the page reloads when it is ready.</p>{actions}</section>")
     if job.state == "failed":
-        return (f"<section class=current id=current data-state=failed><div><p class=what>The build failed</p>{head}"
-                f"{_problems(job)}</div></section>")
-    pdfs = [rel for rel in job.outputs if rel.endswith(".pdf")]
-    main_pdf = min(pdfs, key=len) if pdfs else None
-    image = f"<img src='/thumb/{quote(main_pdf)}' alt='first page of {escape(_name(main_pdf))}'>" if main_pdf else ""
+        return (f"<section class=current id=current data-state=failed><p class=what>The build failed</p>{head}"
+                f"{_problems(job)}{actions}</section>")
     links = "".join(f"<a class='{rel.rsplit('.', 1)[-1]}' href='/files/{quote(rel)}' download>{escape(_name(rel))}</a>"
                     for rel in sorted(job.outputs, key=lambda r: (not r.endswith('.pdf'), len(r), r)))
-    return (f"<section class=current id=current data-state=done>{image}<div><p class=what>Ready</p>{head}"
-            f"<div class=downloads>{links}</div>"
-            f"<p class=meta>{escape(job.reason)} · built in {job.seconds:.1f} s</p></div></section>")
+    documents = "".join(_document(rel, count) for rel, count in sorted(pages.items(), key=lambda p: (len(p[0]), p[0])))
+    return (f"<section class=current id=current data-state=done><p class=what>Ready</p>{head}"
+            f"{actions}<div class=downloads>{links}</div>"
+            f"<p class=meta>{escape(job.reason)} · built in {job.seconds:.1f} s</p>{documents}</section>")
 
 
 def _earlier(job: Job) -> str:
-    pdfs = sorted((rel for rel in job.outputs if rel.endswith(".pdf")), key=len)
-    link = f" <a href='/files/{quote(pdfs[0])}' download>{escape(_name(pdfs[0]))}</a>" if pdfs else ""
+    link = f" <a href='/roll?{escape(job.roll.query())}'>show</a>" if job.roll is not None else ""
     return f"<li>{escape(job.label)} <span class=meta>· {escape(job.state)} · {escape(job.reason)}</span>{link}</li>"
 
 
@@ -171,7 +242,7 @@ def _problems(job: Job) -> str:
 
 
 def _card(rel: str, size: int) -> str:
-    return (f"<a class=card href='/files/{quote(rel)}'><div class=thumb>"
+    return (f"<a class=card href='/view/{quote(rel)}'><div class=thumb>"
             f"<img loading=lazy src='/thumb/{quote(rel)}' alt='first page of {escape(rel)}'></div>"
             f"<div class=name>{_breakable(rel)}</div><div class=size>{_size(size)}</div></a>")
 

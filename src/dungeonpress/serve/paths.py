@@ -32,3 +32,11 @@ def inside(root: Path, url_path: str) -> Path:
     if not candidate.is_file():
         raise Refused(404, "no such file")
     return candidate
+
+
+def shown(path: Path) -> str:
+    """A path as the page shows it: relative to the working directory when under it, else absolute."""
+    try:
+        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(Path(path).resolve())
