@@ -53,13 +53,30 @@ def test_every_legend_mark_has_a_label_and_an_icon():
         legend_icon("dragon")
 
 
-def test_describe_reads_each_room_its_marks_and_where_its_doors_lead():
+DRAWN = [(1, SimpleNamespace(mark="columns")), (2, SimpleNamespace(mark="boss")), (2, SimpleNamespace(mark="altar")),
+         (2, SimpleNamespace(mark="water")), (2, SimpleNamespace(mark="altar")), (3, SimpleNamespace(mark="stairs"))]
+DOORS = [(1, 0, False, "door"), (1, 1, False, "broken"), (1, 2, False, "door"), (2, 0, False, "locked"),
+         (3, 0, False, "door"), (3, 1, True, "barred")]
+
+
+def test_describe_reads_each_room_what_was_drawn_and_where_its_exits_lead():
     dungeon = SimpleNamespace(plan=plan())
-    text = describe(dungeon, LOOKS, "Level 1")
+    text = describe(dungeon, LOOKS, "Level 1", DRAWN, [(1, "alcove polygon")], DOORS)
     assert text.startswith("Level 1, north up, one square ten feet. The way in comes from the south into room 1. ")
-    assert "Room 1, a grand hall with columns; doors north to room 2, east to room 3 and south to the way out." in text
-    assert "Room 2, a room, the boss's lair with an altar and a pool of water; door south to room 1." in text
-    assert "Room 3, a cave with a barred door; doors west to room 1 and north to a dead end; stairs down." in text
+    assert ("Room 1, a grand hall with columns and alcoves; exits north to room 2, a hole broken east to room 3 "
+            "and south to the way out.") in text
+    assert "Room 2, a room, the boss's lair with an altar and a pool; exit a locked door south to room 1." in text
+    assert "Room 3, a cave; exits west to room 1 and a barred door north to a dead end; stairs down." in text
+
+
+def test_describe_names_no_mark_that_was_not_drawn():
+    # the looks ask for columns, an altar, water, a barred door, the boss and stairs: nothing was drawn
+    text = describe(SimpleNamespace(plan=plan()), LOOKS, "Level 1")
+    assert "Room 1, a grand hall; exits north to room 2, east to room 3 and south to the way out." in text
+    assert "Room 2, a room; exit south to room 1." in text
+    assert "Room 3, a cave; exits west to room 1 and north to a dead end." in text
+    for word in ("column", "altar", "pool", "barred", "boss", "stairs"):
+        assert word not in text
 
 
 def scale_text_size(svg: str) -> float:

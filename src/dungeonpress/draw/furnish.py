@@ -2,6 +2,9 @@
 
 Marks take whole free cells, so they never sit on the room number, the stairs, or a door's
 threshold; columns stand on grid crossings. Every mark's box lies inside the room's floor.
+Every mark the key states is drawn: columns go last (they fill a hall), and a mark that finds
+no whole cell free is drawn smaller in a gap between the others (the generator gives a room
+with many marks floor enough for that).
 """
 
 from __future__ import annotations
@@ -105,7 +108,10 @@ def _corners(cell):
 
 
 def furnish(room: FreeFloor, look) -> list:
-    """Items for every mark of the room that finds a place (a mark with no free floor is left out)."""
+    """Items for every mark of the room: at full size where whole cells are free, else smaller between the others.
+
+    A mark that finds no spot at all is missing from the list: the map check (tests) counts those.
+    """
     items = []
     if look.stairs:
         items.append(_stairs(room))
@@ -114,35 +120,124 @@ def furnish(room: FreeFloor, look) -> list:
         at = room.take(cells[-1]) if cells else room.spot(0.8)
         if at:
             items.append(_skull(at if cells else (at[0] - 0.1, at[1] - 0.05)))
-    for mark in look.marks:
-        items.extend(PLACERS[mark](room))
+    # Columns last: a row of them takes every crossing they stand on, and they can thin out for the others.
+    for mark in sorted(look.marks, key=lambda mark: mark == "columns"):
+        placed = PLACERS[mark](room)
+        if not placed and mark in SMALL:
+            placed = _squeezed(room, mark)
+        items.extend(placed)
     return items
+
+
+SQUEEZE = (0.7, 0.55, 0.42)  # sizes (in cells) tried, largest first, for a mark with no whole cell free
+
+
+def _squeezed(room: FreeFloor, mark: str) -> list:
+    """One small mark in the first free spot off the cell grid, nearest a corner; [] when even the smallest fits nowhere."""
+    for size in SQUEEZE:
+        at = room.spot(size)
+        if at is not None:
+            return [SMALL[mark](room, at[0], at[1], size)]
+    return []
+
+
+def _small_column(room, x, y, s):
+    cx, cy, r = x + s / 2, y + s / 2, min(0.2, s / 2 - 0.05)
+    return Furnishing("columns", (cx - r, cy - r, cx + r, cy + r), f'<circle class="column" cx="{u(cx)}" cy="{u(cy)}" r="{u(r)}"/>')
+
+
+def _small_statue(room, x, y, s):
+    cx, cy, h = x + s / 2, y + s / 2, s / 2 - 0.04
+    return Furnishing("statues", (cx - h, cy - h, cx + h, cy + h),
+                      f'<rect class="plinth" x="{u(cx - h)}" y="{u(cy - h)}" width="{u(2 * h)}" height="{u(2 * h)}"/>'
+                      f'<circle class="statue" cx="{u(cx)}" cy="{u(cy)}" r="{u(h * 0.55)}"/>')
+
+
+def _small_crate(room, x, y, s):
+    k = s - 0.08
+    x, y = x + 0.04, y + 0.04
+    return Furnishing("crates", (x, y, x + k, y + k),
+                      f'<rect class="furniture" x="{u(x)}" y="{u(y)}" width="{u(k)}" height="{u(k)}"/>'
+                      f'<path class="detail" d="M{u(x)} {u(y)}L{u(x + k)} {u(y + k)}M{u(x + k)} {u(y)}L{u(x)} {u(y + k)}"/>')
+
+
+def _small_rubble(room, x, y, s):
+    stones = []
+    for _ in range(3):
+        px, py = x + s * (0.25 + room.rng.random() * 0.5), y + s * (0.25 + room.rng.random() * 0.5)
+        r = s * 0.1
+        stones.append(f'<rect class="rubble" x="{u(px - r)}" y="{u(py - r)}" width="{u(2 * r)}" height="{u(2 * r)}" '
+                      f'transform="rotate({int(room.rng.random() * 90)} {u(px)} {u(py)})"/>')
+    return Furnishing("rubble", (x + 0.04, y + 0.04, x + s - 0.04, y + s - 0.04), "".join(stones))
+
+
+def _small_water(room, x, y, s):
+    return _pool(room, x, y, s, s)
+
+
+def _small_box(mark, cls, detail):
+    """A small mark drawn as one box with a detail inside: an altar, a forge, a shelf, a strongbox, a table."""
+    def draw(room, x, y, s):
+        w, h = s - 0.08, (s - 0.08) * 0.6
+        x0, y0 = x + 0.04, y + (s - h) / 2
+        return Furnishing(mark, (x0, y0, x0 + w, y0 + h),
+                          f'<rect class="{cls}" x="{u(x0)}" y="{u(y0)}" width="{u(w)}" height="{u(h)}"/>'
+                          + detail(x0, y0, w, h))
+    return draw
+
+
+def _small_crack(room, x, y, s):
+    d = f"M{u(x + 0.05)} {u(y + 0.05)}L{u(x + s * 0.45)} {u(y + s * 0.4)}L{u(x + s * 0.35)} {u(y + s * 0.7)}L{u(x + s - 0.05)} {u(y + s - 0.05)}"
+    return Furnishing("cracks", (x + 0.05, y + 0.05, x + s - 0.05, y + s - 0.05), f'<path class="crack" d="{d}"/>')
+
+
+def _candles(x, y, w, h):
+    return (f'<circle class="candle" cx="{u(x + w * 0.2)}" cy="{u(y + h / 2)}" r="0.6"/>'
+            f'<circle class="candle" cx="{u(x + w * 0.8)}" cy="{u(y + h / 2)}" r="0.6"/>')
+
+
+def _hearth(x, y, w, h):
+    return f'<circle class="hearth" cx="{u(x + w / 2)}" cy="{u(y + h / 2)}" r="{u(h * 0.3)}"/>'
+
+
+def _shelf_ticks(x, y, w, h):
+    return '<path class="detail" d="' + "".join(f"M{u(x + w * k / 4)} {u(y)}V{u(y + h)}" for k in (1, 2, 3)) + '"/>'
+
+
+def _band(x, y, w, h):
+    return f'<path class="detail" d="M{u(x)} {u(y + h * 0.4)}H{u(x + w)}"/>'
+
+
+def _chairs(x, y, w, h):
+    return f'<path class="detail" d="M{u(x + w * 0.3)} {u(y)}V{u(y + h)}M{u(x + w * 0.7)} {u(y)}V{u(y + h)}"/>'
 
 
 def _columns(room: FreeFloor) -> list:
     p = room.placed
     long_x = p.w >= p.h
     length, span = (p.w, p.h) if long_x else (p.h, p.w)
-    if span < 3:
+    if span < 2 or length < 2:
         return []
     step = 1 if length >= 5 else 2
     points = []
     for a in range(1, length, step):
-        for b in sorted({1, span - 1}):
+        for b in sorted({1, span - 1}):  # a narrow room (span 2): one row down its middle
             points.append((p.x + a, p.y + b) if long_x else (p.x + b, p.y + a))
     def clear(px, py):  # the four cells round a crossing are free floor: not number, stairs or threshold
         around = [(px - 1, py - 1), (px, py - 1), (px - 1, py), (px, py)]
         return sum(1 for c in around if c in room.free) >= 2
 
-    items = []
-    for px, py in points:
-        # Columns come in symmetric sets: one stands only if its mirror images could stand too.
-        mx, my = 2 * p.x + p.w - px, 2 * p.y + p.h - py
-        if not all(clear(qx, qy) for qx, qy in ((px, py), (mx, py), (px, my), (mx, my))):
-            continue
+    def column(px, py):
         r = 0.2
-        items.append(Furnishing("columns", (px - r, py - r, px + r, py + r),
-                                f'<circle class="column" cx="{u(px)}" cy="{u(py)}" r="{u(r)}"/>'))
+        return Furnishing("columns", (px - r, py - r, px + r, py + r),
+                          f'<circle class="column" cx="{u(px)}" cy="{u(py)}" r="{u(r)}"/>')
+
+    # Columns come in symmetric sets: one stands only if its mirror images could stand too.
+    items = [column(px, py) for px, py in points
+             if all(clear(qx, qy) for qx, qy in ((px, py), (2 * p.x + p.w - px, py), (px, 2 * p.y + p.h - py),
+                                                 (2 * p.x + p.w - px, 2 * p.y + p.h - py)))]
+    if not items:  # the other marks broke every symmetric set: the crossings still clear, up to four
+        items = [column(px, py) for px, py in points if clear(px, py)][:4]
     for item in items:
         x0, y0, x1, y1 = item.box
         room.block(x0, y0, x1, y1)
@@ -311,9 +406,46 @@ def _stairs(room: FreeFloor) -> Furnishing:
                       f'height="{u(s)}"/><path class="step" d="{treads}"/>')
 
 
+def _vault(room: FreeFloor) -> list:
+    """Strongboxes: two iron-banded chests against the walls."""
+    items = []
+    for cell in [c for c in room.by_corner() if room.walls(c)][:2]:
+        room.take(cell)
+        side = room.walls(cell)[0]
+        dx, dy = INWARD[side]
+        x, y = cell[0] + 0.5 - dx * 0.15, cell[1] + 0.5 - dy * 0.15
+        w, h = (0.7, 0.45) if side in ("N", "S") else (0.45, 0.7)
+        x0, y0 = x - w / 2, y - h / 2
+        band = (f"M{u(x0)} {u(y)}H{u(x0 + w)}" if side in ("N", "S") else f"M{u(x)} {u(y0)}V{u(y0 + h)}")
+        items.append(Furnishing("vault", (x0, y0, x0 + w, y0 + h),
+                                f'<rect class="chest" x="{u(x0)}" y="{u(y0)}" width="{u(w)}" height="{u(h)}"/>'
+                                f'<path class="band" d="{band}"/>'))
+    return items
+
+
+def _furniture(room: FreeFloor) -> list:
+    """A table with a chair at each end, in the free cell nearest the middle."""
+    cells = room.by_corner()
+    if not cells:
+        return []
+    cell = room.take(cells[-1])
+    x, y = cell[0] + 0.5, cell[1] + 0.5
+    body = (f'<rect class="furniture" x="{u(x - 0.3)}" y="{u(y - 0.18)}" width="{u(0.6)}" height="{u(0.36)}"/>'
+            f'<rect class="furniture" x="{u(x - 0.44)}" y="{u(y - 0.08)}" width="{u(0.12)}" height="{u(0.16)}"/>'
+            f'<rect class="furniture" x="{u(x + 0.32)}" y="{u(y - 0.08)}" width="{u(0.12)}" height="{u(0.16)}"/>')
+    return [Furnishing("furniture", (x - 0.44, y - 0.18, x + 0.44, y + 0.18), body)]
+
+
 def _nothing(room: FreeFloor) -> list:
     return []
 
 
 PLACERS = {"columns": _columns, "statues": _statues, "water": _water, "altar": _altar, "crates": _crates,
-           "forge": _forge, "library": _library, "rubble": _rubble, "cracks": _cracks, "alcoves": _nothing}
+           "forge": _forge, "library": _library, "vault": _vault, "furniture": _furniture, "rubble": _rubble,
+           "cracks": _cracks, "alcoves": _nothing}
+# The smaller version of each floor mark, drawn in a free spot of `s` cells at (x, y) when no whole cell is left.
+SMALL = {"columns": _small_column, "statues": _small_statue, "water": _small_water, "crates": _small_crate,
+         "rubble": _small_rubble, "cracks": _small_crack,
+         "altar": _small_box("altar", "altar", _candles), "forge": _small_box("forge", "furniture", _hearth),
+         "library": _small_box("library", "furniture", _shelf_ticks), "vault": _small_box("vault", "chest", _band),
+         "furniture": _small_box("furniture", "furniture", _chairs)}
