@@ -54,6 +54,7 @@ SIZES = {2: (3, 3), 3: (2, 5), 4: (5, 4), 5: (2, 4), 6: (3, 3), 7: (4, 3), 8: (3
 DEFAULT_SIZE = (3, 3)
 CAVE_ROOM = 10  # natural cave or underground pool: drawn with rounded walls
 SHUT_MARKS = ("barred", "locked")  # marks that shut one of the room's doors
+CAVE_MARKS, ROOM_MARKS = 0, 2  # floor marks a cave (its rough walls eat the edge squares) and a room hold at their size
 DOOR_SLOT = "{door}"  # where a reading names the wall of the door it shuts ("The {door} door is barred shut")
 WALL_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
@@ -211,6 +212,12 @@ def _spec(room: DungeonRoom) -> RoomSpec:
     width, height = SIZES.get(room.type.value, DEFAULT_SIZE)
     if room.boss:  # the master's hall is large whatever kind of room it is
         width, height = max(width, 4), max(height, 4)
+    # A room whose key states more floor marks than its size holds comfortably is drawn a square
+    # larger each way per mark over: every mark stated is drawn, full size where it can be.
+    cave = room.type.value == CAVE_ROOM
+    floor_marks = sum(1 for mark in room.marks if mark not in SHUT_MARKS)
+    grow = max(0, floor_marks - (CAVE_MARKS if cave else ROOM_MARKS))
+    width, height = width + grow, height + grow
     return RoomSpec(exits=room.exit_count, width=width, height=height, boss=room.boss,
                                shape="cave" if room.type.value == CAVE_ROOM else "rect")
 

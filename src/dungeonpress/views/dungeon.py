@@ -135,6 +135,7 @@ def room_view(dungeon: Dungeon, number: int, prefix: str, compact: bool = False)
         "entrance": number == dungeon.plan.entrance,
         "stairs": number == dungeon.plan.stairs,
         "boss": room.boss and room.encounter_check is None,
+        "lair": room.boss,  # the dungeon's master is met here (its chamber, or a Dungeon Boss encounter)
         "check": {"roll": roll_label(room.encounter_check), "text": room.encounter_check.text}
         if room.encounter_check else None,
         "encounter": chain_view(room.encounter, compact),
