@@ -25,7 +25,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 GOLDEN = Path(__file__).parent / "golden"
 SEEDS = range(30)
 # Each legend mark and a class only that mark's drawing uses, so the legend can be checked against the SVG.
-MARK_CLASS = {"barred": "door barred", "locked": "door locked", "broken": "door broken", "dead": "dead",
+MARK_CLASS = {"open": "door opening", "barred": "door barred", "locked": "door locked", "broken": "door broken", "dead": "dead",
               "stairs": "stairs", "boss": "boss", "columns": "column", "statues": "statue", "water": "water",
               "altar": "altar", "forge": "hearth", "vault": "chest", "library": "furniture", "crates": "furniture",
               "furniture": "furniture", "rubble": "rubble", "cracks": "crack"}

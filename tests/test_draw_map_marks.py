@@ -37,9 +37,11 @@ LOOKS = (look(1, words="a grand hall", marks=("columns",)), look(2, boss=True, m
 
 def test_legend_marks_lists_only_what_the_map_draws_in_legend_order():
     items = [((0, 0), SimpleNamespace(mark="water")), ((1, 1), SimpleNamespace(mark="columns"))]
-    assert legend_marks(plan(), LOOKS[:2], items, alcoves=False) == ("entrance", "door", "columns", "water")
+    doors = [(1, 0, False, "open")]
+    assert legend_marks(plan(), LOOKS[:2], items, alcoves=False, doors=doors) == ("entrance", "open", "columns", "water")
     dead = plan(corridors=(Corridor(3, None, ((15, 10), (15, 8))),))
-    assert legend_marks(dead, LOOKS, [], alcoves=True) == ("entrance", "door", "barred", "dead", "alcoves")
+    assert legend_marks(dead, LOOKS, [], alcoves=True, doors=[(3, 1, True, "barred"), (3, 0, False, "locked")]) == (
+        "entrance", "barred", "locked", "dead", "alcoves")
 
 
 def test_every_legend_mark_has_a_label_and_an_icon():
@@ -48,15 +50,15 @@ def test_every_legend_mark_has_a_label_and_an_icon():
         icon = legend_icon(mark)
         assert icon.startswith("<svg") and icon.endswith("</svg>") and 'viewBox="0 0 16 16"' in icon
         assert "<style>" not in icon
-    assert "<style>.door{fill:red}</style>" in legend_icon("door", ".door{fill:red}")
+    assert "<style>.door{fill:red}</style>" in legend_icon("barred", ".door{fill:red}")
     with pytest.raises(KeyError):
         legend_icon("dragon")
 
 
 DRAWN = [(1, SimpleNamespace(mark="columns")), (2, SimpleNamespace(mark="boss")), (2, SimpleNamespace(mark="altar")),
          (2, SimpleNamespace(mark="water")), (2, SimpleNamespace(mark="altar")), (3, SimpleNamespace(mark="stairs"))]
-DOORS = [(1, 0, False, "door"), (1, 1, False, "broken"), (1, 2, False, "door"), (2, 0, False, "locked"),
-         (3, 0, False, "door"), (3, 1, True, "barred")]
+DOORS = [(1, 0, False, "open"), (1, 1, False, "broken"), (1, 2, False, "open"), (2, 0, False, "locked"),
+         (3, 0, False, "open"), (3, 1, True, "barred")]
 
 
 def test_describe_reads_each_room_what_was_drawn_and_where_its_exits_lead():

@@ -151,7 +151,7 @@ def test_the_check_finds_a_dropped_mark_and_a_wrong_door(content):
     mark = sorted(set(room["marks"]) - set(DOOR_MARKS) - {"alcoves"})[0]
     dropped = re.sub(rf'<g class="mark" data-room="{room["number"]}" data-mark="{mark}">.*?</g>', "", view["map"])
     assert any(f"states {mark}, the map lacks it" in line for line in mismatches({**view, "map": dropped}))
-    plain = re.sub(r'data-kind="(barred|locked)"', 'data-kind="door"', view["map"])
+    plain = re.sub(r'data-kind="(barred|locked)"', 'data-kind="open"', view["map"])
     assert any("are drawn as" in line for line in mismatches({**view, "map": plain}))
     absent = next(m for m in ("crates", "columns", "rubble") if m not in view["rooms"][0]["marks"])
     head, desc = view["map"].split("<desc>", 1)

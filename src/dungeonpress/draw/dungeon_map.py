@@ -8,8 +8,8 @@ palette is the stylesheet passed in (templates/css/map.css), copied into the SVG
 anywhere.
 
 The drawing is the one truth the words are checked against: every mark drawn in a room is a
-group `<g class="mark" data-room="3" data-mark="crates">`, every door a `<rect class="door …"
-data-room="3" data-side="N" data-kind="barred">` (kinds: door, barred, locked, broken), each
+group `<g class="mark" data-room="3" data-mark="crates">`, every exit a `<rect class="door …"
+data-room="3" data-side="N" data-kind="barred">` (kinds: open, barred, locked, broken), each
 alcove floor `data-mark="alcoves"`; the description for screen readers is written from what
 was drawn.
 """
@@ -34,6 +34,7 @@ STYLES = ("clean", "sketch")
 PASSAGE = 0.66       # a passage's width between its walls, in cells
 WALL_MARGIN = 0.12   # floor grown by this much before hatching is cut away
 ALCOVE = (0.7, 0.35)  # an alcove's width and depth, in cells
+OPENING = (0.44, 0.36)  # an open exit's gap: along the wall (the passage's floor), across it (over the wall's ink)
 NUMBER_UNITS, NUMBER_PT = 9.5, 6.5  # a room number's size in user units, and its least printed size in points
 
 
@@ -45,7 +46,7 @@ class MapDrawing:
     alt: str
     legend: tuple     # mark names used, in legend order
     items: tuple      # (room number, Furnishing) for every mark drawn in a room
-    doors: tuple      # (room number, door index, barred, kind) for every door drawn; kind: door, barred, locked, broken
+    doors: tuple      # (room number, door index, barred, kind) for every exit drawn; kind: open, barred, locked, broken
     floors: tuple     # floor polygons in cells (rooms, alcoves, passages)
     hatch: tuple      # hatch strokes in cells
     size: tuple       # (width, height) in mm as printed
@@ -128,14 +129,17 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
 
 
 def door_kind(door, index: int, look) -> str:
-    """How a door is drawn: broken through (a hole, no leaf), barred, locked, or a plain door."""
+    """How an exit is drawn: broken through (a ragged hole), a barred or a locked door, or open (a gap in the wall).
+
+    The key's exits are passages; a door is drawn only where the key states one (barred or locked shut).
+    """
     if door.extra:
         return "broken"
     if index in look.barred:
         return "barred"
     if index in look.locked:
         return "locked"
-    return "door"
+    return "open"
 
 
 def _mark(number: int, item) -> str:
@@ -268,25 +272,30 @@ def _on_rect(room, a, b) -> bool:
 
 
 def _doors(room, look) -> str:
-    """Each door as a leaf set in the wall: a barred door filled and crossed by its bar, a locked one with a
-    keyhole; a wall broken through is a ragged hole with stones, no leaf."""
+    """Each exit in the wall: an open gap the passage runs through; a barred door filled and crossed by its bar,
+    a locked one with a keyhole; a wall broken through a ragged hole with stones."""
     out = []
     for index, door in enumerate(room.doors):
         x, y = door.x, door.y
         across = door.side in ("N", "S")
-        w, h = (0.74, 0.3) if across else (0.3, 0.74)
         kind = door_kind(door, index, look)
         data = f'data-room="{room.number}" data-side="{door.side}" data-kind="{kind}"'
         if kind == "broken":
             out.append(map_marks.broken_wall(x, y, across, data))
             continue
-        cls = "door" if kind == "door" else f"door {kind}"
-        out.append(f'<rect class="{cls}" {data} x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" height="{u(h)}"/>')
+        if kind == "open":  # floor over the wall line, as wide as the passage's floor: its walls run on into the room's
+            w, h = (OPENING[0], OPENING[1]) if across else (OPENING[1], OPENING[0])
+            out.append(f'<rect class="door opening" {data} x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" '
+                       f'height="{u(h)}"/>')
+            continue
+        w, h = (0.74, 0.3) if across else (0.3, 0.74)
+        out.append(f'<rect class="door {kind}" {data} x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" '
+                   f'height="{u(h)}"/>')
         if kind == "barred":
             dx, dy = INWARD[door.side]
             out.append(f'<path class="bar" d="M{u(x - dy * 0.42)} {u(y - dx * 0.42)}L{u(x + dy * 0.42)} '
                        f'{u(y + dx * 0.42)}"/>')
-        elif kind == "locked":
+        else:
             out.append(f'<circle class="keyhole" cx="{u(x)}" cy="{u(y)}" r="{u(0.1)}"/>')
     return "".join(out)
 

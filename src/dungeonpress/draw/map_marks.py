@@ -9,7 +9,7 @@ from dungeonpress.draw.pen import UNIT, u
 from dungeonpress.model.plan import OUTSIDE
 
 # Legend order and wording; a map lists only the marks it draws.
-LEGEND = (("entrance", "entrance"), ("door", "door"), ("barred", "barred door"), ("locked", "locked door"),
+LEGEND = (("entrance", "entrance"), ("open", "opening"), ("barred", "barred door"), ("locked", "locked door"),
           ("broken", "broken through"), ("dead", "dead end"),
           ("stairs", "stairs down"), ("boss", "boss's lair"), ("columns", "column"), ("statues", "statue"),
           ("water", "water"), ("altar", "altar"), ("forge", "forge, anvil"), ("library", "shelves"),
@@ -22,9 +22,9 @@ TEXT_PT = 6.0  # the least printed size of the scale bar's and north mark's lett
 
 def legend_marks(plan, looks, items, alcoves, doors=()) -> tuple:
     """The names of the marks this map draws, in legend order (`doors`: (room, index, barred, kind) as drawn)."""
-    used = {"entrance", "door"}
+    used = {"entrance"}
     used |= {item.mark for _, item in items}
-    used |= {door[3] for door in doors if len(door) > 3 and door[3] != "door"}
+    used |= {door[3] for door in doors if len(door) > 3}
     if any(look.barred for look in looks):
         used.add("barred")
     if any(c.end is None for c in plan.corridors):
@@ -72,7 +72,7 @@ def describe(dungeon, looks, title: str, items=(), alcoves=(), doors=()) -> str:
                 where = "a dead end"
             else:
                 where = f"room {door.to}"
-            kind = kinds.get((room.number, index), "door")
+            kind = kinds.get((room.number, index), "open")
             how = {"barred": "a barred door ", "locked": "a locked door ", "broken": "a hole broken "}.get(kind, "")
             exits.append(f"{how}{DIRECTIONS[door.side]} to {where}")
         text += f"; exit{'s' if len(exits) > 1 else ''} " + _and(exits)
@@ -164,8 +164,8 @@ def legend_icon(mark: str, css: str = "") -> str:
     """A small inline SVG of one legend mark, drawn with the map's classes (16 units: 1.6 squares)."""
     body = {
         "entrance": arrow(0.8, 1.5, 1.3),
-        "door": '<rect class="floor" x="0" y="5" width="16" height="6"/><path class="wall" d="M0 5H16M0 11H16"/>'
-                '<rect class="door" x="3.5" y="6.7" width="9" height="2.6"/>',
+        "open": '<path class="passage-wall" d="M8 16V8"/><path class="passage" d="M8 16V7"/>'
+                '<path class="wall" d="M0 8H5.8M10.2 8H16"/>',
         "barred": '<rect class="door barred" x="3.5" y="6.7" width="9" height="2.6"/><path class="bar" d="M8 3.8V12.2"/>',
         "locked": '<rect class="door locked" x="3.5" y="6.7" width="9" height="2.6"/><circle class="keyhole" cx="8" cy="8" r="0.9"/>',
         "broken": '<path class="wall" d="M0 8H4M12 8H16"/>'

@@ -145,11 +145,11 @@ def room_view(dungeon: Dungeon, number: int, prefix: str, compact: bool = False)
 
 
 def door_kind(room, door) -> str:
-    """How the key says a door is: "broken" (broken through), "barred", "locked" or a plain "door"."""
+    """How the key says an exit is: "broken" (broken through), a "barred" or "locked" door, or "open" (a passage)."""
     if door.extra:
         return "broken"
     shut = [mark for mark in ("barred", "locked") if mark in room.marks]
-    return shut[0] if shut and door.side == room.shut_door else "door"
+    return shut[0] if shut and door.side == room.shut_door else "open"
 
 
 def chain_view(chain: Chain | None, compact: bool = False) -> dict | None:
