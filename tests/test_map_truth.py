@@ -166,3 +166,21 @@ def test_every_reading_states_the_marks_it_draws(content):
             for text, marks in [(str(row.values[0][1]), row.marks), *((c.text, c.marks) for c in row.choices)]:
                 for mark in marks:
                     assert any(stem in text.lower() for stem in STATED_BY[mark]), (table.id, row.label, text, mark)
+
+
+def test_every_key_statement_is_concrete(content):
+    """The key says what a room is, never the table's alternatives ("barred or locked", "columns/statues")."""
+    told = set()
+    for seed in range(120):
+        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=12)
+        for room in dungeon.rooms:
+            view = dungeon_views.room_view(dungeon, room.number, "d1", compact=seed % 2 == 0)
+            for words in (view["type"]["told"], *(f["told"] for f in view["features"])):
+                told.add(words)
+                assert not re.search(r"/| or |e\.g\.|\{", words), (seed, room.number, words)
+    # every reading of the rows that offer them turns up
+    wanted = {c.text for table in ("room_type", "room_features") for row in content.table(table).rows
+              for c in row.choices if "{door}" not in c.text}
+    assert wanted <= told
+    assert {f"The {wall} door is {how} shut" for wall in ("north", "east", "south", "west")
+            for how in ("barred", "locked")} <= told
