@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from dungeonpress.draw import small_marks
 from dungeonpress.draw.geometry import inside
 from dungeonpress.draw.pen import u
 
@@ -36,6 +37,7 @@ class FreeFloor:
         x, y, w, h = placed.x, placed.y, placed.w, placed.h
         self.centre = (x + w / 2, y + h / 2)
         self.boxes = []  # everything reserved so far: number, thresholds, marks
+        self.drawn = []  # the boxes of the marks drawn so far (columns keep clear of them)
         self.free = []
         for j in range(h):
             for i in range(w):
@@ -115,17 +117,20 @@ def furnish(room: FreeFloor, look) -> list:
     items = []
     if look.stairs:
         items.append(_stairs(room))
+        room.drawn.append(items[-1].box)
     if look.boss:  # the free cell nearest the middle, else any spot the skull fits
         cells = room.by_corner()
         at = room.take(cells[-1]) if cells else room.spot(0.8)
         if at:
             items.append(_skull(at if cells else (at[0] - 0.1, at[1] - 0.05)))
+            room.drawn.append(items[-1].box)
     # Columns last: a row of them takes every crossing they stand on, and they can thin out for the others.
     for mark in sorted(look.marks, key=lambda mark: mark == "columns"):
         placed = PLACERS[mark](room)
-        if not placed and mark in SMALL:
+        if not placed and mark in small_marks.SMALL:
             placed = _squeezed(room, mark)
         items.extend(placed)
+        room.drawn.extend(item.box for item in placed)
     return items
 
 
@@ -137,79 +142,8 @@ def _squeezed(room: FreeFloor, mark: str) -> list:
     for size in SQUEEZE:
         at = room.spot(size)
         if at is not None:
-            return [SMALL[mark](room, at[0], at[1], size)]
+            return [Furnishing(mark, *small_marks.draw_small(mark, at[0], at[1], size, room.rng))]
     return []
-
-
-def _small_column(room, x, y, s):
-    cx, cy, r = x + s / 2, y + s / 2, min(0.2, s / 2 - 0.05)
-    return Furnishing("columns", (cx - r, cy - r, cx + r, cy + r), f'<circle class="column" cx="{u(cx)}" cy="{u(cy)}" r="{u(r)}"/>')
-
-
-def _small_statue(room, x, y, s):
-    cx, cy, h = x + s / 2, y + s / 2, s / 2 - 0.04
-    return Furnishing("statues", (cx - h, cy - h, cx + h, cy + h),
-                      f'<rect class="plinth" x="{u(cx - h)}" y="{u(cy - h)}" width="{u(2 * h)}" height="{u(2 * h)}"/>'
-                      f'<circle class="statue" cx="{u(cx)}" cy="{u(cy)}" r="{u(h * 0.55)}"/>')
-
-
-def _small_crate(room, x, y, s):
-    k = s - 0.08
-    x, y = x + 0.04, y + 0.04
-    return Furnishing("crates", (x, y, x + k, y + k),
-                      f'<rect class="furniture" x="{u(x)}" y="{u(y)}" width="{u(k)}" height="{u(k)}"/>'
-                      f'<path class="detail" d="M{u(x)} {u(y)}L{u(x + k)} {u(y + k)}M{u(x + k)} {u(y)}L{u(x)} {u(y + k)}"/>')
-
-
-def _small_rubble(room, x, y, s):
-    stones = []
-    for _ in range(3):
-        px, py = x + s * (0.25 + room.rng.random() * 0.5), y + s * (0.25 + room.rng.random() * 0.5)
-        r = s * 0.1
-        stones.append(f'<rect class="rubble" x="{u(px - r)}" y="{u(py - r)}" width="{u(2 * r)}" height="{u(2 * r)}" '
-                      f'transform="rotate({int(room.rng.random() * 90)} {u(px)} {u(py)})"/>')
-    return Furnishing("rubble", (x + 0.04, y + 0.04, x + s - 0.04, y + s - 0.04), "".join(stones))
-
-
-def _small_water(room, x, y, s):
-    return _pool(room, x, y, s, s)
-
-
-def _small_box(mark, cls, detail):
-    """A small mark drawn as one box with a detail inside: an altar, a forge, a shelf, a strongbox, a table."""
-    def draw(room, x, y, s):
-        w, h = s - 0.08, (s - 0.08) * 0.6
-        x0, y0 = x + 0.04, y + (s - h) / 2
-        return Furnishing(mark, (x0, y0, x0 + w, y0 + h),
-                          f'<rect class="{cls}" x="{u(x0)}" y="{u(y0)}" width="{u(w)}" height="{u(h)}"/>'
-                          + detail(x0, y0, w, h))
-    return draw
-
-
-def _small_crack(room, x, y, s):
-    d = f"M{u(x + 0.05)} {u(y + 0.05)}L{u(x + s * 0.45)} {u(y + s * 0.4)}L{u(x + s * 0.35)} {u(y + s * 0.7)}L{u(x + s - 0.05)} {u(y + s - 0.05)}"
-    return Furnishing("cracks", (x + 0.05, y + 0.05, x + s - 0.05, y + s - 0.05), f'<path class="crack" d="{d}"/>')
-
-
-def _candles(x, y, w, h):
-    return (f'<circle class="candle" cx="{u(x + w * 0.2)}" cy="{u(y + h / 2)}" r="0.6"/>'
-            f'<circle class="candle" cx="{u(x + w * 0.8)}" cy="{u(y + h / 2)}" r="0.6"/>')
-
-
-def _hearth(x, y, w, h):
-    return f'<circle class="hearth" cx="{u(x + w / 2)}" cy="{u(y + h / 2)}" r="{u(h * 0.3)}"/>'
-
-
-def _shelf_ticks(x, y, w, h):
-    return '<path class="detail" d="' + "".join(f"M{u(x + w * k / 4)} {u(y)}V{u(y + h)}" for k in (1, 2, 3)) + '"/>'
-
-
-def _band(x, y, w, h):
-    return f'<path class="detail" d="M{u(x)} {u(y + h * 0.4)}H{u(x + w)}"/>'
-
-
-def _chairs(x, y, w, h):
-    return f'<path class="detail" d="M{u(x + w * 0.3)} {u(y)}V{u(y + h)}M{u(x + w * 0.7)} {u(y)}V{u(y + h)}"/>'
 
 
 def _columns(room: FreeFloor) -> list:
@@ -225,7 +159,9 @@ def _columns(room: FreeFloor) -> list:
             points.append((p.x + a, p.y + b) if long_x else (p.x + b, p.y + a))
     def clear(px, py):  # the four cells round a crossing are free floor: not number, stairs or threshold
         around = [(px - 1, py - 1), (px, py - 1), (px - 1, py), (px, py)]
-        return sum(1 for c in around if c in room.free) >= 2
+        r = 0.26  # a column's radius and a hair: it never touches a mark drawn before it
+        return sum(1 for c in around if c in room.free) >= 2 and not any(
+            b[0] < px + r and px - r < b[2] and b[1] < py + r and py - r < b[3] for b in room.drawn)
 
     def column(px, py):
         r = 0.2
@@ -443,9 +379,3 @@ def _nothing(room: FreeFloor) -> list:
 PLACERS = {"columns": _columns, "statues": _statues, "water": _water, "altar": _altar, "crates": _crates,
            "forge": _forge, "library": _library, "vault": _vault, "furniture": _furniture, "rubble": _rubble,
            "cracks": _cracks, "alcoves": _nothing}
-# The smaller version of each floor mark, drawn in a free spot of `s` cells at (x, y) when no whole cell is left.
-SMALL = {"columns": _small_column, "statues": _small_statue, "water": _small_water, "crates": _small_crate,
-         "rubble": _small_rubble, "cracks": _small_crack,
-         "altar": _small_box("altar", "altar", _candles), "forge": _small_box("forge", "furniture", _hearth),
-         "library": _small_box("library", "furniture", _shelf_ticks), "vault": _small_box("vault", "chest", _band),
-         "furniture": _small_box("furniture", "furniture", _chairs)}

@@ -1,4 +1,4 @@
-"""What the map shows of each rolled room: a Dungeon and a seeded Random → RoomLook (shape and furnishings).
+"""What the map shows of each rolled room: a Dungeon → RoomLook (shape, marks, barred and locked doors).
 
 Only architecture is read: the marks the room's type and feature rolls state (their table
 rows, or the reading the generator picked, list them) become walls, water, columns, an altar,
@@ -19,7 +19,7 @@ TYPE_WORDS = {2: "a small chamber", 3: "a long corridor", 4: "a grand hall", 5: 
 WORDS = {"rubble": "rubble", "cracks": "cracked walls", "columns": "columns", "alcoves": "alcoves",
          "statues": "statues", "water": "a pool", "altar": "an altar", "forge": "a forge and anvil",
          "library": "bookshelves", "vault": "strongboxes", "crates": "crates", "furniture": "a table and chairs",
-         "barred": "a barred door", "locked": "a locked door", "broken": "a wall broken through"}
+         "barred": "a barred door", "locked": "a locked door"}
 DOOR_MARKS = ("barred", "locked")  # marks drawn on a door, not on the floor
 
 
