@@ -25,9 +25,11 @@ SVG = "{http://www.w3.org/2000/svg}"
 GOLDEN = Path(__file__).parent / "golden"
 SEEDS = range(30)
 # Each legend mark and a class only that mark's drawing uses, so the legend can be checked against the SVG.
-MARK_CLASS = {"barred": "door barred", "dead": "dead", "stairs": "stairs", "boss": "boss", "columns": "column",
-              "statues": "statue", "water": "water", "altar": "altar", "forge": "anvil", "library": "furniture",
-              "crates": "furniture", "rubble": "rubble", "cracks": "crack"}
+MARK_CLASS = {"open": "door opening", "barred": "door barred", "locked": "door locked", "broken": "door broken", "dead": "dead",
+              "stairs": "stairs", "boss": "boss", "columns": "column", "statues": "statue", "water": "water",
+              "altar": "altar", "forge": "hearth", "vault": "chest", "library": "furniture", "crates": "furniture",
+              "furniture": "furniture", "rubble": "rubble", "cracks": "crack"}
+FURNITURE_BOXES = ("library", "crates", "furniture", "forge")  # they share the furniture class
 ARCHITECTURE = {mark for mark, _ in LEGEND}
 
 
@@ -58,9 +60,10 @@ def test_drawn_doors_are_the_keys_exits(drawn):
     for _, dungeon, sketch, clean in drawn:
         for drawing in (sketch, clean):
             expected = [(room.number, i) for room in dungeon.plan.rooms for i in range(len(room.doors))]
-            assert [(n, i) for n, i, _ in drawing.doors] == expected
+            assert [(n, i) for n, i, *_ in drawing.doors] == expected
             svg = ET.fromstring(drawing.svg)
-            assert sum(1 for r in svg.iter(f"{SVG}rect") if r.get("class", "").startswith("door")) == len(expected)
+            assert sum(1 for r in svg.iter() if r.get("class", "").startswith("door")) == len(expected)
+            assert sum(1 for r in svg.iter() if r.get("data-kind")) == len(expected)
             for room in dungeon.plan.rooms:
                 for door in room.doors:  # every door sits on its room's wall, straight or cave
                     assert distance((door.x, door.y), room_floor(drawing, dungeon, room.number)) < 1e-6
@@ -72,13 +75,14 @@ def _on_edge(point, polygon) -> bool:
     return min(segment_distance(point, polygon[i], polygon[(i + 1) % n]) for i in range(n)) < 1e-6
 
 
-def test_barred_doors_only_where_a_feature_says(drawn):
+def test_barred_and_locked_doors_only_where_the_key_says(drawn):
     for _, dungeon, sketch, _ in drawn:
         for room in dungeon.rooms:
-            barred = [i for n, i, b in sketch.doors if n == room.number and b]
-            rolled = any(f.value == 11 for f in room.features)
-            assert len(barred) == (1 if rolled and any(d.to != 0 for d in dungeon.plan.room(room.number).doors)
-                                   else 0)
+            for kind in ("barred", "locked"):
+                shut = [i for n, i, _, k in sketch.doors if n == room.number and k == kind]
+                assert len(shut) == (1 if kind in room.marks else 0)
+            broken = [i for n, i, _, k in sketch.doors if n == room.number and k == "broken"]
+            assert broken == [i for i, door in enumerate(dungeon.plan.room(room.number).doors) if door.extra]
 
 
 def test_marks_lie_inside_their_room(drawn):
@@ -91,20 +95,15 @@ def test_marks_lie_inside_their_room(drawn):
                     assert inside(corner, floor) or _on_edge(corner, floor), (number, item.mark, item.box)
 
 
-def test_marks_follow_the_rolled_type_and_tags(drawn):
+def test_marks_are_the_ones_the_key_states(drawn):
     seen = set()
     for _, dungeon, sketch, _ in drawn:
         for room in dungeon.rooms:
             marks = {item.mark for n, item in sketch.items if n == room.number}
             seen |= marks
-            if room.type.value == 4 and dungeon.plan.room(room.number).w >= 3:
-                assert "columns" in marks or room.number == dungeon.plan.stairs
-            if any(f.value == 9 for f in room.features):
-                assert "water" in marks
-            if room.type.value == 11:
-                assert "altar" in marks
-            if room.type.value == 8 and room.features[0].value not in (3, 5, 7, 9):
-                assert marks <= {"stairs", "boss"}  # a trapped room looks like any other room
+            assert marks - {"stairs", "boss"} == set(room.marks) - {"barred", "locked", "alcoves"}, room
+            if room.type.value == 8:
+                assert not room.type.marks  # a trapped room looks like any other room
             assert ("stairs" in marks) == (room.number == dungeon.plan.stairs)
             assert ("boss" in marks) == (room.number == dungeon.plan.boss)
     assert {"columns", "water", "altar", "rubble", "statues"} <= seen
@@ -262,7 +261,7 @@ def test_the_map_gives_nothing_away(drawn):
             words = {w.lower() for room in dungeon.rooms for chain in (room.encounter, room.trap, room.treasure)
                      if chain for roll in chain.rolls for w in re.findall(r"[a-z]{5,}", roll.text.lower())}
             words -= {w for text in [*WORDS.values(), *TYPE_WORDS.values(), *(label for _, label in LEGEND)]
-                      for w in re.findall(r"[a-z]{5,}", text)} | {"alcoves", "north", "south", "stairs", "chamber", "square", "comes", "feet"}  # the alt text's fixed sentences
+                      for w in re.findall(r"[a-z]{5,}", text)} | {"alcoves", "north", "south", "stairs", "chamber", "square", "comes", "feet", "exits"}  # the alt text's fixed sentences
             shown = " ".join([*texts, drawing.alt, root.find(f"{SVG}title").text]).lower()  # all the words it shows
             assert not [w for w in words if re.search(rf"\b{w}\b", shown)]
 
@@ -271,10 +270,11 @@ def test_legend_lists_exactly_the_marks_used(drawn):
     for _, _, sketch, _ in drawn:
         classes = set(re.findall(r'class="([^"]+)"', sketch.svg))
         for mark, css_class in MARK_CLASS.items():
-            if mark in ("library", "crates"):
-                continue  # both draw furniture boxes; checked through the items
+            if mark in FURNITURE_BOXES:
+                continue  # they draw furniture boxes; checked through the items
             assert (mark in sketch.legend) == (css_class in classes), mark
-        assert {"library", "crates"} & set(sketch.legend) == {i.mark for _, i in sketch.items} & {"library", "crates"}
+        boxes = set(FURNITURE_BOXES)
+        assert boxes & set(sketch.legend) == {i.mark for _, i in sketch.items} & boxes
         alcoves = [f for f in sketch.floors if sorted(round(v, 2) for v in _size(f)) == [0.35, 0.7]]
         assert ("alcoves" in sketch.legend) == bool(alcoves)
         for mark in sketch.legend:

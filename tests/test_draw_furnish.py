@@ -71,3 +71,18 @@ def test_same_seed_same_furnishings():
 
 def test_alcoves_place_nothing_inside_the_room():
     assert furnished(4, 4, ["alcoves"], 1)[2] == []
+
+
+# Rooms as crowded as the generator makes them (it gives a room over two floor marks a square more
+# each way per mark), with the stairs and the boss too.
+@pytest.mark.parametrize("w, h, count", [(3, 3, 2), (2, 4, 2), (3, 5, 2), (4, 4, 3), (5, 5, 4), (6, 6, 5)])
+def test_a_crowded_room_draws_every_mark_it_states(w, h, count):
+    """Whole cells run out: the marks that find none are drawn smaller between the others, never left out."""
+    crowd = ["columns", "statues", "crates", "rubble", "forge", "library", "vault", "furniture", "altar", "water"]
+    for seed in range(10):
+        marks = crowd[seed:seed + count]
+        _, _, items = furnished(w, h, marks, seed, stairs=True, boss=True)
+        assert set(marks) | {"stairs", "boss"} <= {item.mark for item in items}, (w, h, marks)
+        for a, b in itertools.combinations(items, 2):
+            if a.mark != b.mark:
+                assert not overlaps(a.box, b.box, gap=0.01), (marks, a, b)

@@ -37,9 +37,11 @@ LOOKS = (look(1, words="a grand hall", marks=("columns",)), look(2, boss=True, m
 
 def test_legend_marks_lists_only_what_the_map_draws_in_legend_order():
     items = [((0, 0), SimpleNamespace(mark="water")), ((1, 1), SimpleNamespace(mark="columns"))]
-    assert legend_marks(plan(), LOOKS[:2], items, alcoves=False) == ("entrance", "door", "columns", "water")
+    doors = [(1, 0, False, "open")]
+    assert legend_marks(plan(), LOOKS[:2], items, alcoves=False, doors=doors) == ("entrance", "open", "columns", "water")
     dead = plan(corridors=(Corridor(3, None, ((15, 10), (15, 8))),))
-    assert legend_marks(dead, LOOKS, [], alcoves=True) == ("entrance", "door", "barred", "dead", "alcoves")
+    assert legend_marks(dead, LOOKS, [], alcoves=True, doors=[(3, 1, True, "barred"), (3, 0, False, "locked")]) == (
+        "entrance", "barred", "locked", "dead", "alcoves")
 
 
 def test_every_legend_mark_has_a_label_and_an_icon():
@@ -48,18 +50,35 @@ def test_every_legend_mark_has_a_label_and_an_icon():
         icon = legend_icon(mark)
         assert icon.startswith("<svg") and icon.endswith("</svg>") and 'viewBox="0 0 16 16"' in icon
         assert "<style>" not in icon
-    assert "<style>.door{fill:red}</style>" in legend_icon("door", ".door{fill:red}")
+    assert "<style>.door{fill:red}</style>" in legend_icon("barred", ".door{fill:red}")
     with pytest.raises(KeyError):
         legend_icon("dragon")
 
 
-def test_describe_reads_each_room_its_marks_and_where_its_doors_lead():
+DRAWN = [(1, SimpleNamespace(mark="columns")), (2, SimpleNamespace(mark="boss")), (2, SimpleNamespace(mark="altar")),
+         (2, SimpleNamespace(mark="water")), (2, SimpleNamespace(mark="altar")), (3, SimpleNamespace(mark="stairs"))]
+DOORS = [(1, 0, False, "open"), (1, 1, False, "broken"), (1, 2, False, "open"), (2, 0, False, "locked"),
+         (3, 0, False, "open"), (3, 1, True, "barred")]
+
+
+def test_describe_reads_each_room_what_was_drawn_and_where_its_exits_lead():
     dungeon = SimpleNamespace(plan=plan())
-    text = describe(dungeon, LOOKS, "Level 1")
+    text = describe(dungeon, LOOKS, "Level 1", DRAWN, [(1, "alcove polygon")], DOORS)
     assert text.startswith("Level 1, north up, one square ten feet. The way in comes from the south into room 1. ")
-    assert "Room 1, a grand hall with columns; doors north to room 2, east to room 3 and south to the way out." in text
-    assert "Room 2, a room, the boss's lair with an altar and a pool of water; door south to room 1." in text
-    assert "Room 3, a cave with a barred door; doors west to room 1 and north to a dead end; stairs down." in text
+    assert ("Room 1, a grand hall with columns and alcoves; exits north to room 2, a hole broken east to room 3 "
+            "and south to the way out.") in text
+    assert "Room 2, a room, the boss's lair with an altar and a pool; exit a locked door south to room 1." in text
+    assert "Room 3, a cave; exits west to room 1 and a barred door north to a dead end; stairs down." in text
+
+
+def test_describe_names_no_mark_that_was_not_drawn():
+    # the looks ask for columns, an altar, water, a barred door, the boss and stairs: nothing was drawn
+    text = describe(SimpleNamespace(plan=plan()), LOOKS, "Level 1")
+    assert "Room 1, a grand hall; exits north to room 2, east to room 3 and south to the way out." in text
+    assert "Room 2, a room; exit south to room 1." in text
+    assert "Room 3, a cave; exits west to room 1 and north to a dead end." in text
+    for word in ("column", "altar", "pool", "barred", "boss", "stairs"):
+        assert word not in text
 
 
 def scale_text_size(svg: str) -> float:

@@ -134,10 +134,13 @@ def test_zine_pages_read_in_order(zine_pages_a4):
     assert "Pre-rolled Oracle" in texts[6] and "Twists" in texts[6]
     assert "Asking the Oracle" in texts[7] and f"dungeonpress dungeon --seed {SEED}" in texts[7]
     key = " ".join(" ".join(texts[2:5]).split())
-    # The key is written for the player: each room's type in plain words, no dice log, no generator hints.
+    # The key is written for the player: each room's type and features as the one reading picked, in plain
+    # words, no dice log, no generator hints, no table alternatives.
     assert " = " not in key and "e.g." not in key and "(moderate" not in key
     for room in data["rooms"]:
-        assert room["type"].split(" (")[0] in key
+        for said in (room["key"]["type"], *room["key"]["features"]):
+            assert said in key
+            assert " or " not in said and "/" not in said
 
 
 def make_json(ctx) -> bytes:

@@ -198,3 +198,47 @@ def test_bytes_that_are_not_text(make_pack):
 def test_deep_nesting_is_refused_cleanly(make_pack):
     assert errors_of(make_pack, {"tables/t.yaml": "a: " + "[" * 1000 + "]" * 1000 + "\n"}) == [
         "pack/tables/t.yaml:1: YAML syntax error: nested too deeply (more than 40 levels)"]
+
+
+CHOICES = """
+id: feat
+title: Features
+die: d6
+source: core
+columns: {feature: Feature}
+rows:
+  1-2:
+    feature: Columns or statues
+    choices:
+      - {text: Columns, marks: [columns]}
+      - {text: Statues, marks: [statues]}
+  3-4: {feature: Rubble, marks: [rubble]}
+  5-6: Quiet
+"""
+
+
+def test_rows_carry_marks_and_choices(make_pack):
+    table = validate_folder(make_pack({"tables/feat.yaml": CHOICES})).table("feat")
+    assert [(c.text, c.marks) for c in table.row_for(1).choices] == [("Columns", ("columns",)), ("Statues", ("statues",))]
+    assert table.row_for(3).marks == ("rubble",) and not table.row_for(3).choices
+    assert table.row_for(6).marks == () and table.row_for(6).choices == ()
+
+
+@pytest.mark.parametrize("rows, expected", [
+    ("  3-4: {feature: Rubble, marks: [dragon]}",
+     "pack/tables/feat.yaml:12: row 3-4 of table 'feat': 'marks' must be a list of map marks from rubble, cracks, "
+     "columns, statues, alcoves, water, altar, forge, library, vault, crates, furniture, barred, locked (got ['dragon'])"),
+    ("  3-4: {feature: Rubble, marks: [rubble, rubble]}",
+     "pack/tables/feat.yaml:12: row 3-4 of table 'feat': 'marks' names a mark twice (got ['rubble', 'rubble'])"),
+    ("  3-4: {feature: Rubble, choices: [{text: One}]}",
+     "pack/tables/feat.yaml:12: row 3-4 of table 'feat': 'choices' must be a list of two or more readings "
+     "(got [{'text': 'One'}])"),
+    ("  3-4: {feature: Rubble, choices: [{text: One}, {words: Two}]}",
+     "pack/tables/feat.yaml:12: row 3-4 of table 'feat': choice 2 must be a mapping of 'text' and 'marks' "
+     "(got {'words': 'Two'})"),
+    ("  3-4: {feature: Rubble, marks: [rubble], choices: [{text: One}, {text: Two}]}",
+     "pack/tables/feat.yaml:12: row 3-4 of table 'feat' has both 'marks' and 'choices' (give each choice its own marks)"),
+])
+def test_bad_marks_and_choices_are_one_line_each(make_pack, rows, expected):
+    text = CHOICES.replace("  3-4: {feature: Rubble, marks: [rubble]}", rows)
+    assert errors_of(make_pack, {"tables/feat.yaml": text}) == [expected]

@@ -9,13 +9,13 @@ import re
 from dungeonpress.dice import DICE_NAMES, DiceSpec
 from dungeonpress.errors import ContentError, ContentErrors, Source
 from dungeonpress.load import RawContent, source_of
-from dungeonpress.model import Book, Chapter, Content, Creature, MediaGroup, MediaWork, Row, Table
+from dungeonpress.model import MAP_MARKS, Book, Chapter, Choice, Content, Creature, MediaGroup, MediaWork, Row, Table
 
 ORIGINS = ("core", "dungeoneer", "dungeonpress", "paperogue", "dunginoes", "solo-turns")
 MAX_CREDIT = 80  # a user pack's own `source` credit, printed as a section heading of the tables booklet
 TIERS = ("vermin", "minion", "brute", "elite", "boss")
 TABLE_FIELDS = {"id", "title", "die", "source", "group", "note", "columns", "rows"}
-ROW_EXTRAS = ("see", "creature")
+ROW_EXTRAS = ("see", "creature", "marks", "choices")
 CREATURE_FIELDS = {"name", "tier", "living", "concept", "skills", "frailty", "gear", "goal", "motive",
                    "nemesis", "description"}
 LIVING_ONLY = ("goal", "motive", "nemesis")
@@ -254,7 +254,7 @@ def _validate_columns(data, where, what, errors):
     for key, header in columns.items():
         if not isinstance(key, str) or not _ID.fullmatch(key) or key in ROW_EXTRAS:
             errors.add(_where(columns, key, where), f"{what}: column key {key!r} must be lowercase letters, digits "
-                                                     f"and _, and not 'see' or 'creature'")
+                                                     f"and _, and not {', '.join(repr(e) for e in ROW_EXTRAS)}")
             return None
         out.append((key, str(header)))
     return tuple(out)
@@ -290,7 +290,8 @@ def _validate_rows(data, where, table_id, die, columns, errors):
         for index, (item, item_where) in enumerate(zip(rows_data, rows_data.item_sources), start=1):
             row = _validate_row(item, item_where, str(index), what, column_keys, errors)
             if row:
-                rows.append(Row(low=index, high=index, values=row[0], see=row[1], creature=row[2], source=item_where))
+                rows.append(Row(low=index, high=index, values=row[0], see=row[1], creature=row[2], marks=row[3],
+                                choices=row[4], source=item_where))
         return tuple(rows)
 
     if not isinstance(rows_data, dict) or not rows_data:
@@ -316,7 +317,8 @@ def _validate_rows(data, where, table_id, die, columns, errors):
             covered.setdefault(result, key_where)
         row = _validate_row(item, key_where, str(key), what, column_keys, errors)
         if row:
-            rows.append(Row(low=span[0], high=span[1], values=row[0], see=row[1], creature=row[2], source=key_where))
+            rows.append(Row(low=span[0], high=span[1], values=row[0], see=row[1], creature=row[2], marks=row[3],
+                            choices=row[4], source=key_where))
     missing = [r for r in spec.results if r not in covered]
     if missing:
         shown = ", ".join(str(m) for m in missing[:6]) + (", …" if len(missing) > 6 else "")
@@ -333,7 +335,7 @@ def _needs(spec: DiceSpec) -> str:
 
 
 def _validate_row(item, where, label, what, column_keys, errors):
-    """A row as (values, see, creature), or None after recording what is wrong."""
+    """A row as (values, see, creature, marks, choices), or None after recording what is wrong."""
     if isinstance(item, (str, int)) and not isinstance(item, bool):
         if len(column_keys) != 1:
             errors.add(where, f"row {label} of {what} is plain text but the table has {len(column_keys)} columns "
@@ -342,7 +344,7 @@ def _validate_row(item, where, label, what, column_keys, errors):
         if len(str(item)) > MAX_CELL:
             errors.add(where, f"row {label} of {what} is {len(str(item))} characters long (at most {MAX_CELL})")
             return None
-        return ((column_keys[0], item),), None, None
+        return ((column_keys[0], item),), None, None, (), ()
     if not isinstance(item, dict):
         errors.add(where, f"row {label} of {what} must be text or a mapping (got {_kind(item)})")
         return None
@@ -374,7 +376,50 @@ def _validate_row(item, where, label, what, column_keys, errors):
         errors.add(_where(item, "creature", where), f"row {label} of {what}: 'creature' must be a bestiary key like 34 "
                                                     f"(got {creature!r})")
         ok = False
-    return (tuple(values), see, creature) if ok else None
+    marks = _validate_marks(item.get("marks", []), _where(item, "marks", where), f"row {label} of {what}", errors)
+    choices = _validate_choices(item.get("choices", []), _where(item, "choices", where), label, what, errors)
+    if marks is None or choices is None:
+        ok = False
+    elif marks and choices:
+        errors.add(_where(item, "marks", where), f"row {label} of {what} has both 'marks' and 'choices' "
+                                                 f"(give each choice its own marks)")
+        ok = False
+    return (tuple(values), see, creature, marks, choices) if ok else None
+
+
+def _validate_marks(marks, where, what, errors):
+    """A row's or choice's map marks as a tuple of MAP_MARKS names, or None after recording what is wrong."""
+    if not isinstance(marks, list) or any(not isinstance(m, str) or m not in MAP_MARKS for m in marks):
+        errors.add(where, f"{what}: 'marks' must be a list of map marks from {', '.join(MAP_MARKS)} (got {marks!r})")
+        return None
+    if len(set(marks)) != len(marks):
+        errors.add(where, f"{what}: 'marks' names a mark twice (got {marks!r})")
+        return None
+    return tuple(marks)
+
+
+def _validate_choices(choices, where, label, what, errors):
+    """A row's concrete readings as Choices (each a text and its marks), or None after recording what is wrong."""
+    if not isinstance(choices, list) or len(choices) == 1:
+        errors.add(where, f"row {label} of {what}: 'choices' must be a list of two or more readings "
+                          f"(got {choices!r})")
+        return None
+    out = []
+    for n, choice in enumerate(choices, start=1):
+        at = source_of(choice, where)
+        if not isinstance(choice, dict) or set(choice) - {"text", "marks"}:
+            errors.add(at, f"row {label} of {what}: choice {n} must be a mapping of 'text' and 'marks' (got {choice!r})")
+            return None
+        text = choice.get("text")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_CELL:
+            errors.add(at, f"row {label} of {what}: choice {n} needs a 'text' of 1 to {MAX_CELL} characters")
+            return None
+        marks = _validate_marks(choice.get("marks", []), _where(choice, "marks", at), f"row {label} of {what}: choice {n}",
+                                errors)
+        if marks is None:
+            return None
+        out.append(Choice(text.strip(), marks))
+    return tuple(out)
 
 
 # --- bestiary, media, book -------------------------------------------------------------------

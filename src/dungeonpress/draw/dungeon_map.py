@@ -1,10 +1,17 @@
 """Draw the player's map of a rolled dungeon: Dungeon, box, style and a seeded Random → MapDrawing (SVG, alt text, legend).
 
 The map shows what a floor plan shows: walls, doors, passages, dead ends, the entrance, the
-stairs down, the boss's lair, and each room's architecture as its type and feature tags say
-(caves, water, columns, statues, an altar, furniture, rubble, barred doors). Encounters,
-traps and treasure are never drawn. Colours and strokes are CSS classes; the palette is the
-stylesheet passed in (templates/css/map.css), copied into the SVG so it prints anywhere.
+stairs down, the boss's lair, and each room's architecture as its key states it (caves, water,
+columns, statues, an altar, furniture, rubble, barred and locked doors, walls broken through).
+Encounters, traps and treasure are never drawn. Colours and strokes are CSS classes; the
+palette is the stylesheet passed in (templates/css/map.css), copied into the SVG so it prints
+anywhere.
+
+The drawing is the one truth the words are checked against: every mark drawn in a room is a
+group `<g class="mark" data-room="3" data-mark="crates">`, every exit a `<rect class="door …"
+data-room="3" data-side="N" data-kind="barred">` (kinds: open, barred, locked, broken), each
+alcove floor `data-mark="alcoves"`; the description for screen readers is written from what
+was drawn.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ STYLES = ("clean", "sketch")
 PASSAGE = 0.66       # a passage's width between its walls, in cells
 WALL_MARGIN = 0.12   # floor grown by this much before hatching is cut away
 ALCOVE = (0.7, 0.35)  # an alcove's width and depth, in cells
+OPENING = (0.44, 0.36)  # an open exit's gap: along the wall (the passage's floor), across it (over the wall's ink)
 NUMBER_UNITS, NUMBER_PT = 9.5, 6.5  # a room number's size in user units, and its least printed size in points
 
 
@@ -38,7 +46,7 @@ class MapDrawing:
     alt: str
     legend: tuple     # mark names used, in legend order
     items: tuple      # (room number, Furnishing) for every mark drawn in a room
-    doors: tuple      # (room number, door index, barred) for every door drawn
+    doors: tuple      # (room number, door index, barred, kind) for every exit drawn; kind: open, barred, locked, broken
     floors: tuple     # floor polygons in cells (rooms, alcoves, passages)
     hatch: tuple      # hatch strokes in cells
     size: tuple       # (width, height) in mm as printed
@@ -56,7 +64,7 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     if style not in STYLES:
         raise ValueError(f"unknown map style {style!r} (expected one of {', '.join(STYLES)})")
     plan = dungeon.plan
-    looks = read_rooms(dungeon, rng)  # drawn the same in both styles: read before the pen starts shaking
+    looks = read_rooms(dungeon)  # drawn the same in both styles: read before the pen starts shaking
     shape_rng = random.Random(rng.random())
     pen = Pen(random.Random(rng.random()) if style == "sketch" else None)
     W, H = plan.width, plan.height
@@ -85,8 +93,9 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
             if not players:
                 items.append((room.number, item))
         for index, door in enumerate(room.doors):
-            doors_drawn.append((room.number, index, index in look.barred))
-    used = () if players else map_marks.legend_marks(plan, looks, items, alcoves)
+            kind = door_kind(door, index, look)
+            doors_drawn.append((room.number, index, kind == "barred", kind))
+    used = () if players else map_marks.legend_marks(plan, looks, items, alcoves, doors_drawn)
 
     # 3. Rock: a grey band (clean) or pen hatching (sketch), never over the floor.
     grown = [grow(f, WALL_MARGIN) if kind == "cave" else grow_rect(f, WALL_MARGIN)
@@ -98,7 +107,7 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     # Words on the map keep a legible printed size however small the squares come out: sizes are set
     # on each text (overriding the stylesheet) from the scale, never below the stylesheet's own.
     number_size = text_units(scale, NUMBER_UNITS, NUMBER_PT)
-    alt = map_marks.describe(dungeon, looks, title) if not players else (
+    alt = map_marks.describe(dungeon, looks, title, items, alcoves, doors_drawn) if not players else (
         f"{title}: {len(plan.rooms)} rooms joined by passages, the way in at the bottom edge; "
         "nothing in the rooms is shown")
     parts = [
@@ -111,10 +120,10 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         _hatch(hatch),
         _passages(plan, pen),
         *(_floor(outlines[room.number]) for room in plan.rooms),
-        *(f'<path class="floor" d="{_d(a)}"/>' for _, a in alcoves),
+        *(f'<path class="floor" data-room="{n}" data-mark="alcoves" d="{_d(a)}"/>' for n, a in alcoves),
         _grid(plan, outlines),
         *(_room_walls(room, outlines[room.number], alcoves, pen) for room in plan.rooms),
-        "".join(item.svg for _, item in items),
+        "".join(_mark(number, item) for number, item in items),
         *(_doors(room, look) for room, look in zip(plan.rooms, looks)),
         _dead_ends(plan),
         _entrance(plan),
@@ -127,17 +136,51 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
                       (W * scale, H * scale), (W, H))
 
 
+def door_kind(door, index: int, look) -> str:
+    """How an exit is drawn: broken through (a ragged hole), a barred or a locked door, or open (a gap in the wall).
+
+    The key's exits are passages; a door is drawn only where the key states one (barred or locked shut).
+    """
+    if door.extra:
+        return "broken"
+    if index in look.barred:
+        return "barred"
+    if index in look.locked:
+        return "locked"
+    return "open"
+
+
+def _mark(number: int, item) -> str:
+    """One mark in a room, grouped and labelled so a check can read the map without the generator."""
+    return f'<g class="mark" data-room="{number}" data-mark="{item.mark}">{item.svg}</g>'
+
+
+# Where a hallway's alcoves may go, tried in turn until one fits: every other cell of the long walls
+# well clear of doors, then any cell of them a little clear, then the short walls too.
+ALCOVE_TRIES = (("long", range(1, 99, 2), 1.5), ("long", range(0, 99), 1.0), ("all", range(0, 99), 1.0))
+
+
 def _alcoves(room) -> list:
-    """Niches off the long walls of a hallway, clear of doors and corners."""
+    """Niches off the long walls of a hallway, clear of doors and corners (the short walls when the long have no room)."""
+    for walls, cells, clearance in ALCOVE_TRIES:
+        found = _alcoves_along(room, walls, cells, clearance)
+        if found:
+            return found
+    return []
+
+
+def _alcoves_along(room, walls: str, cells, clearance: float) -> list:
     out = []
     long_x = room.w >= room.h
-    sides = ("N", "S") if long_x else ("W", "E")
-    length = room.w if long_x else room.h
+    sides = (("N", "S") if long_x else ("W", "E")) if walls == "long" else ("N", "S", "W", "E")
     aw, ad = ALCOVE
     for side in sides:
-        for k in range(1, length - 1, 2):
-            at = (room.x + k + 0.5) if long_x else (room.y + k + 0.5)
-            if any(door.side == side and abs((door.x if long_x else door.y) - at) < 1.5 for door in room.doors):
+        along_x = side in ("N", "S")
+        length = room.w if along_x else room.h
+        first = 1 if walls == "long" and length > 2 else 0  # keep off the corners where the wall is long enough
+        for k in (c for c in cells if first <= c < length - first):
+            at = (room.x + k + 0.5) if along_x else (room.y + k + 0.5)
+            if any(door.side == side and abs((door.x if along_x else door.y) - at) < clearance for door in room.doors):
                 continue
             if side == "N":
                 out.append(rect_polygon(at - aw / 2, room.y - ad, aw, ad))
@@ -237,18 +280,31 @@ def _on_rect(room, a, b) -> bool:
 
 
 def _doors(room, look) -> str:
-    """Each door as a leaf set in the wall; a barred door is filled and crossed by its bar."""
+    """Each exit in the wall: an open gap the passage runs through; a barred door filled and crossed by its bar,
+    a locked one with a keyhole; a wall broken through a ragged hole with stones."""
     out = []
     for index, door in enumerate(room.doors):
         x, y = door.x, door.y
-        w, h = (0.74, 0.3) if door.side in ("N", "S") else (0.3, 0.74)
-        barred = index in look.barred
-        out.append(f'<rect class="door{" barred" if barred else ""}" x="{u(x - w / 2)}" y="{u(y - h / 2)}" '
-                   f'width="{u(w)}" height="{u(h)}"/>')
-        if barred:
+        across = door.side in ("N", "S")
+        kind = door_kind(door, index, look)
+        data = f'data-room="{room.number}" data-side="{door.side}" data-kind="{kind}"'
+        if kind == "broken":
+            out.append(map_marks.broken_wall(x, y, across, data))
+            continue
+        if kind == "open":  # floor over the wall line, as wide as the passage's floor: its walls run on into the room's
+            w, h = (OPENING[0], OPENING[1]) if across else (OPENING[1], OPENING[0])
+            out.append(f'<rect class="door opening" {data} x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" '
+                       f'height="{u(h)}"/>')
+            continue
+        w, h = (0.74, 0.3) if across else (0.3, 0.74)
+        out.append(f'<rect class="door {kind}" {data} x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" '
+                   f'height="{u(h)}"/>')
+        if kind == "barred":
             dx, dy = INWARD[door.side]
             out.append(f'<path class="bar" d="M{u(x - dy * 0.42)} {u(y - dx * 0.42)}L{u(x + dy * 0.42)} '
                        f'{u(y + dx * 0.42)}"/>')
+        else:
+            out.append(f'<circle class="keyhole" cx="{u(x)}" cy="{u(y)}" r="{u(0.1)}"/>')
     return "".join(out)
 
 
@@ -259,8 +315,15 @@ def _dead_ends(plan) -> str:
         if corridor.end is not None:
             continue
         (x0, y0), (x1, y1) = corridor.points[0], corridor.points[-1]
-        out.append(map_marks.dead_end(x1, y1, "E" if x1 > x0 else "W" if x1 < x0 else "S" if y1 > y0 else "N"))
+        side = "E" if x1 > x0 else "W" if x1 < x0 else "S" if y1 > y0 else "N"
+        out.append(f'<g class="dead-end" data-room="{corridor.start}" data-side="{_leaving(x0, y0, plan.room(corridor.start))}">'
+                   f'{map_marks.dead_end(x1, y1, side)}</g>')
     return "".join(out)
+
+
+def _leaving(x: float, y: float, room) -> str:
+    """The wall of `room` the point (x, y) lies on."""
+    return "N" if y == room.y else "S" if y == room.y + room.h else "W" if x == room.x else "E"
 
 
 def _entrance(plan) -> str:

@@ -2,6 +2,9 @@
 
 Marks take whole free cells, so they never sit on the room number, the stairs, or a door's
 threshold; columns stand on grid crossings. Every mark's box lies inside the room's floor.
+Every mark the key states is drawn: columns go last (they fill a hall), and a mark that finds
+no whole cell free is drawn smaller in a gap between the others (the generator gives a room
+with many marks floor enough for that).
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from dungeonpress.draw import small_marks
 from dungeonpress.draw.geometry import inside
 from dungeonpress.draw.pen import u
 
@@ -33,6 +37,7 @@ class FreeFloor:
         x, y, w, h = placed.x, placed.y, placed.w, placed.h
         self.centre = (x + w / 2, y + h / 2)
         self.boxes = []  # everything reserved so far: number, thresholds, marks
+        self.drawn = []  # the boxes of the marks drawn so far (columns keep clear of them)
         self.free = []
         for j in range(h):
             for i in range(w):
@@ -105,44 +110,70 @@ def _corners(cell):
 
 
 def furnish(room: FreeFloor, look) -> list:
-    """Items for every mark of the room that finds a place (a mark with no free floor is left out)."""
+    """Items for every mark of the room: at full size where whole cells are free, else smaller between the others.
+
+    A mark that finds no spot at all is missing from the list: the map check (tests) counts those.
+    """
     items = []
     if look.stairs:
         items.append(_stairs(room))
+        room.drawn.append(items[-1].box)
     if look.boss:  # the free cell nearest the middle, else any spot the skull fits
         cells = room.by_corner()
         at = room.take(cells[-1]) if cells else room.spot(0.8)
         if at:
             items.append(_skull(at if cells else (at[0] - 0.1, at[1] - 0.05)))
-    for mark in look.marks:
-        items.extend(PLACERS[mark](room))
+            room.drawn.append(items[-1].box)
+    # Columns last: a row of them takes every crossing they stand on, and they can thin out for the others.
+    for mark in sorted(look.marks, key=lambda mark: mark == "columns"):
+        placed = PLACERS[mark](room)
+        if not placed and mark in small_marks.SMALL:
+            placed = _squeezed(room, mark)
+        items.extend(placed)
+        room.drawn.extend(item.box for item in placed)
     return items
+
+
+SQUEEZE = (0.7, 0.55, 0.42)  # sizes (in cells) tried, largest first, for a mark with no whole cell free
+
+
+def _squeezed(room: FreeFloor, mark: str) -> list:
+    """One small mark in the first free spot off the cell grid, nearest a corner; [] when even the smallest fits nowhere."""
+    for size in SQUEEZE:
+        at = room.spot(size)
+        if at is not None:
+            return [Furnishing(mark, *small_marks.draw_small(mark, at[0], at[1], size, room.rng))]
+    return []
 
 
 def _columns(room: FreeFloor) -> list:
     p = room.placed
     long_x = p.w >= p.h
     length, span = (p.w, p.h) if long_x else (p.h, p.w)
-    if span < 3:
+    if span < 2 or length < 2:
         return []
     step = 1 if length >= 5 else 2
     points = []
     for a in range(1, length, step):
-        for b in sorted({1, span - 1}):
+        for b in sorted({1, span - 1}):  # a narrow room (span 2): one row down its middle
             points.append((p.x + a, p.y + b) if long_x else (p.x + b, p.y + a))
     def clear(px, py):  # the four cells round a crossing are free floor: not number, stairs or threshold
         around = [(px - 1, py - 1), (px, py - 1), (px - 1, py), (px, py)]
-        return sum(1 for c in around if c in room.free) >= 2
+        r = 0.26  # a column's radius and a hair: it never touches a mark drawn before it
+        return sum(1 for c in around if c in room.free) >= 2 and not any(
+            b[0] < px + r and px - r < b[2] and b[1] < py + r and py - r < b[3] for b in room.drawn)
 
-    items = []
-    for px, py in points:
-        # Columns come in symmetric sets: one stands only if its mirror images could stand too.
-        mx, my = 2 * p.x + p.w - px, 2 * p.y + p.h - py
-        if not all(clear(qx, qy) for qx, qy in ((px, py), (mx, py), (px, my), (mx, my))):
-            continue
+    def column(px, py):
         r = 0.2
-        items.append(Furnishing("columns", (px - r, py - r, px + r, py + r),
-                                f'<circle class="column" cx="{u(px)}" cy="{u(py)}" r="{u(r)}"/>'))
+        return Furnishing("columns", (px - r, py - r, px + r, py + r),
+                          f'<circle class="column" cx="{u(px)}" cy="{u(py)}" r="{u(r)}"/>')
+
+    # Columns come in symmetric sets: one stands only if its mirror images could stand too.
+    items = [column(px, py) for px, py in points
+             if all(clear(qx, qy) for qx, qy in ((px, py), (2 * p.x + p.w - px, py), (px, 2 * p.y + p.h - py),
+                                                 (2 * p.x + p.w - px, 2 * p.y + p.h - py)))]
+    if not items:  # the other marks broke every symmetric set: the crossings still clear, up to four
+        items = [column(px, py) for px, py in points if clear(px, py)][:4]
     for item in items:
         x0, y0, x1, y1 = item.box
         room.block(x0, y0, x1, y1)
@@ -311,9 +342,40 @@ def _stairs(room: FreeFloor) -> Furnishing:
                       f'height="{u(s)}"/><path class="step" d="{treads}"/>')
 
 
+def _vault(room: FreeFloor) -> list:
+    """Strongboxes: two iron-banded chests against the walls."""
+    items = []
+    for cell in [c for c in room.by_corner() if room.walls(c)][:2]:
+        room.take(cell)
+        side = room.walls(cell)[0]
+        dx, dy = INWARD[side]
+        x, y = cell[0] + 0.5 - dx * 0.15, cell[1] + 0.5 - dy * 0.15
+        w, h = (0.7, 0.45) if side in ("N", "S") else (0.45, 0.7)
+        x0, y0 = x - w / 2, y - h / 2
+        band = (f"M{u(x0)} {u(y)}H{u(x0 + w)}" if side in ("N", "S") else f"M{u(x)} {u(y0)}V{u(y0 + h)}")
+        items.append(Furnishing("vault", (x0, y0, x0 + w, y0 + h),
+                                f'<rect class="chest" x="{u(x0)}" y="{u(y0)}" width="{u(w)}" height="{u(h)}"/>'
+                                f'<path class="band" d="{band}"/>'))
+    return items
+
+
+def _furniture(room: FreeFloor) -> list:
+    """A table with a chair at each end, in the free cell nearest the middle."""
+    cells = room.by_corner()
+    if not cells:
+        return []
+    cell = room.take(cells[-1])
+    x, y = cell[0] + 0.5, cell[1] + 0.5
+    body = (f'<rect class="furniture" x="{u(x - 0.3)}" y="{u(y - 0.18)}" width="{u(0.6)}" height="{u(0.36)}"/>'
+            f'<rect class="furniture" x="{u(x - 0.44)}" y="{u(y - 0.08)}" width="{u(0.12)}" height="{u(0.16)}"/>'
+            f'<rect class="furniture" x="{u(x + 0.32)}" y="{u(y - 0.08)}" width="{u(0.12)}" height="{u(0.16)}"/>')
+    return [Furnishing("furniture", (x - 0.44, y - 0.18, x + 0.44, y + 0.18), body)]
+
+
 def _nothing(room: FreeFloor) -> list:
     return []
 
 
 PLACERS = {"columns": _columns, "statues": _statues, "water": _water, "altar": _altar, "crates": _crates,
-           "forge": _forge, "library": _library, "rubble": _rubble, "cracks": _cracks, "alcoves": _nothing}
+           "forge": _forge, "library": _library, "vault": _vault, "furniture": _furniture, "rubble": _rubble,
+           "cracks": _cracks, "alcoves": _nothing}

@@ -9,19 +9,22 @@ from dungeonpress.draw.pen import UNIT, u
 from dungeonpress.model.plan import OUTSIDE
 
 # Legend order and wording; a map lists only the marks it draws.
-LEGEND = (("entrance", "entrance"), ("door", "door"), ("barred", "barred door"), ("dead", "dead end"),
+LEGEND = (("entrance", "entrance"), ("open", "opening"), ("barred", "barred door"), ("locked", "locked door"),
+          ("broken", "broken through"), ("dead", "dead end"),
           ("stairs", "stairs down"), ("boss", "boss's lair"), ("columns", "column"), ("statues", "statue"),
           ("water", "water"), ("altar", "altar"), ("forge", "forge, anvil"), ("library", "shelves"),
-          ("crates", "crates"), ("rubble", "rubble"), ("cracks", "cracks"), ("alcoves", "alcove"))
+          ("vault", "strongbox"), ("crates", "crates"), ("furniture", "table, chairs"), ("rubble", "rubble"),
+          ("cracks", "cracks"), ("alcoves", "alcove"))
 DIRECTIONS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 SCALE_CELLS = 3  # the scale bar spans three squares of ten feet
 TEXT_PT = 6.0  # the least printed size of the scale bar's and north mark's letters
 
 
-def legend_marks(plan, looks, items, alcoves) -> tuple:
-    """The names of the marks this map draws, in legend order."""
-    used = {"entrance", "door"}
+def legend_marks(plan, looks, items, alcoves, doors=()) -> tuple:
+    """The names of the marks this map draws, in legend order (`doors`: (room, index, barred, kind) as drawn)."""
+    used = {"entrance"}
     used |= {item.mark for _, item in items}
+    used |= {door[3] for door in doors if len(door) > 3}
     if any(look.barred for look in looks):
         used.add("barred")
     if any(c.end is None for c in plan.corridors):
@@ -35,34 +38,45 @@ def legend_label(mark: str) -> str:
     return dict(LEGEND)[mark]
 
 
-def describe(dungeon, looks, title: str) -> str:
-    """Alt text from the layout: "Room 3, a grand hall with columns; doors north to room 5 and east to room 4." """
+def describe(dungeon, looks, title: str, items=(), alcoves=(), doors=()) -> str:
+    """Alt text from what was drawn: "Room 3, a grand hall with columns; doors north to room 5 and east to room 4."
+
+    `items` are the (room, Furnishing) marks drawn, `alcoves` the (room, polygon) niches, `doors` the
+    (room, index, barred, kind) doors: the words name exactly those, so they never promise a mark the map lacks.
+    """
     plan = dungeon.plan
     sentences = [f"{title}, north up, one square ten feet.",
                  "The way in comes from the south into room 1."]
+    kinds = {(door[0], door[1]): door[3] for door in doors if len(door) > 3}
     for room, look in zip(plan.rooms, looks):
         what = look.words
         if look.cave:
             what = "a cave" if what == "a room" else what
-        marks = [WORDS[m] for m in look.marks]
-        if look.barred:
-            marks.append(WORDS["barred"])
+        drawn = []
+        for number, item in items:
+            if number == room.number and item.mark in WORDS and item.mark not in drawn:
+                drawn.append(item.mark)
+        if any(number == room.number for number, _ in alcoves):
+            drawn.append("alcoves")
+        marks = [WORDS[m] for m in drawn]
         text = f"Room {room.number}, {what}"
-        if look.boss:
+        if any(number == room.number and item.mark == "boss" for number, item in items):
             text += ", the boss's lair"
         if marks:
             text += " with " + _and(marks)
         exits = []
-        for door in room.doors:
+        for index, door in enumerate(room.doors):
             if door.to == OUTSIDE:
                 where = "the way out"
             elif door.to is None:
                 where = "a dead end"
             else:
                 where = f"room {door.to}"
-            exits.append(f"{DIRECTIONS[door.side]} to {where}")
-        text += f"; door{'s' if len(exits) > 1 else ''} " + _and(exits)
-        if look.stairs:
+            kind = kinds.get((room.number, index), "open")
+            how = {"barred": "a barred door ", "locked": "a locked door ", "broken": "a hole broken "}.get(kind, "")
+            exits.append(f"{how}{DIRECTIONS[door.side]} to {where}")
+        text += f"; exit{'s' if len(exits) > 1 else ''} " + _and(exits)
+        if any(number == room.number and item.mark == "stairs" for number, item in items):
             text += "; stairs down"
         sentences.append(text + ".")
     return " ".join(sentences)
@@ -85,6 +99,24 @@ def dead_end(x: float, y: float, side: str) -> str:
         dots = [(x - 0.11, y + back), (x + 0.1, y + back * 1.7)]
     stones = "".join(f'<circle class="stone" cx="{u(cx)}" cy="{u(cy)}" r="0.8"/>' for cx, cy in dots)
     return f'<path class="dead" d="{wall}"/>{stones}'
+
+
+def broken_wall(x: float, y: float, across: bool, data: str = "") -> str:
+    """A wall broken through: a ragged gap where a door would be, no leaf, two stones fallen in it."""
+    half, depth = 0.4, 0.2  # along the wall, and either side of it
+    if across:  # a north or south wall runs east–west
+        d = (f"M{u(x - half)} {u(y - depth)}L{u(x - half + 0.12)} {u(y)}L{u(x - half)} {u(y + depth)}"
+             f"M{u(x + half)} {u(y - depth)}L{u(x + half - 0.12)} {u(y)}L{u(x + half)} {u(y + depth)}")
+        stones = ((x - 0.12, y + 0.05), (x + 0.14, y - 0.06))
+        box = (x - half, y - depth, 2 * half, 2 * depth)
+    else:
+        d = (f"M{u(x - depth)} {u(y - half)}L{u(x)} {u(y - half + 0.12)}L{u(x + depth)} {u(y - half)}"
+             f"M{u(x - depth)} {u(y + half)}L{u(x)} {u(y + half - 0.12)}L{u(x + depth)} {u(y + half)}")
+        stones = ((x + 0.05, y - 0.12), (x - 0.06, y + 0.14))
+        box = (x - depth, y - half, 2 * depth, 2 * half)
+    dots = "".join(f'<circle class="stone" cx="{u(cx)}" cy="{u(cy)}" r="0.8"/>' for cx, cy in stones)
+    return (f'<g class="door broken" {data}><rect class="gap" x="{u(box[0])}" y="{u(box[1])}" width="{u(box[2])}" '
+            f'height="{u(box[3])}"/><path class="ragged" d="{d}"/>{dots}</g>')
 
 
 def arrow(x: float, base: float, length: float) -> str:
@@ -132,9 +164,12 @@ def legend_icon(mark: str, css: str = "") -> str:
     """A small inline SVG of one legend mark, drawn with the map's classes (16 units: 1.6 squares)."""
     body = {
         "entrance": arrow(0.8, 1.5, 1.3),
-        "door": '<rect class="floor" x="0" y="5" width="16" height="6"/><path class="wall" d="M0 5H16M0 11H16"/>'
-                '<rect class="door" x="3.5" y="6.7" width="9" height="2.6"/>',
+        "open": '<path class="passage-wall" d="M8 16V8"/><path class="passage" d="M8 16V7"/>'
+                '<path class="wall" d="M0 8H5.8M10.2 8H16"/>',
         "barred": '<rect class="door barred" x="3.5" y="6.7" width="9" height="2.6"/><path class="bar" d="M8 3.8V12.2"/>',
+        "locked": '<rect class="door locked" x="3.5" y="6.7" width="9" height="2.6"/><circle class="keyhole" cx="8" cy="8" r="0.9"/>',
+        "broken": '<path class="wall" d="M0 8H4M12 8H16"/>'
+                  + broken_wall(0.8, 0.8, True),
         "dead": '<path class="passage-wall" d="M0 8H12"/><path class="passage" d="M0 8H12"/>' + dead_end(1.2, 0.8, "E"),
         "stairs": '<rect class="stairs" x="2" y="2" width="12" height="12"/><path class="step" '
                   'd="M2 4.4H14M3.2 6.8H12.8M4.4 9.2H11.6M5.6 11.6H10.4"/>',
@@ -150,6 +185,9 @@ def legend_icon(mark: str, css: str = "") -> str:
                  '<path class="anvil" d="M8 11H15L13.5 12.7H12.7V14.7H10.3V12.7H9.5Z"/>',
         "library": '<rect class="furniture" x="2" y="5" width="12" height="5"/><path class="detail" d="M5 5V10M8 5V10M11 5V10"/>',
         "crates": '<rect class="furniture" x="3" y="3" width="10" height="10"/><path class="detail" d="M3 3L13 13M13 3L3 13"/>',
+        "vault": '<rect class="chest" x="2" y="4" width="12" height="8"/><path class="band" d="M2 8H14"/>',
+        "furniture": '<rect class="furniture" x="4" y="5" width="8" height="6"/><rect class="furniture" x="1" y="6.5" '
+                     'width="2" height="3"/><rect class="furniture" x="13" y="6.5" width="2" height="3"/>',
         "rubble": '<rect class="rubble" x="3" y="4" width="3" height="3" transform="rotate(20 4.5 5.5)"/>'
                   '<rect class="rubble" x="9" y="6" width="2.4" height="2.4" transform="rotate(50 10 7)"/>'
                   '<rect class="rubble" x="5" y="10" width="2" height="2"/>',

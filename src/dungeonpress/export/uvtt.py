@@ -155,23 +155,30 @@ def _simplify(line) -> list:
     return out
 
 
-def portals(plan: FloorPlan, barred: set) -> list:
-    """A closed portal at every door: centre, the gap's ends, rotation (radians), and what it leads to."""
+def portals(plan: FloorPlan, barred: set, kinds: dict | None = None) -> list:
+    """A portal at every exit: centre, the gap's ends, rotation (radians), and what it leads to.
+
+    `kinds` maps (room, exit index) to how the map draws it ("open", "barred", "locked", "broken"):
+    a door the key states (barred, locked) is a closed portal, an opening or a hole an open one.
+    Without `kinds` every portal is closed.
+    """
     out = []
+    kinds = kinds or {}
     for room in plan.rooms:
         for index, door in enumerate(room.doors):
+            kind = kinds.get((room.number, index), "barred" if (room.number, index) in barred else "door")
             a, b = door_gap(door)
             out.append({
                 "position": _point(door.x, door.y),
                 "bounds": [_point(*a), _point(*b)],
                 "rotation": 0.0 if door.side in ("N", "S") else _round(math.pi / 2),
-                "closed": True,
+                "closed": kind not in ("open", "broken"),
                 "freestanding": False,
                 # Not part of the format (importers ignore it): which door this is and whether it is barred.
                 "dungeonpress": {"room": room.number, "side": door.side,
                                  "leads_to": ("outside" if door.to == OUTSIDE else
                                               "dead end" if door.to is None else door.to),
-                                 "barred": (room.number, index) in barred},
+                                 "barred": (room.number, index) in barred, "kind": kind},
             })
     return out
 
@@ -197,7 +204,7 @@ def entrance(plan: FloorPlan) -> dict | None:
 
 
 def uvtt(plan: FloorPlan, *, png: bytes, barred: set, name: str, seed: int, outlines: dict | None = None,
-         pixels_per_grid: int = PIXELS_PER_GRID) -> dict:
+         pixels_per_grid: int = PIXELS_PER_GRID, kinds: dict | None = None) -> dict:
     """The .dd2vtt document: `png` is the map drawn at `pixels_per_grid` (plan.width × plan.height squares);
     `outlines` are drawn room outlines to wall instead of rectangles (caves)."""
     return {
@@ -206,7 +213,7 @@ def uvtt(plan: FloorPlan, *, png: bytes, barred: set, name: str, seed: int, outl
                        "pixels_per_grid": pixels_per_grid},
         "line_of_sight": [[_point(*p) for p in line] for line in walls(plan, outlines)],
         "objects_line_of_sight": [],
-        "portals": portals(plan, barred),
+        "portals": portals(plan, barred, kinds),
         "environment": {"baked_lighting": True, "ambient_light": "ffffffff"},
         "lights": [],
         "image": base64.b64encode(png).decode("ascii"),

@@ -9,6 +9,9 @@ The procedure is the seed's, roll for roll (every roll is kept, so the key can p
 - a treasure check 2d6 (then the table its row names) where a room or encounter calls for one:
   functional rooms, shrines and boss chambers, and lairs, bosses and hostile monsters (a
   hidden-treasure encounter is its own prize);
+- a row that offers alternatives ("barred or locked", "columns/statues") has them as `choices`:
+  one is picked on a stream of its own and printed, and the map draws the marks it states;
+  a door a feature shuts is picked once the plan has doors, and the key names its wall;
 - one environmental condition d6 and a name from three d66 tables for the whole dungeon;
 - a d6 wandering-encounter table and a page of pre-rolled oracle answers and twists.
 
@@ -29,7 +32,7 @@ from dungeonpress.generate import floor_plan
 from dungeonpress.generate.oracle import roll_oracle
 from dungeonpress.model import Content, Creature, Table
 from dungeonpress.model.dungeon import Chain, Dungeon, DungeonRoom, OracleRow, TableRoll, Twist
-from dungeonpress.model.plan import RoomSpec
+from dungeonpress.model.plan import OUTSIDE, RoomSpec
 
 # Tables the generator rolls on by name; the d66 tables behind encounter and treasure rows
 # are found through each row's `see:`, so a content pack may rename or add them.
@@ -50,6 +53,10 @@ SIZES = {2: (3, 3), 3: (2, 5), 4: (5, 4), 5: (2, 4), 6: (3, 3), 7: (4, 3), 8: (3
          10: (4, 4), 11: (3, 4), 12: (5, 5)}
 DEFAULT_SIZE = (3, 3)
 CAVE_ROOM = 10  # natural cave or underground pool: drawn with rounded walls
+SHUT_MARKS = ("barred", "locked")  # marks that shut one of the room's doors
+CAVE_MARKS, ROOM_MARKS = 0, 2  # floor marks a cave (its rough walls eat the edge squares) and a room hold at their size
+DOOR_SLOT = "{door}"  # where a reading names the wall of the door it shuts ("The {door} door is barred shut")
+WALL_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 
 def generate_dungeon(content: Content, rng: random.Random, *, rooms: int = 8) -> Dungeon:
@@ -60,15 +67,19 @@ def generate_dungeon(content: Content, rng: random.Random, *, rooms: int = 8) ->
     # One draw from the caller's rng seeds a stream per part, so a roll added to one part
     # (say, more oracle rows) leaves the rooms and the map of the same seed unchanged.
     key = int(rng.random() * 2**53)
-    streams = {part: sub_rng(key, part) for part in ("name", "rooms", "layout", "wandering", "oracle")}
+    streams = {part: sub_rng(key, part)
+               for part in ("name", "rooms", "layout", "wandering", "oracle", "choices", "doors")}
 
     name_rolls = tuple(_roll(streams["name"], tables[t]) for t in ("name_adjectives", "name_places", "name_regions"))
     condition = _roll(streams["name"], tables["environmental_conditions"])
     rolled = _roll_rooms(content, tables, streams["rooms"], rooms)
+    # Readings are picked on their own stream, so the rooms rolled for a seed stay the rooms it always made.
+    rolled = [_choose(tables, room, streams["choices"]) for room in rolled]
 
     specs = [_spec(room) for room in rolled]
     plan = floor_plan.plan_floor(specs, streams["layout"])  # the stream keeps its name: same seed, same plan
-    numbered = tuple(_renumber(rolled[placed.spec], placed.number) for placed in plan.rooms)
+    numbered = tuple(_shut(_renumber(rolled[placed.spec], placed.number), placed, streams["doors"])
+                     for placed in plan.rooms)
 
     return Dungeon(
         name=dungeon_name(name_rolls),
@@ -113,7 +124,8 @@ def _roll(rng: random.Random, table: Table, note: str = "") -> TableRoll:
     value, row = roll_on(rng, table)
     headers = dict(table.columns)
     fields = tuple((key, headers[key], cell) for key, cell in row.values)
-    return TableRoll(table.id, table.die, value, fields, see=row.see, creature=row.creature, note=note)
+    return TableRoll(table.id, table.die, value, fields, see=row.see, creature=row.creature, note=note,
+                     marks=row.marks)
 
 
 def _follow(content: Content, rng: random.Random, first: TableRoll) -> Chain:
@@ -200,9 +212,46 @@ def _spec(room: DungeonRoom) -> RoomSpec:
     width, height = SIZES.get(room.type.value, DEFAULT_SIZE)
     if room.boss:  # the master's hall is large whatever kind of room it is
         width, height = max(width, 4), max(height, 4)
+    # A room whose key states more floor marks than its size holds comfortably is drawn a square
+    # larger each way per mark over: every mark stated is drawn, full size where it can be.
+    cave = room.type.value == CAVE_ROOM
+    floor_marks = sum(1 for mark in room.marks if mark not in SHUT_MARKS)
+    grow = max(0, floor_marks - (CAVE_MARKS if cave else ROOM_MARKS))
+    width, height = width + grow, height + grow
     return RoomSpec(exits=room.exit_count, width=width, height=height, boss=room.boss,
                                shape="cave" if room.type.value == CAVE_ROOM else "rect")
 
 
 def _renumber(room: DungeonRoom, number: int) -> DungeonRoom:
     return replace(room, number=number)
+
+
+def _choose(tables: dict, room: DungeonRoom, rng: random.Random) -> DungeonRoom:
+    """Pick one reading for the room's type and features where their rows offer choices.
+
+    A room type 12 is not picked at random: its first reading is the master's chamber, its last
+    the special location a later 12 is read as.
+    """
+    def read(roll: TableRoll, forced: int | None = None) -> TableRoll:
+        choices = tables[roll.table].row_for(roll.value).choices
+        if not choices:
+            return roll
+        choice = choices[forced] if forced is not None else choices[int(rng.random() * len(choices))]
+        return replace(roll, said=choice.text, marks=choice.marks)
+
+    forced = (-1 if room.special else 0) if room.type.value == BOSS_ROOM else None
+    return replace(room, type=read(room.type, forced), features=tuple(read(f) for f in room.features))
+
+
+def _shut(room: DungeonRoom, placed, rng: random.Random) -> DungeonRoom:
+    """Pick the door a "barred" or "locked" reading shuts (one leading on, when there is one) and name its wall."""
+    if not any(mark in SHUT_MARKS for mark in room.marks):
+        return room
+    # A door broken through is a hole in the wall, not a door that shuts: it is never the one picked.
+    built = [door for door in placed.doors if not door.extra] or list(placed.doors)
+    onward = [door for door in built if door.to != OUTSIDE and (door.to is None or door.to > placed.number)]
+    doors = onward or [door for door in built if door.to != OUTSIDE] or built
+    side = doors[int(rng.random() * len(doors))].side
+    def name(roll: TableRoll) -> TableRoll:
+        return replace(roll, said=roll.said.replace(DOOR_SLOT, WALL_WORDS[side])) if DOOR_SLOT in roll.said else roll
+    return replace(room, type=name(room.type), features=tuple(name(f) for f in room.features), shut_door=side)

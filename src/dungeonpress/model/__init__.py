@@ -7,6 +7,20 @@ from dataclasses import dataclass, field
 from dungeonpress.errors import ContentError, Source
 
 
+# What a dungeon map can draw in a room, by name: a table row (or one of its choices) lists the
+# marks its words state, so the key and the map are read from the same data.
+MAP_MARKS = ("rubble", "cracks", "columns", "statues", "alcoves", "water", "altar", "forge", "library", "vault",
+             "crates", "furniture", "barred", "locked")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One concrete reading of a row that offers alternatives ("columns/statues"): its words and the marks they state."""
+
+    text: str
+    marks: tuple = ()
+
+
 @dataclass(frozen=True)
 class Row:
     """One row of a table: the results it covers (`low`..`high`) and its column values."""
@@ -16,6 +30,8 @@ class Row:
     values: tuple  # (column key, value) pairs in column order
     see: str | None = None  # id of the table that resolves this row
     creature: int | None = None  # bestiary key this row names
+    marks: tuple = ()  # map marks the row's words state (MAP_MARKS), when it offers no choices
+    choices: tuple = ()  # Choice: the concrete readings a generator picks one of ("barred" or "locked")
     source: Source | None = field(default=None, compare=False)
 
     @property

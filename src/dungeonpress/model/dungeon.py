@@ -20,6 +20,8 @@ class TableRoll:
     see: str | None = None
     creature: int | None = None
     note: str = ""  # e.g. why a result was rolled again
+    said: str = ""  # the concrete reading picked from the row's choices ("Large chamber with statues"), if it has any
+    marks: tuple = ()  # the map marks the row (or the reading picked) states
 
     @property
     def text(self) -> str:
@@ -68,6 +70,15 @@ class DungeonRoom:
     treasure: Chain | None
     boss: bool = False
     special: bool = False  # a second "boss chamber" roll, read as a special location
+    shut_door: str | None = None  # the wall (N, E, S, W) whose door a "barred" or "locked" mark shuts
+
+    @property
+    def marks(self) -> tuple:
+        """Every map mark the room's type and feature rolls state, in roll order, no repeats."""
+        out = []
+        for roll in (self.type, *self.features):
+            out.extend(mark for mark in roll.marks if mark not in out)
+        return tuple(out)
 
     @property
     def exit_count(self) -> int:

@@ -30,10 +30,12 @@ def vtt_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, paper: str, map_
     # 1. The keyed map, one grid square a cell, as the image of the Universal VTT file.
     cells = (plan.width * CELL_MM, plan.height * CELL_MM)
     keyed = drawn(False, cells)
-    barred = {(number, index) for number, index, is_barred in keyed.doors if is_barred}
+    barred = {(number, index) for number, index, is_barred, _ in keyed.doors if is_barred}
+    kinds = {(number, index): kind for number, index, _, kind in keyed.doors}
     # The drawing's floors start with each room's outline, in key order: caves are walled along theirs.
     caves = {room.number: outline for room, outline in zip(plan.rooms, keyed.floors) if room.shape == "cave"}
-    document = uvtt.uvtt(plan, png=_png(ctx, keyed), barred=barred, name=dungeon.name, seed=seed, outlines=caves)
+    document = uvtt.uvtt(plan, png=_png(ctx, keyed), barred=barred, name=dungeon.name, seed=seed, outlines=caves,
+                         kinds=kinds)
     outputs = [Output(f"dungeon-{seed}.dd2vtt", (json.dumps(document, ensure_ascii=False) + "\n").encode("utf-8"))]
 
     # 2. The player's map: the same walls and doors, nothing in the rooms, no numbers; a page and a PNG.

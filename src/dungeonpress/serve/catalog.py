@@ -10,7 +10,7 @@ LEFT_OUT = ("batch", "format")
 
 
 @dataclass(frozen=True)
-class Choice:
+class FormOption:
     """One option of a product as the form shows it; `name` is the options field, `flag` the CLI option."""
 
     name: str
@@ -31,7 +31,7 @@ class Product:
     choices: tuple
     options_type: type
 
-    def choice(self, name: str) -> Choice | None:
+    def choice(self, name: str) -> FormOption | None:
         return next((c for c in self.choices if c.name == name), None)
 
 
@@ -50,7 +50,7 @@ def seeded_products() -> dict:
         if not command.seeded:
             continue
         choices = tuple(
-            Choice(field.name, options.flag_of(field), spec.help, spec.choices, spec.min, spec.max, spec.switch)
+            FormOption(field.name, options.flag_of(field), spec.help, spec.choices, spec.min, spec.max, spec.switch)
             for field, spec in options.specs(command.options) if field.name not in LEFT_OUT)
         found[command.full_name] = Product(command.full_name, command.help, choices, command.options)
     return found

@@ -6,7 +6,7 @@ import dataclasses
 import json
 
 from dungeonpress.model.dungeon import Chain, Dungeon, TableRoll
-from dungeonpress.views.dungeon import condition_effect
+from dungeonpress.views.dungeon import condition_effect, stated
 from dungeonpress.model.plan import OUTSIDE
 from dungeonpress.model.oracle import OracleRoll
 from dungeonpress.model.paperogue import PaperogueCharacter, PaperogueDungeon
@@ -30,6 +30,8 @@ def dungeon_data(dungeon: Dungeon, *, seed: int) -> dict:
             "id": room.number,
             "type": room.type.text,
             "features": [f.text for f in room.features],
+            "key": {"type": stated(room.type), "features": [stated(f) for f in room.features],
+                    "marks": list(room.marks), "shut_door": room.shut_door},
             "exits": room.exit_count,
             "x": placed.x, "y": placed.y, "w": placed.w, "h": placed.h,
             "depth": placed.depth,

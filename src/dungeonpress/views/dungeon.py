@@ -118,15 +118,16 @@ def room_view(dungeon: Dungeon, number: int, prefix: str, compact: bool = False)
             where = f"room {door.to}"
         doors.append({"dir": door.side, "direction": door.side if compact else DIRECTIONS[door.side], "to": where,
                       "room": door.to if door.to else None, "anchor": f"{prefix}-room-{door.to}" if door.to else "",
-                      "extra": door.extra})
+                      "extra": door.extra, "kind": door_kind(room, door)})
     rolled = room.exit_count
     return {
         "number": number,
         "anchor": f"{prefix}-room-{number}",
         "type": {"roll": roll_label(room.type), "rolled": f"{room.type.dice} = {room.type.value}",  # no colon: ends a line
-                 "text": room.type.text, "told": plain(room.type.text)},
+                 "text": room.type.text, "told": stated(room.type)},
         "special": room.special,
-        "features": [{"roll": roll_label(f), "text": f.text, "told": plain(f.text)} for f in room.features],
+        "features": [{"roll": roll_label(f), "text": f.text, "told": stated(f)} for f in room.features],
+        "marks": list(room.marks),  # what the key states the map draws in the room (the map check reads this)
         "exits": {"roll": roll_label(room.exits), "count": rolled,
                   "text": f"{rolled} exit{'s' if rolled != 1 else ''}"},
         "doors": doors,
@@ -134,6 +135,7 @@ def room_view(dungeon: Dungeon, number: int, prefix: str, compact: bool = False)
         "entrance": number == dungeon.plan.entrance,
         "stairs": number == dungeon.plan.stairs,
         "boss": room.boss and room.encounter_check is None,
+        "lair": room.boss,  # the dungeon's master is met here (its chamber, or a Dungeon Boss encounter)
         "check": {"roll": roll_label(room.encounter_check), "text": room.encounter_check.text}
         if room.encounter_check else None,
         "encounter": chain_view(room.encounter, compact),
@@ -142,11 +144,24 @@ def room_view(dungeon: Dungeon, number: int, prefix: str, compact: bool = False)
     }
 
 
+def door_kind(room, door) -> str:
+    """How the key says an exit is: "broken" (broken through), a "barred" or "locked" door, or "open" (a passage)."""
+    if door.extra:
+        return "broken"
+    shut = [mark for mark in ("barred", "locked") if mark in room.marks]
+    return shut[0] if shut and door.side == room.shut_door else "open"
+
+
 def chain_view(chain: Chain | None, compact: bool = False) -> dict | None:
     if chain is None:
         return None
     return {"steps": chain_steps(chain, compact), "creature": creature_line(chain.creature), "told": told(chain),
             "rolls": ", ".join(f"{roll.dice} = {roll.value}" for roll in chain.rolls)}
+
+
+def stated(roll: TableRoll) -> str:
+    """What the key says a roll is: the reading the generator picked, else the row as a reader sees it."""
+    return roll.said or plain(roll.text)
 
 
 def plain(text: str) -> str:
