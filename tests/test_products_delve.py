@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from pypdf import PdfReader
@@ -53,3 +54,49 @@ def test_cli_refuses_bad_turns(tmp_path):
     assert status == 2
     assert err.getvalue() == "dungeonpress delve: error: --turns must be a whole number from 1 to 200 (got 0)\n"
     assert cli.main(["delve", "--light", "moon"], stdout=io.StringIO(), stderr=io.StringIO()) == 2
+
+
+# Loner: Dungeoneer's own words, which a kit for Basic/Expert D&D must never use. Whole words only:
+# "stage", "tagline", "harmless" and "plucky" are fine; "Luck", "Gear tag" and "durability" are not.
+LONER_TERMS = re.compile(r"\b(tags?|oracles?|luck|harm|fatigue|durability)\b", re.IGNORECASE)
+ALLOWED = {"fatigue"}  # the post's own word for the rest every sixth turn; a Fatigue *tag* is Loner's
+
+
+def loner_terms(text: str) -> list:
+    """The Loner terms in `text`, with words hyphenated across a line joined again first."""
+    joined = re.sub(r"[-\u00ad]\s*\n\s*", "", text)
+    found = {m.group(0).lower() for m in LONER_TERMS.finditer(joined)}
+    tags = {m.group(0).lower() for m in re.finditer(r"\bfatigue\s+tags?\b", joined, re.IGNORECASE)}
+    return sorted((found - ALLOWED) | tags)
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Set the stage; a tagline; harmless; plucky", []),
+    ("Fatigue and resting: rest every sixth turn", []),
+    ("gain a Fatigue tag", ["fatigue tag", "tag"]),
+    ("a Gear tag loses 1 durability", ["durability", "tag"]),
+    ("ask the Oracle, then roll Harm and Luck", ["harm", "luck", "oracle"]),
+    ("its dura-\nbility", ["durability"]),
+])
+def test_loner_terms_are_whole_words(text, found):
+    assert loner_terms(text) == found
+
+
+def test_no_loner_term_in_the_kit_or_the_delve_log(built):
+    (_, outputs), _ = built
+    for name, data in outputs.items():
+        text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+        assert len(text) > 2000, name
+        assert loner_terms(text) == [], name
+
+
+def test_no_loner_term_in_any_table_or_template_of_the_kit(content):
+    from dungeonpress.generate import delve
+    words = []
+    for table_id in delve.TABLES:
+        table = content.table(table_id)
+        words += [table.title, table.note or ""] + [str(v) for row in table.rows for _, v in row.values]
+    for template in ("delve_procedure.html.j2", "delve_log.html.j2"):
+        source = (build.TEMPLATES_DIR / template).read_text(encoding="utf-8")
+        words.append(re.sub(r"<[^>]*>|\{[{%#].*?[}%#]\}", " ", source, flags=re.S))  # the words it prints
+    assert loner_terms("\n".join(words)) == []

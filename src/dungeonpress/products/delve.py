@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dungeonpress.dice import sub_rng
-from dungeonpress.errors import RenderError
 from dungeonpress.generate import delve
 from dungeonpress.products import options
 from dungeonpress.views import tables as views
-from dungeonpress.views.delve import delve_view, log_pages_view
+from dungeonpress.views.delve import appendices_view, delve_view, log_pages_view
 from dungeonpress.products.common import BuildContext, Command, Job, Output, pdf_from_template
 
 TURNS = (1, 200)
@@ -27,19 +26,16 @@ class DelveOptions(options.Options):
 
 def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     """The procedure card with appendices and blank turn log, and one pre-rolled delve log."""
-    # 1. Check that the content has every table the procedure rolls on.
+    # 1. Check that the content has every table, column and monster line the procedure rolls on.
     turns, light, mapping = opts.turns, opts.light, not opts.no_map
-    missing = [t for t in delve.TABLES if t not in ctx.content.tables]
-    if missing:
-        raise RenderError(f"delve: the content has no table {', '.join(repr(m) for m in missing)} "
-                          f"(expected content/solo-turns/tables/<id>.yaml)")
+    delve.check_content(ctx.content)
     seed = ctx.seed if ctx.seed is not None else 0
 
-    # 2. The card, the appendix tables and the blank turn log.
+    # 2. The card, appendices A-F with every table they name, and the blank turn log.
     ctx.tick(0, 2, "solo procedure card")
     tables = {name: views.table_view(ctx.content.table(name), ctx.content) for name in delve.TABLES}
-    card = pdf_from_template(ctx, "delve_procedure.html.j2", tables=tables,
-                             appendices=[tables[delve.APPENDICES[letter]] for letter in sorted(delve.APPENDICES)],
+    appendices = appendices_view(ctx.content, lambda table: tables[table.id])
+    card = pdf_from_template(ctx, "delve_procedure.html.j2", tables=tables, appendices=appendices,
                              log_pages=log_pages_view())
     # The card alone, both sides, to print on card stock and keep at the table.
     card_only = pdf_from_template(ctx, "delve_procedure.html.j2", tables=tables, appendices=[], log_pages=[],
