@@ -7,7 +7,8 @@ import random
 import pytest
 
 from dungeonpress.generate import delve
-from dungeonpress.views.delve import LOG_PAGES, LOG_ROWS, delve_view, log_pages_view
+from dungeonpress.model.delve import Passage
+from dungeonpress.views.delve import LOG_PAGES, LOG_ROWS, _passage_mark, delve_view, log_pages_view
 
 
 def test_the_blank_log_has_its_pages_of_numbered_turns():
@@ -131,3 +132,13 @@ def test_appendices_print_every_table_they_name_and_monsters_as_stat_lines(conte
         labels = [f["label"] for f in line["fields"]]
         assert labels == ["No.", "AC", "HD", "MV", "Att", "Save", "ML", "TT", "XP", "Carries"]
         assert all(f["value"].strip() for f in line["fields"])
+
+
+@pytest.mark.parametrize("passage, mark", [
+    (Passage("2 in 6", 1, True, 0, True), "Tried at 2 in 6, rolled 1: it gives: through at once"),
+    (Passage("1 in 6", 5, False, 1, True), "Tried at 1 in 6, rolled 5: it holds: backtrack from the next turn"),
+    (Passage("always", None, True, 2, False), "A way past: 2 more turns of work, then the treasure is yours"),
+    (Passage("never", None, False, 0, False), "No way past for this delver: leave the treasure and explore on"),
+])
+def test_an_obstacle_try_says_what_follows(passage, mark):
+    assert _passage_mark(passage) == mark

@@ -11,7 +11,7 @@ from dungeonpress.views.words import plural
 LOG_ROWS = 24  # turns on each page of the blank turn log
 
 
-LOG_PAGES = 3  # card 2 + appendices 3 + log 3: an 8-page booklet that folds
+LOG_PAGES = 4  # card 2 + appendices 6 + log 4: a 12-page booklet that folds
 
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
@@ -151,15 +151,13 @@ def delve_view(rolled: Delve, seed: int) -> dict:
 def _passage_mark(passage: Passage) -> str:
     """What the log's one try at an obstacle came to, and what follows from it."""
     if passage.roll is None:
-        how = "there is a way" if passage.passed else "there is no way past without magic"
+        how = "A way past" if passage.passed else "No way past for this delver"
     else:
-        how = f"{passage.chance}, rolled {passage.roll}: " + ("it gives" if passage.passed else "it holds")
+        how = f"Tried at {passage.chance}, rolled {passage.roll}: " + ("it gives" if passage.passed else "it holds")
     if passage.passed:
         then = f"{passage.turns} more {plural(passage.turns, 'turn')} of work" if passage.turns else "through at once"
-        return f"You try it ({how}): {then}" + ("" if passage.blocking else ", and the treasure is yours")
-    if passage.blocking:
-        return f"You try it ({how}): backtrack from the next turn"
-    return f"You try it ({how}): leave the treasure and explore on"
+        return f"{how}: {then}" + ("" if passage.blocking else ", then the treasure is yours")
+    return f"{how}: " + ("backtrack from the next turn" if passage.blocking else "leave the treasure and explore on")
 
 
 def _stairs_mark(level: int, to: int) -> str:
