@@ -41,6 +41,19 @@ def test_procedure_pdf_holds_card_appendices_and_log(built):
         assert heading.upper() in flat.upper()
 
 
+def test_the_booklet_prints_every_table_its_appendices_name(built, content):
+    from dungeonpress.generate import delve
+    (_, outputs), _ = built
+    pages = PdfReader(io.BytesIO(outputs["solo-procedure.pdf"])).pages
+    assert len(pages) % 4 == 0  # folds as a booklet
+    flat = " ".join(" ".join(p.extract_text() for p in pages).split()).upper()
+    named = set(re.findall(r"APPENDIX [A-F]\d?", flat))
+    titles = {content.table(t).title.upper() for ids in delve.APPENDIX_TABLES.values() for t in ids}
+    for title in titles:
+        assert title in flat
+    assert named == {title.split(":")[0] for title in titles} | set(f"APPENDIX {x}" for x in "ABCDEF")
+
+
 def test_delve_log_lists_every_turn_and_the_way_out(built):
     (_, outputs), _ = built
     text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(outputs["delve-1234.pdf"])).pages)
