@@ -74,6 +74,7 @@ SLOW_TESTS = {
     "test_sheet_carries_the_legend_the_monster_lists_and_the_tally",
     "test_simulation_is_seeded",
     "test_spelling",
+    "test_the_booklet_keeps_whole_turn_log_pages_and_a_long_log_folds",
     "test_the_source_keeps_every_room_rule",
     "test_typing_into_the_fillable_form",
     "test_validate_the_project_content",

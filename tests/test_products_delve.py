@@ -124,3 +124,17 @@ def test_the_kit_and_the_log_pass_preflight(built, tmp_path):
         (tmp_path / name).write_bytes(data)
         errors += [str(f) for f in preflight.check_file(tmp_path / name) if f.severity == preflight.ERROR]
     assert errors == []
+
+
+def test_the_booklet_keeps_whole_turn_log_pages_and_a_long_log_folds(content):
+    """Spare turn-log pages pad the booklet to whole sheets; notes pages do the same for a log past four pages."""
+    ctx = build.context_for(content, seed=7)
+    outputs = {o.name: o.data for o in product.build_delve(ctx, product.DelveOptions(turns=60, light="candle",
+                                                                                    no_map=True))}
+    booklet = PdfReader(io.BytesIO(outputs["solo-procedure.pdf"])).pages
+    text = " ".join(" ".join(p.extract_text() for p in booklet).split())
+    logs = re.findall(r"TURN LOG TURNS (\d+)[–-](\d+)", text.upper())
+    assert len(booklet) % 4 == 0 and len(logs) >= 2
+    assert [int(a) for a, _ in logs] == [1 + 24 * n for n in range(len(logs))]  # the kept pages run on unbroken
+    log = PdfReader(io.BytesIO(outputs["delve-7.pdf"])).pages
+    assert len(log) > 4 and len(log) % 4 == 0

@@ -8,14 +8,18 @@ import pytest
 
 from dungeonpress.generate import delve
 from dungeonpress.model.delve import Passage
-from dungeonpress.views.delve import LOG_PAGES, LOG_ROWS, _passage_mark, delve_view, log_pages_view
+from dungeonpress.views.delve import LOG_PAGES, LOG_ROWS, LOG_SPARES, _passage_mark, delve_view, log_pages_view
+from dungeonpress.views.notes import SPARE_ID
 
 
-def test_the_blank_log_has_its_pages_of_numbered_turns():
+def test_the_blank_log_has_its_pages_of_numbered_turns_and_spares_last():
     pages = log_pages_view()
-    assert len(pages) == LOG_PAGES
-    assert [(p["first"], p["last"]) for p in pages] == [(n * LOG_ROWS + 1, (n + 1) * LOG_ROWS) for n in range(LOG_PAGES)]
-    assert [row["turn"] for p in pages for row in p["rows"]] == list(range(1, LOG_PAGES * LOG_ROWS + 1))
+    count = LOG_PAGES + LOG_SPARES
+    assert len(pages) == count
+    assert [(p["first"], p["last"]) for p in pages] == [(n * LOG_ROWS + 1, (n + 1) * LOG_ROWS) for n in range(count)]
+    assert [row["turn"] for p in pages for row in p["rows"]] == list(range(1, count * LOG_ROWS + 1))
+    # the booklet drops the last spare pages it does not need, so the turns it keeps run on unbroken
+    assert [p["id"].startswith(SPARE_ID) for p in pages] == [False] * LOG_PAGES + [True] * LOG_SPARES
 
 
 def test_the_blank_log_marks_the_checks_the_generator_makes():

@@ -9,10 +9,13 @@ from dungeonpress.generate import delve
 from dungeonpress.products import options
 from dungeonpress.views import tables as views
 from dungeonpress.views.delve import appendices_view, delve_view, log_pages_view
-from dungeonpress.products.common import BuildContext, Command, Job, Output, pdf_from_template
+from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, \
+    pdf_from_template, write
+from dungeonpress.views.notes import notes_view
 
 TURNS = (1, 200)
 DEFAULT_TURNS = 36
+LOG_NOTES = 3  # spare notes pages laid out after a delve log; the ones it needs to fold in fours are kept
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,7 @@ class DelveOptions(options.Options):
 
 def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     """The procedure card with appendices and blank turn log, and one pre-rolled delve log."""
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
     # 1. Check that the content has every table, column and monster line the procedure rolls on.
     turns, light, mapping = opts.turns, opts.light, not opts.no_map
     delve.check_content(ctx.content)
@@ -35,8 +39,10 @@ def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     ctx.tick(0, 2, "solo procedure card")
     tables = {name: views.table_view(ctx.content.table(name), ctx.content) for name in delve.TABLES}
     appendices = appendices_view(ctx.content, lambda table: tables[table.id])
-    card = pdf_from_template(ctx, "delve_procedure.html.j2", tables=tables, appendices=appendices,
-                             log_pages=log_pages_view())
+    # Spare turn-log pages make up a booklet that folds in fours, whatever the look's type size.
+    booklet = layout(ctx, html_from_template(ctx, "delve_procedure.html.j2", tables=tables, appendices=appendices,
+                                             log_pages=log_pages_view()))
+    card = write(ctx, pdf.pad_to_multiple(booklet, 4, "solo-procedure.pdf"))
     # The card alone, both sides, to print on card stock and keep at the table.
     card_only = pdf_from_template(ctx, "delve_procedure.html.j2", tables=tables, appendices=[], log_pages=[],
                                   card_only=True)
@@ -44,7 +50,10 @@ def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     # 3. The pre-rolled delve, from its own stream of the seed.
     ctx.tick(1, 2, "rolling the delve")
     rolled = delve.generate_delve(sub_rng(seed, "delve"), ctx.content, turns=turns, light=light, mapping=mapping)
-    log = pdf_from_template(ctx, "delve_log.html.j2", delve=delve_view(rolled, seed))
+    # A long log (or a large look) runs past four pages: notes pages make it fold in fours too.
+    log_html = html_from_template(ctx, "delve_log.html.j2", delve=delve_view(rolled, seed),
+                                  notes_pages=notes_view(LOG_NOTES))
+    log = write(ctx, pdf.pad_to_multiple(layout(ctx, log_html), 4, f"delve-{seed}.pdf"))
     ctx.tick(2, 2, "delve done")
     return [Output("solo-procedure.pdf", card), Output("solo-procedure-card.pdf", card_only),
             Output(f"delve-{seed}.pdf", log)]

@@ -5,22 +5,28 @@ from __future__ import annotations
 from dungeonpress.generate import delve
 from dungeonpress.model import Content
 from dungeonpress.model.delve import BACKTRACK, WORK, Delve, Find, Passage
+from dungeonpress.views.notes import SPARE_ID
 from dungeonpress.views.words import plural
 
 
 LOG_ROWS = 24  # turns on each page of the blank turn log
 
 
-LOG_PAGES = 4  # card 2 + appendices 6 + log 4: a 12-page booklet that folds
+LOG_PAGES = 2  # turn-log pages every booklet has (48 turns)
+LOG_SPARES = 3  # more turn-log pages laid out as spares: the booklet keeps as many as it needs to fold in fours
 
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
 def log_pages_view() -> list:
-    """Rows of the blank turn log: which checks fall on each turn, already marked."""
+    """Rows of the blank turn log: which checks fall on each turn, already marked.
+
+    The pages after the first LOG_PAGES carry a spare-page id, so pdf.pad_to_multiple drops the last
+    of them that the booklet does not need (card 2 + appendices 6 + log 4 = 12 in the standard look).
+    """
     pages = []
-    for page in range(LOG_PAGES):
+    for page in range(LOG_PAGES + LOG_SPARES):
         rows = []
         for number in range(page * LOG_ROWS + 1, (page + 1) * LOG_ROWS + 1):
             rows.append({
@@ -33,7 +39,8 @@ def log_pages_view() -> list:
                 "lantern_out": number % 24 == 0,
                 "leave": (number - 1) // 2,
             })
-        pages.append({"first": rows[0]["turn"], "last": rows[-1]["turn"], "rows": rows})
+        page_id = f"turn-log-{page + 1}" if page < LOG_PAGES else f"{SPARE_ID}turn-log-{page + 1}"
+        pages.append({"id": page_id, "first": rows[0]["turn"], "last": rows[-1]["turn"], "rows": rows})
     return pages
 
 
