@@ -327,3 +327,16 @@ def test_a_broken_stat_line_stair_and_obstacle_are_all_named_at_once(make_pack, 
            "levels' or the like)" in lines
     assert any(line.endswith("monster 'Goblin' of table 'solo_monsters' has no line in table 'solo_monster_stats' "
                              "(expected a row with monster: Goblin)") for line in lines)
+
+
+def test_every_trap_gives_its_save_or_check_and_damage_and_every_obstacle_its_way_past(delves):
+    traps = [f for r in delves for t in r.turns for f in t.finds if f.appendix == "B"]
+    obstacles = [f for r in delves for t in r.turns for f in t.finds if f.appendix == "C"]
+    assert len(traps) > 4000 and len(obstacles) > 4000
+    for find in traps:
+        save, effect = find.details
+        assert re.match(r"Save or check: (save vs\. (poison|paralysis|dragon breath|death ray|spells)|Dex check|"
+                        r"none: .*attacks as a \d HD monster)", save), save
+        assert re.match(r"On a failure: .*(\d+d\d+|Asleep|Held)", effect), effect
+    for find in obstacles:
+        assert len(find.details) == 1 and find.details[0].startswith("Way past: ")
