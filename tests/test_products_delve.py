@@ -56,8 +56,11 @@ def test_the_booklet_prints_every_table_its_appendices_name(built, content):
 
 def test_delve_log_lists_every_turn_and_the_way_out(built):
     (_, outputs), _ = built
-    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(outputs["delve-1234.pdf"])).pages)
-    assert "18 wandering checks" in " ".join(text.split())
+    pages = PdfReader(io.BytesIO(outputs["delve-1234.pdf"])).pages
+    text = " ".join(" ".join(p.extract_text() for p in pages).split())
+    assert "18 wandering checks" in text
+    assert [int(n) for n, total in re.findall(r"PAGE (\d+) OF (\d+)", text.upper()) if int(total) == len(pages)] \
+        == list(range(1, len(pages) + 1))
 
 
 def test_cli_refuses_bad_turns(tmp_path):
@@ -138,3 +141,5 @@ def test_the_booklet_keeps_whole_turn_log_pages_and_a_long_log_folds(content):
     assert [int(a) for a, _ in logs] == [1 + 24 * n for n in range(len(logs))]  # the kept pages run on unbroken
     log = PdfReader(io.BytesIO(outputs["delve-7.pdf"])).pages
     assert len(log) > 4 and len(log) % 4 == 0
+    footers = re.findall(r"PAGE (\d+) OF (\d+)", " ".join(p.extract_text() for p in log).upper())
+    assert footers and {int(total) for _, total in footers} == {len(log)}  # the notes pages are counted

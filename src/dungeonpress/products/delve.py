@@ -15,7 +15,6 @@ from dungeonpress.views.notes import notes_view
 
 TURNS = (1, 200)
 DEFAULT_TURNS = 36
-LOG_NOTES = 3  # spare notes pages laid out after a delve log; the ones it needs to fold in fours are kept
 
 
 @dataclass(frozen=True)
@@ -50,10 +49,14 @@ def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     # 3. The pre-rolled delve, from its own stream of the seed.
     ctx.tick(1, 2, "rolling the delve")
     rolled = delve.generate_delve(sub_rng(seed, "delve"), ctx.content, turns=turns, light=light, mapping=mapping)
-    # A long log (or a large look) runs past four pages: notes pages make it fold in fours too.
-    log_html = html_from_template(ctx, "delve_log.html.j2", delve=delve_view(rolled, seed),
-                                  notes_pages=notes_view(LOG_NOTES))
-    log = write(ctx, pdf.pad_to_multiple(layout(ctx, log_html), 4, f"delve-{seed}.pdf"))
+    # A long log (or a large look) runs past four pages: notes pages make it fold in fours too. It is
+    # laid out again with just the notes it needs, so its "page n of m" counts the pages printed.
+    log_view = delve_view(rolled, seed)
+    rendered = layout(ctx, html_from_template(ctx, "delve_log.html.j2", delve=log_view, notes_pages=[]))
+    if rendered.page_count > 4 and rendered.page_count % 4:
+        notes = notes_view(-rendered.page_count % 4)
+        rendered = layout(ctx, html_from_template(ctx, "delve_log.html.j2", delve=log_view, notes_pages=notes))
+    log = write(ctx, pdf.pad_to_multiple(rendered, 4, f"delve-{seed}.pdf") if rendered.page_count > 4 else rendered)
     ctx.tick(2, 2, "delve done")
     return [Output("solo-procedure.pdf", card), Output("solo-procedure-card.pdf", card_only),
             Output(f"delve-{seed}.pdf", log)]
