@@ -75,6 +75,7 @@ SLOW_TESTS = {
     "test_simulation_is_seeded",
     "test_spelling",
     "test_the_map_draws_the_key_over_a_large_sweep",
+    "test_the_booklet_keeps_whole_turn_log_pages_and_a_long_log_folds",
     "test_the_source_keeps_every_room_rule",
     "test_typing_into_the_fillable_form",
     "test_validate_the_project_content",

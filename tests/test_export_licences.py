@@ -30,6 +30,12 @@ def test_the_loner_packs_are_cc_by_sa_and_pass_on_the_games_they_build_on():
         assert "Graven Utterance" in terms.credit and "Nathan Russell" in terms.credit
 
 
+def test_the_solo_kit_credits_the_post_and_owes_nothing_to_loner():
+    terms = terms_for("solo-turns")
+    assert terms.licence == "CC BY-SA 4.0" and terms.authors == ("the dungeonpress project",)
+    assert "Solo D&D Play" in terms.credit and "Loner" not in terms.credit
+
+
 def test_dunginoes_is_non_commercial_with_credit():
     terms = terms_for("dunginoes")
     assert terms.licence_url is None and "non-commercial" in terms.licence and "loveandlossgames.com" in terms.credit

@@ -3,23 +3,36 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
+from dungeonpress import build
+from dungeonpress.errors import ContentErrors
 from dungeonpress.generate import delve
 from dungeonpress.model import Row
+from dungeonpress.model.delve import BACKTRACK, EXPLORE, REST, WANDERING, WORK
 
-SEEDS = range(40)
+SEEDS = range(1000)
 
 
 @pytest.fixture(scope="module")
 def delves(content):
-    out = []
-    for seed in SEEDS:
-        for mapping in (True, False):
-            light = delve.LIGHTS[seed % 3]
-            out.append(delve.generate_delve(random.Random(seed), content, turns=48, light=light, mapping=mapping))
-    return out
+    """A thousand delves: every light, with and without a map, long enough to rest, backtrack and go down."""
+    return [delve.generate_delve(random.Random(seed), content, turns=48, light=delve.LIGHTS[seed % 3],
+                                 mapping=seed % 2 == 0) for seed in SEEDS]
+
+
+def test_one_turn_a_row_and_one_thing_takes_each_turn(delves):
+    for rolled in delves:
+        assert [t.number for t in rolled.turns] == list(range(1, 49))
+        for turn in rolled.turns:
+            assert turn.activity == (WANDERING if turn.wandering else REST if turn.rest else turn.activity)
+            assert (turn.encounter_roll is not None) == (turn.activity == EXPLORE)
+            assert (turn.search_roll is not None) == (turn.activity == BACKTRACK)
+            assert (turn.work is not None) == (turn.activity == WORK)
+            if turn.activity != EXPLORE:
+                assert not turn.finds and not turn.encounter and turn.passage is None and turn.stairs_to is None
 
 
 def test_wandering_checks_only_on_even_turns(delves):
@@ -37,22 +50,102 @@ def test_rest_every_sixth_turn_without_encounter_check(delves):
         for turn in rolled.turns:
             assert turn.rest == (turn.number % 6 == 0)
             if turn.rest or turn.wandering:  # a wanderer takes the whole turn
-                assert turn.encounter_roll is None and not turn.finds
-            else:
+                assert turn.encounter_roll is None and not turn.finds and turn.search_roll is None
+            if turn.activity == EXPLORE:
                 assert 1 <= turn.encounter_roll <= 20 and turn.encounter
 
 
-def test_encounter_results_are_resolved_on_their_appendices(delves, content):
-    table = content.table(delve.ENCOUNTER_TABLE)
+def test_backtracking_follows_an_obstacle_that_beats_you_until_a_new_area_is_found(delves):
+    """No encounter check while backtracking: a d6 a turn, a new area on 1-2, then exploring again."""
+    backtracked = found = 0
+    for rolled in delves:
+        backtracking, owed = False, 0
+        for turn in rolled.turns:
+            if turn.activity in (WANDERING, REST):
+                continue  # takes the whole turn: no search for a new area, no work done
+            if owed:
+                assert turn.activity == WORK and turn.work[1] - turn.work[0] == owed - 1
+                owed -= 1
+            elif backtracking:
+                assert turn.activity == BACKTRACK and 1 <= turn.search_roll <= 6
+                backtracked += 1
+                backtracking = turn.search_roll > 2
+                assert turn.found_area == (not backtracking)
+                found += turn.found_area
+            else:
+                assert turn.activity == EXPLORE
+                passage = turn.passage
+                if passage is not None:
+                    assert passage.blocking == (turn.encounter == "Obstacle")
+                    backtracking = passage.blocking and not passage.passed
+                    owed = passage.turns if passage.passed else 0
+    assert backtracked > 1000 and 0.25 < found / backtracked < 0.42  # 2 in 6
+
+
+def test_an_obstacle_is_tried_by_its_chance(delves, content):
+    table = content.table(delve.APPENDICES["C"])
+    tried = [t for r in delves for t in r.turns if t.passage is not None]
+    assert tried
+    for turn in tried:
+        find = next(f for f in turn.finds if f.appendix == "C")
+        row = table.row_for(find.roll)
+        passes, passage = str(row.get("passes")), turn.passage
+        assert passage.chance == passes and passage.turns == row.get("turns")
+        if passes in ("always", "never"):
+            assert passage.roll is None and passage.passed == (passes == "always")
+        else:
+            needed, sides = (int(x) for x in passes.split(" in "))
+            assert 1 <= passage.roll <= sides and passage.passed == (passage.roll <= needed)
+
+
+def test_levels_change_only_by_stairs_and_up_from_level_one_leads_out(delves, content):
+    stairs = content.table(delve.APPENDICES["E"])
+    outs = downs = 0
+    for rolled in delves:
+        level = 1
+        for turn in rolled.turns:
+            assert turn.level == level >= 1
+            if turn.stairs_to is None:
+                continue
+            leads = str(stairs.row_for(next(f for f in turn.finds if f.appendix == "E").roll).get("leads")).lower()
+            steps = {"one": 1, "two": 2}[leads.split()[1]]
+            if leads.startswith("up"):
+                assert turn.stairs_to == max(level - steps, 0)
+            else:
+                assert turn.stairs_to == level + steps
+                downs += 1
+            if turn.stairs_to == delve.OUT:  # the way out of the dungeon: noted, not taken
+                assert level == 1
+                outs += 1
+            else:
+                level = turn.stairs_to
+    assert outs > 50 and downs > 500
+
+
+def test_monsters_and_treasure_come_from_the_column_of_their_level(delves, content):
+    monsters, treasure = content.table(delve.APPENDICES["A"]), content.table(delve.APPENDICES["D"])
+    seen = set()
     for rolled in delves:
         for turn in rolled.turns:
-            if turn.encounter_roll is None:
-                continue
-            row = table.row_for(turn.encounter_roll)
-            assert [f.appendix for f in turn.finds] == delve.appendix_letters(row)
-            for find in turn.finds:
-                assert find.text.strip()
-                assert content.table(delve.APPENDICES[find.appendix]).row_for(find.roll)
+            for find in turn.finds + ((turn.wandering,) if turn.wandering else ()):
+                if find.appendix == "A":
+                    column = delve.level_column(monsters, turn.level)
+                    name = str(monsters.row_for(find.roll).get(column))
+                    assert find.text == name or find.text.startswith(name + " (")
+                    assert find.details[0] == delve.stat_line(delve.monster_stats(content, name))
+                    seen.add(column)
+                if find.appendix == "D":
+                    kind = str(treasure.row_for(find.roll).get("treasure")).lower()
+                    assert kind.split()[0] in find.text.lower()
+    assert seen == {"level_1", "level_2", "level_3", "level_4"}
+
+
+@pytest.mark.parametrize("level, column", [(1, "level_1"), (2, "level_2"), (3, "level_3"), (4, "level_4"),
+                                           (9, "level_4")])
+def test_level_column_reads_the_deepest_column_not_below_the_level(content, level, column):
+    assert delve.level_column(content.table(delve.APPENDICES["A"]), level) == column
+    assert delve.level_column(content.table(delve.APPENDICES["D"]), level) == \
+        {1: "level_1", 2: "level_2", 3: "level_2"}.get(level, "level_4")
 
 
 def test_light_burns_down(delves):
@@ -80,11 +173,24 @@ def test_lost_only_without_a_map_and_leaving_costs_half_the_turns(delves):
     assert any(t.got_lost for r in delves for t in r.turns)
 
 
-def test_wandering_monsters_carry_no_treasure(delves):
-    for rolled in delves:
-        for turn in rolled.turns:
-            if turn.wandering:
-                assert not any(d.startswith("Carries") for d in turn.wandering.details)
+def test_wandering_monsters_usually_carry_no_treasure(delves, content):
+    """Only on a 1 on a d6, and only kinds that ever carry any; met on the encounter check, by their own chance."""
+    wanderers = [t.wandering for r in delves for t in r.turns if t.wandering]
+    wanderers += [c.monster for r in delves for c in r.exit_checks if c.monster]
+    met = [f for r in delves for t in r.turns for f in t.finds if f.appendix == "A"]
+
+    def carries(find):
+        return any(line.startswith("Carries ") for line in find.details)
+
+    def kind(find):
+        return delve.monster_stats(content, find.text.split(" (")[0])
+
+    for find in wanderers + met:
+        if str(kind(find).get("carries")) == "never":
+            assert not carries(find)
+    share = sum(map(carries, wanderers)) / len(wanderers)
+    assert 0 < share < 1 / 6  # usually none: a 1 in 6, and never for kinds that carry nothing
+    assert sum(map(carries, met)) / len(met) > share
 
 
 @pytest.mark.parametrize("spec, low, high", [("3d6 × 10", 30, 180), ("2d4", 2, 8), ("1d6+1", 2, 7), ("1", 1, 1), (4, 4, 4)])
@@ -142,3 +248,95 @@ def test_a_short_delve_by_candle_burns_several_candles(content):
     rolled = delve.generate_delve(random.Random(1), content, turns=lasts * 3, light="candle")
     assert rolled.light_turns == lasts and rolled.lights_used == 3
     assert [t.number for t in rolled.turns if t.light_out] == [lasts, 2 * lasts, 3 * lasts]
+
+
+# --- the appendices' data: every monster a whole B/X stat line, every pointer a table of the kit ----------
+
+_DICE = re.compile(r"^(\d*d\d+([+-]\d+)?( × \d+)?|\d+)$")
+_SAVE = re.compile(r"^(NM|[FCMTDEH]\d+)$")  # normal man, or a class and level (fighter, cleric, magic-user, thief…)
+_HD = re.compile(r"^(½|\d+)([+-]\d+)?\**$")
+
+
+def test_every_monster_has_a_complete_stat_line(content):
+    stats = content.table(delve.STATS_TABLE)
+    assert len(stats.rows) >= 40
+    for row in stats.rows:
+        v = dict(row.values)
+        name = v["monster"]
+        assert isinstance(v["ac"], int) and -3 <= v["ac"] <= 9, name
+        assert _HD.match(str(v["hd"])), name
+        assert re.match(r"^\d+' \(\d+'\)", str(v["mv"])), name  # a turn's move, then a round's
+        # every attack with its damage (dice or effect) in brackets
+        assert re.fullmatch(r"[^()]+ \([^()]+\)(,? (and |or )?[^()]+ \([^()]+\))*", str(v["attacks"])), name
+        assert _SAVE.match(str(v["save"])), name
+        assert isinstance(v["morale"], int) and 2 <= v["morale"] <= 12, name
+        assert str(v["treasure"]).strip(), name
+        assert isinstance(v["xp"], int) and v["xp"] > 0, name
+        assert _DICE.match(str(v["appearing"])), name
+        assert v["carries"] == "never" or re.fullmatch(r"[1-6] in 6", str(v["carries"])), name
+    named = {str(v).lower() for row in content.table(delve.APPENDICES["A"]).rows for _, v in row.values}
+    assert named == {str(row.get("monster")).lower() for row in stats.rows}  # every line is on a level table
+    delve.check_content(content)
+
+
+def test_every_table_the_appendices_point_to_is_printed_with_them(content):
+    printed = {t for tables in delve.APPENDIX_TABLES.values() for t in tables}
+    for table_id in printed | {delve.ENCOUNTER_TABLE}:
+        table = content.table(table_id)
+        assert table.source and table.origin == "solo-turns"
+        for row in table.rows:
+            assert row.see is None or row.see in printed, (table_id, row.label)
+            assert row.creature is None
+        words = " ".join([table.note or ""] + [str(v) for row in table.rows for _, v in row.values])
+        assert set(re.findall(r"Appendix ([A-Z])", words)) <= set(delve.APPENDICES)
+
+
+def test_a_broken_stat_line_stair_and_obstacle_are_all_named_at_once(make_pack, content):
+    stats = """\
+        id: solo_monster_stats
+        title: Stats
+        die: none
+        source: mine
+        columns: {monster: Monster, appearing: "No.", ac: AC, hd: HD, mv: MV, attacks: Att, save: Save, morale: ML,
+                  treasure: TT, xp: XP, carries: Carries}
+        rows:
+          - {monster: Giant rat, appearing: 3d6, ac: 7, hd: "½", mv: "120' (40')", attacks: 1 bite (1d3), save: NM,
+             morale: 8, treasure: C, xp: 5, carries: sometimes}
+          - {monster: Kobold, appearing: 4d4, ac: 7, hd: "½", mv: "120' (40')", attacks: "—", save: NM,
+             morale: 6, treasure: J, xp: 5, carries: never}
+        """
+    stairs = """\
+        id: solo_stairs
+        title: Stairs
+        die: d6
+        source: mine
+        columns: {stairs: Stairs, leads: Leads}
+        rows:
+          "1-5": {stairs: Stone stair, leads: Down one level}
+          6: {stairs: Rope, leads: Sideways}
+        """
+    pack = make_pack({"tables/solo_monster_stats.yaml": stats, "tables/solo_stairs.yaml": stairs})
+    with pytest.raises(ContentErrors) as caught:
+        delve.check_content(build.load_content([pack]))
+    lines = [str(e) for e in caught.value.errors]
+    assert "pack/tables/solo_monster_stats.yaml:8: monster 'Giant rat' carries treasure 'sometimes' (expected " \
+           "'never' or a chance such as '2 in 6')" in lines
+    assert "pack/tables/solo_monster_stats.yaml:10: monster 'Kobold' of table 'solo_monster_stats' needs a whole " \
+           "stat line (missing attacks)" in lines
+    assert "pack/tables/solo_stairs.yaml:8: stairs 'Rope' lead 'Sideways' (expected 'Up one level', 'Down two " \
+           "levels' or the like)" in lines
+    assert any(line.endswith("monster 'Goblin' of table 'solo_monsters' has no line in table 'solo_monster_stats' "
+                             "(expected a row with monster: Goblin)") for line in lines)
+
+
+def test_every_trap_gives_its_save_or_check_and_damage_and_every_obstacle_its_way_past(delves):
+    traps = [f for r in delves for t in r.turns for f in t.finds if f.appendix == "B"]
+    obstacles = [f for r in delves for t in r.turns for f in t.finds if f.appendix == "C"]
+    assert len(traps) > 4000 and len(obstacles) > 4000
+    for find in traps:
+        save, effect = find.details
+        assert re.match(r"Save or check: (save vs\. (poison|paralysis|dragon breath|death ray|spells)|Dex check|"
+                        r"none: .*attacks as a \d HD monster)", save), save
+        assert re.match(r"On a failure: .*(\d+d\d+|Asleep|Held)", effect), effect
+    for find in obstacles:
+        assert len(find.details) == 1 and find.details[0].startswith("Way past: ")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from pypdf import PdfReader
@@ -40,10 +41,26 @@ def test_procedure_pdf_holds_card_appendices_and_log(built):
         assert heading.upper() in flat.upper()
 
 
+def test_the_booklet_prints_every_table_its_appendices_name(built, content):
+    from dungeonpress.generate import delve
+    (_, outputs), _ = built
+    pages = PdfReader(io.BytesIO(outputs["solo-procedure.pdf"])).pages
+    assert len(pages) % 4 == 0  # folds as a booklet
+    flat = " ".join(" ".join(p.extract_text() for p in pages).split()).upper()
+    named = set(re.findall(r"APPENDIX [A-F]\d?", flat))
+    titles = {content.table(t).title.upper() for ids in delve.APPENDIX_TABLES.values() for t in ids}
+    for title in titles:
+        assert title in flat
+    assert named == {title.split(":")[0] for title in titles} | set(f"APPENDIX {x}" for x in "ABCDEF")
+
+
 def test_delve_log_lists_every_turn_and_the_way_out(built):
     (_, outputs), _ = built
-    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(outputs["delve-1234.pdf"])).pages)
-    assert "18 wandering checks" in " ".join(text.split())
+    pages = PdfReader(io.BytesIO(outputs["delve-1234.pdf"])).pages
+    text = " ".join(" ".join(p.extract_text() for p in pages).split())
+    assert "18 wandering checks" in text
+    assert [int(n) for n, total in re.findall(r"PAGE (\d+) OF (\d+)", text.upper()) if int(total) == len(pages)] \
+        == list(range(1, len(pages) + 1))
 
 
 def test_cli_refuses_bad_turns(tmp_path):
@@ -53,3 +70,76 @@ def test_cli_refuses_bad_turns(tmp_path):
     assert status == 2
     assert err.getvalue() == "dungeonpress delve: error: --turns must be a whole number from 1 to 200 (got 0)\n"
     assert cli.main(["delve", "--light", "moon"], stdout=io.StringIO(), stderr=io.StringIO()) == 2
+
+
+# Loner: Dungeoneer's own words, which a kit for Basic/Expert D&D must never use. Whole words only:
+# "stage", "tagline", "harmless" and "plucky" are fine; "Luck", "Gear tag" and "durability" are not.
+LONER_TERMS = re.compile(r"\b(tags?|oracles?|luck|harm|fatigue|durability)\b", re.IGNORECASE)
+ALLOWED = {"fatigue"}  # the post's own word for the rest every sixth turn; a Fatigue *tag* is Loner's
+
+
+def loner_terms(text: str) -> list:
+    """The Loner terms in `text`, with words hyphenated across a line joined again first."""
+    joined = re.sub(r"[-\u00ad]\s*\n\s*", "", text)
+    found = {m.group(0).lower() for m in LONER_TERMS.finditer(joined)}
+    tags = {m.group(0).lower() for m in re.finditer(r"\bfatigue\s+tags?\b", joined, re.IGNORECASE)}
+    return sorted((found - ALLOWED) | tags)
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Set the stage; a tagline; harmless; plucky", []),
+    ("Fatigue and resting: rest every sixth turn", []),
+    ("gain a Fatigue tag", ["fatigue tag", "tag"]),
+    ("a Gear tag loses 1 durability", ["durability", "tag"]),
+    ("ask the Oracle, then roll Harm and Luck", ["harm", "luck", "oracle"]),
+    ("its dura-\nbility", ["durability"]),
+])
+def test_loner_terms_are_whole_words(text, found):
+    assert loner_terms(text) == found
+
+
+def test_no_loner_term_in_the_kit_or_the_delve_log(built):
+    (_, outputs), _ = built
+    for name, data in outputs.items():
+        text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+        assert len(text) > 2000, name
+        assert loner_terms(text) == [], name
+
+
+def test_no_loner_term_in_any_table_or_template_of_the_kit(content):
+    from dungeonpress.generate import delve
+    words = []
+    for table_id in delve.TABLES:
+        table = content.table(table_id)
+        words += [table.title, table.note or ""] + [str(v) for row in table.rows for _, v in row.values]
+    for template in ("delve_procedure.html.j2", "delve_log.html.j2"):
+        source = (build.TEMPLATES_DIR / template).read_text(encoding="utf-8")
+        words.append(re.sub(r"<[^>]*>|\{[{%#].*?[}%#]\}", " ", source, flags=re.S))  # the words it prints
+    assert loner_terms("\n".join(words)) == []
+
+
+def test_the_kit_and_the_log_pass_preflight(built, tmp_path):
+    """Body text at 8.5 pt, no hyphenation in narrow columns, a booklet of whole sheets: what a reader would notice."""
+    from dungeonpress import preflight
+    (_, outputs), _ = built
+    errors = []
+    for name, data in sorted(outputs.items()):
+        (tmp_path / name).write_bytes(data)
+        errors += [str(f) for f in preflight.check_file(tmp_path / name) if f.severity == preflight.ERROR]
+    assert errors == []
+
+
+def test_the_booklet_keeps_whole_turn_log_pages_and_a_long_log_folds(content):
+    """Spare turn-log pages pad the booklet to whole sheets; notes pages do the same for a log past four pages."""
+    ctx = build.context_for(content, seed=7)
+    outputs = {o.name: o.data for o in product.build_delve(ctx, product.DelveOptions(turns=60, light="candle",
+                                                                                    no_map=True))}
+    booklet = PdfReader(io.BytesIO(outputs["solo-procedure.pdf"])).pages
+    text = " ".join(" ".join(p.extract_text() for p in booklet).split())
+    logs = re.findall(r"TURN LOG TURNS (\d+)[–-](\d+)", text.upper())
+    assert len(booklet) % 4 == 0 and len(logs) >= 2
+    assert [int(a) for a, _ in logs] == [1 + 24 * n for n in range(len(logs))]  # the kept pages run on unbroken
+    log = PdfReader(io.BytesIO(outputs["delve-7.pdf"])).pages
+    assert len(log) > 4 and len(log) % 4 == 0
+    footers = re.findall(r"PAGE (\d+) OF (\d+)", " ".join(p.extract_text() for p in log).upper())
+    assert footers and {int(total) for _, total in footers} == {len(log)}  # the notes pages are counted

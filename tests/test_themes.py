@@ -17,7 +17,9 @@ from tests.conftest import SHARED, theme_jobs
 
 THEMES_DIR = Path(build.TEMPLATES_DIR) / "css" / "themes"
 BOOKS = ("dungeoneer-rulebook.pdf", "tables.pdf")  # the books large print re-flows
-REFLOWED = ("dungeoneer-rulebook", "tables", "pack-")  # outputs of the books large print re-flows
+# outputs of the books large print re-flows; a delve log runs on like one (its rows carry monster stat lines),
+# so a re-set log takes the pages it needs, padded with notes pages to fold in fours
+REFLOWED = ("dungeoneer-rulebook", "tables", "pack-", "delve-")
 RESET = ("large-print", "dyslexia-friendly")  # themes that change the letters, so books take their own pages
 SAMPLE_PAGES = 10  # pages of each PDF read back char by char
 

@@ -54,11 +54,11 @@ TERMS = {
                "CC BY-SA 4.0. Loner builds on " + LONER_CREDITS + "."),
     "solo-turns": Terms(
         title="Solo turn procedure kit (based on the 2010 blog post Solo D&D Play)",
-        authors=("the dungeonpress project", "Roberto Bisceglie"), url=None, licence="CC BY-SA 4.0",
+        authors=("the dungeonpress project",), url=None, licence="CC BY-SA 4.0",
         licence_url=CC_BY_SA, date="2010-08-15",
         credit="Based on the blog post Solo D&D Play (15 August 2010), which never published its tables; these "
-               "appendices were written by the dungeonpress project from the creatures and traps of its edition "
-               "of Loner: Dungeoneer by Roberto Bisceglie, so they share its CC BY-SA 4.0 licence."),
+               "appendices were written by the dungeonpress project for Basic/Expert D&D play, with the monsters, "
+               "saving throws and treasure of those rules, and are shared under CC BY-SA 4.0."),
     "paperogue": Terms(
         title="Paperogue", authors=("the author of Paperogue (not named in the source)",), url=None,
         licence="no licence stated by the original; credited as based on Paperogue", licence_url=None,

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# What takes up a turn: the procedure gives every turn exactly one of these.
+EXPLORE, WANDERING, REST, BACKTRACK, WORK = "explore", "wandering", "rest", "backtrack", "work"
+NEW_AREA_ON = 2  # backtracking finds a new area to explore on 1-2 on a d6
+
 
 @dataclass(frozen=True)
 class Find:
@@ -16,10 +20,23 @@ class Find:
 
 
 @dataclass(frozen=True)
+class Passage:
+    """An attempt to get past an obstacle: the roll made (None when none is needed) and what it cost."""
+
+    chance: str  # as the obstacle table prints it: "2 in 6", "always", "never"
+    roll: int | None
+    passed: bool
+    turns: int  # extra turns of work it takes once passed
+    blocking: bool  # across your path (Obstacle), not only in front of treasure (Obstacle and treasure)
+
+
+@dataclass(frozen=True)
 class Turn:
     """One turn of the delve, every roll made; None means the roll was not due this turn."""
 
     number: int
+    level: int  # the dungeon level the turn is spent on
+    activity: str  # EXPLORE, WANDERING, REST, BACKTRACK or WORK: what took the turn
     wandering_roll: int | None
     wandering: Find | None
     rest: bool
@@ -33,10 +50,19 @@ class Turn:
     got_lost: bool
     found_way: bool
     leave_checks: int | None  # wandering checks to walk out if you leave at the start of this turn; None while lost
+    passage: Passage | None = None  # the try at an obstacle found this turn
+    search_roll: int | None = None  # backtracking: the d6 for a new area (found on 1-2)
+    work: tuple | None = None  # (this turn's number in the work, turns of work, the obstacle) getting past one
+    stairs_to: int | None = None  # the level the stairs found this turn lead to; 0 is out of the dungeon
 
     @property
     def light_out(self) -> bool:
         return self.light_left == 0
+
+    @property
+    def found_area(self) -> bool:
+        """A backtracking turn that finds a new area: encounter checks begin again next turn."""
+        return self.search_roll is not None and self.search_roll <= NEW_AREA_ON
 
 
 @dataclass(frozen=True)
@@ -62,3 +88,6 @@ class Delve:
     def lights_used(self) -> int:
         return self.turns[-1].light_number if self.turns else 0
 
+    @property
+    def deepest(self) -> int:
+        return max((t.level for t in self.turns), default=1)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dungeonpress.dice import sub_rng
-from dungeonpress.errors import RenderError
 from dungeonpress.generate import delve
 from dungeonpress.products import options
 from dungeonpress.views import tables as views
-from dungeonpress.views.delve import delve_view, log_pages_view
-from dungeonpress.products.common import BuildContext, Command, Job, Output, pdf_from_template
+from dungeonpress.views.delve import appendices_view, delve_view, log_pages_view
+from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, \
+    pdf_from_template, write
+from dungeonpress.views.notes import notes_view
 
 TURNS = (1, 200)
 DEFAULT_TURNS = 36
@@ -27,20 +28,20 @@ class DelveOptions(options.Options):
 
 def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     """The procedure card with appendices and blank turn log, and one pre-rolled delve log."""
-    # 1. Check that the content has every table the procedure rolls on.
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
+    # 1. Check that the content has every table, column and monster line the procedure rolls on.
     turns, light, mapping = opts.turns, opts.light, not opts.no_map
-    missing = [t for t in delve.TABLES if t not in ctx.content.tables]
-    if missing:
-        raise RenderError(f"delve: the content has no table {', '.join(repr(m) for m in missing)} "
-                          f"(expected content/solo-turns/tables/<id>.yaml)")
+    delve.check_content(ctx.content)
     seed = ctx.seed if ctx.seed is not None else 0
 
-    # 2. The card, the appendix tables and the blank turn log.
+    # 2. The card, appendices A-F with every table they name, and the blank turn log.
     ctx.tick(0, 2, "solo procedure card")
     tables = {name: views.table_view(ctx.content.table(name), ctx.content) for name in delve.TABLES}
-    card = pdf_from_template(ctx, "delve_procedure.html.j2", tables=tables,
-                             appendices=[tables[delve.APPENDICES[letter]] for letter in sorted(delve.APPENDICES)],
-                             log_pages=log_pages_view())
+    appendices = appendices_view(ctx.content, lambda table: tables[table.id])
+    # Spare turn-log pages make up a booklet that folds in fours, whatever the look's type size.
+    booklet = layout(ctx, html_from_template(ctx, "delve_procedure.html.j2", tables=tables, appendices=appendices,
+                                             log_pages=log_pages_view()))
+    card = write(ctx, pdf.pad_to_multiple(booklet, 4, "solo-procedure.pdf"))
     # The card alone, both sides, to print on card stock and keep at the table.
     card_only = pdf_from_template(ctx, "delve_procedure.html.j2", tables=tables, appendices=[], log_pages=[],
                                   card_only=True)
@@ -48,7 +49,14 @@ def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     # 3. The pre-rolled delve, from its own stream of the seed.
     ctx.tick(1, 2, "rolling the delve")
     rolled = delve.generate_delve(sub_rng(seed, "delve"), ctx.content, turns=turns, light=light, mapping=mapping)
-    log = pdf_from_template(ctx, "delve_log.html.j2", delve=delve_view(rolled, seed))
+    # A long log (or a large look) runs past four pages: notes pages make it fold in fours too. It is
+    # laid out again with just the notes it needs, so its "page n of m" counts the pages printed.
+    log_view = delve_view(rolled, seed)
+    rendered = layout(ctx, html_from_template(ctx, "delve_log.html.j2", delve=log_view, notes_pages=[]))
+    if rendered.page_count > 4 and rendered.page_count % 4:
+        notes = notes_view(-rendered.page_count % 4)
+        rendered = layout(ctx, html_from_template(ctx, "delve_log.html.j2", delve=log_view, notes_pages=notes))
+    log = write(ctx, pdf.pad_to_multiple(rendered, 4, f"delve-{seed}.pdf") if rendered.page_count > 4 else rendered)
     ctx.tick(2, 2, "delve done")
     return [Output("solo-procedure.pdf", card), Output("solo-procedure-card.pdf", card_only),
             Output(f"delve-{seed}.pdf", log)]

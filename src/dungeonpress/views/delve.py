@@ -3,23 +3,30 @@
 from __future__ import annotations
 
 from dungeonpress.generate import delve
-from dungeonpress.model.delve import Delve, Find
+from dungeonpress.model import Content
+from dungeonpress.model.delve import BACKTRACK, WORK, Delve, Find, Passage
+from dungeonpress.views.notes import SPARE_ID
 from dungeonpress.views.words import plural
 
 
 LOG_ROWS = 24  # turns on each page of the blank turn log
 
 
-LOG_PAGES = 3  # card 2 + appendices 3 + log 3: an 8-page booklet that folds
+LOG_PAGES = 2  # turn-log pages every booklet has (48 turns)
+LOG_SPARES = 3  # more turn-log pages laid out as spares: the booklet keeps as many as it needs to fold in fours
 
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
 def log_pages_view() -> list:
-    """Rows of the blank turn log: which checks fall on each turn, already marked."""
+    """Rows of the blank turn log: which checks fall on each turn, already marked.
+
+    The pages after the first LOG_PAGES carry a spare-page id, so pdf.pad_to_multiple drops the last
+    of them that the booklet does not need (card 2 + appendices 6 + log 4 = 12 in the standard look).
+    """
     pages = []
-    for page in range(LOG_PAGES):
+    for page in range(LOG_PAGES + LOG_SPARES):
         rows = []
         for number in range(page * LOG_ROWS + 1, (page + 1) * LOG_ROWS + 1):
             rows.append({
@@ -32,8 +39,34 @@ def log_pages_view() -> list:
                 "lantern_out": number % 24 == 0,
                 "leave": (number - 1) // 2,
             })
-        pages.append({"first": rows[0]["turn"], "last": rows[-1]["turn"], "rows": rows})
+        page_id = f"turn-log-{page + 1}" if page < LOG_PAGES else f"{SPARE_ID}turn-log-{page + 1}"
+        pages.append({"id": page_id, "first": rows[0]["turn"], "last": rows[-1]["turn"], "rows": rows})
     return pages
+
+
+def monster_lines_view(content: Content, table: dict) -> dict:
+    """The statistics table as B/X stat lines: a name, then No., AC, HD, MV, Att, Save, ML, TT, XP and Carries."""
+    lines = []
+    for row in content.table(delve.STATS_TABLE).rows:
+        values = dict(row.values)
+        fields = [("No.", values["appearing"])] + [(label, values[key]) for key, label in delve.STAT_LINE]
+        fields.append(("Carries", values["carries"]))
+        lines.append({"name": str(values["monster"]),
+                      "fields": [{"label": label, "value": str(value)} for label, value in fields],
+                      "notes": str(values.get("notes") or "").rstrip(".")})
+    return {**table, "monster_lines": lines}
+
+
+def appendices_view(content: Content, table_view) -> list:
+    """Appendices A–F in order, each with every table it names; `table_view` prints an ordinary table."""
+    out = []
+    for letter, ids in delve.APPENDIX_TABLES.items():
+        tables = []
+        for table_id in ids:
+            view = table_view(content.table(table_id))
+            tables.append(monster_lines_view(content, view) if table_id == delve.STATS_TABLE else view)
+        out.append({"letter": letter, "tables": tables})
+    return out
 
 
 def _find_view(find: Find) -> dict:
@@ -41,7 +74,7 @@ def _find_view(find: Find) -> dict:
 
 
 def delve_view(rolled: Delve, seed: int) -> dict:
-    """The delve as printed rows: rolls, what happens, marks for rest, light and being lost."""
+    """The delve as printed rows: rolls, what happens, marks for rest, work, backtracking, stairs, light and being lost."""
     light = rolled.light
     rows = []
     for turn in rolled.turns:
@@ -50,8 +83,18 @@ def delve_view(rolled: Delve, seed: int) -> dict:
             events.append({"title": "Wandering monster", "finds": [_find_view(turn.wandering)]})
         if turn.rest:
             marks.append("Rest turn: no encounter check" + (", and a wandering monster finds you" if turn.wandering else ""))
+        if turn.activity == WORK:
+            done, of, obstacle = turn.work
+            marks.append(f"Getting past the {_lower_first(obstacle)}: turn {done} of {of}, no encounter check")
+        if turn.activity == BACKTRACK:
+            marks.append("Backtracking: no encounter check; " + ("a new area to explore (1-2 on the d6)"
+                                                                    if turn.found_area else "no new area yet"))
         if turn.encounter:
             events.append({"title": turn.encounter, "finds": [_find_view(f) for f in turn.finds]})
+        if turn.passage:
+            marks.append(_passage_mark(turn.passage))
+        if turn.stairs_to is not None:
+            marks.append(_stairs_mark(turn.level, turn.stairs_to))
         if turn.got_lost:
             marks.append("You are lost")
         elif turn.found_way:
@@ -62,15 +105,13 @@ def delve_view(rolled: Delve, seed: int) -> dict:
             which = _ordinal(turn.light_number)
             marks.append(f"Your {which} {light} goes out: light another or go blind" if " " not in which
                          else f"Your {light} ({which}) goes out: light another or go blind")
-        rolls = []
-        if turn.wandering_roll is not None:
-            rolls.append(f"W {turn.wandering_roll}")
-        if turn.encounter_roll is not None:
-            rolls.append(f"E {turn.encounter_roll}")
-        if turn.lost_roll is not None:
-            rolls.append(f"L {turn.lost_roll}")
+        rolls = [f"{tag} {roll}" for tag, roll in (("W", turn.wandering_roll), ("E", turn.encounter_roll),
+                                                   ("O", turn.passage.roll if turn.passage else None),
+                                                   ("S", turn.search_roll), ("L", turn.lost_roll))
+                 if roll is not None]
         rows.append({
             "turn": turn.number,
+            "level": str(turn.level),
             "rolls": rolls,
             "events": events,
             "marks": marks,
@@ -93,12 +134,14 @@ def delve_view(rolled: Delve, seed: int) -> dict:
         "lights_used": rolled.lights_used,
         "lights_word": plural(rolled.lights_used, light, light + "es" if light == "torch" else ""),
         "mapping": rolled.mapping,
+        "deepest": rolled.deepest,
         "rows": rows,
         "summary": {
             "monsters": monsters,
             "treasure": treasure,
-            "rests": sum(1 for t in rolled.turns if t.rest),
             "wandering_checks": sum(1 for t in rolled.turns if t.wandering_roll is not None),
+            "rests": sum(1 for t in rolled.turns if t.rest),
+            "backtracking": sum(1 for t in rolled.turns if t.activity == BACKTRACK),
             "lost_turns": sum(1 for t in rolled.turns if t.lost or t.found_way),
         },
         "exits": exits,
@@ -110,6 +153,29 @@ def delve_view(rolled: Delve, seed: int) -> dict:
         "command": f"dungeonpress delve --seed {seed} --turns {turns} --light {light}"
                    + ("" if rolled.mapping else " --no-map"),
     }
+
+
+def _passage_mark(passage: Passage) -> str:
+    """What the log's one try at an obstacle came to, and what follows from it."""
+    if passage.roll is None:
+        how = "A way past" if passage.passed else "No way past for this delver"
+    else:
+        how = f"Tried at {passage.chance}, rolled {passage.roll}: " + ("it gives" if passage.passed else "it holds")
+    if passage.passed:
+        then = f"{passage.turns} more {plural(passage.turns, 'turn')} of work" if passage.turns else "through at once"
+        return f"{how}: {then}" + ("" if passage.blocking else ", then the treasure is yours")
+    return f"{how}: " + ("backtrack from the next turn" if passage.blocking else "leave the treasure and explore on")
+
+
+def _stairs_mark(level: int, to: int) -> str:
+    if to == delve.OUT:
+        return ("From level 1 these lead out of the dungeon: take them to end the delve here with no walk out. "
+                "The log explores on")
+    return f"The log takes them: level {to} from the next turn"
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 def _ordinal(number: int) -> str:
