@@ -61,3 +61,10 @@ def test_readme_pictures_are_made_from_the_current_build(content, tmp_path):
             stale.append(f"{name}: {differing / (fresh.width * fresh.height):.1%} of its pixels")
     assert not stale, f"remake with `.venv/bin/python scripts/readme_images.py`: {stale}"
 
+
+
+def test_serve_picture_is_made_by_its_script():
+    """scripts/serve_image.py shoots the page in Chromium from a folder named build/: no path of the machine
+    that made it (the last picture showed a temporary build folder); it marks the PNG as its own."""
+    from PIL import Image
+    assert Image.open(ROOT / "docs" / "images" / "serve.png").info.get("Source") == "scripts/serve_image.py"
