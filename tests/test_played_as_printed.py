@@ -30,7 +30,7 @@ def pdf_text(data: bytes) -> str:
     document = pdfium.PdfDocument(data)
     pages = [document[i].get_textpage().get_text_range() for i in range(len(document))]
     text = "\n".join(pages).replace("\r", "")
-    text = re.sub(r"[\u00ad\x02-]\n(?=[a-z])", "", text)  # soft or hard hyphen at a line's end
+    text = re.sub(r"[\u00ad\u2010\x02-] ?\n(?=[a-z])", "", text)  # a hyphen (soft, typeset or typed) at a line's end
     return re.sub(r"\s+", " ", text)
 
 
@@ -131,10 +131,20 @@ KNOWN_GAPS = {
 
 
 def build_product(content, command_name: str, job: Job) -> dict:
-    (command,) = [c for c in commands_of(command_name) if c.name == command_name]
+    """The outputs a build-all job writes, by name; a zine as its eight pages in reading order.
+
+    The zine is the same pages imposed on one sheet, four of them upside down: read upside down, pdfium
+    gives a line's words out of order (bold ones first), so its pages are read before imposition.
+    """
     ctx = build.context_for(content, seed=job.seed)
-    options = command.options(**job.options)
-    return {output.name: output.data for output in command.run(ctx, options)}
+    if job.options.get("layout") == "zine":
+        from dungeonpress.products import dungeon as product
+        paper = job.options["paper"]
+        rooms = product.DEFAULT_ROOMS
+        pages = product.zine_pages(ctx, product.roll_dungeon(ctx, job.seed, rooms), job.seed, rooms, paper)
+        return {f"dungeon-{job.seed}-zine-{paper}.pdf": pages}
+    (command,) = [c for c in commands_of(command_name) if c.name == command_name]
+    return {output.name: output.data for output in command.run(ctx, command.options(**job.options))}
 
 
 @pytest.mark.slow  # lays out every pre-rolled product

@@ -198,3 +198,14 @@ def test_bytes_that_are_not_text(make_pack):
 def test_deep_nesting_is_refused_cleanly(make_pack):
     assert errors_of(make_pack, {"tables/t.yaml": "a: " + "[" * 1000 + "]" * 1000 + "\n"}) == [
         "pack/tables/t.yaml:1: YAML syntax error: nested too deeply (more than 40 levels)"]
+
+
+def test_delve_rules_are_read_and_may_hold_only_table_directives(make_pack):
+    rules = "# Rules\n\n## Mood\n\nRoll it.\n\n[[table mood]]\n"
+    content = validate_folder(make_pack({"tables/mood.yaml": D6, "delve-rules.md": rules}))
+    assert content.delve_rules.text == rules and content.delve_rules.source.path == "pack/delve-rules.md"
+    bad = "## Mood\n\n[[table moods]]\n\n[[bestiary]]\n"
+    assert errors_of(make_pack, {"tables/mood.yaml": D6, "delve-rules.md": bad}) == [
+        "pack/delve-rules.md:3: chapter 'delve-rules.md' refers to table 'moods' which does not exist "
+        "(did you mean 'mood'?)",
+        "pack/delve-rules.md:5: 'delve-rules.md' may not hold [[bestiary]] (expected [[table ...]])"]
