@@ -234,7 +234,7 @@ def test_pick_die():
 
 
 @pytest.mark.slow  # lays whole zines out
-@pytest.mark.parametrize("seed,rooms,paper", [(13, 8, "a4"), (13, 8, "letter"), (31337, 8, "letter"), (8, 8, "a4")])
+@pytest.mark.parametrize("seed,rooms,paper", [(13, 8, "a4"), (13, 8, "letter"), (31337, 8, "letter"), (22, 8, "a4")])
 def test_the_most_rooms_a_zine_holds_fit_it(content, seed, rooms, paper):
     """The zine stays eight pages with every room's entry, and the rules after the key, on the three key pages
     (these seeds' keys are the longest found)."""
@@ -249,7 +249,9 @@ def test_the_most_rooms_a_zine_holds_fit_it(content, seed, rooms, paper):
     # the one-panel pages are where the fold puts them: wandering, oracle, rules
     assert "Wandering Encounters" in pages.pages[5].extract_text()
     assert "Pre-rolled Oracle" in pages.pages[6].extract_text() and "Conflict" in pages.pages[7].extract_text()
-    assert {where["z-rule-navigation-and-light"], where["z-rule-doors-puzzles-and-the-end"]} <= {2, 3, 4}
+    assert where["z-rule-navigation-and-light"] in {2, 3, 4}
+    # after the key, or (the crowded fit: seed 22's key is the longest found) in the pre-rolled answers' place
+    assert where["z-rule-doors-puzzles-and-the-end"] in ({6} if seed == 22 else {2, 3, 4})
 
 
 def test_a_one_panel_page_that_runs_over_is_found():
@@ -277,11 +279,12 @@ def trial_zine(content, seed, rooms, paper):
 
 @pytest.mark.slow  # lays whole zines out
 @pytest.mark.parametrize("seed,rooms,paper", [(5, 8, "a4"), (8, 8, "a4"),
-                                              (6, 11, "a4")])
+                                              (22, 8, "a4")])
 def test_fit_chosen_from_the_key_alone_is_the_fit_the_whole_zine_needs(content, seed, rooms, paper):
     """Laying out only the key and aids pages picks the same fit and page turns as trying each fit on the whole zine.
 
-    Seed 5 balances its two key pages, seed 8 needs the closest fit, seed 6 with 11 rooms the 7 pt type.
+    Seed 5 balances its two key pages, seed 8 needs the closest fit, seed 22 (the longest key found, with the rules
+    after it) the crowded one.
     """
     ctx = build.context_for(content, seed=seed)
     planned = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)

@@ -23,7 +23,8 @@ FORMATS = ("pdf", "html", "json")
 MAP_STYLES = ("clean", "sketch")
 DEFAULT_ROOMS = views.DEFAULT_ROOMS  # every layout: a seed names one dungeon, printed as zine or booklet
 # The key and the rules that follow it share three A7 pages: more rooms than this do not fit them at 7 pt
-# (9 rooms did not for seeds 13 and 31337; 8 fit every seed tried, 1-30, 1234, 2024, 31337, on A4 and Letter).
+# (9 rooms did not for seeds 13 and 31337; 8 fit every seed tried, 1-30, 77, 999, 1234, 2024, 4242, 31337, on A4
+# and Letter, seed 22 on A4 only in the crowded fit).
 MAX_ZINE_ROOMS = 8
 MIN_ROOMS, MAX_ROOMS = 3, 30
 PACK_COUNT = 6
@@ -31,7 +32,7 @@ MAX_PACK = 36  # a d66 picks from at most 36 delves
 MAX_BATCH = 1000  # separate dungeons from one --batch run
 ZINE_PAGES = 8
 MAX_ZINE_NOTES = 2  # a one-page key leaves two zine pages to fill
-ZINE_FITS = ("whole", "flowing", "dense", "tight")  # ways to lay out the zine, tried in turn until it fits
+ZINE_FITS = ("whole", "flowing", "dense", "tight", "crowded")  # ways to lay out the zine, tried in turn until it fits
 MAX_BOOKLET_NOTES = 3  # the most a booklet needs to reach a multiple of four pages
 
 # Where the map goes, in mm (width, height): the page's text box less the heading and legend lines.
@@ -45,6 +46,10 @@ ORACLE = {"zine": {"oracle_rows": 6, "twists": 3, "d6s": 10}, "booklet": {"oracl
 # through the rooms follow the key there. The oracle's rule stands over its pre-rolled answers; Conflict and
 # Fatigue are on the back page.
 ZINE_RULE_PAGES = {"the-oracle": "oracle", "navigation-and-light": "key", "doors-puzzles-and-the-end": "key"}
+# The last resort, for the longest keys (seed 22's): doors, puzzles and the end move onto the oracle page in place
+# of its pre-rolled answers (the pre-rolled twists and d6s are still there for play without dice).
+CROWDED_RULE_PAGES = ZINE_RULE_PAGES | {"doors-puzzles-and-the-end": "oracle"}
+CROWDED_ORACLE_ROWS = 0
 
 
 def delve_rules(ctx: BuildContext, prefix: str) -> list:
@@ -67,11 +72,12 @@ def delve_rules(ctx: BuildContext, prefix: str) -> list:
     return out
 
 
-def zine_rules(ctx: BuildContext) -> dict:
+def zine_rules(ctx: BuildContext, crowded: bool = False) -> dict:
     """The delve rules shared out over the zine's pages: page name → its rules, in the file's order."""
+    places = CROWDED_RULE_PAGES if crowded else ZINE_RULE_PAGES
     pages = {"key": [], "oracle": [], "back": []}
     for rule in delve_rules(ctx, "z"):
-        pages[ZINE_RULE_PAGES.get(rule["key"], "back")].append(rule)
+        pages[places.get(rule["key"], "back")].append(rule)
     return pages
 
 
@@ -135,12 +141,14 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     `probe` leaves out all but the room key and the aids page: the parts whose length decides the fit.
     `gaps` (px) puts the aids page's foot at the foot of the page (see `foot_gaps`).
     """
+    crowded = fit == "crowded"
+    aids = ORACLE["zine"] | ({"oracle_rows": CROWDED_ORACLE_ROWS} if crowded else {})
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
-                              compact=True, map_style=map_style, map_css=map_css(ctx), **ORACLE["zine"])
-    return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, rules=zine_rules(ctx),
+                              compact=True, map_style=map_style, map_css=map_css(ctx), **aids)
+    return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, rules=zine_rules(ctx, crowded),
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
-                              body_class=f"zine zine-{paper}" + {"dense": " dense", "tight": " dense tight"}.get(fit, ""),
+                              body_class=f"zine zine-{paper}" + {"dense": " dense", "tight": " dense tight", "crowded": " dense tight"}.get(fit, ""),
                               probe=probe, gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
                                                  for page in ("aids",)})
 
@@ -160,7 +168,8 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
     from dungeonpress import pdf  # loaded when a product is made, not for --help
     # Key entries stay whole on a page when they can; if that overflows the eight pages, they may
     # turn the page between paragraphs, then the type steps down to 7 pt, and as a last resort (a
-    # long key of 11 or 12 rooms) the key's lines and gaps close up, the type staying at 7 pt.
+    # long key) the key's lines and gaps close up, the type staying at 7 pt; past that (the crowded fit) the doors,
+    # puzzles and end rule leaves the key's pages for the oracle page, in place of the pre-rolled answers.
     # Notes pages fill a short key up to eight; the spares are dropped.
     # The fit is chosen by laying out only the key and aids pages (a probe: under half the zine's
     # layout work), each fit in turn; the whole zine is then laid out once, its key balanced and the
