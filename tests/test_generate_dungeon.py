@@ -209,3 +209,27 @@ def test_no_hash_order_leaks_into_the_dungeon():
                               cwd=Path(__file__).resolve().parents[1])
         outputs.add(done.stdout)
     assert len(outputs) == 1
+
+
+DOOR_KINDS = ("sealed door", "locked door", "barred door")
+
+
+def test_a_trapped_room_names_only_a_door_its_key_states(content, dungeons):
+    """A trapped room's device fires on a door the room has: "the sealed door" only where a feature states one.
+
+    The device (room type 8) is rolled whatever the room's features; a trigger that names a kind of door
+    the room lacks cannot be played from the key (pack 66's delve 1, room 8, once did).
+    """
+    trapped = [room for dungeon in dungeons for room in dungeon.rooms if room.trap]
+    assert len(trapped) > 500
+    wrong = []
+    for room in trapped:
+        told = " ".join(str(value) for roll in room.trap.rolls for _, _, value in roll.fields).lower()
+        features = " ".join(str(value) for roll in room.features for _, _, value in roll.fields).lower()
+        for kind in DOOR_KINDS:
+            if kind in told and kind.split()[0] not in features:
+                wrong.append((room.number, kind, told[:60]))
+    assert wrong == []
+    # and every device in the table could fire in any room: none names a kind of door
+    rows = [str(value) for row in content.table("traps").rows for _, value in row.values]
+    assert [text for text in rows if any(kind in text.lower() for kind in DOOR_KINDS)] == []

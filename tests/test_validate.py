@@ -242,3 +242,14 @@ def test_rows_carry_marks_and_choices(make_pack):
 def test_bad_marks_and_choices_are_one_line_each(make_pack, rows, expected):
     text = CHOICES.replace("  3-4: {feature: Rubble, marks: [rubble]}", rows)
     assert errors_of(make_pack, {"tables/feat.yaml": text}) == [expected]
+
+
+def test_delve_rules_are_read_and_may_hold_only_table_directives(make_pack):
+    rules = "# Rules\n\n## Mood\n\nRoll it.\n\n[[table mood]]\n"
+    content = validate_folder(make_pack({"tables/mood.yaml": D6, "delve-rules.md": rules}))
+    assert content.delve_rules.text == rules and content.delve_rules.source.path == "pack/delve-rules.md"
+    bad = "## Mood\n\n[[table moods]]\n\n[[bestiary]]\n"
+    assert errors_of(make_pack, {"tables/mood.yaml": D6, "delve-rules.md": bad}) == [
+        "pack/delve-rules.md:3: chapter 'delve-rules.md' refers to table 'moods' which does not exist "
+        "(did you mean 'mood'?)",
+        "pack/delve-rules.md:5: 'delve-rules.md' may not hold [[bestiary]] (expected [[table ...]])"]

@@ -21,6 +21,7 @@ CREATURE_FIELDS = {"name", "tier", "living", "concept", "skills", "frailty", "ge
 LIVING_ONLY = ("goal", "motive", "nemesis")
 DIRECTIVE = re.compile(r"^\[\[\s*(\w+)(?:\s+([\w-]+))?\s*\]\]\s*$")
 ODDS_KINDS = ("oracle", "harm")
+DELVE_RULES = "delve-rules.md"  # a pack's rules for its pre-rolled dungeons (Markdown: `##` sections, `[[table ID]]`)
 _ID = re.compile(r"[a-z0-9_]+")  # whole id (fullmatch): `$` would let a trailing line feed through
 # An id names files in every export (`<id>.json`, `<id>.csv`, their temp files `.<id>.json.dp-PID-XXXXXXXX.part`)
 # and Datasworn keys that spell digits out: 64 keeps every one of them well inside a 255-byte file name.
@@ -52,6 +53,7 @@ def validate_content(raw: RawContent) -> Content:
     """Check every pack and build the Content; raise ContentErrors listing all problems."""
     errors = _Errors(raw.errors)
     tables, creatures, media, book, bestiary_title = {}, (), (), None, "Creatures & Foes"
+    delve_rules = None
     first_user_pack = raw.first_user_pack
 
     warnings = [f"{where}: {why}" for where, why in raw.ignored]
@@ -87,6 +89,9 @@ def validate_content(raw: RawContent) -> Content:
             if user and book:
                 notes.append(f"{pack.book[0]}: replaces the built-in book ({book.chapters[0].listed_at.path if book.chapters else 'book.yaml'})")
             book = _validate_book(*pack.book, pack.texts, errors)
+        if DELVE_RULES in pack.texts:  # a later pack's rules replace an earlier one's
+            where, text = pack.texts[DELVE_RULES]
+            delve_rules = Chapter(path=DELVE_RULES, text=text, source=where, listed_at=where)
 
     keys = {c.key for c in creatures}
     for table in tables.values():
@@ -99,12 +104,15 @@ def validate_content(raw: RawContent) -> Content:
                                        f"which is not in the bestiary (expected a d66 key 11-66 that exists)")
     if book:
         _check_directives(book, tables, bool(creatures), bool(media), errors)
+    if delve_rules:
+        _check_directives(Book("", "", (delve_rules,)), tables, False, False, errors, kinds=("table",))
 
     if errors:
         raise ContentErrors(list(errors))
     warnings.extend(_hidden_character_warnings(tables, creatures, book))
     return Content(tables=tables, creatures=creatures, media=media, book=book,
-                   bestiary_title=bestiary_title, digest=_digest(raw), warnings=tuple(warnings), notes=tuple(notes))
+                   bestiary_title=bestiary_title, digest=_digest(raw), warnings=tuple(warnings), notes=tuple(notes),
+                   delve_rules=delve_rules)
 
 
 def _hidden_character_warnings(tables: dict, creatures, book) -> list:
@@ -549,7 +557,8 @@ def _validate_book(where, data, texts, errors):
     return Book(title=title, subtitle=subtitle, chapters=tuple(chapters))
 
 
-def _check_directives(book: Book, tables: dict, has_bestiary: bool, has_media: bool, errors: _Errors) -> None:
+def _check_directives(book: Book, tables: dict, has_bestiary: bool, has_media: bool, errors: _Errors,
+                      kinds: tuple = ("table", "bestiary", "media", "odds")) -> None:
     for chapter in book.chapters:
         for number, line in enumerate(chapter.text.splitlines(), start=1):
             if not line.lstrip().startswith("[["):
@@ -561,7 +570,9 @@ def _check_directives(book: Book, tables: dict, has_bestiary: bool, has_media: b
                                   f"[[media]] or [[odds oracle|harm]])")
                 continue
             name, arg = match.groups()
-            if name == "table":
+            if name in ("table", "bestiary", "media", "odds") and name not in kinds:
+                errors.add(where, f"'{chapter.path}' may not hold [[{name}]] (expected {' or '.join(f'[[{k} ...]]' for k in kinds)})")
+            elif name == "table":
                 if arg not in tables:
                     errors.add(where, f"chapter '{chapter.path}' refers to table '{arg}' which does not exist"
                                       f"{_did_you_mean(arg, tables)}")

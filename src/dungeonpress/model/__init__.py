@@ -136,6 +136,7 @@ class Content:
     digest: str = ""  # sha256 of every content file read, for the colophon
     warnings: tuple = ()  # "path:line: why": content-looking files not read, invisible characters in text
     notes: tuple = ()  # "path:line: replaces built-in table 'x' (where)" for each table a user pack replaces
+    delve_rules: Chapter | None = None  # delve-rules.md: the rules every pre-rolled dungeon prints, in sections
 
     def table(self, table_id: str) -> Table:
         return self.tables[table_id]

@@ -13,6 +13,7 @@ from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
 from dungeonpress.views.notes import notes_page, notes_view
 from dungeonpress.views import dungeon as views
+from dungeonpress.views.delve_rules import rule_sections, rule_table_view
 from dungeonpress.products import options
 from dungeonpress.products.common import BuildContext, Command, Job, Output, drawing_css, html_from_template, layout, write
 from dungeonpress.products.dungeon_vtt import vtt_outputs
@@ -22,20 +23,63 @@ PAPERS = options.PAPERS
 FORMATS = ("pdf", "html", "json")
 MAP_STYLES = ("clean", "sketch")
 DEFAULT_ROOMS = views.DEFAULT_ROOMS  # every layout: a seed names one dungeon, printed as zine or booklet
-MAX_ZINE_ROOMS = 12  # more keyed rooms than this do not fit three A7 key pages at 7 pt
+# The key and the rules that follow it share three A7 pages: more rooms than this do not fit them at 7 pt
+# (9 rooms did not for seeds 13 and 31337; 8 fit every seed tried, 1-30, 77, 999, 1234, 2024, 4242, 31337, on A4
+# and Letter, seed 22 on A4 only in the crowded fit).
+MAX_ZINE_ROOMS = 8
 MIN_ROOMS, MAX_ROOMS = 3, 30
 PACK_COUNT = 6
 MAX_PACK = 36  # a d66 picks from at most 36 delves
 MAX_BATCH = 1000  # separate dungeons from one --batch run
 ZINE_PAGES = 8
 MAX_ZINE_NOTES = 2  # a one-page key leaves two zine pages to fill
-ZINE_FITS = ("whole", "flowing", "dense", "tight")  # ways to lay out the zine, tried in turn until it fits
+ZINE_FITS = ("whole", "flowing", "dense", "tight", "crowded")  # ways to lay out the zine, tried in turn until it fits
 MAX_BOOKLET_NOTES = 3  # the most a booklet needs to reach a multiple of four pages
 
 # Where the map goes, in mm (width, height): the page's text box less the heading and legend lines.
 MAP_BOX = {"zine-a4": (64.2, 82.0), "zine-letter": (59.8, 84.0), "a5": (122.0, 142.0), "half-letter": (113.0, 148.0)}
 # How much of the pre-rolled oracle each layout prints (the JSON always has all of it).
-ORACLE = {"zine": {"oracle_rows": 16, "twists": 3, "d6s": 10}, "booklet": {"oracle_rows": 30, "twists": 8, "d6s": 36}}
+ORACLE = {"zine": {"oracle_rows": 6, "twists": 3, "d6s": 10}, "booklet": {"oracle_rows": 30, "twists": 8, "d6s": 36}}
+
+
+# Where the zine prints each rule of delve-rules.md (by its heading's id); any other rule goes on the back page.
+# The key's last page has room left over (an entry never turns the page in the first fit): the rules for moving
+# through the rooms follow the key there. The oracle's rule stands over its pre-rolled answers; Conflict and
+# Fatigue are on the back page.
+ZINE_RULE_PAGES = {"the-oracle": "oracle", "navigation-and-light": "key", "doors-puzzles-and-the-end": "key"}
+# The last resort, for the longest keys (seed 22's): doors, puzzles and the end move onto the oracle page in place
+# of its pre-rolled answers (the pre-rolled twists and d6s are still there for play without dice).
+CROWDED_RULE_PAGES = ZINE_RULE_PAGES | {"doors-puzzles-and-the-end": "oracle"}
+CROWDED_ORACLE_ROWS = 0
+
+
+def delve_rules(ctx: BuildContext, prefix: str) -> list:
+    """The rules every pre-rolled dungeon prints (content's delve-rules.md): a title, an id and HTML per section.
+
+    Written once as content and shared by the zine, the booklet and the pack; its `[[table ID]]` lines
+    become small tables (Harm & Luck, Complications).
+    """
+    from dungeonpress import render  # loaded when a product is made, not for --help
+    chapter = ctx.content.delve_rules
+    if chapter is None:
+        return []
+    out = []
+    for title, anchor, body in rule_sections(chapter.text):
+        blocks = [("partials/rule_table.html.j2", {"table": rule_table_view(ctx.content.table(arg), ctx.content)})
+                  for name, arg, _ in render.chapter_directives(body)]
+        html, _ = render.render_chapter(ctx.templates_dir, body, f"{prefix}-{anchor}", blocks,
+                                        where=chapter.source.path, version=ctx.version)
+        out.append({"id": f"{prefix}-rule-{anchor}", "key": anchor, "title": title, "html": html})
+    return out
+
+
+def zine_rules(ctx: BuildContext, crowded: bool = False) -> dict:
+    """The delve rules shared out over the zine's pages: page name → its rules, in the file's order."""
+    places = CROWDED_RULE_PAGES if crowded else ZINE_RULE_PAGES
+    pages = {"key": [], "oracle": [], "back": []}
+    for rule in delve_rules(ctx, "z"):
+        pages[places.get(rule["key"], "back")].append(rule)
+    return pages
 
 
 def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
@@ -118,12 +162,14 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     `probe` leaves out all but the room key and the aids page: the parts whose length decides the fit.
     `gaps` (px) puts the aids page's foot at the foot of the page (see `foot_gaps`).
     """
+    crowded = fit == "crowded"
+    aids = ORACLE["zine"] | ({"oracle_rows": CROWDED_ORACLE_ROWS} if crowded else {})
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
-                              compact=True, map_style=map_style, map_css=map_css(ctx), **ORACLE["zine"])
-    return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view,
+                              compact=True, map_style=map_style, map_css=map_css(ctx), **aids)
+    return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, rules=zine_rules(ctx, crowded),
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
-                              body_class=f"zine zine-{paper}" + {"dense": " dense", "tight": " dense tight"}.get(fit, ""),
+                              body_class=f"zine zine-{paper}" + {"dense": " dense", "tight": " dense tight", "crowded": " dense tight"}.get(fit, ""),
                               probe=probe, gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
                                                  for page in ("aids",)})
 
@@ -143,7 +189,8 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
     from dungeonpress import pdf  # loaded when a product is made, not for --help
     # Key entries stay whole on a page when they can; if that overflows the eight pages, they may
     # turn the page between paragraphs, then the type steps down to 7 pt, and as a last resort (a
-    # long key of 11 or 12 rooms) the key's lines and gaps close up, the type staying at 7 pt.
+    # long key) the key's lines and gaps close up, the type staying at 7 pt; past that (the crowded fit) the doors,
+    # puzzles and end rule leaves the key's pages for the oracle page, in place of the pre-rolled answers.
     # Notes pages fill a short key up to eight; the spares are dropped.
     # The fit is chosen by laying out only the key and aids pages (a probe: under half the zine's
     # layout work), each fit in turn; the whole zine is then laid out once, its key balanced and the
@@ -247,11 +294,15 @@ def balanced_turns(rendered, numbers: list) -> list:
         boxes = [where[f"d1-room-{n}"] for n in numbers]
     except KeyError:
         return []
+    # The rules that follow the key travel with its last entry: the last page must hold them too.
+    tail = where.get("zine-key-rules")
+    tail_height = tail[2] - tail[1] if tail and tail[0] == boxes[-1][0] else 0.0
     starts = [(page, top) for page, top, _ in boxes]
     pages = sorted({page for page, _ in starts})
     if len(pages) < 2:
         return []
     heights = [bottom - top for _, top, bottom in boxes]
+    heights[-1] += tail_height
     first_top = starts[0][1]
     later_top = min(y for page, y in starts if page != pages[0])
     foot = pdf.page_height(rendered, pages[0]) - PAGE_FOOT_PX
@@ -281,6 +332,7 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
                                map_style=map_style, map_css=map_css(ctx), **ORACLE["booklet"])
              for n, (dg, s) in enumerate(dungeons, start=1)]
     index, title = None, shown[0]["name"]
+    rules = delve_rules(ctx, "b")
     if pack_seed is not None:
         die = views.pick_die(len(dungeons))
         for view, pick in zip(shown, die["ranges"]):
@@ -290,6 +342,7 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         title = f"A Pack of Delves, seed {pack_seed}"
     def booklet_html(fillers=()):
         return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
+                                  rules=rules,
                                   notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=24,
                                                          cls="bpage notes", tag="h2"),
                                   fillers={anchor: [notes_page(f"{anchor}-before", heading="Delve Notes", lines=24,
