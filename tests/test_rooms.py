@@ -16,7 +16,7 @@ DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "mar
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
 ORDER = ["errors", "model", "dice", "resources", "sealed", "load", "validate", "generate", "draw", "views", "render", "export",
-         "pdf", "impose", "preflight", "products", "manifest", "build", "batch", "authoring", "progress", "preview",
+         "pdf", "impose", "guard", "preflight", "products", "manifest", "build", "batch", "authoring", "progress", "preview",
          "serve", "cli"]
 # Stages that take values and return values: no clock, no environment, no files, no global random.
 PURE = ("validate", "generate", "draw", "views", "render", "products")
@@ -27,8 +27,9 @@ PURE_ALLOWED = {"render": {"pathlib"}, "products": {"pathlib"}}  # folder names;
 # `new-pack` is told to, and reads the product code to list which tables each product uses;
 # preflight reads back the PDFs it is given; preview writes PNGs beside a PDF; serve (its own
 # process) reads and serves the build folder, makes its roll folders there and prints its address;
-# manifest hashes raw input bytes (it parses nothing); batch runs workers and writes through build.
-READERS = {"sealed", "load", "pdf", "authoring", "preflight", "serve", "manifest"}
+# manifest hashes raw input bytes (it parses nothing); batch runs workers and writes through build;
+# impose decodes a PDF's streams (pikepdf's read_bytes) to measure them before anything renders it.
+READERS = {"sealed", "load", "pdf", "authoring", "preflight", "serve", "manifest", "impose"}
 WRITERS = {"build", "authoring", "preview", "serve"}
 OPENERS = {"load", "build"}
 PRINTERS = {"cli", "serve", "progress"}  # progress draws the run's bar and summary for cli

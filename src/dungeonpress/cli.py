@@ -266,6 +266,9 @@ def _run_tool(args, stdout, stderr) -> int:
 
         try:
             made = preview.preview(preview.resolve(args.target, args.out), pages=args.pages, dpi=args.dpi)
+        except preview.Refused as exc:  # the file is over a limit, or a PNG in the way is not preview's
+            print(f"error: {exc}", file=stderr)
+            return EXIT_FAILED
         except preview.PreviewError as exc:
             print(f"error: {exc}", file=stderr)
             return EXIT_USAGE
@@ -489,13 +492,13 @@ def _preflight(files, stdout, stderr, *, as_json=False, shop=False, strict=False
     """Check each PDF; print findings (or one summary line per file); 1 on errors, or on warnings with strict."""
     from dungeonpress import preflight  # imported here: only preflight runs need the PDF reader
 
-    status, everything = EXIT_OK, []
+    status, everything, unread = EXIT_OK, [], 0
     for path in files:
         try:
             findings = preflight.check_file(path, shop=shop)
         except preflight.BadPDF as exc:
             print(f"error: {exc}", file=stderr)
-            status = EXIT_FAILED
+            status, unread = EXIT_FAILED, unread + 1
             continue
         everything.extend(findings)
         errors = sum(f.severity == preflight.ERROR for f in findings)
@@ -515,7 +518,9 @@ def _preflight(files, stdout, stderr, *, as_json=False, shop=False, strict=False
         stdout.write("\n")
     elif not summary_only:
         errors = sum(f.severity == preflight.ERROR for f in everything)
-        print(f"preflight: {len(files)} file(s), {errors} error(s), {len(everything) - errors} warning(s)", file=stderr)
+        refused = f"{unread} refused, " if unread else ""
+        print(f"preflight: {len(files)} file(s), {refused}{errors} error(s), {len(everything) - errors} warning(s)",
+              file=stderr)
     return status
 
 

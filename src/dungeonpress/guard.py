@@ -1,0 +1,105 @@
+"""A PDF file and a job on it → the job's result, computed in a child process under a memory cap and a time limit.
+
+PDFs from elsewhere are read the way a print shop's RIP reads them: in a process of their own,
+measured first (impose.check_limits: pages, page size, decoded streams, form nesting), then read
+with a cap on memory (RLIMIT_AS) and a clock. A file over any limit is refused with one line naming
+the file and the limit; the process that asked (the CLI, the preview server) is never at risk.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait
+from pathlib import Path
+
+from dungeonpress import impose
+
+_START = "spawn"  # a fresh interpreter: no threads or locks inherited from the server that asked
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What reading one PDF may cost: memory (MiB of address space), seconds, and the file's structural limits."""
+
+    memory_mb: int = 1024
+    seconds: float = 120.0
+    limits: impose.ReadLimits = field(default_factory=impose.ReadLimits)
+
+
+DEFAULT = Budget()
+
+
+class Refused(Exception):
+    """A PDF over a reading limit, or one that stopped its reader: `FILE: refused: the limit` (one line)."""
+
+
+def read_pdf(path: Path, job, *args, budget: Budget = DEFAULT):
+    """`job(path, media_boxes, *args)` run in a child process, after the file passed `budget.limits`.
+
+    `media_boxes` is each page's MediaBox with inherited ones resolved (None when pikepdf could not
+    open the file; the job's own reader then reports it). The job must be a module-level function
+    and its result picklable; an exception it raises is raised here, as it was. Refused when the
+    file is over a limit, or its reader passes the memory cap or the time limit, or dies.
+    """
+    context = multiprocessing.get_context(_START)
+    parent, child = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(child, str(path), job, args, budget), daemon=True)
+    process.start()
+    child.close()
+    try:
+        ready = wait([parent, process.sentinel], timeout=budget.seconds)
+        message = None
+        if parent in ready:
+            try:
+                message = parent.recv()
+            except (EOFError, OSError):
+                message = None
+        if not ready:
+            raise Refused(f"{path}: refused: reading it took longer than {budget.seconds:g} s (time limit)")
+        if message is None:
+            process.join(timeout=5)
+            raise Refused(f"{path}: refused: {_death(process.exitcode, budget)}")
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join(timeout=5)
+        parent.close()
+    kind, value = message
+    if kind == "ok":
+        return value
+    if kind == "refused":
+        raise Refused(f"{path}: refused: {value}")
+    raise value
+
+
+def _child(conn, path: str, job, args, budget: Budget) -> None:
+    import resource
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the process that asked
+    limit = budget.memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    try:
+        boxes = impose.check_limits(path, budget.limits)
+        conn.send(("ok", job(Path(path), boxes, *args)))
+    except impose.UnsafePDF as exc:
+        conn.send(("refused", str(exc)))
+    except MemoryError:
+        conn.send(("refused", f"reading it needed more than {budget.memory_mb} MiB (memory limit)"))
+    except RecursionError:
+        conn.send(("refused", "objects nested too deeply to read"))
+    except Exception as exc:  # noqa: BLE001 - handed to the parent, which raises it as it was
+        try:
+            conn.send(("raise", exc))
+        except Exception:  # noqa: BLE001 - an exception that cannot be pickled: its type and first line
+            conn.send(("raise", RuntimeError(f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")))
+    finally:
+        conn.close()
+
+
+def _death(code, budget: Budget) -> str:
+    if code is not None and code < 0:
+        name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
+        # PDFium stops itself (SIGTRAP, SIGABRT) when an allocation fails under the cap
+        return f"its reader was stopped ({name}), most likely at the memory limit ({budget.memory_mb} MiB)"
+    return f"its reader died (exit code {code})"
