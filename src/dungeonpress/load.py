@@ -49,6 +49,7 @@ class RawPack:
     media: tuple | None = None
     book: tuple | None = None
     texts: dict = field(default_factory=dict)  # path relative to the pack -> (Source, text)
+    refused: set = field(default_factory=set)  # texts (relative paths) that exist but were refused, already reported
     read: dict = field(default_factory=dict)  # YAML file path -> its text, as read (for the content digest)
     ignored: list = field(default_factory=list)  # (Source, why) for each content-looking file not read
 
@@ -218,8 +219,9 @@ def pack_folders(folder: Path) -> list[Path]:
 def load_content(folders: list[Path]) -> RawContent:
     """Read every pack below `folders`, in order; collect read errors instead of stopping.
 
-    Each folder named is the root its packs are sealed in: nothing is read whose real path
-    lies outside it.
+    Each pack is sealed on its own: nothing is read whose real path lies outside the pack's own
+    folder, whatever folder holds it (a chapter linked to a file beside the pack is refused, with
+    the link and its target named).
     """
     packs, errors, ignored = [], [], []
     for folder in folders:
@@ -232,7 +234,7 @@ def load_content(folders: list[Path]) -> RawContent:
             if problem:
                 errors.append(ContentError(Source(display_path(pack_dir), 1), f"refused to read: {problem}"))
                 continue
-            packs.append(_load_pack(pack_dir, folder, errors))
+            packs.append(_load_pack(pack_dir, pack_dir, errors))
         if not is_pack(folder):
             ignored.extend(_outside_packs(folder))
     return RawContent(packs=packs, errors=errors, ignored=ignored)
@@ -298,6 +300,7 @@ def _load_pack(root: Path, seal: Path, errors: list) -> RawPack:
             pack.texts[path.relative_to(root).as_posix()] = (Source(display_path(path), 1), read_text(path, seal))
         except ContentError as exc:
             errors.append(exc)
+            pack.refused.add(path.relative_to(root).as_posix())
     pack.ignored = _ignored_in_pack(root)
     return pack
 
