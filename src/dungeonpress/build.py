@@ -52,7 +52,7 @@ def pack_roots(folders) -> list[Path]:
 
 
 def context_for(content: Content, *, seed=None, progress=None, on_item=None, user_packs=(), strict: bool = False,
-                theme: str = "standard", out_dir: Path = DEFAULT_OUT) -> BuildContext:
+                theme: str = "standard", out_dir: Path = DEFAULT_OUT, max_pages: int | None = None) -> BuildContext:
     """What every product gets: the content, the folders it may read, the seed and the options common to all."""
     roots = (TEMPLATES_DIR, *pack_roots([CONTENT_DIR, *user_packs]))
     # HTML outputs link their stylesheets relative to where they are written, and only when both sit
@@ -61,7 +61,8 @@ def context_for(content: Content, *, seed=None, progress=None, on_item=None, use
     inside = out.is_relative_to(here) and templates.is_relative_to(here)
     href = Path(os.path.relpath(templates, out)).as_posix() if inside else ""
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
-                        version=__version__, progress=progress, on_item=on_item, strict=strict, theme=theme, templates_href=href)
+                        version=__version__, progress=progress, on_item=on_item, strict=strict, theme=theme, templates_href=href,
+                        max_pages=max_pages)
 
 
 @dataclass

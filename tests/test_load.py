@@ -1,4 +1,4 @@
-"""Each content pack is sealed on its own: a pack in a folder of packs reads only its own files (issue 28, section 2)."""
+"""The loader: each content pack is sealed on its own, so a pack in a folder of packs reads only its own files."""
 
 from __future__ import annotations
 
