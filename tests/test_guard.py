@@ -206,3 +206,28 @@ def test_a_hostile_file_fails_only_its_own_thumbnail(serve, hostile, tmp_path): 
     status, body = live.get("/thumb/tables.pdf")
     assert status == 200 and body.startswith(b"\x89PNG")
     assert live.get("/")[0] == 200
+
+
+# -- one child reads many files; a file that is refused or stops it never reaches the next
+
+def _pages(path, boxes):
+    return len(boxes)
+
+
+def test_one_reader_reads_file_after_file_and_starts_afresh_after_a_refusal(hostile, tmp_path):
+    good = blank_pdf(tmp_path / "good.pdf", pages=3)
+    with guard.Reader() as reader:
+        assert reader.read(good, _pages) == 3
+        first = reader.process.pid
+        assert reader.read(good, _pages) == 3 and reader.process.pid == first  # the same child, warm
+        with pytest.raises(guard.Refused, match="decodes to more than 128 MiB"):
+            reader.read(hostile["deflate_bomb"], _pages)
+        assert reader.read(good, _pages) == 3 and reader.process.pid != first  # a fresh child
+
+
+def test_preflight_of_many_files_refuses_the_bad_one_and_checks_the_rest(hostile, tmp_path, capsys):
+    good = blank_pdf(tmp_path / "good.pdf", pages=4, size=(420, 595))
+    assert main(["preflight", str(hostile["nested_forms"]), str(good)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith(f"error: {hostile['nested_forms']}: refused: page 1 draws more than 100,000")
+    assert err[-1] == "preflight: 2 file(s), 1 refused, 0 error(s), 0 warning(s)"

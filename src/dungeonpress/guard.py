@@ -9,6 +9,7 @@ the file and the limit; the process that asked (the CLI, the preview server) is 
 from __future__ import annotations
 
 import multiprocessing
+import pickle
 import signal
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
@@ -43,58 +44,120 @@ def read_pdf(path: Path, job, *args, budget: Budget = DEFAULT):
     and its result picklable; an exception it raises is raised here, as it was. Refused when the
     file is over a limit, or its reader passes the memory cap or the time limit, or dies.
     """
-    context = multiprocessing.get_context(_START)
-    parent, child = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(child, str(path), job, args, budget), daemon=True)
-    process.start()
-    child.close()
-    try:
-        ready = wait([parent, process.sentinel], timeout=budget.seconds)
+    with Reader(budget) as reader:
+        return reader.read(path, job, *args)
+
+
+class Reader:
+    """A child process that reads one file after another (started once: imports cost more than a page).
+
+    Each file gets the whole time limit; a file that stops the child (memory, time, a crash), or
+    is refused, is followed by a fresh child, so what one file did never reaches the next.
+    """
+
+    def __init__(self, budget: Budget = DEFAULT):
+        self.budget = budget
+        self.process = self.conn = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _start(self) -> None:
+        context = multiprocessing.get_context(_START)
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_child, args=(child, self.budget), daemon=True)
+        self.process.start()
+        child.close()
+
+    def close(self) -> None:
+        if self.process is None:
+            return
+        try:
+            self.conn.send(None)
+        except OSError:
+            pass
+        self.process.join(timeout=5)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(timeout=5)
+        self.conn.close()
+        self.process = self.conn = None
+
+    def _kill(self) -> None:
+        self.process.kill()
+        self.process.join(timeout=5)
+        self.conn.close()
+        self.process = self.conn = None
+
+    def read(self, path: Path, job, *args):
+        """`job(path, media_boxes, *args)` in the child; see read_pdf."""
+        if self.process is None or not self.process.is_alive():
+            self._start()
+        try:
+            self.conn.send((str(path), job, args))
+        except OSError:  # died while idle: start again once
+            self._kill()
+            self._start()
+            self.conn.send((str(path), job, args))
+        ready = wait([self.conn, self.process.sentinel], timeout=self.budget.seconds)
         message = None
-        if parent in ready:
+        if self.conn in ready:
             try:
-                message = parent.recv()
+                message = self.conn.recv()
             except (EOFError, OSError):
                 message = None
         if not ready:
-            raise Refused(f"{path}: refused: reading it took longer than {budget.seconds:g} s (time limit)")
+            self._kill()
+            raise Refused(f"{path}: refused: reading it took longer than {self.budget.seconds:g} s (time limit)")
         if message is None:
-            process.join(timeout=5)
-            raise Refused(f"{path}: refused: {_death(process.exitcode, budget)}")
-    finally:
-        if process.is_alive():
-            process.kill()
-        process.join(timeout=5)
-        parent.close()
-    kind, value = message
-    if kind == "ok":
-        return value
-    if kind == "refused":
-        raise Refused(f"{path}: refused: {value}")
-    raise value
+            self.process.join(timeout=5)
+            code = self.process.exitcode
+            self._kill()
+            raise Refused(f"{path}: refused: {_death(code, self.budget)}")
+        kind, value = message
+        if kind == "ok":
+            return value
+        self._kill()  # whatever the file did to the child stays with it
+        if kind == "refused":
+            raise Refused(f"{path}: refused: {value}")
+        raise value
 
 
-def _child(conn, path: str, job, args, budget: Budget) -> None:
+def _child(conn, budget: Budget) -> None:
     import resource
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the process that asked
     limit = budget.memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        if request is None:
+            return
+        path, job, args = request
+        conn.send(_run(path, job, args, budget))
+
+
+def _run(path: str, job, args, budget: Budget) -> tuple:
     try:
         boxes = impose.check_limits(path, budget.limits)
-        conn.send(("ok", job(Path(path), boxes, *args)))
+        return ("ok", job(Path(path), boxes, *args))
     except impose.UnsafePDF as exc:
-        conn.send(("refused", str(exc)))
+        return ("refused", str(exc))
     except MemoryError:
-        conn.send(("refused", f"reading it needed more than {budget.memory_mb} MiB (memory limit)"))
+        return ("refused", f"reading it needed more than {budget.memory_mb} MiB (memory limit)")
     except RecursionError:
-        conn.send(("refused", "objects nested too deeply to read"))
+        return ("refused", "objects nested too deeply to read")
     except Exception as exc:  # noqa: BLE001 - handed to the parent, which raises it as it was
         try:
-            conn.send(("raise", exc))
+            pickle.dumps(exc)
+            return ("raise", exc)
         except Exception:  # noqa: BLE001 - an exception that cannot be pickled: its type and first line
-            conn.send(("raise", RuntimeError(f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")))
-    finally:
-        conn.close()
+            return ("raise", RuntimeError(f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"))
 
 
 def _death(code, budget: Budget) -> str:

@@ -29,8 +29,11 @@ MAX_PIXELS = 50_000_000
 SOFTWARE = "dungeonpress preview"
 THUMB_BUDGET = guard.Budget(memory_mb=768, seconds=60)  # a thumbnail renders one page, at a small size
 
-# PDFium is not thread-safe; the preview server renders thumbnails from several request threads.
+# PDFium is not thread-safe; page_count and render_page (scripts, our own PDFs) read in this process.
 _PDFIUM = threading.Lock()
+# The preview server asks for thumbnails from several request threads; each is a child process, and
+# two at a time is what the machine this is made for has cores for.
+_THUMBNAILS = threading.BoundedSemaphore(2)
 
 
 class PreviewError(ValueError):
@@ -107,7 +110,8 @@ def thumbnail(path: Path, width: int = 180, budget: guard.Budget = THUMB_BUDGET)
     thumbnail, and nothing else is touched.
     """
     try:
-        return guard.read_pdf(path, _thumbnail_png, width, budget=budget)
+        with _THUMBNAILS:
+            return guard.read_pdf(path, _thumbnail_png, width, budget=budget)
     except guard.Refused as exc:
         raise Refused(str(exc)) from None
 

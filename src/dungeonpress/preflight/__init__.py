@@ -32,14 +32,17 @@ class Finding:
         return asdict(self)
 
 
-def check_file(path: Path | str, *, shop: bool = False, budget: guard.Budget = guard.DEFAULT) -> list[Finding]:
+def check_file(path: Path | str, *, shop: bool = False, budget: guard.Budget = guard.DEFAULT,
+               reader: guard.Reader | None = None) -> list[Finding]:
     """Every check over one PDF, in a child process under `budget`; BadPDF (one line) when it cannot be read.
 
     A file over a reading limit (pages, page size, decoded streams, form nesting, memory, time) is
-    a BadPDF naming the file and the limit.
+    a BadPDF naming the file and the limit. `reader` (a guard.Reader) reuses one child for many files.
     """
     path = Path(path)
     try:
+        if reader is not None:
+            return reader.read(path, _check_read, shop)
         return guard.read_pdf(path, _check_read, shop, budget=budget)
     except guard.Refused as exc:
         raise BadPDF(str(exc)) from None
