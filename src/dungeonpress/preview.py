@@ -157,12 +157,16 @@ def preview(path: Path, *, pages: str | None = None, dpi: float = DEFAULT_DPI,
 
 
 def _render_all(path: Path, _boxes, pages: str | None, dpi: float) -> tuple:
-    """preview's work in the child: (page count, page indexes, PNG of each, PNG of the contact sheet)."""
+    """preview's work in the child: (page count, page indexes, PNG of each, PNG of the contact sheet).
+
+    Each page becomes PNG bytes and a small thumbnail at once: a long document never holds its
+    full-size rasters all together.
+    """
     document = _open(path)
     try:
         total = len(document)
         indexes = parse_pages(pages, total)
-        images = []
+        pngs, thumbs = [], []
         for index in indexes:
             page = document[index]
             w, h = page.get_size()
@@ -170,16 +174,26 @@ def _render_all(path: Path, _boxes, pages: str | None, dpi: float) -> tuple:
             if pixels > MAX_PIXELS:
                 raise impose.UnsafePDF(f"page {index + 1} at {dpi:g} dpi would be {pixels:,} pixels "
                                        f"(budget {MAX_PIXELS:,}; lower --dpi)")
-            images.append(page.render(scale=dpi / 72).to_pil().convert("RGB"))
+            image = page.render(scale=dpi / 72).to_pil().convert("RGB")
+            pngs.append(png_bytes(image))
+            thumbs.append(_thumb(image))
     finally:
         document.close()
-    cols = max(1, min(SHEET_COLS, len(images)))
-    rows = (len(images) + cols - 1) // cols
-    sheet_pixels = (SHEET_GAP + cols * (SHEET_THUMB_WIDTH + SHEET_GAP)) * (SHEET_GAP + rows * (SHEET_THUMB_HEIGHT + SHEET_GAP))
+    cols = max(1, min(SHEET_COLS, len(thumbs)))
+    rows = (len(thumbs) + cols - 1) // cols
+    cell_h = max(t.height for t in thumbs)
+    sheet_pixels = (SHEET_GAP + cols * (SHEET_THUMB_WIDTH + SHEET_GAP)) * (SHEET_GAP + rows * (cell_h + SHEET_GAP))
     if sheet_pixels > MAX_PIXELS:
-        raise impose.UnsafePDF(f"a contact sheet of {len(images)} pages could be {sheet_pixels:,} pixels "
+        raise impose.UnsafePDF(f"a contact sheet of {len(thumbs)} pages would be {sheet_pixels:,} pixels "
                                f"(budget {MAX_PIXELS:,}; choose fewer --pages)")
-    return total, indexes, [png_bytes(image) for image in images], png_bytes(contact_sheet(images))
+    return total, indexes, pngs, png_bytes(contact_sheet(thumbs))
+
+
+def _thumb(image: Image.Image, width: int = SHEET_THUMB_WIDTH) -> Image.Image:
+    """The image scaled to `width` px wide, or to twice that tall when it is taller than that."""
+    scale = min(width / image.width, 2 * width / image.height)
+    return image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))),
+                        Image.Resampling.LANCZOS)
 
 
 def _not_ours(target: Path) -> str | None:
@@ -201,11 +215,7 @@ def _not_ours(target: Path) -> str | None:
 def contact_sheet(images: list, cols: int = SHEET_COLS, thumb_width: int = SHEET_THUMB_WIDTH) -> Image.Image:
     """Pages side by side, `cols` to a row, each scaled to the same width on a grey ground (a very tall page to its cell)."""
     cols = max(1, min(cols, len(images)))
-    thumbs = []
-    for image in images:
-        scale = min(thumb_width / image.width, 2 * thumb_width / image.height)
-        thumbs.append(image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))),
-                                   Image.Resampling.LANCZOS))
+    thumbs = [_thumb(image, thumb_width) for image in images]
     cell_h = max(t.height for t in thumbs)
     rows = (len(thumbs) + cols - 1) // cols
     sheet = Image.new("RGB", (SHEET_GAP + cols * (thumb_width + SHEET_GAP),
