@@ -369,8 +369,8 @@ def test_paper_sizes_are_written_once():
     assert paper_size_problems(modules()) == []
     assert paper_size_problems(_with("views.foes", 'SHEETS = {"a4": (210.0, 297.0)}\n')) == \
         ["views.foes writes the paper size (210.0, 297.0) (use model.paper.PAPER_MM)"]
-    assert paper_size_problems(_with("impose", "LETTER_WIDE = 279.4 * 72 / 25.4\n")) == \
-        ["impose writes Letter's 279.4 mm (use model.paper.PAPER_MM)"]
+    assert paper_size_problems(_with("impose.__init__", "LETTER_WIDE = 279.4 * 72 / 25.4\n")) == \
+        ["impose.__init__ writes Letter's 279.4 mm (use model.paper.PAPER_MM)"]
 
 
 # ---------------------------------------------------------------- templates get values ready to print

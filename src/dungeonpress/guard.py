@@ -1,7 +1,7 @@
 """A PDF file and a job on it → the job's result, computed in a child process under a memory cap and a time limit.
 
 PDFs from elsewhere are read the way a print shop's RIP reads them: in a process of their own,
-measured first (impose.check_limits: pages, page size, decoded streams, form nesting), then read
+measured first (impose.limits.check_limits: pages, page size, decoded streams, form nesting), then read
 with a cap on memory (RLIMIT_AS) and a clock. A file over any limit is refused with one line naming
 the file and the limit; the process that asked (the CLI, the preview server) is never at risk.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
 
-from dungeonpress import impose
+from dungeonpress.impose.limits import ReadLimits, UnsafePDF, check_limits
 
 _START = "spawn"  # a fresh interpreter: no threads or locks inherited from the server that asked
 
@@ -26,7 +26,7 @@ class Budget:
 
     memory_mb: int = 1024
     seconds: float = 120.0
-    limits: impose.ReadLimits = field(default_factory=impose.ReadLimits)
+    limits: ReadLimits = field(default_factory=ReadLimits)
 
 
 DEFAULT = Budget()
@@ -144,9 +144,9 @@ def _child(conn, budget: Budget) -> None:
 
 def _run(path: str, job, args, budget: Budget) -> tuple:
     try:
-        boxes = impose.check_limits(path, budget.limits)
+        boxes = check_limits(path, budget.limits)
         return ("ok", job(Path(path), boxes, *args))
-    except impose.UnsafePDF as exc:
+    except UnsafePDF as exc:
         return ("refused", str(exc))
     except MemoryError:
         return ("refused", f"reading it needed more than {budget.memory_mb} MiB (memory limit)")

@@ -16,7 +16,8 @@ from pathlib import Path
 import pypdfium2 as pdfium
 from PIL import Image, PngImagePlugin
 
-from dungeonpress import guard, impose
+from dungeonpress import guard
+from dungeonpress.impose.limits import UnsafePDF
 
 DEFAULT_DPI = 80
 SHEET_COLS = 6
@@ -172,7 +173,7 @@ def _render_all(path: Path, _boxes, pages: str | None, dpi: float) -> tuple:
             w, h = page.get_size()
             pixels = round(w * dpi / 72) * round(h * dpi / 72)
             if pixels > MAX_PIXELS:
-                raise impose.UnsafePDF(f"page {index + 1} at {dpi:g} dpi would be {pixels:,} pixels "
+                raise UnsafePDF(f"page {index + 1} at {dpi:g} dpi would be {pixels:,} pixels "
                                        f"(budget {MAX_PIXELS:,}; lower --dpi)")
             image = page.render(scale=dpi / 72).to_pil().convert("RGB")
             pngs.append(png_bytes(image))
@@ -184,7 +185,7 @@ def _render_all(path: Path, _boxes, pages: str | None, dpi: float) -> tuple:
     cell_h = max(t.height for t in thumbs)
     sheet_pixels = (SHEET_GAP + cols * (SHEET_THUMB_WIDTH + SHEET_GAP)) * (SHEET_GAP + rows * (cell_h + SHEET_GAP))
     if sheet_pixels > MAX_PIXELS:
-        raise impose.UnsafePDF(f"a contact sheet of {len(thumbs)} pages would be {sheet_pixels:,} pixels "
+        raise UnsafePDF(f"a contact sheet of {len(thumbs)} pages would be {sheet_pixels:,} pixels "
                                f"(budget {MAX_PIXELS:,}; choose fewer --pages)")
     return total, indexes, pngs, png_bytes(contact_sheet(thumbs))
 

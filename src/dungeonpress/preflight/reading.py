@@ -164,7 +164,7 @@ class Document:
 
 
 def open_pdf(path: Path, media_boxes: list | None = None) -> Document:
-    """Open a PDF for the checks; `media_boxes` (impose.check_limits) gives pages their inherited MediaBox.
+    """Open a PDF for the checks; `media_boxes` (impose.limits.check_limits) gives pages their inherited MediaBox.
 
     PDFium reads a MediaBox only from the page itself; the PDF standard lets a page inherit it from
     the page tree, so such a page is given its inherited box, in memory, before anything measures it.
