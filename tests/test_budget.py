@@ -130,3 +130,8 @@ def test_a_word_too_long_for_a_zine_table_is_an_error(tmp_path):
     assert status == 1 and len(err.splitlines()) == 1
     assert err.startswith("error: text that cannot fit: page 1: ") and "wwwwwwwwww" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_the_page_limit_the_help_names_is_the_one_layout_uses():
+    from dungeonpress import pdf  # loads WeasyPrint: cli names the default without importing it
+    assert cli.MAX_PAGES == pdf.MAX_PAGES
