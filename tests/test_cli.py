@@ -212,4 +212,4 @@ def test_preflight_of_a_file_that_is_not_a_pdf_counts_it_and_fails(tmp_path):
     code, out, err = run("preflight", str(tmp_path / "notes.pdf"))
     assert (code, out) == (1, "")
     assert err.splitlines() == [f"error: {tmp_path / 'notes.pdf'}: not a PDF (no %PDF- header)",
-                                "preflight: 1 file(s), 1 not read (named above), 0 error(s), 0 warning(s)"]
+                                "preflight: 1 file(s), 1 refused, 0 error(s), 0 warning(s)"]

@@ -35,6 +35,7 @@ class Settings:
     strict: bool = False
     theme: str = "standard"
     out_dir: str = "build"
+    max_pages: int | None = None  # pages one document may lay out (--max-pages); None: pdf.MAX_PAGES
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ def make_item(settings: Settings, item: Item):
     command = next(c for c in build.commands() if c.full_name == item.command)
     opts = option_types.parse(command.options, item.options)
     ctx = build.context_for(content, seed=item.seed, user_packs=list(settings.user_packs), strict=settings.strict,
-                            theme=settings.theme, out_dir=settings.out_dir)
+                            theme=settings.theme, out_dir=settings.out_dir, max_pages=settings.max_pages)
     outputs = command.run(ctx, opts)
     from dungeonpress import impose, pdf
     pages = {o.name: impose.page_count(o.data) for o in outputs if o.kind == "pdf"}

@@ -46,10 +46,16 @@ def load_content(user_packs: list[Path] | None = None) -> Content:
     return validate.validate_content(raw)
 
 
+def pack_roots(folders) -> list[Path]:
+    """The folder of every pack below `folders`: each pack is a root of its own, never the folder that holds it."""
+    from dungeonpress import load
+    return [pack for folder in map(Path, folders) if folder.is_dir() for pack in load.pack_folders(folder)]
+
+
 def context_for(content: Content, *, seed=None, progress=None, on_item=None, user_packs=(), strict: bool = False,
-                theme: str = "standard", out_dir: Path = DEFAULT_OUT) -> BuildContext:
+                theme: str = "standard", out_dir: Path = DEFAULT_OUT, max_pages: int | None = None) -> BuildContext:
     """What every product gets: the content, the folders it may read, the seed and the options common to all."""
-    roots = (CONTENT_DIR, TEMPLATES_DIR, *[Path(p) for p in user_packs])
+    roots = (TEMPLATES_DIR, *pack_roots([CONTENT_DIR, *user_packs]))
     # HTML outputs link their stylesheets relative to where they are written, and only when both sit
     # in the folder the command runs from (a checkout): no path of the building machine gets written.
     here, out, templates = Path.cwd().resolve(), Path(out_dir).resolve(), TEMPLATES_DIR.resolve()
@@ -57,7 +63,7 @@ def context_for(content: Content, *, seed=None, progress=None, on_item=None, use
     href = Path(os.path.relpath(templates, out)).as_posix() if inside else ""
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
                         version=__version__, progress=progress, on_item=on_item, strict=strict, theme=theme, templates_href=href,
-                        packs_label=packs_label(user_packs))
+                        packs_label=packs_label(user_packs), max_pages=max_pages)
 
 
 def packs_label(user_packs) -> str:

@@ -11,7 +11,7 @@ import secrets
 import sys
 from pathlib import Path
 
-from dungeonpress import __version__, batch, build, manifest, products, progress
+from dungeonpress import __version__, batch, budget, build, manifest, products, progress
 from dungeonpress.errors import ContentErrors, RenderError, UsageError
 from dungeonpress.products import options
 from dungeonpress.products.common import THEMES, Event
@@ -19,6 +19,7 @@ from dungeonpress.products.common import THEMES, Event
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 # A seed names output files (dungeon-<seed>.json): 18 digits is more seeds than anyone will roll and keeps names short.
 MAX_SEED_DIGITS = 18
+MAX_PAGES = 1000  # the default of --max-pages: pdf.MAX_PAGES (not imported here: it loads WeasyPrint)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -62,12 +63,17 @@ def _parser(commands) -> argparse.ArgumentParser:
     subparsers = {}
 
     def supervision(sub):
-        # Only runs of many items (build all, --batch) use workers; a single product runs in this process.
-        sub.add_argument("--item-timeout", type=_positive(float, 1, 3600), default=None, metavar="S",
-                         help=f"stop an item of build all or --batch after S seconds (default {batch.ITEM_TIMEOUT:g})")
-        sub.add_argument("--item-memory", type=_positive(int, batch.MIN_ITEM_MEMORY_MB, 65536), default=None, metavar="MB",
-                         help=f"memory cap per worker, in MiB, at least {batch.MIN_ITEM_MEMORY_MB} (what WeasyPrint "
-                              f"and Pango need to start; default {batch.ITEM_MEMORY_MB})")
+        # Runs of many items (build all, --batch) use workers with these limits; a single product
+        # runs in this process, watched by budget.limited with the same ones.
+        sub.add_argument("--item-timeout", type=_positive(float, 1, 86400), default=None, metavar="S",
+                         help=f"stop a product run (each item of build all or --batch) after S seconds "
+                              f"(default {batch.ITEM_TIMEOUT:g})")
+        sub.add_argument("--item-memory", type=_positive(int, batch.MIN_ITEM_MEMORY_MB, 65536), default=None,
+                         metavar="MB", help=f"memory cap of a product run (each worker of build all or --batch), in "
+                                            f"MiB, at least {batch.MIN_ITEM_MEMORY_MB} (what WeasyPrint and Pango need "
+                                            f"to start; default {batch.ITEM_MEMORY_MB})")
+        sub.add_argument("--max-pages", type=_positive(int, 1, 100000), default=None, metavar="N",
+                         help=f"stop laying out a document past N pages (default {MAX_PAGES})")
 
     def common(sub, seeded: bool):
         sub.add_argument("--content", action="append", type=Path, default=[], metavar="DIR",
@@ -180,6 +186,9 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     except RenderError as exc:
         print(f"error: {exc}", file=stderr)
         return EXIT_FAILED
+    except budget.OverBudget as exc:
+        print(f"error: {exc}", file=stderr)
+        return EXIT_FAILED
     except KeyboardInterrupt:
         print("interrupted", file=stderr)
         return EXIT_INTERRUPTED
@@ -273,6 +282,9 @@ def _run_tool(args, stdout, stderr) -> int:
 
         try:
             made = preview.preview(preview.resolve(args.target, args.out), pages=args.pages, dpi=args.dpi)
+        except preview.Refused as exc:  # the file is over a limit, or a PNG in the way is not preview's
+            print(f"error: {exc}", file=stderr)
+            return EXIT_FAILED
         except preview.PreviewError as exc:
             print(f"error: {exc}", file=stderr)
             return EXIT_USAGE
@@ -353,31 +365,18 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
         return EXIT_OK
     if args.preflight is None:  # `build all` reads back what it wrote unless told not to
         args.preflight = args.command == "build" and args.product == "all"
-    status = EXIT_OK
     pdfs = []
     display = progress.Display(stdout, stderr, level=level, history=_history(args.out))
     display.plan(len(jobs))
+    # A single product runs here, in this process: the same time and memory limits as a worker's.
+    limits = {"seconds": args.item_timeout or batch.ITEM_TIMEOUT, "memory_mb": args.item_memory or batch.ITEM_MEMORY_MB}
     try:
-        for command, opts, seed in jobs:
-            if command.seeded and seed is None:
-                seed = secrets.randbelow(10**9)
-                display.note(f"seed: {seed}")  # printed even when quiet: the one way to make it again
-            ctx = build.context_for(content, seed=seed if command.seeded else None, progress=display.step,
-                                    on_item=display.event, user_packs=args.content, strict=args.strict,
-                                    theme=args.theme, out_dir=args.out)
-            with display.job(command.full_name + (f" --seed {seed}" if command.seeded else "")):
-                report = build.run_command(command, ctx, opts, args.out, count_pages=level != progress.QUIET)
-            for warning in report.warnings:
-                display.warning(warning, error=ctx.strict)
-            if report.warnings and ctx.strict:
-                status = EXIT_FAILED
-            for path, size, pages in zip(report.written, report.sizes, report.pages):
-                display.wrote(_shown(path), size, pages)
-                if path.suffix == ".pdf" and path not in pdfs:
-                    pdfs.append(path)
+        with budget.limited(**limits, what=_prog(args).removeprefix("dungeonpress ")):
+            strict_failed = _run_jobs(args, content, jobs, display, pdfs)
     except BaseException:
         display.close(summary_line=False)  # the error says what happened; the bar must not hide it
         raise
+    status = EXIT_FAILED if strict_failed else EXIT_OK
     display.close(_shown(args.out) + "/")
     if args.preflight and pdfs:
         # Page problems are reported for every build; they fail it only with --strict until every product is clean.
@@ -385,6 +384,39 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
         if found != EXIT_OK and args.strict:
             status = EXIT_FAILED
     return status
+
+
+def _run_jobs(args, content, jobs, display, pdfs) -> bool:
+    """Make each job in this process and write its outputs (PDFs added to `pdfs`); True when --strict fails one."""
+    failed = False
+    for command, opts, seed in jobs:
+        if command.seeded and seed is None:
+            seed = secrets.randbelow(10**9)
+            display.note(f"seed: {seed}")  # printed even when quiet: the one way to make it again
+        ctx = build.context_for(content, seed=seed if command.seeded else None, progress=display.step,
+                                on_item=display.event, user_packs=args.content, strict=args.strict,
+                                theme=args.theme, out_dir=args.out, max_pages=args.max_pages)
+        with display.job(command.full_name + (f" --seed {seed}" if command.seeded else "")):
+            report = build.run_command(command, ctx, opts, args.out, count_pages=display.level != progress.QUIET)
+        _show_capped(report.warnings, lambda warning: display.warning(warning, error=ctx.strict))
+        if report.warnings and ctx.strict:
+            failed = True
+        for path, size, pages in zip(report.written, report.sizes, report.pages):
+            display.wrote(_shown(path), size, pages)
+            if path.suffix == ".pdf" and path not in pdfs:
+                pdfs.append(path)
+    return failed
+
+
+SHOWN_MAX = 100  # errors and warnings shown one by one; the rest are counted
+
+
+def _show_capped(lines: list, show) -> None:
+    """`show` the first SHOWN_MAX lines, then one line counting the rest."""
+    for line in lines[:SHOWN_MAX]:
+        show(line)
+    if len(lines) > SHOWN_MAX:
+        show(f"… and {len(lines) - SHOWN_MAX:,} more")
 
 
 def _supervised_items(args, jobs, stderr) -> list | None:
@@ -432,7 +464,7 @@ def _given(opts) -> dict:
 
 def _run_supervised(args, items, level, stdout, stderr) -> int:
     settings = batch.Settings(user_packs=tuple(str(p) for p in args.content), strict=args.strict,
-                              theme=args.theme, out_dir=str(args.out))
+                              theme=args.theme, out_dir=str(args.out), max_pages=args.max_pages)
     supervision = {"timeout": args.item_timeout or batch.ITEM_TIMEOUT, "memory_mb": args.item_memory or batch.ITEM_MEMORY_MB}
     display = progress.Display(stdout, stderr, level=level, history=_history(args.out))
     display.plan(len(items))
@@ -463,10 +495,9 @@ def _run_supervised(args, items, level, stdout, stderr) -> int:
     except BaseException:
         display.close(summary_line=False)
         raise
-    for warning in summary.warnings:
-        display.warning(warning, error=args.strict)
-    for label, reason in summary.failures:
-        display.note(f"failed: {label}: {reason}")  # shown even when quiet: it is an error
+    _show_capped(summary.warnings, lambda warning: display.warning(warning, error=args.strict))
+    _show_capped([f"failed: {label}: {reason}" for label, reason in summary.failures],
+                 display.note)  # shown even when quiet: it is an error
     display.close(_shown(args.out) + "/")
     if level != progress.QUIET:
         print(summary.line(), file=stderr)
@@ -510,12 +541,20 @@ def _new_pack(target: Path, stdout, stderr) -> int:
 
 def _preflight(files, stdout, stderr, *, as_json=False, shop=False, strict=False, summary_only=False) -> int:
     """Check each PDF; print findings (or one summary line per file); 1 on errors, or on warnings with strict."""
-    from dungeonpress import preflight  # imported here: only preflight runs need the PDF reader
+    from dungeonpress import guard, preflight  # imported here: only preflight runs need the PDF reader
+
+    with guard.Reader() as reader:  # one child process reads the files in turn, under guard's limits
+        return _preflight_files(files, reader, stdout, stderr, as_json=as_json, shop=shop, strict=strict,
+                                summary_only=summary_only)
+
+
+def _preflight_files(files, reader, stdout, stderr, *, as_json, shop, strict, summary_only) -> int:
+    from dungeonpress import preflight
 
     status, everything, unread = EXIT_OK, [], 0
     for path in files:
         try:
-            findings = preflight.check_file(path, shop=shop)
+            findings = preflight.check_file(path, shop=shop, reader=reader)
         except preflight.BadPDF as exc:
             print(f"error: {exc}", file=stderr)
             status, unread = EXIT_FAILED, unread + 1
@@ -538,8 +577,8 @@ def _preflight(files, stdout, stderr, *, as_json=False, shop=False, strict=False
         stdout.write("\n")
     elif not summary_only:
         errors = sum(f.severity == preflight.ERROR for f in everything)
-        unreadable = f", {unread} not read (named above)" if unread else ""
-        print(f"preflight: {len(files)} file(s){unreadable}, {errors} error(s), {len(everything) - errors} warning(s)",
+        refused = f"{unread} refused, " if unread else ""
+        print(f"preflight: {len(files)} file(s), {refused}{errors} error(s), {len(everything) - errors} warning(s)",
               file=stderr)
     return status
 

@@ -61,10 +61,14 @@ class ContentErrors(Exception):
         super().__init__(f"{len(errors)} content error(s)")
         self.errors = sorted(set(errors), key=_error_order)
 
+    SHOWN = 100  # errors listed one by one; a pack with thousands of mistakes gets the first and a count
+
     def __str__(self) -> str:
-        lines = [str(e) for e in self.errors]
+        lines = [str(e) for e in self.errors[:self.SHOWN]]
         count = len(self.errors)
-        lines.append(f"build failed: {count} content error{'s' if count != 1 else ''}")
+        if count > self.SHOWN:
+            lines.append(f"… and {count - self.SHOWN:,} more content errors (the first {self.SHOWN} are shown)")
+        lines.append(f"build failed: {count:,} content error{'s' if count != 1 else ''}")
         return "\n".join(lines)
 
 

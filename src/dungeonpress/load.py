@@ -17,6 +17,9 @@ MAX_FILE_BYTES = 2_000_000  # a content file larger than this is a mistake, not 
 MAX_PACK_FILES = 2_000  # files of one kind in one pack; more is a mistake (or a trap)
 MAX_NUMBER_DIGITS = 18  # a longer plain number is refused (Python refuses > 4300 digits with a bare ValueError)
 MAX_DEPTH = 40  # nesting deeper than this is refused before PyYAML can hit RecursionError
+# Values (scalars, lists, mappings) in one file: a full table (200 rows of 12 columns) has about 5,000;
+# composing is about 30 µs a value, so a 2 MB file of 60,000 rows took 11 s before its one error.
+MAX_NODES = 50_000
 
 
 class LocatedDict(dict):
@@ -49,6 +52,7 @@ class RawPack:
     media: tuple | None = None
     book: tuple | None = None
     texts: dict = field(default_factory=dict)  # path relative to the pack -> (Source, text)
+    refused: set = field(default_factory=set)  # texts (relative paths) that exist but were refused, already reported
     read: dict = field(default_factory=dict)  # YAML file path -> its text, as read (for the content digest)
     ignored: list = field(default_factory=list)  # (Source, why) for each content-looking file not read
 
@@ -84,11 +88,12 @@ def _plain_scalar(text: str):
 
 
 class _Loader(yaml.SafeLoader):
-    """SafeLoader that refuses aliases (alias bombs) and deep nesting."""
+    """SafeLoader that refuses aliases (alias bombs), deep nesting and files of more values than any content needs."""
 
     def __init__(self, stream):
         super().__init__(stream)
         self._depth = 0
+        self._nodes = 0
 
     def compose_node(self, parent, index):
         if self.check_event(AliasEvent):
@@ -97,7 +102,12 @@ class _Loader(yaml.SafeLoader):
                 None, None, "aliases (*name) are not allowed in content files", event.start_mark
             )
         self._depth += 1
+        self._nodes += 1
         try:
+            if self._nodes > MAX_NODES:
+                raise yaml.composer.ComposerError(
+                    None, None, f"more than {MAX_NODES:,} values in one file (a table has at most 200 rows)",
+                    self.peek_event().start_mark)
             if self._depth > MAX_DEPTH:
                 raise yaml.composer.ComposerError(
                     None, None, f"nested too deeply (more than {MAX_DEPTH} levels)", self.peek_event().start_mark
@@ -218,8 +228,9 @@ def pack_folders(folder: Path) -> list[Path]:
 def load_content(folders: list[Path]) -> RawContent:
     """Read every pack below `folders`, in order; collect read errors instead of stopping.
 
-    Each folder named is the root its packs are sealed in: nothing is read whose real path
-    lies outside it.
+    Each pack is sealed on its own: nothing is read whose real path lies outside the pack's own
+    folder, whatever folder holds it (a chapter linked to a file beside the pack is refused, with
+    the link and its target named).
     """
     packs, errors, ignored = [], [], []
     for folder in folders:
@@ -232,7 +243,7 @@ def load_content(folders: list[Path]) -> RawContent:
             if problem:
                 errors.append(ContentError(Source(display_path(pack_dir), 1), f"refused to read: {problem}"))
                 continue
-            packs.append(_load_pack(pack_dir, folder, errors))
+            packs.append(_load_pack(pack_dir, pack_dir, errors))
         if not is_pack(folder):
             ignored.extend(_outside_packs(folder))
     return RawContent(packs=packs, errors=errors, ignored=ignored)
@@ -298,6 +309,7 @@ def _load_pack(root: Path, seal: Path, errors: list) -> RawPack:
             pack.texts[path.relative_to(root).as_posix()] = (Source(display_path(path), 1), read_text(path, seal))
         except ContentError as exc:
             errors.append(exc)
+            pack.refused.add(path.relative_to(root).as_posix())
     pack.ignored = _ignored_in_pack(root)
     return pack
 

@@ -162,16 +162,57 @@ def _warnings_collected():
             logger.removeHandler(handler)
 
 
-def layout_html(html: str, *, base_url: Path, roots, forms: bool = False) -> Rendered:
+MAX_PAGES = 1000  # pages one document may lay out (--max-pages); the rulebook has about 110
+
+
+class _PageLimit(BaseException):
+    """Raised inside WeasyPrint's layout loop when it starts a page past the limit (a BaseException,
+    so no `except Exception` inside WeasyPrint swallows it)."""
+
+
+class _PageCounter(logging.Handler):
+    """Counts the pages WeasyPrint lays out, from its progress log ("Step 5 - Creating layout - Page N")."""
+
+    def __init__(self, limit: int):
+        super().__init__(logging.INFO)
+        self.limit = limit
+
+    def emit(self, record):
+        if record.msg.startswith("Step 5 - Creating layout - Page") and record.args and record.args[0] > self.limit:
+            raise _PageLimit
+
+
+@contextmanager
+def _pages_counted(limit: int | None):
+    if not limit:
+        yield
+        return
+    logger = logging.getLogger("weasyprint.progress")
+    counter, level = _PageCounter(limit), logger.level
+    logger.addHandler(counter)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+        logger.removeHandler(counter)
+
+
+def layout_html(html: str, *, base_url: Path, roots, forms: bool = False, max_pages: int | None = MAX_PAGES) -> Rendered:
     """Lay out `html` (relative URLs resolve against `base_url`); raise RenderError on a refused fetch.
 
     `forms` applies WeasyPrint's form stylesheet while laying out, so inputs become PDF form fields.
+    Layout stops with a RenderError as it starts page `max_pages + 1`.
     """
     fetcher = SealedFetcher(roots)
     with _warnings_collected() as messages:
         try:
-            document = weasyprint.HTML(string=html, base_url=base_url.resolve().as_uri() + "/",
-                                       url_fetcher=fetcher).render(pdf_forms=forms)
+            with _pages_counted(max_pages):
+                document = weasyprint.HTML(string=html, base_url=base_url.resolve().as_uri() + "/",
+                                           url_fetcher=fetcher).render(pdf_forms=forms)
+        except _PageLimit:
+            raise RenderError(f"the document runs past {max_pages:,} pages (page limit; raise it with "
+                              f"--max-pages)") from None
         except FatalURLFetchingError as exc:  # a BaseException: `except Exception` would miss it
             raise RenderError(f"could not fetch a resource: {exc}") from None
         except RecursionError:
@@ -237,6 +278,43 @@ def page_text(rendered: Rendered, index: int) -> str:
 
 
 FORM_TAGS = ("input", "textarea", "select", "button")
+
+
+OFF_PAGE_SLACK = 1.0  # CSS px a letter may reach past the page edge (an italic's overhang)
+
+
+def text_off_page(rendered: Rendered) -> list[str]:
+    """One line for each page where laid-out text reaches past the edge of the page, or none.
+
+    WeasyPrint lays an unbreakable word (or a table of them) out past the page and prints what
+    fits: the rest is silently lost. Each text box is measured against its page after layout;
+    the characters beyond the edge are counted in proportion to the part of the box outside.
+    """
+    found = []
+    for number, page in enumerate(rendered.document.pages, start=1):
+        off, sample = 0, ""
+        boxes = [page._page_box]
+        while boxes:
+            box = boxes.pop()
+            boxes.extend(getattr(box, "children", ()))
+            text = getattr(box, "text", None)
+            if not text or not text.strip():
+                continue
+            x0, y0 = box.position_x, box.position_y
+            x1, y1 = x0 + box.width, y0 + box.height
+            if x0 >= -OFF_PAGE_SLACK and y0 >= -OFF_PAGE_SLACK and x1 <= page.width + OFF_PAGE_SLACK \
+                    and y1 <= page.height + OFF_PAGE_SLACK:
+                continue
+            inside_w = max(0.0, min(x1, page.width) - max(x0, 0.0))
+            inside_h = max(0.0, min(y1, page.height) - max(y0, 0.0))
+            shown = (inside_w / box.width if box.width else 0.0) * (inside_h / box.height if box.height else 0.0)
+            lost = round(len(text) * (1 - shown))
+            if lost:
+                off += lost
+                sample = sample or " ".join(text.split())[:30]
+        if off:
+            found.append(f"page {number}: {off:,} character(s) of text run off the page, from {sample!r}")
+    return found
 
 
 SPARE = "notes-"  # id prefix of the spare pages (notes pages) a document may lose when it is padded

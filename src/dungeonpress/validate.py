@@ -88,7 +88,7 @@ def validate_content(raw: RawContent) -> Content:
         if pack.book:
             if user and book:
                 notes.append(f"{pack.book[0]}: replaces the built-in book ({book.chapters[0].listed_at.path if book.chapters else 'book.yaml'})")
-            book = _validate_book(*pack.book, pack.texts, errors)
+            book = _validate_book(*pack.book, pack.texts, errors, refused=pack.refused)
         if DELVE_RULES in pack.texts:  # a later pack's rules replace an earlier one's
             where, text = pack.texts[DELVE_RULES]
             delve_rules = Chapter(path=DELVE_RULES, text=text, source=where, listed_at=where)
@@ -531,7 +531,7 @@ def _validate_media(where, data, errors):
     return tuple(groups)
 
 
-def _validate_book(where, data, texts, errors):
+def _validate_book(where, data, texts, errors, refused=frozenset()):
     if not _require_mapping(data, where, "book.yaml", errors):
         return None
     _unknown_fields(data, {"title", "subtitle", "chapters"}, where, "book.yaml", errors)
@@ -546,6 +546,8 @@ def _validate_book(where, data, texts, errors):
         return None
     chapters = []
     for name, item_where in zip(listed, listed.item_sources):
+        if name in refused:
+            continue  # the refusal, naming the link and its target, is the error
         if name not in texts:
             errors.add(item_where, f"chapter file '{name}' does not exist{_did_you_mean(name, texts)}")
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from dungeonpress import guard
 from dungeonpress.preflight.reading import BadPDF, open_pdf
 from dungeonpress.preflight import layout, text
 
@@ -31,10 +32,25 @@ class Finding:
         return asdict(self)
 
 
-def check_file(path: Path | str, *, shop: bool = False) -> list[Finding]:
-    """Every check over one PDF; raises BadPDF (one line) when the file cannot be read as a PDF."""
+def check_file(path: Path | str, *, shop: bool = False, budget: guard.Budget = guard.DEFAULT,
+               reader: guard.Reader | None = None) -> list[Finding]:
+    """Every check over one PDF, in a child process under `budget`; BadPDF (one line) when it cannot be read.
+
+    A file over a reading limit (pages, page size, decoded streams, form nesting, memory, time) is
+    a BadPDF naming the file and the limit. `reader` (a guard.Reader) reuses one child for many files.
+    """
     path = Path(path)
-    doc = open_pdf(path)
+    try:
+        if reader is not None:
+            return reader.read(path, _check_read, shop)
+        return guard.read_pdf(path, _check_read, shop, budget=budget)
+    except guard.Refused as exc:
+        raise BadPDF(str(exc)) from None
+
+
+def _check_read(path: Path, media_boxes, shop: bool) -> list[Finding]:
+    """check_file's work, done in the child process."""
+    doc = open_pdf(path, media_boxes)
     try:
         found = []
         for check in (*text.CHECKS, *layout.CHECKS, *(layout.SHOP_CHECKS if shop else ())):

@@ -163,7 +163,12 @@ class Document:
         self.pdf.close()
 
 
-def open_pdf(path: Path) -> Document:
+def open_pdf(path: Path, media_boxes: list | None = None) -> Document:
+    """Open a PDF for the checks; `media_boxes` (impose.limits.check_limits) gives pages their inherited MediaBox.
+
+    PDFium reads a MediaBox only from the page itself; the PDF standard lets a page inherit it from
+    the page tree, so such a page is given its inherited box, in memory, before anything measures it.
+    """
     if path.is_dir():
         raise BadPDF(f"{path}: is a folder, not a PDF")
     try:
@@ -187,6 +192,8 @@ def open_pdf(path: Path) -> Document:
         pages = []
         for i in range(len(pdf)):
             handle = pdf[i]
+            if media_boxes and i < len(media_boxes) and handle.get_mediabox(fallback_ok=False) is None:
+                handle.set_mediabox(*media_boxes[i])
             width, height = handle.get_size()
             pages.append(Page(i + 1, float(width), float(height), handle))
     except pdfium.PdfiumError as exc:

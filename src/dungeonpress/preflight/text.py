@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import dungeonpress.preflight.boxes as boxes
 from dungeonpress.preflight.reading import HYPHENS, MM, Document, Page, imposed, luminance, paper_name, zine_pages
 
 # The only families the project ships (templates/fonts/); anything else is a system fallback.
@@ -103,46 +104,65 @@ def _body_size(seg) -> float:
 
 def check_contrast(doc: Document):
     """Text at least 4.5:1 against the filled shape beneath it (the paper when there is none), and no
-    letter under a shape painted after it (a badge or label drawn over a word hides it)."""
+    letter under a shape painted after it (a badge or label drawn over a word hides it).
+
+    Shapes are found through a grid (boxes.Grid), never by pairing each with every other; a page
+    with more shapes piled on one another than boxes.WORK_BUDGET allows is named, not checked.
+    """
     for page in doc.pages:
-        fills = backgrounds(page)  # pairs every fill with every other: made once for both questions
-        hidden = covered(page, fills)
+        budget = boxes.Budget()
+        try:
+            fills = backgrounds(page, budget)  # made once for both questions
+            hidden = covered(page, fills, budget)
+            low = low_contrast(page, MIN_CONTRAST, fills, budget)
+        except boxes.TooMuchWork:
+            yield page.number, "warning", (f"contrast not checked: {len(page.chars)} letters over "
+                                           f"{len(page.rects) + len(page.curves)} shapes are more than the check compares")
+            continue
         if hidden:
             yield page.number, "error", (f"{len(hidden)} character(s) hidden under a shape drawn over them: "
                                          f"{''.join(c['text'] for c in hidden[:20])!r}")
         bad: dict = {}
-        for c, ratio in low_contrast(page, MIN_CONTRAST, fills):
+        for c, ratio in low:
             bad.setdefault(round(ratio, 1), []).append(c["text"])
         for ratio, glyphs in sorted(bad.items()):
             yield page.number, "error", f"{len(glyphs)} character(s) at contrast {ratio}:1 (minimum {MIN_CONTRAST}:1): {''.join(glyphs[:20])!r}"
 
 
-def covered(page: Page, fills: list) -> list:
+def _fill_grid(page: Page, fills: list, budget: boxes.Budget) -> boxes.Grid:
+    return boxes.Grid(fills, page.width, page.height, budget)
+
+
+def covered(page: Page, fills: list, budget: boxes.Budget | None = None) -> list:
     """The letters whose middle lies under one of `fills` (the page's backgrounds) painted after them."""
+    budget = budget or boxes.Budget()
+    grid = _fill_grid(page, fills, budget)
     found = []
     for c in page.chars:
         x, y = (c["x0"] + c["x1"]) / 2, (c["top"] + c["bottom"]) / 2
-        if any(r["painted"] > c["order"][0] and r["x0"] <= x <= r["x1"] and r["top"] <= y <= r["bottom"] for r in fills):
+        if any(r["painted"] > c["order"][0] for r in grid.under(x, y, budget)):
             found.append(c)
     return found
 
 
-def low_contrast(page: Page, minimum: float, fills: list | None = None) -> list[tuple]:
+def low_contrast(page: Page, minimum: float, fills: list | None = None,
+                 budget: boxes.Budget | None = None) -> list[tuple]:
     """(character, its contrast ratio) for each letter of the page below `minimum` against what lies under it.
 
     `fills`: the page's `backgrounds`, when the caller has them already.
     """
-    fills = backgrounds(page) if fills is None else fills
-    images = page.images
+    budget = budget or boxes.Budget()
+    fills = backgrounds(page, budget) if fills is None else fills
+    grid = _fill_grid(page, fills, budget)
+    pictures = boxes.Grid(page.images, page.width, page.height, budget)
     found = []
     for c in page.chars:
         x, y = (c["x0"] + c["x1"]) / 2, (c["top"] + c["bottom"]) / 2
-        if any(i["x0"] <= x <= i["x1"] and i["top"] <= y <= i["bottom"] for i in images):
+        if pictures.under(x, y, budget):
             continue  # text over a picture: its background colour is unknown
         # What lies under a letter is the fill painted last before it (a cell over its panel, a badge
         # over a domino's pips); a fill painted after the letter would hide it, not lie under it.
-        under = [r for r in fills if r["x0"] <= x <= r["x1"] and r["top"] <= y <= r["bottom"]
-                 and r["painted"] < c["order"][0]]
+        under = [r for r in grid.under(x, y, budget) if r["painted"] < c["order"][0]]
         background = max(under, key=lambda r: r["painted"])["non_stroking_color"] if under else (1.0,)
         ratio = _contrast(c["non_stroking_color"], background)
         if ratio < minimum:
@@ -211,18 +231,24 @@ def is_heading(row, page: Page) -> bool:
     return seg.size >= page.body_size * HEADING_RATIO or ("Cinzel" in seg.fontname and seg.size >= page.body_size * 0.9)
 
 
-def backgrounds(page: Page) -> list:
-    """Filled shapes that can sit behind text; a border is drawn as two nested fills of one colour and is left out."""
+def backgrounds(page: Page, budget: boxes.Budget | None = None) -> list:
+    """Filled shapes that can sit behind text; a border is drawn as two nested fills of one colour and is left out.
+
+    Only fills of one colour whose top-left corners lie within RING_GAP of each other are compared.
+    """
+    budget = budget or boxes.Budget()
     fills = [r for r in (*page.rects, *page.curves) if r.get("fill")]
     rings = set()
-    for i, a in enumerate(fills):
-        for j, b in enumerate(fills):
-            if i != j and a["non_stroking_color"] == b["non_stroking_color"] and _nested_close(b, a):
-                rings.update((i, j))
+    for i, j in boxes.close_pairs(fills, RING_GAP, budget, key=lambda r: r["non_stroking_color"]):
+        if _nested_close(fills[j], fills[i]):
+            rings.update((i, j))
     return [r for i, r in enumerate(fills) if i not in rings]
 
 
-def _nested_close(inner, outer, within: float = 4.0) -> bool:
+RING_GAP = 4.0  # points: the widest border drawn as two nested fills
+
+
+def _nested_close(inner, outer, within: float = RING_GAP) -> bool:
     gaps = (inner["x0"] - outer["x0"], inner["top"] - outer["top"], outer["x1"] - inner["x1"], outer["bottom"] - inner["bottom"])
     # pdfium keeps path points as 32-bit floats: edges that coincide may differ by a few millionths of a point
     return all(-0.01 <= g <= within for g in gaps) and any(g > 0.01 for g in gaps)

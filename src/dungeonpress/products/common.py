@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from pathlib import Path
 
+from dungeonpress.errors import RenderError
 from dungeonpress.model import Content
 from dungeonpress.products.options import Options
 
@@ -61,6 +62,7 @@ class BuildContext:
     progress: object = None  # callable(done, total, label) or None: what the product is doing now
     on_item: object = None  # callable(Event) or None: items of a batch started/finished/failed/skipped
     warnings: list = field(default_factory=list)
+    max_pages: int | None = None  # pages one document may lay out (--max-pages); None: pdf.MAX_PAGES
 
     def named(self, name: str) -> str:
         """A file name with the run's non-default choices in it, so a large-print or own-pack run never
@@ -118,13 +120,22 @@ def drawing_css(ctx: BuildContext, name: str) -> str:
 def layout(ctx: BuildContext, html: str, *, forms: bool = False) -> Rendered:
     """Lay out HTML against the templates folder (relative links resolve there); `forms` makes fields."""
     from dungeonpress import pdf  # loaded when a product is made, not for --help
-    return pdf.layout_html(html, base_url=ctx.templates_dir, roots=ctx.roots, forms=forms)
+    return pdf.layout_html(html, base_url=ctx.templates_dir, roots=ctx.roots, forms=forms, max_pages=ctx.max_pages or pdf.MAX_PAGES)
 
 
 def write(ctx: BuildContext, rendered: Rendered, *, forms: bool = False, print_shop: bool = False) -> bytes:
-    """PDF bytes of a laid-out document (tagged; PDF/X with `print_shop`); its WeasyPrint warnings are kept."""
+    """PDF bytes of a laid-out document (tagged; PDF/X with `print_shop`); its WeasyPrint warnings are kept.
+
+    Text laid out past the edge of a page (a word too long for its column) is a RenderError: it
+    would print cut off, and nothing else would say so.
+    """
     from dungeonpress import pdf  # loaded when a product is made, not for --help
     from dungeonpress.preflight import readback
+    off = pdf.text_off_page(rendered)
+    if off:
+        more = f" (and {len(off) - 3} more pages)" if len(off) > 3 else ""
+        raise RenderError("text that cannot fit: " + "; ".join(off[:3]) + more
+                          + " (a word or table too wide for its column?)")
     data = pdf.write_pdf(rendered, forms=forms, variant=pdf.PRINT_VARIANT if print_shop else pdf.TAGGED_VARIANT)
     ctx.warnings.extend(rendered.warnings)
     # The text layer is what readers copy, search and hear: a sample of pages must read back whole.

@@ -70,9 +70,11 @@ def chapter_views(ctx: BuildContext) -> list:
         blocks = [directive_block(content, Directive(*found), creatures)
                   for found in render.chapter_directives(chapter.text)]
         base = Path(chapter.source.path).resolve().parent  # the chapter's folder: its images are beside it
+        # its pack's folder (the chapter's path in book.yaml is relative to it): the only place its images may be
+        pack = Path(chapter.source.path).parents[len(Path(chapter.path).parts) - 1]
         html, headings = render.render_chapter(ctx.templates_dir, chapter.text, f"c{number}",
                                                [(b.template, b.context) for b in blocks], base=base,
-                                               roots=ctx.roots, where=chapter.source.path, version=ctx.version)
+                                               roots=(pack,), where=chapter.source.path, version=ctx.version)
         out.append({"html": html, "headings": headings, "title": headings[0][1] if headings else ""})
     return out
 

@@ -1,4 +1,5 @@
-"""Turn a PDF of pages into printer sheets: saddle-stitch booklets and the 8-page mini zine (the only pikepdf import)."""
+"""Turn a PDF of pages into printer sheets: saddle-stitch booklets and the 8-page mini zine (with impose.limits,
+the only pikepdf import)."""
 
 from __future__ import annotations
 
@@ -217,4 +218,3 @@ def _marks(kind: str, size: tuple) -> str:
         ops.append(f"{width / 4:.2f} {height / 2:.2f} m {3 * width / 4:.2f} {height / 2:.2f} l S")
     ops.append("Q")
     return " ".join(ops)
-
