@@ -49,7 +49,7 @@ def test_a_block_within_its_budget_runs_and_leaves_no_timer():
 @pytest.mark.parametrize("option, value, message", [
     ("--max-pages", "0", "argument --max-pages: must be a number from 1 to 100000 (got 0)"),
     ("--item-timeout", "-5", "argument --item-timeout: must be a number from 1 to 86400 (got -5)"),
-    ("--item-memory", "abc", "argument --item-memory: must be a number from 256 to 65536 (got abc)"),
+    ("--item-memory", "abc", "argument --item-memory: must be a number from 512 to 65536 (got abc)"),
 ])
 def test_limits_out_of_range_are_usage_errors(option, value, message):
     status, out, err = run("build", "rulebook", option, value)
@@ -63,7 +63,8 @@ def test_errors_are_capped_at_a_hundred_then_counted(tmp_path, monkeypatch):
     tables = tmp_path / "pack" / "tables"
     tables.mkdir(parents=True)
     for n in range(150):  # each table has 5 rows for its d6: one error each
-        (tables / f"t{n:03d}.yaml").write_text(D6.replace("mood", f"t{n:03d}").replace("  6: Wild\n", ""))
+        (tables / f"t{n:03d}.yaml").write_text(D6.replace("mood", f"t{n:03d}").replace("  6: Wild\n", "")
+                                                 .replace("source: core", "source: A tester (CC0)"))
     status, out, err = run("validate", "--content", "pack")
     lines = err.splitlines()
     assert status == 1 and len(lines) == 102

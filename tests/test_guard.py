@@ -156,7 +156,7 @@ def test_a_hostile_file_fails_only_its_own_thumbnail(serve, hostile, tmp_path): 
     with pytest.raises(preview.Refused, match="decodes to more than 128 MiB"):
         preview.thumbnail(out / "bomb.pdf")
     live = serve(out)
-    assert live.get("/thumb/bomb.pdf") == (404, b"no thumbnail\n")
+    assert live.get("/thumb/bomb.pdf") == (404, b"this PDF cannot be shown\n")
     status, body = live.get("/thumb/tables.pdf")
     assert status == 200 and body.startswith(b"\x89PNG")
     assert live.get("/")[0] == 200
