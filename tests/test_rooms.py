@@ -16,10 +16,10 @@ DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "mar
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
 ORDER = ["errors", "model", "dice", "resources", "sealed", "load", "validate", "generate", "draw", "views", "render", "export",
-         "pdf", "impose", "preflight", "products", "manifest", "build", "batch", "authoring", "progress", "preview",
+         "pdf", "paginate", "impose", "preflight", "products", "manifest", "build", "batch", "authoring", "progress", "preview",
          "serve", "cli"]
 # Stages that take values and return values: no clock, no environment, no files, no global random.
-PURE = ("validate", "generate", "draw", "views", "render", "products")
+PURE = ("validate", "generate", "draw", "views", "render", "paginate", "products")
 WORLD = {"os", "time", "datetime", "pathlib", "secrets", "uuid", "logging", "shutil", "tempfile", "subprocess"}
 PURE_ALLOWED = {"render": {"pathlib"}, "products": {"pathlib"}}  # folder names; reading is checked on its own
 # Who may touch the world at all: load reads content, build writes build/, cli prints; pdf reads only
@@ -172,7 +172,7 @@ def layout_problems(name, tree):
         return
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and node.attr in ("document", "anchors", "ffi"):
-            yield f"{name} reads .{node.attr} of a laid-out document (ask pdf: anchor_boxes, page_height, ...)"
+            yield f"{name} reads .{node.attr} of a laid-out document (ask pdf.measure for its pages as numbers)"
 
 
 CHECKS = (door_problems, leaf_problems, flow_problems, relative_problems, random_problems, world_problems,
@@ -276,7 +276,7 @@ def test_a_cycle_is_caught():
 
 def test_reading_a_laid_out_document_outside_pdf_is_caught():
     found = problems(_with("products.dungeon", "def pages(rendered):\n    return rendered.document.pages\n"))
-    assert found == ["products.dungeon reads .document of a laid-out document (ask pdf: anchor_boxes, page_height, ...)"]
+    assert found == ["products.dungeon reads .document of a laid-out document (ask pdf.measure for its pages as numbers)"]
 
 
 def test_a_door_broken_by_views_is_caught():

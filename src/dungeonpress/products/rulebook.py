@@ -27,7 +27,8 @@ class RulebookOptions(options.PrintShopOptions):
 
 def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     """The reading PDF and, unless only one layout is asked for, booklets for each paper."""
-    from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
+    from dungeonpress import impose  # loaded when a product is made, not for --help
+    from dungeonpress.paginate import pages
     # 1. Chapters: Markdown with directives → HTML, and the headings for contents and bookmarks.
     if ctx.content.book is None:
         raise RenderError("no book.yaml in the content: nothing to build (expected content/dungeoneer/book.yaml)")
@@ -35,7 +36,7 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
 
     # 2. Lay the book out once with spare notes pages; keep just enough to fold into a booklet.
     ctx.tick(0, 3, "laying out the rulebook")
-    rendered = pdf.pad_to_multiple(layout(ctx, html), 4, NAME)
+    rendered = pages.pad_to_multiple(layout(ctx, html), 4, NAME)
     reading = write(ctx, rendered, print_shop=opts.pdf_x)
     ctx.tick(1, 3, "imposing booklets")
 
