@@ -8,11 +8,13 @@ import pytest
 
 from dungeonpress.generate import delve
 from dungeonpress.model import Row
+from tests.conftest import slow_fixture
 
 SEEDS = range(40)
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def delves(content):
     out = []
     for seed in SEEDS:
@@ -22,6 +24,7 @@ def delves(content):
     return out
 
 
+@pytest.mark.slow
 def test_wandering_checks_only_on_even_turns(delves):
     for rolled in delves:
         every = 2 if rolled.mapping else 4  # half as often when not mapping

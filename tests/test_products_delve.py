@@ -9,6 +9,7 @@ from pypdf import PdfReader
 
 from dungeonpress import build, cli
 from dungeonpress.products import delve as product
+from tests.conftest import slow_fixture
 
 
 @pytest.fixture(scope="module")
@@ -17,6 +18,7 @@ def content():
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def built(content):
     def make():
         ctx = build.context_for(content, seed=1234)
@@ -25,6 +27,7 @@ def built(content):
     return make(), make()
 
 
+@pytest.mark.slow
 def test_outputs_are_named_and_byte_identical(built):
     (ctx, first), (_, second) = built
     assert sorted(first) == ["delve-1234.pdf", "solo-procedure-card.pdf", "solo-procedure.pdf"]
@@ -32,6 +35,7 @@ def test_outputs_are_named_and_byte_identical(built):
     assert ctx.warnings == []
 
 
+@pytest.mark.slow
 def test_procedure_pdf_holds_card_appendices_and_log(built):
     (_, outputs), _ = built
     text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(outputs["solo-procedure.pdf"])).pages)
@@ -40,6 +44,7 @@ def test_procedure_pdf_holds_card_appendices_and_log(built):
         assert heading.upper() in flat.upper()
 
 
+@pytest.mark.slow
 def test_delve_log_lists_every_turn_and_the_way_out(built):
     (_, outputs), _ = built
     text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(outputs["delve-1234.pdf"])).pages)

@@ -18,6 +18,7 @@ from dungeonpress.products import dungeon as product
 from dungeonpress.products.options import parse
 from dungeonpress.views import data as data_views
 from dungeonpress.views import dungeon as dungeon_views
+from tests.conftest import slow_fixture
 
 MM = 72 / 25.4
 SEED = 1234
@@ -31,26 +32,31 @@ def make(content, **options):
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def zine_a4(content):
     return make(content, seed=SEED, layout="zine", paper="a4")
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def zine_letter(content):
     return make(content, seed=SEED, layout="zine", paper="letter")
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def booklet(content):
     return make(content, seed=SEED, layout="booklet")
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def pack(content):
     return make(content, seed=66, count=3)
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def zine_pages_a4(content):
     """The zine's eight reading pages, made again from scratch (same seed)."""
     ctx = build.context_for(content, seed=SEED)
@@ -67,6 +73,7 @@ def size_mm(page) -> tuple:
     return round(float(box.width) / MM, 1), round(float(box.height) / MM, 1)
 
 
+@pytest.mark.slow
 def test_outputs_are_named_as_documented(zine_a4, zine_letter, booklet, pack):
     assert sorted(zine_a4[0]) == [f"dungeon-{SEED}-zine-a4.pdf", f"dungeon-{SEED}.json"]
     assert sorted(zine_letter[0]) == [f"dungeon-{SEED}-zine-letter.pdf", f"dungeon-{SEED}.json"]
@@ -74,6 +81,7 @@ def test_outputs_are_named_as_documented(zine_a4, zine_letter, booklet, pack):
     assert sorted(pack[0]) == ["pack-66-booklet.pdf", "pack-66.json", "pack-66.pdf"]
 
 
+@pytest.mark.slow
 def test_no_weasyprint_warnings(zine_a4, zine_letter, booklet, pack, zine_pages_a4):
     for _, ctx in (zine_a4, zine_letter, booklet, pack, zine_pages_a4):
         assert ctx.warnings == []
@@ -124,6 +132,7 @@ def test_different_seeds_differ(content, zine_a4):
     assert other[f"dungeon-{SEED + 1}.json"] != zine_a4[0][f"dungeon-{SEED}.json"]
 
 
+@pytest.mark.slow
 def test_zine_pages_read_in_order(zine_pages_a4):
     texts = [page.extract_text() for page in reader(zine_pages_a4[0]).pages]
     data = json.loads(make_json(zine_pages_a4[1]))
@@ -210,6 +219,7 @@ def test_booklet_folds_from_whole_sheets(booklet):
     assert "Room Key" in reading.pages[2].extract_text() or "Room Key" in reading.pages[1].extract_text()
 
 
+@pytest.mark.slow
 def test_pack_index_seeds_and_dungeons(pack, content):
     data = json.loads(pack[0]["pack-66.json"])
     seeds = product.pack_seeds(66, 3)
@@ -250,6 +260,7 @@ def test_eleven_or_twelve_rooms_fit_the_zine(content, seed, rooms, paper):
     assert "Pre-rolled Oracle" in pages.pages[6].extract_text() and "Asking the Oracle" in pages.pages[7].extract_text()
 
 
+@pytest.mark.slow
 def test_cli_json_progress_and_quiet(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert main(["dungeon", "--seed", "5", "--format", "json", "--out", str(tmp_path)], out, err) == 0
@@ -272,6 +283,7 @@ def test_cli_rejects_bad_options(tmp_path):
     assert not list(tmp_path.glob("*.pdf"))
 
 
+@pytest.mark.slow
 def test_html_output_carries_no_path_of_the_building_machine(tmp_path, monkeypatch):
     """Standalone HTML links its stylesheets relatively inside the folder it is run from, not at all outside it."""
     root = Path(__file__).resolve().parents[1]

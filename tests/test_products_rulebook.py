@@ -16,12 +16,14 @@ from dungeonpress import build
 from dungeonpress.impose import booklet_order
 from dungeonpress.products import rulebook
 from tests.conftest import SHARED
+from tests.conftest import slow_fixture
 
 A5 = (419.53, 595.28)
 SHEETS = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def built(content):
     """The rulebook as `build all` makes it in the standard theme (shared with the theme tests when they run)."""
     def here():
@@ -32,15 +34,18 @@ def built(content):
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def reader(built):
     return PdfReader(io.BytesIO(built[0]["dungeoneer-rulebook.pdf"]), strict=True)
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def page_texts(reader):
     return [page.extract_text() for page in reader.pages]
 
 
+@pytest.mark.slow
 def test_no_weasyprint_warnings(built):
     assert built[1] == []
 
@@ -58,6 +63,7 @@ def test_outputs_and_page_sizes(built, reader):
             assert (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2)) == size
 
 
+@pytest.mark.slow
 def test_contents_page_numbers_match_the_headings(page_texts):
     contents = next(i for i, text in enumerate(page_texts) if text.startswith("Contents"))
     entries = []
@@ -73,6 +79,7 @@ def test_contents_page_numbers_match_the_headings(page_texts):
         assert title.split()[0] in body, f"{title!r} is not on page {number}"
 
 
+@pytest.mark.slow
 def test_chapters_and_sections_are_bookmarked(reader):
     top = [item.title for item in reader.outline if not isinstance(item, list)]
     for chapter in ("Introduction", "Characters", "Playing the Game", "Dungeon Generator", "Creatures & Foes",
@@ -123,6 +130,7 @@ def test_booklet_shares_fonts_and_stays_small(built):
     assert len(built[0]["dungeoneer-rulebook-booklet-a4.pdf"]) < reading * 1.3
 
 
+@pytest.mark.slow
 def test_same_content_gives_the_same_bytes_in_another_process(built, tmp_path):
     script = ("import sys; from dungeonpress import build; from dungeonpress.products import rulebook;"
               "ctx = build.context_for(build.load_content());"
