@@ -11,15 +11,15 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "dungeonpress"
 DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "markupsafe": {"render"},
-         "weasyprint": {"pdf"}, "pikepdf": {"impose"}, "argparse": {"cli"},
+         "weasyprint": {"pdf"}, "pikepdf": {"impose", "bind"}, "argparse": {"cli"},
          "pypdfium2": {"preview", "preflight"}, "PIL": {"preview"}, "watchfiles": {"serve"}, "tqdm": {"progress"}}
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
 ORDER = ["errors", "model", "dice", "resources", "sealed", "load", "validate", "generate", "draw", "views", "render", "export",
-         "pdf", "paginate", "impose", "preflight", "products", "manifest", "build", "batch", "authoring", "progress", "preview",
+         "pdf", "bind", "paginate", "impose", "preflight", "products", "manifest", "build", "batch", "authoring", "progress", "preview",
          "serve", "cli"]
 # Stages that take values and return values: no clock, no environment, no files, no global random.
-PURE = ("validate", "generate", "draw", "views", "render", "paginate", "products")
+PURE = ("validate", "generate", "draw", "views", "render", "bind", "paginate", "products")
 WORLD = {"os", "time", "datetime", "pathlib", "secrets", "uuid", "logging", "shutil", "tempfile", "subprocess"}
 PURE_ALLOWED = {"render": {"pathlib"}, "products": {"pathlib"}}  # folder names; reading is checked on its own
 # Who may touch the world at all: load reads content, build writes build/, cli prints; pdf reads only
