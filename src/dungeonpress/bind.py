@@ -23,7 +23,8 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None) -> bytes:
       so the ParentTree stays valid.
     - The outline is the parts' outlines one after another; named destinations are merged (a link to a
       name resolves in whichever part holds it). `drop_dests[i]` names destinations of part i to leave
-      out: stand-ins a part laid out so its links to other parts were kept.
+      out: stand-ins a part laid out so its links to other parts were kept (as many empty elements at the
+      start of its body, taken off the structure tree too).
     - Catalog entries (language, metadata, viewer preferences, MarkInfo) and the document info come from
       the first part. The bytes depend only on the parts: the same parts bind to the same bytes.
     """
@@ -32,6 +33,8 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None) -> bytes:
     drop_dests = drop_dests or [()] * len(parts)
     out = pikepdf.open(io.BytesIO(parts[0]))
     tree = _structure(out)
+    if tree is not None:
+        _drop_stand_ins(_document(tree), len(drop_dests[0]))
     next_key = _next_key(tree)
     outline_items = _top_outline(out)
     dests = [(name, dest) for name, dest in _dests(out) if name not in set(drop_dests[0])]
@@ -52,6 +55,7 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None) -> bytes:
             raise BindError(f"part {index + 1} is {'un' if part_tree is None else ''}tagged, unlike the first")
         if tree is not None:
             copied = out.copy_foreign(part_tree)
+            _drop_stand_ins(_document(copied), len(drop_dests[index]))
             document = _document(tree)
             for element in _as_list(_document(copied).get("/K")):
                 element.P = document
@@ -102,6 +106,18 @@ def _document(tree):
     if not isinstance(document.get("/K"), pikepdf.Array):
         document.K = pikepdf.Array(_as_list(document.get("/K")))
     return document
+
+
+def _drop_stand_ins(document, count: int) -> None:
+    """Take the `count` stand-in anchors off the front of a part's structure: the empty elements its body
+    begins with (paginate.book.stand_ins puts them there; they hold no content a reader could reach)."""
+    kids = document.K
+    leading = 0
+    while leading < min(count, len(kids)) and len(_as_list(kids[leading].get("/K"))) == 0:
+        leading += 1
+    if leading != count:
+        raise BindError(f"a part should begin with {count} empty stand-in elements, not {leading}")
+    document.K = pikepdf.Array(list(kids)[count:])
 
 
 def _next_key(tree) -> int:
@@ -207,7 +223,7 @@ def _share_font_files(pdf) -> None:
                 name = str(descriptor.get("/FontName", ""))
                 if name_of.setdefault(name, digest) != digest and _TAG.match(name.lstrip("/")):
                     tag = "".join(chr(ord("A") + int(digest[i:i + 2], 16) % 26) for i in range(0, 12, 2))
-                    renamed = pikepdf.Name("/" + tag + name[8:])
+                    renamed = pikepdf.Name("/" + tag + "+" + name[8:])
                     name_of[str(renamed)] = digest
                     descriptor.FontName = renamed
                     for named in font:
