@@ -607,7 +607,7 @@ CROSS_CUTTING = {"accessible_pdfs", "content_quality", "docs", "docs_cli", "gold
 # Modules still tested only through another module's tests (mostly a product's, end to end). The list
 # may only shrink: a new module comes with tests/test_<package>_<module>.py.
 UNMIRRORED = {
-    "build", "load", "pdf",
+    "load", "pdf",
     "preflight.layout", "preflight.text",
     "products", "products.character", "products.common", "products.tables",
     "serve.app",

@@ -348,7 +348,7 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
                 display.note(f"seed: {seed}")  # printed even when quiet: the one way to make it again
             ctx = build.context_for(content, seed=seed if command.seeded else None, progress=display.step,
                                     on_item=display.event, user_packs=args.content, strict=args.strict,
-                                    theme=args.theme, out_dir=args.out)
+                                    theme=args.theme, out_dir=args.out, keep_parts=True)
             with display.job(command.full_name + (f" --seed {seed}" if command.seeded else "")):
                 report = build.run_command(command, ctx, opts, args.out, count_pages=level != progress.QUIET)
             for warning in report.warnings:

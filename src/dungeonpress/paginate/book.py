@@ -13,6 +13,7 @@ the tagged structure (bind).
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 
@@ -50,6 +51,19 @@ class LaidPart:
     anchors: dict
     warnings: tuple
     stand_ins: tuple  # names the part holds only as stand-ins for other parts' anchors
+
+    def to_bytes(self) -> bytes:
+        """The part as one line of JSON and its PDF after it (what a cache on disk keeps; nothing executable)."""
+        head = {"name": self.name, "start": self.start, "pages": self.pages, "anchors": self.anchors,
+                "warnings": list(self.warnings), "stand_ins": list(self.stand_ins)}
+        return json.dumps(head, sort_keys=True).encode() + b"\n" + self.data
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "LaidPart":
+        head, _, pdf_bytes = data.partition(b"\n")
+        fields = json.loads(head)
+        return cls(fields["name"], fields["start"], pdf_bytes, fields["pages"], fields["anchors"],
+                   tuple(fields["warnings"]), tuple(fields["stand_ins"]))
 
 
 def start_css(start: int, *, first: bool = False, last: bool = False) -> str:
@@ -152,7 +166,11 @@ def _cached_or_laid(part: Part, start: int, numbers: dict, lay_out, write, cache
                     pad_to: int = 0, before: int = 0) -> LaidPart:
     html, foreign = stand_ins(part.html(start_css(start, first=first, last=last), numbers))
     key = part_key(html, pad_to, before)
-    if key not in cache:
-        cache[key] = lay_out_part(part.name, html, start, lay_out, write, pad_to=pad_to, before=before,
-                                  foreign=tuple(foreign))
-    return cache[key]
+    if key in cache:
+        try:
+            return cache[key]
+        except KeyError:  # gone or damaged since: laid out again
+            pass
+    item = lay_out_part(part.name, html, start, lay_out, write, pad_to=pad_to, before=before, foreign=tuple(foreign))
+    cache[key] = item
+    return item
