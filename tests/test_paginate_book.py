@@ -110,6 +110,7 @@ def test_an_edited_part_is_laid_out_again_and_the_rest_comes_from_the_cache():
     assert texts(bound) == texts(whole_book(whole))
 
 
+@pytest.mark.slow  # lays the toy book out
 def test_contents_that_grow_with_their_numbers_are_an_error():
     _, parts = toy_book(LINES)
     front = parts[0]
