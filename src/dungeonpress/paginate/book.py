@@ -136,13 +136,11 @@ def lay_out_book(parts: list, lay_out, write, *, cache=None, pad_to: int = 0,
     start, laid = 1, []
     for index, part in enumerate(parts):
         last = index == len(parts) - 1
-        if part.numbered:  # placed by its length now, numbered at the end
-            html, _ = stand_ins(part.html(start_css(start, first=index == 0, last=last), {}))
-            probe = lay_out(html)
-            first_pass[part.name] = probe.page_count
+        if part.numbered:  # placed by its length now (laid out with stand-in numbers; cached), numbered at the end
+            probe = _cached_or_laid(part, start, {}, lay_out, write, cache, first=index == 0, last=last)
+            first_pass[part.name] = probe.pages
             laid.append(None)
-            start += probe.page_count
-            del probe
+            start += probe.pages
             continue
         item = _cached_or_laid(part, start, {}, lay_out, write, cache, first=index == 0, last=last,
                                pad_to=pad_to if last else 0, before=start - 1)
