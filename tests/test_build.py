@@ -10,7 +10,7 @@ PART = LaidPart("chapter 2", 9, b"%PDF-1.7 pretend", 3, {"c2-intro": 0, "c2-end"
 
 def test_a_laid_part_survives_the_disk_as_it_was():
     assert LaidPart.from_bytes(PART.to_bytes()) == PART
-    assert PART.to_bytes().startswith(b'{"anchors": {"c2-end": 2, "c2-intro": 0}')  # JSON, not pickle: nothing runs
+    assert PART.to_bytes().startswith(b'{"anchor_pages": {"c2-end": 2, "c2-intro": 0}')  # JSON, not pickle: nothing runs
 
 
 def test_the_cache_keeps_parts_under_the_build_folder_by_key(content, tmp_path):

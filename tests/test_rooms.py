@@ -27,8 +27,9 @@ PURE_ALLOWED = {"render": {"pathlib"}, "products": {"pathlib"}}  # folder names;
 # `new-pack` is told to, and reads the product code to list which tables each product uses;
 # preflight reads back the PDFs it is given; preview writes PNGs beside a PDF; serve (its own
 # process) reads and serves the build folder, makes its roll folders there and prints its address;
-# manifest hashes raw input bytes (it parses nothing); batch runs workers and writes through build.
-READERS = {"sealed", "load", "pdf", "authoring", "preflight", "serve", "manifest"}
+# manifest hashes raw input bytes (it parses nothing); batch runs workers and writes through build;
+# build reads back, through the sealed reader, the laid-out book parts it kept under build/.cache.
+READERS = {"sealed", "load", "pdf", "authoring", "preflight", "serve", "manifest", "build"}
 WRITERS = {"build", "authoring", "preview", "serve"}
 OPENERS = {"load", "build"}
 PRINTERS = {"cli", "serve", "progress"}  # progress draws the run's bar and summary for cli

@@ -59,6 +59,7 @@ class PartCache:
     """
 
     TEXT = (".yaml", ".yml", ".md")  # content whose words reach a part only through its HTML
+    MAX_BYTES = 200_000_000  # a part is a few hundred kB; more is not one of ours
 
     def __init__(self, folder: Path, user_packs=()):
         self.folder = Path(folder)
@@ -70,14 +71,10 @@ class PartCache:
         import json
         if self._environment is None:  # hashed once, when a book first asks
             from dungeonpress import manifest, pdf  # loaded when a book is laid out, not for --help
-            media = hashlib.sha256()
-            for root in self._roots:
-                for path in sorted(Path(root).rglob("*")):
-                    if path.is_file() and not path.is_symlink() and path.suffix not in self.TEXT:
-                        media.update(f"{path.relative_to(root).as_posix()}\0".encode() + path.read_bytes())
             described = json.dumps({"templates": manifest.tree_digest(TEMPLATES_DIR),
                                     "source": manifest.tree_digest(manifest.SOURCE_DIR), "versions": manifest.versions(),
-                                    "engine": pdf.native_versions(), "media": media.hexdigest()}, sort_keys=True)
+                                    "engine": pdf.native_versions(),
+                                    "media": manifest.media_digest(self._roots, self.TEXT)}, sort_keys=True)
             self._environment = hashlib.sha256(described.encode()).hexdigest()
         return self.folder / (hashlib.sha256(f"{self._environment}/{key}".encode()).hexdigest() + ".laid")
 
@@ -85,10 +82,11 @@ class PartCache:
         return self._path(key).is_file()
 
     def __getitem__(self, key: str):
+        from dungeonpress import sealed
         from dungeonpress.paginate.book import LaidPart
-        try:
-            return LaidPart.from_bytes(self._path(key).read_bytes())
-        except (OSError, ValueError, KeyError) as exc:
+        try:  # read as anything else is: sealed (no link out, no FIFO, a size limit)
+            return LaidPart.from_bytes(sealed.read_bytes(self._path(key), [self.folder], self.MAX_BYTES))
+        except (sealed.Refused, OSError, ValueError, KeyError) as exc:
             raise KeyError(key) from exc
 
     def __setitem__(self, key: str, part) -> None:

@@ -48,13 +48,13 @@ class LaidPart:
     start: int
     data: bytes
     pages: int
-    anchors: dict
+    anchor_pages: dict  # each anchor the part holds -> its page index in the part
     warnings: tuple
     stand_ins: tuple  # names the part holds only as stand-ins for other parts' anchors
 
     def to_bytes(self) -> bytes:
         """The part as one line of JSON and its PDF after it (what a cache on disk keeps; nothing executable)."""
-        head = {"name": self.name, "start": self.start, "pages": self.pages, "anchors": self.anchors,
+        head = {"name": self.name, "start": self.start, "pages": self.pages, "anchor_pages": self.anchor_pages,
                 "warnings": list(self.warnings), "stand_ins": list(self.stand_ins)}
         return json.dumps(head, sort_keys=True).encode() + b"\n" + self.data
 
@@ -62,7 +62,7 @@ class LaidPart:
     def from_bytes(cls, data: bytes) -> "LaidPart":
         head, _, pdf_bytes = data.partition(b"\n")
         fields = json.loads(head)
-        return cls(fields["name"], fields["start"], pdf_bytes, fields["pages"], fields["anchors"],
+        return cls(fields["name"], fields["start"], pdf_bytes, fields["pages"], fields["anchor_pages"],
                    tuple(fields["warnings"]), tuple(fields["stand_ins"]))
 
 
@@ -146,7 +146,7 @@ def lay_out_book(parts: list, lay_out, write, *, cache=None, pad_to: int = 0,
                                pad_to=pad_to if last else 0, before=start - 1)
         laid.append(item)
         start += item.pages
-    numbers = {anchor: item.start + page for item in laid if item is not None for anchor, page in item.anchors.items()}
+    numbers = {anchor: item.start + page for item in laid if item is not None for anchor, page in item.anchor_pages.items()}
     for index, part in enumerate(parts):
         if laid[index] is None:
             starts_at = 1 + sum(first_pass.get(p.name, 0) if laid[i] is None else laid[i].pages
