@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from dataclasses import dataclass
 
 from dungeonpress.dice import d, sub_rng
-from dungeonpress.errors import RenderError, UsageError
+from dungeonpress.errors import UsageError
 from dungeonpress.generate.dungeon import generate_dungeon
 from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views

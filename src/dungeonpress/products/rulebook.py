@@ -11,7 +11,7 @@ from dungeonpress.products import options
 from dungeonpress.views.chapter import Directive, directive_block
 from dungeonpress.views.notes import notes_view
 from dungeonpress.views.sheet import simple_sheet_view
-from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
+from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout
 
 PAPERS = options.PAPERS
 LAYOUTS = ("pages", "booklet")
