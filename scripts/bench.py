@@ -224,6 +224,40 @@ def bench_warm(runs: int, work: Path) -> list:
                    f"{median(warm_runs):.1f} s vs {median(cold):.1f} s")]
 
 
+EDITED_TABLE = "inscription_results"  # printed in one chapter of the rulebook (Environment)
+
+
+def bench_edit(runs: int, work: Path) -> list:
+    """The rulebook rebuilt after editing one table (parts kept from the last build) ÷ a cold build (wall, CPU).
+
+    The table is overridden by a user pack (`--content`), as an author editing a table would; each warm run
+    changes its title, so its chapter (and the contents when page counts shift) is laid out again.
+    """
+    pack = work / "edit-pack"
+    (pack / "tables").mkdir(parents=True, exist_ok=True)
+    source = (build.CONTENT_DIR / "dungeoneer" / "tables" / f"{EDITED_TABLE}.yaml").read_text()
+    table = pack / "tables" / f"{EDITED_TABLE}.yaml"
+    table.write_text(source)
+    command = CLI + ["build", "rulebook", "--layout", "pages", "--quiet", "--content", str(pack), "--out"]
+    run(command + [str(work / "warm")])  # the build the edits start from
+    count = iter(range(1, 1000))
+
+    def cold():
+        out = work / f"cold-{next(count)}"
+        return run(command + [str(out)])
+
+    def warm():
+        edit = next(count)
+        table.write_text(source.replace("\ntitle: ", f"\ntitle: (edit {edit}) ", 1))
+        return run(command + [str(work / "warm")])
+
+    colds, warms = paired(cold, warm, runs)
+    wall, cpu = median(warms) / median(colds), median(warms, 1) / median(colds, 1)
+    return [figure("rulebook rebuilt after editing one table ÷ cold build (wall)", wall, "≤ 0.15", wall <= 0.15,
+                   f"{median(warms):.1f} s vs {median(colds):.1f} s; CPU {cpu:.3f} "
+                   f"({median(warms, 1):.1f} s vs {median(colds, 1):.1f} s)")]
+
+
 def bench_help(runs: int = 5) -> list:
     """`dungeonpress --help`: which heavy libraries it imports (python -X importtime), and its wall time.
 
@@ -319,7 +353,7 @@ def targets(runs: int, zines: int, only: list) -> None:
     print(machine())
     parts = {"help": lambda: bench_help(runs), "zine": lambda w: bench_zine(runs, w),
              "batch": lambda w: bench_batch(runs, zines, w), "noop": lambda w: bench_noop(runs, w),
-             "warm": lambda w: bench_warm(runs, w), "preflight": lambda w: bench_preflight(runs, w),
+             "warm": lambda w: bench_warm(runs, w), "edit": lambda w: bench_edit(runs, w), "preflight": lambda w: bench_preflight(runs, w),
              "reference": lambda w: bench_reference(runs, w), "tests": lambda w: bench_tests()}
     with tempfile.TemporaryDirectory(prefix="dungeonpress-bench-") as folder:
         for name, part in parts.items():
@@ -338,7 +372,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="pairs of A/B runs per ratio (medians)")
     parser.add_argument("--zines", type=int, default=100, help="zines in the batch figure (the target is for 100)")
     parser.add_argument("--only", action="append", default=[],
-                        choices=("help", "zine", "batch", "noop", "warm", "preflight", "reference", "tests"))
+                        choices=("help", "zine", "batch", "noop", "warm", "edit", "preflight", "reference", "tests"))
     parser.add_argument("--stages", action="store_true", help="the rulebook by stage instead of the targets")
     args = parser.parse_args()
     if not args.stages:

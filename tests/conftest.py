@@ -12,83 +12,44 @@ from dungeonpress import build, cli, load, validate
 from dungeonpress.errors import ContentErrors
 
 # The fast tier (`make test-fast`, `pytest -m "not slow"`) leaves out every test that lays out a PDF
-# or rolls hundreds of seeds: those ask for one of these fixtures, or are named below (measured
-# over half a second on the reference machine). `make test` runs everything.
-SLOW_FIXTURES = {
-    "built", "reader", "page_texts", "zine_a4", "zine_letter", "booklet", "pack", "zine_pages_a4", "sheets", "kit",
-    "dungeoneer_fillable", "dungeoneer_print", "paperogue_sheets", "prerolled", "layouts", "dungeons", "drawn",
-    "many", "delves", "before_maps", "fly_maps", "files", "packs", "packages", "validator", "outputs",
-    "product_findings", "bestiary",
-}
-SLOW_TESTS = {
-    "test_a_deck_of_one_size_and_paper",
-    "test_a_user_pack_replaces_a_table_by_id",
-    "test_an_unwritable_output_folder_leaves_no_half_bundle",
-    "test_bad_table_is_one_line_and_writes_nothing",
-    "test_before_maps_follow_the_procedure",
-    "test_before_maps_mark_a_special_room_when_stuck",
-    "test_broken_content_exits_one_with_every_error",
-    "test_build_commands_preflight_what_they_wrote",
-    "test_caves_are_irregular_and_never_cross_themselves",
-    "test_cell_option_overrides_the_paper_default",
-    "test_chapters_and_sections_are_bookmarked",
-    "test_cli_character_json",
-    "test_cli_json_progress_and_quiet",
-    "test_cli_paper_command",
-    "test_contents_page_numbers_match_the_headings",
-    "test_corridors_are_orthogonal_and_never_pass_through_rooms",
-    "test_deep_nesting_is_refused_cleanly",
-    "test_default_run_makes_four_sheets_without_warnings",
-    "test_delve_log_lists_every_turn_and_the_way_out",
-    "test_dungeon_deck_holds_the_rolled_dungeons_inhabitants_and_two_rivals",
-    "test_each_mutation_of_a_module_is_caught",
-    "test_every_bad_option_value_of_every_command_is_one_line_exit_two",
-    "test_every_package_validates_against_the_schema",
-    "test_every_rolled_value_is_a_row_of_its_table",
-    "test_every_room_is_reachable_from_the_entrance",
-    "test_every_value_comes_from_its_table",
-    "test_fillable_dungeoneer_has_every_field",
-    "test_fly_maps_follow_the_procedure",
-    "test_html_output_carries_no_path_of_the_building_machine",
-    "test_ids_are_16_characters_unique_and_the_same_on_every_build",
-    "test_json_is_the_same_whatever_the_hash_seed",
-    "test_kit_outputs_and_no_weasyprint_warnings",
-    "test_level_pdf_has_one_level_per_page_with_seed_and_number",
-    "test_module_manifest_names_both_packs_and_the_versions",
-    "test_no_hash_order_leaks_into_the_dungeon",
-    "test_no_weasyprint_warnings",
-    "test_one_file_per_rolled_table",
-    "test_outputs_are_named_and_byte_identical",
-    "test_outputs_are_named_as_documented",
-    "test_pack_index_seeds_and_dungeons",
-    "test_paperogue_sheets",
-    "test_prerolled_dungeoneer_sheets_show_every_value",
-    "test_prerolled_paperogue_sheet",
-    "test_print_version_has_no_fields_and_reads_like_a_sheet",
-    "test_procedure_pdf_holds_card_appendices_and_log",
-    "test_property_any_seed_gives_a_valid_character",
-    "test_python_dash_m_works",
-    "test_room_type_frequencies_match_2d6_odds",
-    "test_same_content_gives_the_same_bytes_in_another_process",
-    "test_same_seed_same_bytes",
-    "test_sheet_carries_the_legend_the_monster_lists_and_the_tally",
-    "test_simulation_is_seeded",
-    "test_spelling",
-    "test_the_map_draws_the_key_over_a_large_sweep",
-    "test_the_booklet_keeps_whole_turn_log_pages_and_a_long_log_folds",
-    "test_the_source_keeps_every_room_rule",
-    "test_typing_into_the_fillable_form",
-    "test_validate_the_project_content",
-    "test_wandering_checks_only_on_even_turns",
-    "test_written_bundle_is_byte_identical_on_rebuild",
-    "test_zine_pages_read_in_order",
-}
+# or rolls hundreds of seeds. Slowness is marked where it lives: a test with @pytest.mark.slow, a fixture
+# with @slow_fixture (every test that uses it, directly or through other fixtures, is slow), and tests
+# reading shared builds (@pytest.mark.builds). `make test` runs everything.
+SLOW_AFTER_S = 1.0  # an unmarked test slower than this in the fast tier is listed at the end of the run
+
+
+def slow_fixture(function):
+    """Mark a fixture slow: put it under @pytest.fixture. Tests that use it are in the slow tier."""
+    function.slow = True
+    return function
+
+
+def _uses_slow_fixture(item) -> bool:
+    definitions = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    return any(getattr(getattr(d, "func", None), "slow", False) for defs in definitions.values() for d in defs)
 
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        if SLOW_FIXTURES & set(item.fixturenames) or item.originalname in SLOW_TESTS or item.get_closest_marker("builds"):
+        if _uses_slow_fixture(item) or item.get_closest_marker("builds"):
             item.add_marker(pytest.mark.slow)
+
+
+_UNMARKED_SLOW: list = []
+
+
+def pytest_runtest_logreport(report):
+    """Remember fast-tier tests that took long (a listing, not a failure: timings on a shared machine vary)."""
+    if report.when == "call" and report.duration > SLOW_AFTER_S and "slow" not in report.keywords:
+        _UNMARKED_SLOW.append((report.duration, report.nodeid))
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _UNMARKED_SLOW:
+        terminalreporter.write_sep("-", f"tests not marked slow that took over {SLOW_AFTER_S:g} s (mark them "
+                                        "@pytest.mark.slow, or their fixture @slow_fixture)")
+        for seconds, nodeid in sorted(_UNMARKED_SLOW, reverse=True):
+            terminalreporter.write_line(f"{seconds:5.1f} s  {nodeid}")
 
 
 @pytest.fixture(scope="session")

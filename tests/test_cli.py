@@ -16,12 +16,14 @@ from dungeonpress.products import options
 from tests.conftest import run_cli as run
 
 
+@pytest.mark.slow
 def test_validate_the_project_content():
     code, out, err = run("validate")
     assert code == 0, err
     assert out.startswith("content ok: ")
 
 
+@pytest.mark.slow
 def test_broken_content_exits_one_with_every_error(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     pack = tmp_path / "mypack" / "tables"
@@ -38,6 +40,7 @@ def test_broken_content_exits_one_with_every_error(tmp_path, monkeypatch):
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_a_user_pack_replaces_a_table_by_id(tmp_path):
     pack = tmp_path / "tables"
     pack.mkdir()
@@ -75,6 +78,7 @@ def _bad_values(spec):
     return bad
 
 
+@pytest.mark.slow
 def test_every_bad_option_value_of_every_command_is_one_line_exit_two(tmp_path):
     """Walk all commands' options: each bad value names the option and what it allows, before content loads."""
     walked = 0
@@ -115,6 +119,7 @@ def test_build_all_runs_what_each_product_registers():
             assert (job.seed is not None) == command.seeded, command.full_name
 
 
+@pytest.mark.slow
 def test_python_dash_m_works():
     result = subprocess.run([sys.executable, "-m", "dungeonpress", "--version"], capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.strip() == f"dungeonpress {__version__}"

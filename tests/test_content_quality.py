@@ -121,6 +121,7 @@ def test_no_emoji_in_print():
         assert not emoji.search(path.read_text()), path
 
 
+@pytest.mark.slow
 def test_spelling():
     codespell = shutil.which("codespell") or str(Path(sys.executable).parent / "codespell")
     result = subprocess.run([codespell, "content", "templates", "README.md"], cwd=ROOT, capture_output=True, text=True)

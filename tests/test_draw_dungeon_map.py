@@ -20,6 +20,7 @@ from dungeonpress.draw.map_reading import TYPE_WORDS, WORDS
 from dungeonpress.generate.dungeon import generate_dungeon
 from dungeonpress.views import dungeon as dungeon_views
 from dungeonpress.products.dungeon import MAP_BOX
+from tests.conftest import slow_fixture
 
 SVG = "{http://www.w3.org/2000/svg}"
 GOLDEN = Path(__file__).parent / "golden"
@@ -43,6 +44,7 @@ def draw(dungeon, seed: int, style: str = "sketch", box=(64.2, 79.0)):
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def drawn(content):
     """(dungeon, sketch drawing, clean drawing) for many seeds, drawn once."""
     out = []
@@ -109,6 +111,7 @@ def test_marks_are_the_ones_the_key_states(drawn):
     assert {"columns", "water", "altar", "rubble", "statues"} <= seen
 
 
+@pytest.mark.slow
 def test_caves_are_irregular_and_never_cross_themselves():
     rng = random.Random("caves")
     for _ in range(300):

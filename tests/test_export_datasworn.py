@@ -12,11 +12,13 @@ import pytest
 from dungeonpress import export
 from dungeonpress.export import datasworn, licences
 from dungeonpress.export.files import export_files
+from tests.conftest import slow_fixture
 
 SCHEMA = Path(__file__).parent / "fixtures" / "datasworn-0.1.0.schema.json"
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def validator():
     schema = json.loads(SCHEMA.read_text())
     assert schema["title"] == "Datasworn v0.1.0"
@@ -24,6 +26,7 @@ def validator():
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def packages(content):
     return {name: json.loads(data) for name, data in export_files(content, "datasworn")}
 
@@ -34,6 +37,7 @@ def _tables(packages):
             yield package, collection, list(collection["contents"].values())
 
 
+@pytest.mark.slow
 def test_every_package_validates_against_the_schema(packages, validator):
     assert set(packages) == {f"exports/datasworn/{p}.json" for p in datasworn.PACKAGES.values()}
     for name, package in packages.items():

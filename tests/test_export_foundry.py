@@ -10,6 +10,7 @@ import pytest
 from dungeonpress import build, export
 from dungeonpress.export import foundry
 from dungeonpress.export.files import export_files
+from tests.conftest import slow_fixture
 
 MODULE = f"exports/foundry/module/{foundry.MODULE_ID}/"
 TABLE_FIELDS = {"_id", "name", "img", "description", "results", "formula", "replacement", "displayRoll", "folder",
@@ -17,11 +18,13 @@ TABLE_FIELDS = {"_id", "name", "img", "description", "results", "formula", "repl
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def files(content):
     return {name: data for name, data in export_files(content, "foundry", version="1.2.3")}
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def packs(files):
     """Pack name → the documents of its JSON sources."""
     out = {}
@@ -54,6 +57,7 @@ def _results(packs):
             yield document, result
 
 
+@pytest.mark.slow
 def test_module_manifest_names_both_packs_and_the_versions(files, packs):
     manifest = json.loads(files[MODULE + "module.json"])
     assert manifest["id"] == foundry.MODULE_ID and manifest["version"] == "1.2.3"
@@ -89,6 +93,7 @@ def test_every_result_fits_the_v12_and_v13_field_sets(packs):
         assert set(document) - {"_key"} == TABLE_FIELDS and document["_key"] == f"!tables!{document['_id']}"
 
 
+@pytest.mark.slow
 def test_ids_are_16_characters_unique_and_the_same_on_every_build(content, packs):
     again = {n: d for n, d in export_files(content, "foundry", version="1.2.3")}
     first = {n: d for n, d in export_files(content, "foundry", version="1.2.3")}
@@ -167,6 +172,7 @@ def test_per_table_files_are_the_pack_documents_without_pack_keys(content, files
         assert single == packed
 
 
+@pytest.mark.slow
 def test_written_bundle_is_byte_identical_on_rebuild(tmp_path, content):
     ctx = build.context_for(content)
     from dungeonpress.products.exports import ExportOptions, build_exports

@@ -17,11 +17,13 @@ from dungeonpress.generate import character as character_module
 from dungeonpress.generate.character import NAME_LISTS, _gear_item, generate_character
 from dungeonpress.model.character import LUCK, TableValue
 from dungeonpress.model import Row, Table
+from tests.conftest import slow_fixture
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "dungeonpress" / "generate"
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def many(content):
     """A few hundred characters, so rare paths (rerolled repeats, durable gear) show up."""
     return [generate_character(content, sub_rng(seed, "character", "dungeoneer", "1")) for seed in range(400)]
@@ -53,11 +55,13 @@ def _assert_character(content, c) -> None:
     assert c.name == f"{c.first_name.value} \u201c{c.nickname.value}\u201d {c.surname.value}"
 
 
+@pytest.mark.slow
 def test_every_value_comes_from_its_table(content, many):
     for c in many:
         _assert_character(content, c)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**63))
 def test_property_any_seed_gives_a_valid_character(content, seed):

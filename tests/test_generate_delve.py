@@ -12,11 +12,13 @@ from dungeonpress.errors import ContentErrors
 from dungeonpress.generate import delve
 from dungeonpress.model import Row
 from dungeonpress.model.delve import BACKTRACK, EXPLORE, REST, WANDERING, WORK
+from tests.conftest import slow_fixture
 
 SEEDS = range(1000)
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def delves(content):
     """A thousand delves: every light, with and without a map, long enough to rest, backtrack and go down."""
     return [delve.generate_delve(random.Random(seed), content, turns=48, light=delve.LIGHTS[seed % 3],
@@ -35,6 +37,7 @@ def test_one_turn_a_row_and_one_thing_takes_each_turn(delves):
                 assert not turn.finds and not turn.encounter and turn.passage is None and turn.stairs_to is None
 
 
+@pytest.mark.slow
 def test_wandering_checks_only_on_even_turns(delves):
     for rolled in delves:
         every = 2 if rolled.mapping else 4  # half as often when not mapping

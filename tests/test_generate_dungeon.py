@@ -18,6 +18,7 @@ from dungeonpress.generate import dungeon as gen
 from dungeonpress.generate.dungeon import generate_dungeon
 from dungeonpress.generate.oracle import resolve
 from dungeonpress.views.data import dungeon_data
+from tests.conftest import slow_fixture
 
 SEEDS = range(1000)
 
@@ -28,6 +29,7 @@ def rooms_for(seed: int) -> int:
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def dungeons(content):
     """1,000 dungeons, rolled once for every property test in this module."""
     return [generate_dungeon(content, random.Random(seed), rooms=rooms_for(seed)) for seed in SEEDS]
@@ -62,6 +64,7 @@ def all_rolls(dungeon):
         yield twist.action
 
 
+@pytest.mark.slow
 def test_every_rolled_value_is_a_row_of_its_table(content, dungeons):
     for dungeon in dungeons:
         for roll in all_rolls(dungeon):
@@ -164,6 +167,7 @@ def test_different_seeds_differ(content):
     assert a != b
 
 
+@pytest.mark.slow
 def test_room_type_frequencies_match_2d6_odds(content):
     """Chi-square over 20,000 room-type rolls against 2d6 (10 degrees of freedom)."""
     rng = random.Random("chi-square")
@@ -196,6 +200,7 @@ def test_exits_table_must_hold_exit_counts(content):
         generate_dungeon(broken, random.Random(1))
 
 
+@pytest.mark.slow
 def test_no_hash_order_leaks_into_the_dungeon():
     """The same seed gives the same JSON whatever PYTHONHASHSEED is (no set or dict-order surprises)."""
     script = ("import json, random; from dungeonpress import build; "

@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from dungeonpress.generate import dunginoes as g
+from tests.conftest import slow_fixture
 
 SEEDS = range(150)
 
@@ -55,6 +56,7 @@ def test_games_end_with_sane_scores(players):
         assert result.escaped == tuple(not s and x > 14 for x, s in zip(result.scores, result.stunned))
 
 
+@pytest.mark.slow
 def test_simulation_is_seeded():
     first = g.simulate.__wrapped__("test", 200, 50)
     again = g.simulate.__wrapped__("test", 200, 50)
@@ -91,15 +93,18 @@ def _ends_of(dungeon: g.DominoMap, room: int) -> int:
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def before_maps():
     return [g.generate_map(random.Random(seed), 16, "before") for seed in SEEDS]
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def fly_maps():
     return [g.generate_map(random.Random(seed), 16, "fly") for seed in SEEDS]
 
 
+@pytest.mark.slow
 def test_before_maps_follow_the_procedure(before_maps):
     reached = 0
     for dungeon in before_maps:
@@ -126,11 +131,13 @@ def _all_ends(dungeon, tile):
            [t.via for t in dungeon.tiles if t.via and t.via.room == tile.room]
 
 
+@pytest.mark.slow
 def test_before_maps_mark_a_special_room_when_stuck():
     specials = [t.special for seed in SEEDS for t in g.generate_map(random.Random(seed), 20, "before").tiles]
     assert any(specials) and all(isinstance(s, str) for s in specials)
 
 
+@pytest.mark.slow
 def test_fly_maps_follow_the_procedure(fly_maps):
     for dungeon in fly_maps:
         _check_tree(dungeon)

@@ -11,6 +11,7 @@ from dungeonpress.dice import d
 from dungeonpress.generate.dungeon import generate_dungeon
 from dungeonpress.generate.floor_plan import STEP, plan_floor
 from dungeonpress.model.plan import OUTSIDE, RoomSpec
+from tests.conftest import slow_fixture
 
 
 def random_specs(seed: int) -> list:
@@ -23,6 +24,7 @@ def random_specs(seed: int) -> list:
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def layouts(content):
     """1,000 layouts of generated dungeons and 1,000 of arbitrary room specs, made once."""
     out = []
@@ -54,6 +56,7 @@ def depths(layout) -> dict:
     return seen
 
 
+@pytest.mark.slow
 def test_every_room_is_reachable_from_the_entrance(layouts):
     for layout, _, _ in layouts:
         assert layout.entrance == 1
@@ -135,6 +138,7 @@ def inside(point, room) -> bool:
     return room.x < x < room.x + room.w and room.y < y < room.y + room.h
 
 
+@pytest.mark.slow
 def test_corridors_are_orthogonal_and_never_pass_through_rooms(layouts):
     for layout, _, _ in layouts:
         for corridor in layout.corridors:

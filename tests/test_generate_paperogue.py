@@ -14,11 +14,13 @@ from dungeonpress.dice import DiceSpec, sub_rng
 from dungeonpress.draw import paperogue_grid as grid
 from dungeonpress.errors import ContentErrors
 from dungeonpress.generate import paperogue as gen
+from tests.conftest import slow_fixture
 
 SEEDS = range(120)
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def dungeons(content):
     """Many dungeons: every rooms die, three levels each."""
     out = []

@@ -14,9 +14,11 @@ from dungeonpress.dice import sub_rng
 from dungeonpress.errors import ContentErrors
 from dungeonpress.generate import paperogue_character as pc
 from dungeonpress.model import Row, Table
+from tests.conftest import slow_fixture
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def many(content):
     return [pc.generate_paperogue_character(content, sub_rng(seed, "character", "paperogue", "1"))
             for seed in range(400)]

@@ -13,6 +13,8 @@ import itertools
 import re
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from dungeonpress.dice import sub_rng
 from dungeonpress.draw.map_reading import WORDS
 from dungeonpress.generate.dungeon import generate_dungeon
@@ -134,6 +136,7 @@ def test_the_map_draws_the_key_and_only_the_key(content):
     assert found + found_sketched == []
 
 
+@pytest.mark.slow
 def test_the_map_draws_the_key_over_a_large_sweep(content):
     """The same check over more than 4,000 rooms of 3 to 12, half of the maps sketched (marked slow)."""
     rooms, found, _ = sweep(content, range(1000, 1400), range(3, 13))

@@ -12,6 +12,7 @@ import pytest
 from dungeonpress import build, cli, pdf, preflight
 from dungeonpress.preflight.text import SHIPPED_FAMILIES
 from tests.conftest import SHARED
+from tests.conftest import slow_fixture
 
 FONTS_CSS = (build.TEMPLATES_DIR / "css" / "fonts.css").read_text().replace("url(../fonts/", "url(fonts/")
 PARA = "The lantern gutters as you count the doors again, and the corridor keeps its secrets for now. " * 3
@@ -245,6 +246,7 @@ def build_all_and_preflight() -> tuple:
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def product_findings():
     """Build everything once and preflight every PDF once (made by the session's build worker when it can)."""
     return SHARED.result("build-all-preflight", build_all_and_preflight)
@@ -257,6 +259,7 @@ def test_every_product_is_free_of_preflight_errors(product_findings):
     assert [str(f) for f in found if f.severity == preflight.ERROR] == []
 
 
+@pytest.mark.slow
 def test_build_commands_preflight_what_they_wrote(tmp_path):
     args = ["paper", "--grid", "square", "--paper", "a4", "--quiet", "--out", str(tmp_path)]
     out, err = io.StringIO(), io.StringIO()

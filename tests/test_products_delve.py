@@ -10,6 +10,7 @@ from pypdf import PdfReader
 
 from dungeonpress import build, cli
 from dungeonpress.products import delve as product
+from tests.conftest import slow_fixture
 
 
 @pytest.fixture(scope="module")
@@ -18,6 +19,7 @@ def content():
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def built(content):
     def make():
         ctx = build.context_for(content, seed=1234)
@@ -26,6 +28,7 @@ def built(content):
     return make(), make()
 
 
+@pytest.mark.slow
 def test_outputs_are_named_and_byte_identical(built):
     (ctx, first), (_, second) = built
     assert sorted(first) == ["delve-1234.pdf", "solo-procedure-card.pdf", "solo-procedure.pdf"]
@@ -33,6 +36,7 @@ def test_outputs_are_named_and_byte_identical(built):
     assert ctx.warnings == []
 
 
+@pytest.mark.slow
 def test_procedure_pdf_holds_card_appendices_and_log(built):
     (_, outputs), _ = built
     text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(outputs["solo-procedure.pdf"])).pages)
@@ -54,6 +58,7 @@ def test_the_booklet_prints_every_table_its_appendices_name(built, content):
     assert named == {title.split(":")[0] for title in titles} | set(f"APPENDIX {x}" for x in "ABCDEF")
 
 
+@pytest.mark.slow
 def test_delve_log_lists_every_turn_and_the_way_out(built):
     (_, outputs), _ = built
     pages = PdfReader(io.BytesIO(outputs["delve-1234.pdf"])).pages

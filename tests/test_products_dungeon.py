@@ -18,6 +18,7 @@ from dungeonpress.products import dungeon as product
 from dungeonpress.products.options import parse
 from dungeonpress.views import data as data_views
 from dungeonpress.views import dungeon as dungeon_views
+from tests.conftest import slow_fixture
 
 MM = 72 / 25.4
 SEED = 1234
@@ -31,26 +32,31 @@ def make(content, **options):
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def zine_a4(content):
     return make(content, seed=SEED, layout="zine", paper="a4")
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def zine_letter(content):
     return make(content, seed=SEED, layout="zine", paper="letter")
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def booklet(content):
     return make(content, seed=SEED, layout="booklet")
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def pack(content):
     return make(content, seed=66, count=3)
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def zine_pages_a4(content):
     """The zine's eight reading pages, made again from scratch (same seed)."""
     ctx = build.context_for(content, seed=SEED)
@@ -67,6 +73,7 @@ def size_mm(page) -> tuple:
     return round(float(box.width) / MM, 1), round(float(box.height) / MM, 1)
 
 
+@pytest.mark.slow
 def test_outputs_are_named_as_documented(zine_a4, zine_letter, booklet, pack):
     assert sorted(zine_a4[0]) == [f"dungeon-{SEED}-zine-a4.pdf", f"dungeon-{SEED}.json"]
     assert sorted(zine_letter[0]) == [f"dungeon-{SEED}-zine-letter.pdf", f"dungeon-{SEED}.json"]
@@ -74,6 +81,7 @@ def test_outputs_are_named_as_documented(zine_a4, zine_letter, booklet, pack):
     assert sorted(pack[0]) == ["pack-66-booklet.pdf", "pack-66.json", "pack-66.pdf"]
 
 
+@pytest.mark.slow
 def test_no_weasyprint_warnings(zine_a4, zine_letter, booklet, pack, zine_pages_a4):
     for _, ctx in (zine_a4, zine_letter, booklet, pack, zine_pages_a4):
         assert ctx.warnings == []
@@ -124,6 +132,7 @@ def test_different_seeds_differ(content, zine_a4):
     assert other[f"dungeon-{SEED + 1}.json"] != zine_a4[0][f"dungeon-{SEED}.json"]
 
 
+@pytest.mark.slow
 def test_zine_pages_read_in_order(zine_pages_a4):
     texts = [page.extract_text() for page in reader(zine_pages_a4[0]).pages]
     data = json.loads(make_json(zine_pages_a4[1]))
@@ -213,6 +222,7 @@ def test_booklet_folds_from_whole_sheets(booklet):
     assert "Room Key" in reading.pages[2].extract_text() or "Room Key" in reading.pages[1].extract_text()
 
 
+@pytest.mark.slow
 def test_pack_index_seeds_and_dungeons(pack, content):
     data = json.loads(pack[0]["pack-66.json"])
     seeds = product.pack_seeds(66, 3)
@@ -257,81 +267,7 @@ def test_the_most_rooms_a_zine_holds_fit_it(content, seed, rooms, paper):
     assert where["z-rule-doors-puzzles-and-the-end"] in ({6} if seed == 22 else {2, 3, 4})
 
 
-def test_a_one_panel_page_that_runs_over_is_found():
-    """A page split over two is caught, though the page count may still be eight."""
-    from dungeonpress import pdf
-    line = "<p>The lantern gutters as you count the doors again.</p>"
-    html = ("<html><head><style>@page { size: 74mm 105mm; margin: 5mm } section { break-before: page }</style></head><body>"
-            "<section id='zine-cover'>Cover</section>"
-            f"<section id='zine-oracle'>{line * 40}</section>"
-            "<section id='zine-back'>Rules</section></body></html>")
-    rendered = pdf.layout_html(html, base_url=build.TEMPLATES_DIR, roots=[build.TEMPLATES_DIR])
-    assert product.overflowing_pages(rendered) == ["oracle"]
-    short = pdf.layout_html(html.replace(line * 40, line), base_url=build.TEMPLATES_DIR, roots=[build.TEMPLATES_DIR])
-    assert product.overflowing_pages(short) == []
-
-
-def trial_zine(content, seed, rooms, paper):
-    """The zine as the whole-zine trial loop makes it (every fit on the whole zine in turn): the reference."""
-    from dungeonpress.products.common import write
-    from dungeonpress import pdf
-    ctx = build.context_for(content, seed=seed)
-    rendered = product.zine_by_trial(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper, "clean", False)
-    return write(ctx, pdf.keep_pages(rendered, product.ZINE_PAGES, "zine"))
-
-
-@pytest.mark.slow  # lays whole zines out
-@pytest.mark.parametrize("seed,rooms,paper", [(5, 8, "a4"), (8, 8, "a4"),
-                                              (22, 8, "a4")])
-def test_fit_chosen_from_the_key_alone_is_the_fit_the_whole_zine_needs(content, seed, rooms, paper):
-    """Laying out only the key and aids pages picks the same fit and page turns as trying each fit on the whole zine.
-
-    Seed 5 balances its two key pages, seed 8 needs the closest fit, seed 22 (the longest key found, with the rules
-    after it) the crowded one.
-    """
-    ctx = build.context_for(content, seed=seed)
-    planned = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
-    assert planned == trial_zine(content, seed, rooms, paper)
-
-
-@pytest.mark.slow  # lays whole zines out
-def test_a_zine_whose_fixed_pages_grow_falls_back_to_the_trial_loop(content, monkeypatch):
-    """When the full layout has more pages than the probe foresaw, the zine is made the safe way, still eight pages."""
-    calls = []
-    real = product.zine_by_trial
-    monkeypatch.setattr(product, "zine_by_trial", lambda *args: calls.append(args) or real(*args))
-    monkeypatch.setattr(product, "ZINE_FIXED_PAGES", product.ZINE_FIXED_PAGES - 1)  # the probe foresees a page too few
-    ctx = build.context_for(content, seed=5)
-    pages = product.zine_pages(ctx, product.roll_dungeon(ctx, 5, 8), 5, 8, "a4")
-    assert len(calls) == 1
-    assert len(reader(pages).pages) == 8
-    monkeypatch.undo()
-    assert pages == trial_zine(content, 5, 8, "a4")
-
-
-@pytest.mark.slow  # lays whole zines out
-@pytest.mark.parametrize("seed,rooms,paper", [(SEED, 8, "letter"), (13, 8, "letter")])
-def test_the_aids_and_back_pages_keep_their_foot_at_the_foot_of_the_page(content, monkeypatch, seed, rooms, paper):
-    """The fold-cut diagram and the credits end where the flex column put them (a full aids page: seed 13)."""
-    from dungeonpress import pdf
-    made = []
-    real = product.layout
-    whole = []  # layouts of the whole zine (a probe has no notes pages)
-    monkeypatch.setattr(product, "layout", lambda ctx, html: whole.append('id="notes-1"' in html)
-                        or made.append(real(ctx, html)) or made[-1])
-    ctx = build.context_for(content, seed=seed)
-    product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
-    final = made[-1]
-    where, spans = pdf.anchor_boxes(final), pdf.anchor_pages(final)
-    for page in ("aids", "back"):
-        assert len(spans[f"zine-{page}"]) == 1  # one page each
-        section, foot = where[f"zine-{page}"], where[f"zine-{page}-foot"]
-        assert section[0] == foot[0]
-        assert foot[2] - section[1] == pytest.approx(product.ZINE_FOOT_AT_PX[page], abs=0.05) or \
-            product.foot_gaps(final)[page] == 0  # a full page: the foot follows what is above it
-    assert whole.count(True) == 1  # the zine is laid out once, after its probes
-
-
+@pytest.mark.slow
 def test_cli_json_progress_and_quiet(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert main(["dungeon", "--seed", "5", "--format", "json", "--out", str(tmp_path)], out, err) == 0
@@ -354,6 +290,7 @@ def test_cli_rejects_bad_options(tmp_path):
     assert not list(tmp_path.glob("*.pdf"))
 
 
+@pytest.mark.slow
 def test_html_output_carries_no_path_of_the_building_machine(tmp_path, monkeypatch):
     """Standalone HTML links its stylesheets relatively inside the folder it is run from, not at all outside it."""
     root = Path(__file__).resolve().parents[1]

@@ -11,9 +11,11 @@ from dungeonpress import build, cli
 from dungeonpress.generate import dunginoes as g
 from dungeonpress.generate.oracle import percent
 from dungeonpress.products import dunginoes as product
+from tests.conftest import slow_fixture
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def built():
     content = build.load_content()
 
@@ -24,6 +26,7 @@ def built():
     return make(), make()
 
 
+@pytest.mark.slow
 def test_outputs_are_named_and_byte_identical(built):
     (ctx, first), (_, second) = built
     assert sorted(first) == ["dunginoes-map-1234-before.pdf", "dunginoes-map-1234-fly.pdf", "dunginoes-rules.pdf"]

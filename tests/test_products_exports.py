@@ -13,14 +13,17 @@ from dungeonpress.export import licences
 from dungeonpress.export.files import FORMATS, export_files
 from dungeonpress.products import exports
 from tests.conftest import run_cli as run
+from tests.conftest import slow_fixture
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def outputs(content):
     ctx = build.context_for(content)
     return {fmt: {o.name: o.data for o in exports.build_exports(ctx, exports.ExportOptions(format=fmt))} for fmt in FORMATS}
 
 
+@pytest.mark.slow
 def test_one_file_per_rolled_table(content, outputs):
     rolled = [t.id for t in content.tables.values() if t.rolled]
     assert sorted(n for n in outputs["json"] if not n.endswith(("index.json", "bestiary.json"))) \
@@ -80,6 +83,7 @@ def test_csv_has_a_die_column_and_ranges_no_spreadsheet_reads_as_dates(content, 
                 assert line[-2] and line[-1]  # every row names its licence and source work
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, message", [
     (("export", "tables", "--table", "no_such_table"),
      "dungeonpress export tables: error: --table: no table 'no_such_table' in the content"),
@@ -102,6 +106,7 @@ def test_unknown_format_is_a_usage_error(tmp_path):
         export_files(None, "xml")
 
 
+@pytest.mark.slow
 def test_an_unwritable_output_folder_leaves_no_half_bundle(tmp_path):
     # a file where the module folder should go: the per-table files would fit, the module would not
     out = tmp_path / "out"

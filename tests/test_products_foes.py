@@ -13,6 +13,7 @@ from dungeonpress.products import options
 from dungeonpress.products.dungeon import roll_dungeon
 from dungeonpress.products.foes import COMMANDS, FoesOptions
 from dungeonpress.views import foes as views
+from tests.conftest import slow_fixture
 
 MM = 72 / 25.4
 
@@ -26,6 +27,7 @@ def run(content, seed=1234, **given):
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def bestiary(content):
     return run(content)
 
@@ -49,6 +51,7 @@ def test_bestiary_deck_has_every_creature_with_luck_and_an_oracle_and_twist_card
         assert "Chance higher" in text and "Alters the location" in text
 
 
+@pytest.mark.slow
 def test_dungeon_deck_holds_the_rolled_dungeons_inhabitants_and_two_rivals(content):
     made = run(content, seed=77, deck="dungeon", size="a7", rooms=10)
     assert list(made) == ["foe-cards-dungeon-77-a7-a4.pdf"]
@@ -63,6 +66,7 @@ def test_dungeon_deck_holds_the_rolled_dungeons_inhabitants_and_two_rivals(conte
     assert run(content, seed=77, deck="dungeon", size="a7", rooms=10) == made  # same seed, same bytes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size,paper,mm", [("3x5", "a4", (210, 297)), ("a7", "letter", (216, 279))])
 def test_a_deck_of_one_size_and_paper(content, size, paper, mm):
     """The sheet is the paper asked for, not the card size's default (3x5 cards on A4 came out on Letter)."""

@@ -11,9 +11,11 @@ from dungeonpress import build
 from dungeonpress.generate import oracle
 from dungeonpress.products import oracle as product
 from dungeonpress.products.common import NoOptions
+from tests.conftest import slow_fixture
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def built(content):
     ctx = build.context_for(content)
     outputs = product.build_oracle_card(ctx, NoOptions())

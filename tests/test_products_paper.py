@@ -15,12 +15,14 @@ from dungeonpress import build, cli
 from dungeonpress.draw import paperogue_grid as grid
 from dungeonpress.products import paper as product
 from dungeonpress.views import paperogue as paper_views
+from tests.conftest import slow_fixture
 
 MM = 72 / 25.4  # PDF points per millimetre
 PAGE_PT = {"a4": (595, 842), "letter": (612, 792)}
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def sheets(content):
     """The default `paper` run: square and dot, A4 and Letter."""
     ctx = build.context_for(content)
@@ -28,6 +30,7 @@ def sheets(content):
     return outputs, ctx.warnings
 
 
+@pytest.mark.slow
 def test_default_run_makes_four_sheets_without_warnings(sheets):
     outputs, warnings = sheets
     assert sorted(outputs) == ["paper-dot-a4.pdf", "paper-dot-letter.pdf", "paper-square-a4.pdf",
@@ -58,6 +61,7 @@ def test_one_page_with_whole_cells_of_the_exact_size(sheets, grid_kind, paper):
     assert (cols + 1) * size > width - 2 * grid.MARGIN_MM * MM
 
 
+@pytest.mark.slow
 def test_sheet_carries_the_legend_the_monster_lists_and_the_tally(sheets):
     text = PdfReader(io.BytesIO(sheets[0]["paper-square-a4.pdf"])).pages[0].extract_text()
     for needle in ("Top left", "Top right", "Bottom left", "Bottom right", "1d10", "2d10", "3d10", "none",
@@ -67,6 +71,7 @@ def test_sheet_carries_the_legend_the_monster_lists_and_the_tally(sheets):
     assert "\u00bc-inch squares" in letter
 
 
+@pytest.mark.slow
 def test_cell_option_overrides_the_paper_default(content):
     ctx = build.context_for(content)
     outputs = product.build_paper(ctx, product.PaperOptions(grid="square", paper="letter", cell="5mm"))
@@ -77,6 +82,7 @@ def test_cell_option_overrides_the_paper_default(content):
     assert ctx.warnings == []
 
 
+@pytest.mark.slow
 def test_cli_paper_command(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     status = cli.main(["paper", "--grid", "dot", "--paper", "a4", "--cell", "quarter-inch", "--out", str(tmp_path),

@@ -23,6 +23,7 @@ from dungeonpress.errors import ContentErrors
 from dungeonpress.generate import paperogue as gen
 from dungeonpress.products import paperogue as product
 from tests.conftest import SHARED
+from tests.conftest import slow_fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -32,6 +33,7 @@ MM = 72 / 25.4  # PDF points per millimetre
 # --- the level drawn on the grid -----------------------------------------------------------------
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def drawn(content):
     dungeon = gen.generate_paperogue(content, sub_rng(1234, "paperogue"))
     level = dungeon.levels[0]
@@ -100,6 +102,7 @@ def test_corridors_join_the_middles_of_facing_walls(drawn):
 # --- the kit's outputs ---------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def kit(content):
     """The kit as `build all` makes it in the standard theme (shared with the theme tests when they run)."""
     def here():
@@ -109,12 +112,14 @@ def kit(content):
     return SHARED.result("standard/paperogue/0", here)
 
 
+@pytest.mark.slow
 def test_kit_outputs_and_no_weasyprint_warnings(kit):
     outputs, warnings = kit
     assert sorted(outputs) == ["paperogue-1234.json", "paperogue-1234.pdf", "paperogue-reference.pdf"]
     assert warnings == []
 
 
+@pytest.mark.slow
 def test_level_pdf_has_one_level_per_page_with_seed_and_number(kit):
     reader = PdfReader(_file(kit[0]["paperogue-1234.pdf"]))
     assert len(reader.pages) == 4  # three levels and the notes page
@@ -153,6 +158,7 @@ def test_reference_card_is_four_a5_pages_with_tables_and_rules(kit):
         assert needle in text, needle
 
 
+@pytest.mark.slow
 def test_same_seed_same_bytes(kit, content):
     ctx = build.context_for(content, seed=1234)
     again = {o.name: o.data for o in product.build_levels(ctx, product.PaperogueOptions(format="pdf"))}
@@ -160,6 +166,7 @@ def test_same_seed_same_bytes(kit, content):
     assert again["paperogue-reference.pdf"] == kit[0]["paperogue-reference.pdf"]
 
 
+@pytest.mark.slow
 def test_json_is_the_same_whatever_the_hash_seed(tmp_path):
     script = ("import sys; from dungeonpress import build; from dungeonpress.products import paperogue as p; "
               "ctx = build.context_for(build.load_content(), seed=99); "

@@ -16,12 +16,14 @@ from dungeonpress import build
 from dungeonpress.impose import booklet_order
 from dungeonpress.products import rulebook
 from tests.conftest import SHARED
+from tests.conftest import slow_fixture
 
 A5 = (419.53, 595.28)
 SHEETS = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def built(content):
     """The rulebook as `build all` makes it in the standard theme (shared with the theme tests when they run)."""
     def here():
@@ -32,15 +34,18 @@ def built(content):
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def reader(built):
     return PdfReader(io.BytesIO(built[0]["dungeoneer-rulebook.pdf"]), strict=True)
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def page_texts(reader):
     return [page.extract_text() for page in reader.pages]
 
 
+@pytest.mark.slow
 def test_no_weasyprint_warnings(built):
     assert built[1] == []
 
@@ -58,6 +63,7 @@ def test_outputs_and_page_sizes(built, reader):
             assert (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2)) == size
 
 
+@pytest.mark.slow
 def test_contents_page_numbers_match_the_headings(page_texts):
     contents = next(i for i, text in enumerate(page_texts) if text.startswith("Contents"))
     entries = []
@@ -73,6 +79,7 @@ def test_contents_page_numbers_match_the_headings(page_texts):
         assert title.split()[0] in body, f"{title!r} is not on page {number}"
 
 
+@pytest.mark.slow
 def test_chapters_and_sections_are_bookmarked(reader):
     top = [item.title for item in reader.outline if not isinstance(item, list)]
     for chapter in ("Introduction", "Characters", "Playing the Game", "Dungeon Generator", "Creatures & Foes",
@@ -123,6 +130,7 @@ def test_booklet_shares_fonts_and_stays_small(built):
     assert len(built[0]["dungeoneer-rulebook-booklet-a4.pdf"]) < reading * 1.3
 
 
+@pytest.mark.slow
 def test_same_content_gives_the_same_bytes_in_another_process(built, tmp_path):
     script = ("import sys; from dungeonpress import build; from dungeonpress.products import rulebook;"
               "ctx = build.context_for(build.load_content());"
@@ -131,6 +139,59 @@ def test_same_content_gives_the_same_bytes_in_another_process(built, tmp_path):
     again = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True,
                            env={"PYTHONHASHSEED": "12345", "PATH": "/usr/bin:/bin"}).stdout
     assert again == built[0]["dungeoneer-rulebook.pdf"]
+
+
+def whole_book(content) -> bytes:
+    """The rulebook laid out as one document, as it was made before it was laid out part by part: the reference."""
+    from dungeonpress import pdf
+    from dungeonpress.paginate.pages import pad_to_multiple
+    ctx = build.context_for(content)
+    html = rulebook.book_html(ctx, rulebook.RulebookOptions())
+    return pdf.write_pdf(pad_to_multiple(pdf.layout_html(html, base_url=ctx.templates_dir, roots=ctx.roots), 4, "book"))
+
+
+def book_facts(data: bytes) -> dict:
+    """What a reader of the book meets: each page's text, bookmarks, named destinations, links, tags."""
+    reader = PdfReader(io.BytesIO(data))
+
+    def walk(items, depth):
+        for item in items:
+            if isinstance(item, list):
+                yield from walk(item, depth + 1)
+            else:
+                yield depth, item.title, reader.get_destination_page_number(item)
+
+    facts = {"texts": [page.extract_text() for page in reader.pages], "outline": list(walk(reader.outline, 0)),
+             "dests": {name: reader.get_destination_page_number(d) for name, d in reader.named_destinations.items()}}
+    with pikepdf.open(io.BytesIO(data)) as book:
+        facts["links"] = [(i, str(a.Dest)) for i, page in enumerate(book.pages) for a in page.obj.get("/Annots", [])]
+        root = book.Root.StructTreeRoot
+        nums = root.ParentTree.Nums
+        parent_tree = {int(nums[i]): nums[i + 1] for i in range(0, len(nums), 2)}
+        pages = {page.objgen: i for i, page in enumerate(book.pages)}
+        for i, page in enumerate(book.pages):  # every marked content and link finds its element, on its own page
+            assert all(pages[element.Pg.objgen] == i for element in parent_tree[int(page.obj.StructParents)])
+            assert all(parent_tree[int(a.StructParent)].Pg.objgen == page.objgen for a in page.obj.get("/Annots", []))
+        kinds = []
+
+        def tags(element):
+            if isinstance(element, pikepdf.Dictionary) and "/S" in element:
+                kinds.append(str(element.S))
+                kids = element.get("/K")
+                for kid in kids if isinstance(kids, pikepdf.Array) else [kids]:
+                    tags(kid)
+        assert len(root.K) == 1
+        tags(root.K[0])
+        facts["tags"], facts["parent tree keys"] = kinds, len(parent_tree)
+        facts["page labels"] = repr(book.Root.get("/PageLabels"))
+    return facts
+
+
+@pytest.mark.slow
+def test_the_book_laid_out_part_by_part_is_the_book_laid_out_whole(built, content):
+    """Every page's text (page numbers and running heads included), the contents' numbers, bookmarks, named
+    destinations, links and the structure tree are those of the book laid out as one document."""
+    assert book_facts(built[0]["dungeoneer-rulebook.pdf"]) == book_facts(whole_book(content))
 
 
 # ---------------------------------------------------------------- the fast tier: a 12-page book from tests/fixtures
@@ -145,6 +206,11 @@ def small_book():
     ctx = build.context_for(content)
     outputs = {o.name: o.data for o in rulebook.build_rulebook(ctx, rulebook.RulebookOptions(paper="a4"))}
     return outputs, ctx.warnings, PdfReader(io.BytesIO(outputs["dungeoneer-rulebook.pdf"]), strict=True)
+
+
+@pytest.mark.slow  # lays the small book out a second time, whole
+def test_small_book_laid_out_part_by_part_is_the_small_book_laid_out_whole(small_book):
+    assert book_facts(small_book[0]["dungeoneer-rulebook.pdf"]) == book_facts(whole_book(build.load_content([SMALL_PACK])))
 
 
 def test_small_book_is_twelve_a5_pages_and_a_booklet_of_six_sides(small_book):

@@ -15,6 +15,7 @@ from dungeonpress.generate.paperogue_character import generate_paperogue_charact
 from dungeonpress.products import character, sheet as sheets
 from dungeonpress.views import sheet as sheet_views
 from dungeonpress.products.options import flag_of, parse, specs
+from tests.conftest import slow_fixture
 
 _OPTIONS = {"build_sheets": sheets.SheetOptions, "build_characters": character.CharacterOptions}
 
@@ -29,6 +30,7 @@ def _run(content, run, options, seed=None):
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def dungeoneer_fillable(content):
     """The fillable Dungeoneer sheet on every paper (one build per paper for the whole module)."""
     made = {}
@@ -41,6 +43,7 @@ def dungeoneer_fillable(content):
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def dungeoneer_print(content):
     outputs, warnings = _run(content, sheets.build_sheets, {"game": "dungeoneer", "paper": "letter", "print": True})
     assert warnings == []
@@ -48,6 +51,7 @@ def dungeoneer_print(content):
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def paperogue_sheets(content):
     """Paperogue A4 fillable and A5 for pencil."""
     made = {}
@@ -59,6 +63,7 @@ def paperogue_sheets(content):
 
 
 @pytest.fixture(scope="module")
+@slow_fixture
 def prerolled(content):
     """Two pre-rolled characters of each game, PDF and JSON; one Paperogue rogue built twice, for determinism."""
     made = {}
@@ -100,6 +105,7 @@ def _expected_dungeoneer_fields(paper: str) -> tuple[set, set]:
     return texts, boxes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", sheets.PAPERS)
 def test_fillable_dungeoneer_has_every_field(dungeoneer_fillable, paper):
     fields = _reader(dungeoneer_fillable[paper]).get_fields()
@@ -124,6 +130,7 @@ def test_field_names_are_unique(dungeoneer_fillable):
     assert len(widgets) == len(set(widgets)) == len(reader.get_fields())
 
 
+@pytest.mark.slow
 def test_typing_into_the_fillable_form(dungeoneer_fillable):
     """Fill fields the way a PDF viewer would, save, and read the values back."""
     writer = PdfWriter(clone_from=_reader(dungeoneer_fillable["a4"]))
@@ -137,6 +144,7 @@ def test_typing_into_the_fillable_form(dungeoneer_fillable):
     assert {name: fields[name].get("/V") for name in values} == values
 
 
+@pytest.mark.slow
 def test_print_version_has_no_fields_and_reads_like_a_sheet(dungeoneer_print):
     reader = _reader(dungeoneer_print)
     assert not reader.get_fields()
@@ -152,6 +160,7 @@ def test_print_version_has_no_fields_and_reads_like_a_sheet(dungeoneer_print):
         assert answer in text
 
 
+@pytest.mark.slow
 def test_paperogue_sheets(paperogue_sheets):
     fillable = _reader(paperogue_sheets["sheet-paperogue-a4-fillable.pdf"])
     fields = fillable.get_fields()
@@ -173,6 +182,7 @@ def test_paperogue_sheets(paperogue_sheets):
         assert word.lower() in text.lower(), word
 
 
+@pytest.mark.slow
 def test_prerolled_dungeoneer_sheets_show_every_value(content, prerolled):
     pdf = prerolled["characters-1234.pdf"]
     assert len(_reader(pdf).pages) == 4  # two characters, each with its log
@@ -202,6 +212,7 @@ def test_prerolled_json_records_every_roll(content, prerolled):
     assert paperogue["items"][0]["rolls"][0]["table"] == "paperogue_treasure_type"
 
 
+@pytest.mark.slow
 def test_prerolled_paperogue_sheet(content, prerolled):
     text = _text(prerolled["characters-paperogue-1234.pdf"])
     p = generate_paperogue_character(content, sub_rng(1234, "character", "paperogue", "1"))
@@ -209,6 +220,7 @@ def test_prerolled_paperogue_sheet(content, prerolled):
     assert "seed 1234" in text
 
 
+@pytest.mark.slow
 def test_same_seed_same_bytes(prerolled):
     assert prerolled["first"].keys() == {"characters-paperogue-99.pdf", "characters-paperogue-99.json"}
     assert prerolled["again"] == prerolled["first"]
@@ -220,6 +232,7 @@ def test_file_names():
     assert sheets.sheet_file_name("paperogue", "a5", "print") == "sheet-paperogue-a5.pdf"
 
 
+@pytest.mark.slow
 def test_cli_character_json(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     status = cli.main(["character", "--seed", "7", "--count", "3", "--game", "paperogue", "--format", "json",

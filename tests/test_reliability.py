@@ -113,6 +113,7 @@ def test_issue_a_link_inside_the_pack_is_followed(pack):
         "pack/tables/mood.yaml:1: duplicate table id 'mood' (first defined at pack/tables/alias.yaml:1)"]
 
 
+@pytest.mark.slow  # validates the whole project content beside the pack
 def test_issue_validate_refuses_a_leak_in_the_cli(pack):
     (pack / "notes.md").symlink_to("/etc/hostname")
     status, out, err = run("validate", "--content", str(pack))
@@ -194,6 +195,7 @@ def test_issue_hostile_tables_give_one_line_each(monkeypatch):
     assert not (FIXTURES / "pwned").exists()  # S12: nothing executed
 
 
+@pytest.mark.slow  # validates thousands of rows
 def test_issue_a_100kb_row_and_too_many_rows_are_content_errors(pack):
     (pack / "tables" / "mood.yaml").write_text(D6.replace("1: Grim", "1: " + "word " * 20_000))
     rows = "".join(f"  - r{n}\n" for n in range(5000))
@@ -337,6 +339,7 @@ def test_e4_yaml_11_surprises_stay_text(pack):
     assert [table.row_for(n).get("mood") for n in (1, 2, 3)] == ["NO", "1:30", "1.10"]
 
 
+@pytest.mark.slow  # composes a huge YAML scalar
 def test_e6_a_huge_scalar_is_a_limit_error(pack):
     (pack / "tables" / "mood.yaml").write_text(D6.replace("1: Grim", "1: " + "x" * 1_000_000))
     assert errors_of(pack) == ["pack/tables/mood.yaml:7: row 1 of table 'mood' is 1000000 characters long (at most 1000)"]

@@ -11,17 +11,17 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "dungeonpress"
 DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "markupsafe": {"render"},
-         "weasyprint": {"pdf"}, "pikepdf": {"impose"}, "argparse": {"cli"},
+         "weasyprint": {"pdf"}, "pikepdf": {"impose", "bind"}, "argparse": {"cli"},
          "pypdfium2": {"preview", "preflight", "raster"}, "PIL": {"preview", "raster"}, "watchfiles": {"serve"}, "tqdm": {"progress"},
          "plyvel": {"export"}}
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
 ORDER = ["errors", "model", "dice", "resources", "budget", "sealed", "load", "validate", "generate", "draw", "views", "render",
-         "export", "pdf", "impose", "raster", "guard", "preflight", "products", "manifest", "build", "batch", "authoring",
-         "progress", "preview",
+         "export", "pdf", "bind", "paginate", "impose", "raster", "guard", "preflight", "products", "manifest", "build", "batch",
+         "authoring", "progress", "preview",
          "serve", "cli"]
 # Stages that take values and return values: no clock, no environment, no files, no global random.
-PURE = ("validate", "generate", "draw", "views", "render", "products")
+PURE = ("validate", "generate", "draw", "views", "render", "bind", "paginate", "products")
 WORLD = {"os", "time", "datetime", "pathlib", "secrets", "uuid", "logging", "shutil", "tempfile", "subprocess"}
 PURE_ALLOWED = {"render": {"pathlib"}, "products": {"pathlib"}}  # folder names; reading is checked on its own
 # Who may touch the world at all: load reads content, build writes build/, cli prints; pdf reads only
@@ -30,8 +30,9 @@ PURE_ALLOWED = {"render": {"pathlib"}, "products": {"pathlib"}}  # folder names;
 # preflight reads back the PDFs it is given; preview writes PNGs beside a PDF; serve (its own
 # process) reads and serves the build folder, makes its roll folders there and prints its address;
 # manifest hashes raw input bytes (it parses nothing); batch runs workers and writes through build;
-# impose decodes a PDF's streams (pikepdf's read_bytes) to measure them before anything renders it.
-READERS = {"sealed", "load", "pdf", "authoring", "preflight", "serve", "manifest", "impose"}
+# impose decodes a PDF's streams (pikepdf's read_bytes) to measure them before anything renders it; build reads
+# back, through the sealed reader, the laid-out book parts it kept under build/.cache.
+READERS = {"sealed", "load", "pdf", "authoring", "preflight", "serve", "manifest", "impose", "build"}
 WRITERS = {"build", "authoring", "preview", "serve"}
 OPENERS = {"load", "build"}
 # Modules (by name) whose library writes only to disk: they make a private scratch folder, read back
@@ -143,6 +144,83 @@ def random_problems(name, tree):
             yield f"{name} calls .{node.attr}: use dungeonpress.dice (stable across Pythons)"
 
 
+# Builtins whose value changes from process to process: hash() of a str with PYTHONHASHSEED, id() with memory.
+UNSTABLE = {"hash", "id"}
+# Stages whose values feed what is printed or exported: no hash order and no per-process values in them.
+FEEDS_OUTPUT = ("validate", "generate", "draw", "views", "render", "export", "paginate", "products")
+
+
+def unstable_problems(name, tree):
+    """hash() or id() in a stage that feeds output (a seed, a sort key or a name made from them changes per process)."""
+    if stage(name) not in FEEDS_OUTPUT:
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in UNSTABLE:
+            yield f"{name} calls {node.func.id}() (its value changes from process to process: seed from the seed)"
+
+
+SET_MAKERS = {"set", "frozenset"}
+SET_OPS = (ast.BitOr, ast.BitAnd, ast.Sub, ast.BitXor)
+SET_METHODS = {"union", "intersection", "difference", "symmetric_difference", "keys"}  # dict.keys() is ordered: see _setlike
+ORDERED_BY = {"list", "tuple", "enumerate", "iter", "next", "zip", "reversed", "join", "map", "filter"}
+
+
+def _set_names(tree) -> set:
+    """Names bound anywhere in the module to a set (an assignment of a set expression, or annotated `set`)."""
+    names: set = {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg) and node.annotation is not None
+                  and ast.unparse(node.annotation).split("[")[0] in ("set", "frozenset")}
+    for _ in range(2):  # a name bound to another set name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and _setlike(node.value, names):
+                names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and (
+                    (node.value is not None and _setlike(node.value, names))
+                    or (ast.unparse(node.annotation).split("[")[0] in ("set", "frozenset"))):
+                names.add(node.target.id)
+    return names
+
+
+def _setlike(node, names) -> bool:
+    """Is `node` a set: a literal, a comprehension, set()/frozenset(), a set operation or method, a set's name."""
+    if isinstance(node, (ast.Set, ast.SetComp)):
+        return True
+    if isinstance(node, ast.Name):
+        return node.id in names
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in SET_MAKERS:
+            return True
+        if isinstance(func, ast.Attribute) and func.attr in SET_METHODS - {"keys"} and _setlike(func.value, names):
+            return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, SET_OPS):
+        return _setlike(node.left, names) or _setlike(node.right, names)
+    return False
+
+
+def set_order_problems(name, tree):
+    """A set iterated in an order that reaches output: a for loop or comprehension over it, or list()/join() of it.
+
+    sorted(), len(), `in`, min()/max() and any()/all() of a set are fine; iterating one is not (str hashes change
+    with PYTHONHASHSEED, so the order does).
+    """
+    if stage(name) not in FEEDS_OUTPUT:
+        return
+    names = _set_names(tree)
+    for node in ast.walk(tree):
+        iterated = []
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            iterated.append(node.iter)
+        elif isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.DictComp)):
+            iterated += [gen.iter for gen in node.generators]
+        elif isinstance(node, ast.Call) and _called(node) in ORDERED_BY:
+            iterated += list(node.args)
+        elif isinstance(node, ast.Starred):
+            iterated.append(node.value)
+        for it in iterated:
+            if _setlike(it, names):
+                yield f"{name} iterates the set {ast.unparse(it)[:60]} in hash order (sort it first)"
+
+
 def _called(node) -> str:
     func = node.func
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
@@ -172,17 +250,35 @@ def world_problems(name, tree):
                 yield f"{name} imports {imported} ({here} takes values and returns values)"
 
 
+ENGINE_ATTRIBUTES = ("document", "anchors", "ffi", "_page_box")
+# Calls that reach an attribute by its name in a string.
+BY_NAME = {"getattr", "hasattr", "setattr", "delattr", "attrgetter", "methodcaller"}
+
+
 def layout_problems(name, tree):
-    """A laid-out WeasyPrint document (its pages, anchors, text ffi) is pdf's own: others ask pdf for values."""
+    """A laid-out WeasyPrint document (its pages, anchors, text ffi) is pdf's own: others ask pdf for values.
+
+    However reached: `.document`, getattr(x, "document"), operator.attrgetter("document"), or a module after
+    pdf looking into an object's `__dict__` / vars().
+    """
     if stage(name) == "pdf":
         return
+    after_pdf = stage(name) in ORDER and ORDER.index(stage(name)) > ORDER.index("pdf")
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr in ("document", "anchors", "ffi"):
-            yield f"{name} reads .{node.attr} of a laid-out document (ask pdf: anchor_boxes, page_height, ...)"
+        if isinstance(node, ast.Attribute) and node.attr in ENGINE_ATTRIBUTES:
+            yield f"{name} reads .{node.attr} of a laid-out document (ask pdf.measure for its pages as numbers)"
+        if isinstance(node, ast.Call) and _called(node) in BY_NAME:
+            for arg in node.args:
+                if isinstance(arg, ast.Constant) and arg.value in ENGINE_ATTRIBUTES:
+                    yield (f"{name} reads .{arg.value} of a laid-out document by name "
+                           "(ask pdf.measure for its pages as numbers)")
+        if after_pdf and ((isinstance(node, ast.Attribute) and node.attr == "__dict__")
+                          or (isinstance(node, ast.Call) and _called(node) == "vars")):
+            yield f"{name} looks into an object's attributes (__dict__ / vars()): ask for values instead"
 
 
 CHECKS = (door_problems, leaf_problems, flow_problems, relative_problems, random_problems, world_problems,
-          layout_problems)
+          layout_problems, unstable_problems, set_order_problems)
 
 
 def module_problems(name, tree) -> list:
@@ -270,6 +366,27 @@ def test_each_mutation_of_a_module_is_caught(target, mutation):
     assert found and all(target in problem for problem in found), (mutation, found)
 
 
+@pytest.mark.parametrize("target", ["generate.dungeon", "draw.dungeon_map", "views.dungeon", "products.dungeon",
+                                    "paginate.zine", "export.foundry"])
+@pytest.mark.parametrize("code, problem", [
+    ("import random\ndef roll(x):\n    return random.Random(hash(x))\n", "calls hash()"),
+    ("def key(x):\n    return id(x)\n", "calls id()"),
+    ("def names(rooms):\n    return [r for r in {room.name for room in rooms}]\n", "iterates the set"),
+    ("def names(rooms):\n    seen = set(rooms)\n    for name in seen:\n        yield name\n", "iterates the set seen"),
+    ("def line(tags: frozenset):\n    return ', '.join(tags)\n", "iterates the set tags"),
+    ("def first(a, b):\n    return list(set(a) | set(b))\n", "iterates the set set(a) | set(b)"),
+])
+def test_hash_order_and_process_values_are_caught(target, code, problem):
+    found = problems(_with(target, code))
+    assert found and all(p.startswith(f"{target} {problem}") for p in found), found
+
+
+@pytest.mark.parametrize("code", ["def names(rooms):\n    return sorted({room.name for room in rooms})\n",
+                                  "def count(rooms):\n    return len(set(rooms)), 'a' in set(rooms), max(set(rooms))\n"])
+def test_sorted_or_counted_sets_are_fine(code):
+    assert problems(_with("generate.dungeon", code)) == []
+
+
 def test_a_file_read_in_validate_is_caught():
     found = problems(_with("validate", "def peek(path):\n    return path.read_bytes()\n"))
     assert any("validate calls .read_bytes()" in p for p in found)
@@ -282,7 +399,25 @@ def test_a_cycle_is_caught():
 
 def test_reading_a_laid_out_document_outside_pdf_is_caught():
     found = problems(_with("products.dungeon", "def pages(rendered):\n    return rendered.document.pages\n"))
-    assert found == ["products.dungeon reads .document of a laid-out document (ask pdf: anchor_boxes, page_height, ...)"]
+    assert found == ["products.dungeon reads .document of a laid-out document (ask pdf.measure for its pages as numbers)"]
+
+
+@pytest.mark.parametrize("code, attribute", [
+    ("def pages(rendered):\n    return getattr(rendered, 'document').pages\n", "document"),
+    ("import operator\nPAGES = operator.attrgetter('document')\n", "document"),
+    ("def boxes(page):\n    return getattr(page, 'anchors', {})\n", "anchors"),
+])
+def test_reaching_a_laid_out_document_by_name_is_caught(code, attribute):
+    found = problems(_with("products.dungeon", code))
+    assert found == [f"products.dungeon reads .{attribute} of a laid-out document by name "
+                     "(ask pdf.measure for its pages as numbers)"]
+
+
+def test_looking_into_an_objects_attributes_after_pdf_is_caught():
+    found = problems(_with("paginate.pages", "def peek(rendered):\n    return vars(rendered)['document']\n"))
+    assert found == ["paginate.pages looks into an object's attributes (__dict__ / vars()): ask for values instead"]
+    found = problems(_with("products.rulebook", "def peek(rendered):\n    return rendered.__dict__\n"))
+    assert found == ["products.rulebook looks into an object's attributes (__dict__ / vars()): ask for values instead"]
 
 
 def test_a_door_broken_by_views_is_caught():
@@ -322,7 +457,18 @@ def test_domain_names_mean_one_thing():
 
 
 # A colour written into a drawing: the palette lives in CSS (templates/css/*.css), drawings name classes.
-HEX_COLOUR = re.compile(r"#[0-9a-fA-F]{3,6}\b")
+# Hex, functional (rgb(), hsl(), ...) and named colours (stroke="dimgray", fill: teal) alike.
+HEX_COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}\b")
+FUNCTIONAL_COLOUR = re.compile(r"\b(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch|color)\(", re.IGNORECASE)
+_PAINT = r"\b(?:fill|stroke|stop-color|flood-color|lighting-color|color|background(?:-color)?)"
+_NOT_A_COLOUR = r"(?!(?:none|currentColor|inherit|transparent|context-fill|context-stroke)\b|url\(|var\()"
+NAMED_COLOUR = re.compile(_PAINT + r"""\s*(?:=\s*\\?["']|:)\s*""" + _NOT_A_COLOUR + r"([a-zA-Z]+)\b", re.IGNORECASE)
+
+
+def colours_in(text: str) -> list:
+    """Every colour `text` spells out: #hex, rgb()/hsl()/..., or a name given to fill, stroke or colour."""
+    return ([m.group(0) for m in HEX_COLOUR.finditer(text)] + [m.group(0) + "...)" for m in FUNCTIONAL_COLOUR.finditer(text)]
+            + [m.group(1) for m in NAMED_COLOUR.finditer(text)])
 
 
 def palette_problems(tree_by_name) -> list:
@@ -332,8 +478,8 @@ def palette_problems(tree_by_name) -> list:
         texts = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)]
         if stage(name) != "draw" and not any("<svg" in text for text in texts):
             continue
-        found += [f"{name} writes the colour {m.group(0)} (name a class; the colour goes in the drawing's CSS)"
-                  for text in texts for m in HEX_COLOUR.finditer(text)]
+        found += [f"{name} writes the colour {colour} (name a class; the colour goes in the drawing's CSS)"
+                  for text in texts for colour in colours_in(text)]
     return found
 
 
@@ -343,30 +489,59 @@ def test_drawings_take_their_colours_from_css():
 
 @pytest.mark.parametrize("target, code", [
     ("draw.dominoes", 'INK = "#1d1a17"\n'),
+    ("draw.dominoes", "def edge(x):\n    return f'<line x1=\"{x}\" stroke=\"dimgray\"/>'\n"),
+    ("draw.cave", "WALL = 'stroke: rgb(40, 30, 20)'\n"),
+    ("draw.furnish", "MARK = '<path style=\"fill:teal\"/>'\n"),
+    ("draw.pen", "INK = 'hsl(20, 10%, 15%)'\n"),
     ("draw.paperogue_grid", "def dot(x):\n    return f'<circle cx=\"{x}\" fill=\"#fff\"/>'\n"),
     ("views.dunginoes", "BADGE = '<svg xmlns=\"http://www.w3.org/2000/svg\"><rect fill=\"#7a1f1f\"/></svg>'\n"),
 ])
 def test_a_colour_written_into_a_drawing_is_caught(target, code):
     found = palette_problems(_with(target, code))
-    assert found and all(p.startswith(f"{target} writes the colour #") for p in found), found
+    assert found and all(p.startswith(f"{target} writes the colour ") for p in found), found
+
+
+@pytest.mark.parametrize("text", ['<path class="wall" fill="none"/>', "stroke: currentColor", 'fill="url(#hatch)"',
+                                  "fill: var(--ink)", '<g class="room-rock">'])
+def test_classes_none_and_variables_are_not_colours(text):
+    assert colours_in(text) == []
 
 
 PAPER_SIDES = {(210, 297), (215.9, 279.4), (148, 210), (297, 210), (279.4, 215.9)}  # mm, either way round
+# The same papers in points (A4, Letter, A5, half-letter, rounded or not) and inches, either way round.
+_OTHER_UNITS = {(595.28, 841.89), (595, 842), (612, 792), (419.53, 595.28), (420, 595), (396, 612),
+                (8.27, 11.69), (8.5, 11), (5.5, 8.5), (5.83, 8.27), (11.69, 16.54)}
+PAPER_SIDES |= _OTHER_UNITS | {(b, a) for a, b in _OTHER_UNITS}
+# Lengths that are a paper's side in points whatever they stand beside (612 and 792 alone are too common to tell).
+PAPER_POINTS = {595.28, 841.89, 419.53}
+# A paper's size spelled in a CSS string: `size: 8.5in 11in`, `210mm 297mm`.
+PAPER_CSS = re.compile(r"\b(?:8\.5in 11in|11in 8\.5in|5\.5in 8\.5in|8\.5in 5\.5in|210mm 297mm|297mm 210mm|148mm 210mm"
+                       r"|210mm 148mm|612pt 792pt|595pt 842pt)\b")
 
 
 def paper_size_problems(tree_by_name) -> list:
-    """A paper's size in mm is written once, in model.paper: no other module spells A4, A5 or Letter out."""
+    """A paper's size is written once, in mm, in model.paper: no other module spells A4, A5 or Letter out,
+    in mm, points or inches, as numbers or in a CSS string."""
     found = []
     for name, tree in tree_by_name:
         if name == "model.paper":
             continue
+        covered = set()  # the numbers of a size already reported as a pair
         for node in ast.walk(tree):
+            if id(node) in covered:
+                continue
             if isinstance(node, ast.Tuple) and len(node.elts) == 2 \
                     and all(isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) for e in node.elts) \
                     and tuple(e.value for e in node.elts) in PAPER_SIDES:
                 found.append(f"{name} writes the paper size {ast.unparse(node)} (use model.paper.PAPER_MM)")
+                covered |= {id(e) for e in node.elts}
             elif isinstance(node, ast.Constant) and node.value in (215.9, 279.4):
                 found.append(f"{name} writes Letter's {node.value} mm (use model.paper.PAPER_MM)")
+            elif isinstance(node, ast.Constant) and node.value in PAPER_POINTS:
+                found.append(f"{name} writes a paper's side in points, {node.value} (use model.paper.PAPER_MM)")
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and PAPER_CSS.search(node.value):
+                found.append(f"{name} writes the paper size {PAPER_CSS.search(node.value).group(0)} "
+                             "(use model.paper.PAPER_MM)")
     return found
 
 
@@ -376,6 +551,17 @@ def test_paper_sizes_are_written_once():
         ["views.foes writes the paper size (210.0, 297.0) (use model.paper.PAPER_MM)"]
     assert paper_size_problems(_with("impose.__init__", "LETTER_WIDE = 279.4 * 72 / 25.4\n")) == \
         ["impose.__init__ writes Letter's 279.4 mm (use model.paper.PAPER_MM)"]
+
+
+@pytest.mark.parametrize("code, problem", [
+    ("LETTER = (612, 792)\n", "writes the paper size (612, 792)"),
+    ("A4_PT = (595.28, 841.89)\n", "writes the paper size (595.28, 841.89)"),
+    ("SHEET = {'letter': (11, 8.5)}\n", "writes the paper size (11, 8.5)"),
+    ("WIDE = 841.89\n", "writes a paper's side in points, 841.89"),
+    ("CSS = '@page { size: 8.5in 11in }'\n", "writes the paper size 8.5in 11in"),
+])
+def test_a_paper_size_in_points_or_inches_is_caught(code, problem):
+    assert paper_size_problems(_with("views.foes", code)) == [f"views.foes {problem} (use model.paper.PAPER_MM)"]
 
 
 # ---------------------------------------------------------------- templates get values ready to print

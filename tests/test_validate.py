@@ -195,6 +195,7 @@ def test_bytes_that_are_not_text(make_pack):
         "pack/tables/t.yaml:2: NUL character in a text file (expected plain text)"]
 
 
+@pytest.mark.slow
 def test_deep_nesting_is_refused_cleanly(make_pack):
     assert errors_of(make_pack, {"tables/t.yaml": "a: " + "[" * 1000 + "]" * 1000 + "\n"}) == [
         "pack/tables/t.yaml:1: YAML syntax error: nested too deeply (more than 40 levels)"]

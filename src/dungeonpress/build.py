@@ -52,8 +52,58 @@ def pack_roots(folders) -> list[Path]:
     return [pack for folder in map(Path, folders) if folder.is_dir() for pack in load.pack_folders(folder)]
 
 
+PART_CACHE = Path(".cache") / "parts"  # under the build folder: books' laid-out parts kept between runs
+
+
+class PartCache:
+    """Laid-out parts of books (paginate.book.LaidPart) kept under the build folder between runs.
+
+    A part's key says its HTML (the text of every table and chapter it prints is in it); the file name adds
+    everything else its PDF depends on: templates with their stylesheets and fonts, our code, library and
+    engine versions, and the content's other files (images a chapter shows), so a cached part is only ever
+    reused by a build that would lay it out the same, and editing a table changes only the parts that print it.
+    Files are written atomically.
+    """
+
+    TEXT = (".yaml", ".yml", ".md")  # content whose words reach a part only through its HTML
+    MAX_BYTES = 200_000_000  # a part is a few hundred kB; more is not one of ours
+
+    def __init__(self, folder: Path, user_packs=()):
+        self.folder = Path(folder)
+        self._roots = [CONTENT_DIR, *[Path(p) for p in user_packs]]
+        self._environment = None
+
+    def _path(self, key: str) -> Path:
+        import hashlib
+        import json
+        if self._environment is None:  # hashed once, when a book first asks
+            from dungeonpress import manifest, pdf  # loaded when a book is laid out, not for --help
+            described = json.dumps({"templates": manifest.tree_digest(TEMPLATES_DIR),
+                                    "source": manifest.tree_digest(manifest.SOURCE_DIR), "versions": manifest.versions(),
+                                    "engine": pdf.native_versions(),
+                                    "media": manifest.media_digest(self._roots, self.TEXT)}, sort_keys=True)
+            self._environment = hashlib.sha256(described.encode()).hexdigest()
+        return self.folder / (hashlib.sha256(f"{self._environment}/{key}".encode()).hexdigest() + ".laid")
+
+    def __contains__(self, key: str) -> bool:
+        return self._path(key).is_file()
+
+    def __getitem__(self, key: str):
+        from dungeonpress import sealed
+        from dungeonpress.paginate.book import LaidPart
+        try:  # read as anything else is: sealed (no link out, no FIFO, a size limit)
+            return LaidPart.from_bytes(sealed.read_bytes(self._path(key), [self.folder], self.MAX_BYTES))
+        except (sealed.Refused, OSError, ValueError, KeyError) as exc:
+            raise KeyError(key) from exc
+
+    def __setitem__(self, key: str, part) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        write_atomic(self._path(key), part.to_bytes())
+
+
 def context_for(content: Content, *, seed=None, progress=None, on_item=None, user_packs=(), strict: bool = False,
-                theme: str = "standard", out_dir: Path = DEFAULT_OUT, max_pages: int | None = None) -> BuildContext:
+                theme: str = "standard", out_dir: Path = DEFAULT_OUT, max_pages: int | None = None,
+                keep_parts: bool = False) -> BuildContext:
     """What every product gets: the content, the folders it may read, the seed and the options common to all."""
     roots = (TEMPLATES_DIR, *pack_roots([CONTENT_DIR, *user_packs]))
     # HTML outputs link their stylesheets relative to where they are written, and only when both sit
@@ -61,9 +111,12 @@ def context_for(content: Content, *, seed=None, progress=None, on_item=None, use
     here, out, templates = Path.cwd().resolve(), Path(out_dir).resolve(), TEMPLATES_DIR.resolve()
     inside = out.is_relative_to(here) and templates.is_relative_to(here)
     href = Path(os.path.relpath(templates, out)).as_posix() if inside else ""
+    # `keep_parts`: books reuse the parts an earlier run laid out into the same folder (an edit re-lays its part).
+    cache = PartCache(Path(out_dir) / PART_CACHE, user_packs) if keep_parts else None
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
                         version=__version__, progress=progress, on_item=on_item, strict=strict, theme=theme, templates_href=href,
-                        packs_label=packs_label(user_packs), max_pages=max_pages)
+                        packs_label=packs_label(user_packs), max_pages=max_pages,
+                        part_cache=cache)
 
 
 def packs_label(user_packs) -> str:

@@ -395,7 +395,7 @@ def _run_jobs(args, content, jobs, display, pdfs) -> bool:
             display.note(f"seed: {seed}")  # printed even when quiet: the one way to make it again
         ctx = build.context_for(content, seed=seed if command.seeded else None, progress=display.step,
                                 on_item=display.event, user_packs=args.content, strict=args.strict,
-                                theme=args.theme, out_dir=args.out, max_pages=args.max_pages)
+                                theme=args.theme, out_dir=args.out, max_pages=args.max_pages, keep_parts=True)
         with display.job(command.full_name + (f" --seed {seed}" if command.seeded else "")):
             report = build.run_command(command, ctx, opts, args.out, count_pages=display.level != progress.QUIET)
         _show_capped(report.warnings, lambda warning: display.warning(warning, error=ctx.strict))

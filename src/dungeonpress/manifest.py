@@ -55,6 +55,27 @@ def tree_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
+def media_digest(roots, text_suffixes: tuple) -> str:
+    """sha256 over the files below `roots` that are not text (`text_suffixes`): the images a book shows.
+
+    What a laid-out book part depends on besides its HTML, which already holds every word of the text files.
+    """
+    digest = hashlib.sha256()
+    for root in roots:
+        root = Path(root)
+        for folder, dirs, files in os.walk(root) if root.is_dir() else ():
+            dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
+            for name in sorted(files):
+                path = Path(folder) / name
+                if path.suffix in text_suffixes:
+                    continue
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+                digest.update(os.readlink(path).encode() if path.is_symlink() else
+                              path.read_bytes() if path.is_file() else b"special")
+                digest.update(b"\0")
+    return digest.hexdigest()
+
+
 class Fingerprints:
     """Digests of the inputs, each folder hashed once per run however many items read it."""
 

@@ -317,65 +317,28 @@ def text_off_page(rendered: Rendered) -> list[str]:
     return found
 
 
-SPARE = "notes-"  # id prefix of the spare pages (notes pages) a document may lose when it is padded
+@dataclass(frozen=True)
+class PageMeasure:
+    """One laid-out page as plain numbers: its height and the top and bottom of each anchor's box, in CSS px.
 
-
-def anchor_boxes(rendered: Rendered) -> dict:
-    """Every anchor (element id) of a laid-out document → (page index, top, bottom) of its box, in CSS px."""
-    return {name: (index, top, bottom) for index, page in enumerate(rendered.document.pages)
-            for name, (_, top, _, bottom) in page.anchors.items()}
-
-
-def anchor_pages(rendered: Rendered) -> dict:
-    """Every anchor (element id) → the indices of the pages its box is on (more than one when it was split)."""
-    pages: dict = {}
-    for index, page in enumerate(rendered.document.pages):
-        for name in page.anchors:
-            pages.setdefault(name, []).append(index)
-    return pages
-
-
-def page_height(rendered: Rendered, index: int) -> float:
-    """The height of one laid-out page, in CSS px."""
-    return rendered.document.pages[index].height
-
-
-def spare_pages(rendered: Rendered, prefix: str = SPARE) -> list[int]:
-    """Indices of the pages holding an anchor that starts with `prefix` (the notes pages), in order."""
-    return [i for i, page in enumerate(rendered.document.pages)
-            if any(anchor.startswith(prefix) for anchor in page.anchors)]
-
-
-def drop_spare_pages(rendered: Rendered, surplus: int, prefix: str = SPARE) -> Rendered:
-    """The same document without its last `surplus` spare pages (a copy: nothing is laid out again)."""
-    if surplus <= 0:
-        return rendered
-    dropped = set(spare_pages(rendered, prefix)[-surplus:])
-    kept = [page for i, page in enumerate(rendered.document.pages) if i not in dropped]
-    return Rendered(document=rendered.document.copy(kept), warnings=rendered.warnings, fetcher=rendered.fetcher)
-
-
-def pad_to_multiple(rendered: Rendered, multiple: int, name: str, prefix: str = SPARE) -> Rendered:
-    """Keep just enough spare pages for the page count to be a multiple of `multiple` (booklets fold in fours).
-
-    The one way every booklet is padded: the document is laid out once with a few spare notes
-    pages, and the ones not needed are dropped. RenderError if too few spares were laid out.
+    What page fitting (dungeonpress.paginate) reads of a layout; the engine's own objects stay in this module.
     """
-    spares = len(spare_pages(rendered, prefix))
-    needed = -(rendered.page_count - spares) % multiple
-    padded = drop_spare_pages(rendered, spares - needed, prefix)
-    if padded.page_count % multiple:
-        raise RenderError(f"{name} has {padded.page_count} pages after padding with {spares} spare notes pages "
-                          f"(expected a multiple of {multiple})")
-    return padded
+
+    height: float
+    boxes: dict  # anchor (element id) -> (top, bottom) of its box on this page
 
 
-def keep_pages(rendered: Rendered, count: int, name: str, prefix: str = SPARE) -> Rendered:
-    """Drop spare pages until the document has exactly `count` pages; RenderError if it cannot."""
-    padded = drop_spare_pages(rendered, rendered.page_count - count, prefix)
-    if padded.page_count != count:
-        raise RenderError(f"{name} came out at {padded.page_count} pages, not {count}")
-    return padded
+def measure(rendered: Rendered) -> tuple:
+    """Every page of a laid-out document as a PageMeasure, in order."""
+    return tuple(PageMeasure(page.height, {name: (top, bottom) for name, (_, top, _, bottom) in page.anchors.items()})
+                 for page in rendered.document.pages)
+
+
+def keep_only(rendered: Rendered, indices) -> Rendered:
+    """The same document with only the pages at `indices` (a copy: nothing is laid out again)."""
+    kept = set(indices)
+    pages = [page for i, page in enumerate(rendered.document.pages) if i in kept]
+    return Rendered(document=rendered.document.copy(pages), warnings=rendered.warnings, fetcher=rendered.fetcher)
 
 
 # Fonts are always subset. With HarfBuzz-Subset WeasyPrint uses it; without it, fontTools. Embedding

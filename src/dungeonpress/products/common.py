@@ -62,6 +62,8 @@ class BuildContext:
     progress: object = None  # callable(done, total, label) or None: what the product is doing now
     on_item: object = None  # callable(Event) or None: items of a batch started/finished/failed/skipped
     warnings: list = field(default_factory=list)
+    # Laid-out parts of books by key (paginate.book): a dict kept for the run, or one kept on disk by build; None: no reuse
+    part_cache: object = None
     max_pages: int | None = None  # pages one document may lay out (--max-pages); None: pdf.MAX_PAGES
 
     def named(self, name: str) -> str:

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from dataclasses import dataclass
 
 from dungeonpress.dice import d, sub_rng
-from dungeonpress.errors import RenderError, UsageError
+from dungeonpress.errors import UsageError
 from dungeonpress.generate.dungeon import generate_dungeon
 from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
 from dungeonpress.views.notes import notes_page, notes_view
 from dungeonpress.views import dungeon as views
 from dungeonpress.views.delve_rules import rule_sections, rule_table_view
+from dungeonpress.paginate import geometry
 from dungeonpress.products import options
 from dungeonpress.products.common import BuildContext, Command, Job, Output, drawing_css, html_from_template, layout, write
 from dungeonpress.products.dungeon_vtt import vtt_outputs
@@ -31,13 +31,10 @@ MIN_ROOMS, MAX_ROOMS = 3, 30
 PACK_COUNT = 6
 MAX_PACK = 36  # a d66 picks from at most 36 delves
 MAX_BATCH = 1000  # separate dungeons from one --batch run
-ZINE_PAGES = 8
 MAX_ZINE_NOTES = 2  # a one-page key leaves two zine pages to fill
-ZINE_FITS = ("whole", "flowing", "dense", "tight", "crowded")  # ways to lay out the zine, tried in turn until it fits
 MAX_BOOKLET_NOTES = 3  # the most a booklet needs to reach a multiple of four pages
 
-# Where the map goes, in mm (width, height): the page's text box less the heading and legend lines.
-MAP_BOX = {"zine-a4": (64.2, 82.0), "zine-letter": (59.8, 84.0), "a5": (122.0, 142.0), "half-letter": (113.0, 148.0)}
+MAP_BOX = geometry.MAP_BOX  # where the map goes, in mm (width, height), on each page size
 # How much of the pre-rolled oracle each layout prints (the JSON always has all of it).
 ORACLE = {"zine": {"oracle_rows": 6, "twists": 3, "d6s": 10}, "booklet": {"oracle_rows": 30, "twists": 8, "d6s": 36}}
 
@@ -160,7 +157,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     """The zine's eight pages as HTML, with spare notes pages (dropped after layout when not needed).
 
     `probe` leaves out all but the room key and the aids page: the parts whose length decides the fit.
-    `gaps` (px) puts the aids page's foot at the foot of the page (see `foot_gaps`).
+    `gaps` (px) puts the aids page's foot at the foot of the page (see paginate.zine.foot_gaps).
     """
     crowded = fit == "crowded"
     aids = ORACLE["zine"] | ({"oracle_rows": CROWDED_ORACLE_ROWS} if crowded else {})
@@ -170,163 +167,38 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
                               body_class=f"zine zine-{paper}" + {"dense": " dense", "tight": " dense tight", "crowded": " dense tight"}.get(fit, ""),
-                              probe=probe, gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
+                              geometry_css=geometry.zine_css(), probe=probe, gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
                                                  for page in ("aids",)})
-
-
-# The cover, map, oracle and back pages: one page each in every fit (the full layout checks it); a probe
-# lays out one empty page in their place.
-ZINE_FIXED_PAGES = 4
-# How far below its page's top each foot ends (px): the pages are at least 94 mm tall (zine.css) and the
-# fold-cut diagram keeps 1.2 mm under it (the aids page's foot is put there by a measured gap, the back
-# page's by zine.css).
-ZINE_FOOT_AT_PX = {"aids": (94 - 1.2) / 25.4 * 96, "back": 94 / 25.4 * 96}
 
 
 def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean",
                show_rolls: bool = False) -> bytes:
-    """The zine's eight pages in reading order, as PDF bytes (before imposition)."""
-    from dungeonpress import pdf  # loaded when a product is made, not for --help
-    # Key entries stay whole on a page when they can; if that overflows the eight pages, they may
-    # turn the page between paragraphs, then the type steps down to 7 pt, and as a last resort (a
-    # long key) the key's lines and gaps close up, the type staying at 7 pt; past that (the crowded fit) the doors,
-    # puzzles and end rule leaves the key's pages for the oracle page, in place of the pre-rolled answers.
-    # Notes pages fill a short key up to eight; the spares are dropped.
-    # The fit is chosen by laying out only the key and aids pages (a probe: under half the zine's
-    # layout work), each fit in turn; the whole zine is then laid out once, its key balanced and the
-    # aids page's foot put down from what the probe measured. Each section starts its own page,
-    # so these pages come out the same inside the whole zine; if the zine still runs over (a fixed page
-    # that grew), every fit is tried on the whole zine as before.
-    # A fit should also keep the aids page to one page (in a theme with wider letters the
-    # aids page can run over onto a page of its own, in a notes page's place); when no fit does, the first
-    # that keeps eight pages is taken.
-    numbers = [room.number for room in dungeon.rooms]
-    fits = {}  # fit → (probe, pages the zine will have)
-    for fit in ZINE_FITS:
-        probe = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, probe=True))
-        fits[fit] = probe, probe.page_count - 1 + ZINE_FIXED_PAGES
-        spans = pdf.anchor_pages(probe)
-        if fits[fit][1] <= ZINE_PAGES and len(spans["zine-aids"]) == 1:
-            break
-    else:
-        fit = next((f for f, (_, pages) in fits.items() if pages <= ZINE_PAGES), fit)
-    probe, expected = fits[fit]
-    turns = balanced_turns(probe, numbers) if fit == "whole" else []
-    rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns,
-                                     gaps=foot_gaps(probe)))
-    if rendered.page_count - len(pdf.spare_pages(rendered)) != expected or overflowing_pages(rendered):
-        rendered = zine_by_trial(ctx, dungeon, seed, rooms, paper, map_style, show_rolls)
+    """The zine's eight pages in reading order, as PDF bytes (before imposition); paginate.zine chooses the fit."""
+    from dungeonpress.paginate import zine as fitting  # loaded when a product is made, not for --help
+    render, rules = zine_fit(ctx, dungeon, seed, rooms, paper, map_style, show_rolls)
     problem = f"the zine of '{dungeon.name}' (try fewer --rooms or --layout booklet)"
-    spilled = overflowing_pages(rendered)
-    if spilled:
-        raise RenderError(f"{problem}: its {', '.join(spilled)} page runs over onto another page")
-    rendered = pdf.keep_pages(rendered, ZINE_PAGES, problem)
-    return write(ctx, rendered)
+    return write(ctx, fitting.fit_zine(render, lambda html: layout(ctx, html), rules, problem))
 
 
-def zine_by_trial(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str,
-                  show_rolls: bool):
-    """The safe way: the whole zine laid out in each fit in turn until it fits, then balanced if that keeps its
-    pages, then once more with the aids page's foot put down."""
-    from dungeonpress import pdf  # loaded when a product is made, not for --help
-    for fit in ZINE_FITS:
-        rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls))
-        if rendered.page_count - len(pdf.spare_pages(rendered)) <= ZINE_PAGES and not overflowing_pages(rendered):
-            break
-    turns = balanced_turns(rendered, [room.number for room in dungeon.rooms]) if fit == "whole" else []
-    if turns:
-        balanced = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns))
-        if balanced.page_count - len(pdf.spare_pages(balanced)) == rendered.page_count - len(pdf.spare_pages(rendered)):
-            rendered = balanced
-        else:
-            turns = []
-    gaps = foot_gaps(rendered)
-    if any(gaps.values()):
-        rendered = layout(ctx, zine_html(ctx, dungeon, seed, rooms, paper, fit, map_style, show_rolls, turns, gaps=gaps))
-    return rendered
+def zine_fit(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean",
+             show_rolls: bool = False) -> tuple:
+    """What paginate.zine fits: (the zine's HTML for a candidate fit, the rules: the key's rooms and anchors)."""
+    from dungeonpress.paginate import zine as fitting  # loaded when a product is made, not for --help
 
+    def render(candidate: fitting.Candidate) -> str:
+        return zine_html(ctx, dungeon, seed, rooms, paper, candidate.fit, map_style, show_rolls, candidate.turns,
+                         probe=candidate.probe, gaps=candidate.gaps)
 
-def foot_gaps(rendered) -> dict:
-    """The gap (px) above the aids page's foot that puts the foot at the bottom, from a layout without gaps.
-
-    Without a gap the foot follows what is above it; the page's content is then as tall as from the
-    section's top to the foot's bottom, and the gap brings that up to the page's least height.
-    """
-    from dungeonpress import pdf  # loaded when a product is made, not for --help
-    where, spans = pdf.anchor_boxes(rendered), pdf.anchor_pages(rendered)
-    gaps = {}
-    for page in ("aids",):
-        section, foot = where.get(f"zine-{page}"), where.get(f"zine-{page}-foot")
-        if section and foot and len(spans[f"zine-{page}"]) == 1:  # a page that ran over keeps its foot where it fell
-            gaps[page] = max(0.0, ZINE_FOOT_AT_PX[page] - (foot[2] - section[1]))
-    return gaps
-
-
-# Zine pages that must each stay on their one panel. The aids page is not among them: when no fit keeps
-# it whole (Atkinson's wider letters), its fold-and-cut note takes the panel a spare notes page would
-# have had, and the oracle and rules pages keep theirs (the fit prefers one that keeps it whole).
-ONE_PAGE = ("cover", "map", "oracle", "back")
-
-
-def overflowing_pages(rendered) -> list[str]:
-    """The one-panel zine pages that were split over more than one page.
-
-    The page count alone does not show it: the spare notes pages absorb the extra page, and the
-    oracle and rules pages, which must stand under the slit, land on other panels.
-    """
-    from dungeonpress import pdf  # loaded when a product is made, not for --help
-    pages = pdf.anchor_pages(rendered)
-    return [name for name in ONE_PAGE if len(pages.get(f"zine-{name}", ())) > 1]
-
-
-PAGE_FOOT_PX = 5 / 25.4 * 96  # the zine page's bottom margin, in CSS px
-
-
-def balanced_turns(rendered, numbers: list) -> list:
-    """Rooms that should open a key page so its pages are about equally full (same page count), from a first layout.
-
-    The first layout fills each page before turning, which can leave the last key page nearly empty;
-    here the entries are shared out over the same pages so that the fullest page is as empty as it can be.
-    """
-    from dungeonpress import pdf  # loaded when a product is made, not for --help
-    where = pdf.anchor_boxes(rendered)  # anchor → (page index, top, bottom) of the entry's box, in CSS px
-    try:
-        boxes = [where[f"d1-room-{n}"] for n in numbers]
-    except KeyError:
-        return []
-    # The rules that follow the key travel with its last entry: the last page must hold them too.
-    tail = where.get("zine-key-rules")
-    tail_height = tail[2] - tail[1] if tail and tail[0] == boxes[-1][0] else 0.0
-    starts = [(page, top) for page, top, _ in boxes]
-    pages = sorted({page for page, _ in starts})
-    if len(pages) < 2:
-        return []
-    heights = [bottom - top for _, top, bottom in boxes]
-    heights[-1] += tail_height
-    first_top = starts[0][1]
-    later_top = min(y for page, y in starts if page != pages[0])
-    foot = pdf.page_height(rendered, pages[0]) - PAGE_FOOT_PX
-    best, best_cuts = None, None
-    for cuts in itertools.combinations(range(1, len(numbers)), len(pages) - 1):
-        bounds = (0, *cuts, len(numbers))
-        fills = []
-        for g in range(len(pages)):
-            room = foot - (first_top if g == 0 else later_top)
-            fills.append(sum(heights[bounds[g]:bounds[g + 1]]) / room)
-        worst = max(fills)
-        if worst <= 0.98 and (best is None or worst < best - 1e-9):
-            best, best_cuts = worst, cuts
-    if best_cuts is None:
-        return []
-    natural = [numbers[i] for i, (page, _) in enumerate(starts) if i and page != starts[i - 1][0]]
-    chosen = [numbers[i] for i in best_cuts]
-    return [] if chosen == natural else chosen
+    # The rules that follow the key (navigation, doors) travel with its last entry: its page must hold them too.
+    return render, fitting.ZineRules(entries=tuple((room.number, f"d1-room-{room.number}") for room in dungeon.rooms),
+                                     tail="zine-key-rules")
 
 
 def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, fmt: str, *, name: str,
                     pack_seed: int | None = None, map_style: str = "clean", show_rolls: bool = False) -> list[Output]:
     """An A5 (or half-letter) reading PDF and its saddle-stitch imposition; one dungeon, or a pack with an index."""
     from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
+    from dungeonpress.paginate import pages
     page = "a5" if paper == "a4" else "half-letter"
     shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=MAP_BOX[page],
                                map_style=map_style, map_css=map_css(ctx), **ORACLE["booklet"])
@@ -354,32 +226,15 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     # Laid out once with spare notes pages before the back cover; keep just enough to fold whole sheets.
     # A delve whose map would fall on a right-hand page gets a notes page before it, and the book is laid out again.
     rendered = layout(ctx, html)
-    fillers = maps_on_the_left(rendered, [view["anchor"] for view in shown])
+    fillers = pages.even_page_fillers(pdf.measure(rendered), [view["anchor"] for view in shown])
     if fillers:
         rendered = layout(ctx, booklet_html(fillers))
-    rendered = pdf.pad_to_multiple(rendered, 4, name)
+    rendered = pages.pad_to_multiple(rendered, 4, name)
     reading = write(ctx, rendered)
     suffix = "" if paper == "a4" else "-letter"
     reading_name = f"{name}.pdf" if pack_seed is not None else f"{name}-{page}.pdf"  # a pack is pack-<seed>.pdf
     imposed = impose.impose_booklet(reading, paper, reading_copy=ctx.named(style_name(reading_name, map_style)))
     return [Output(reading_name, reading), Output(f"{name}-booklet{suffix}.pdf", imposed)]
-
-
-def maps_on_the_left(rendered, anchors: list) -> list:
-    """The delves (by anchor) that need a notes page before them so each map is on a left-hand (even) page.
-
-    Each delve starts a new page, so one page put in moves every later page by one: walked in order.
-    """
-    from dungeonpress import pdf  # loaded when a product is made, not for --help
-    where = {name: box[0] + 1 for name, box in pdf.anchor_boxes(rendered).items()}  # page number
-    fillers, shift = [], 0
-    for anchor in anchors:
-        if anchor not in where:
-            continue
-        if (where[anchor] + shift) % 2:
-            fillers.append(anchor)
-            shift += 1
-    return fillers
 
 
 def map_css(ctx: BuildContext) -> str:

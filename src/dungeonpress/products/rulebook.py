@@ -11,7 +11,7 @@ from dungeonpress.products import options
 from dungeonpress.views.chapter import Directive, directive_block
 from dungeonpress.views.notes import notes_view
 from dungeonpress.views.sheet import simple_sheet_view
-from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
+from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout
 
 PAPERS = options.PAPERS
 LAYOUTS = ("pages", "booklet")
@@ -28,15 +28,20 @@ class RulebookOptions(options.PrintShopOptions):
 def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     """The reading PDF and, unless only one layout is asked for, booklets for each paper."""
     from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
+    from dungeonpress.paginate import book
     # 1. Chapters: Markdown with directives → HTML, and the headings for contents and bookmarks.
     if ctx.content.book is None:
         raise RenderError("no book.yaml in the content: nothing to build (expected content/dungeoneer/book.yaml)")
-    html = book_html(ctx, opts)
+    parts = book_parts(ctx, opts)
 
-    # 2. Lay the book out once with spare notes pages; keep just enough to fold into a booklet.
+    # 2. Lay the book out part by part (front matter, each chapter, back matter with spare notes pages,
+    #    just enough kept to fold into a booklet), each part written and freed, then bound into one PDF.
     ctx.tick(0, 3, "laying out the rulebook")
-    rendered = pdf.pad_to_multiple(layout(ctx, html), 4, NAME)
-    reading = write(ctx, rendered, print_shop=opts.pdf_x)
+    variant = pdf.PRINT_VARIANT if opts.pdf_x else pdf.TAGGED_VARIANT
+    reading, laid = book.lay_out_book(parts, lambda html: layout(ctx, html),
+                                      lambda rendered: pdf.write_pdf(rendered, variant=variant),
+                                      cache=ctx.part_cache, pad_to=4, name=NAME)
+    ctx.warnings.extend(warning for part in laid for warning in part.warnings)
     ctx.tick(1, 3, "imposing booklets")
 
     # 3. The outputs asked for.
@@ -58,6 +63,32 @@ def book_html(ctx: BuildContext, opts: RulebookOptions) -> str:
     return html_from_template(ctx, "book.html.j2", book=ctx.content.book, chapters=chapter_views(ctx),
                               notes_pages=notes_view(MAX_NOTES), quickref=quickref_view(ctx),
                               charsheet=simple_sheet_view(), digest=ctx.content.digest[:12], page_css=opts.page_css())
+
+
+# The contents' page numbers when the chapters are laid out apart: written by paginate.book, not target-counter.
+TOC_NUMBERS_CSS = ('.toc a::after { content: leader(". ") attr(data-page); } '
+                   '.toc li.l1 a::after { content: leader(" ") attr(data-page); }')
+WIDEST_NUMBER = "000"  # what the contents print before the chapters are placed (its length must not change)
+
+
+def book_parts(ctx: BuildContext, opts: RulebookOptions) -> list:
+    """The book as paginate.book parts: the front matter (numbered last), each chapter, the back matter."""
+    from collections import defaultdict
+    from dungeonpress.paginate.book import Part
+    shared = dict(book=ctx.content.book, chapters=chapter_views(ctx), notes_pages=notes_view(MAX_NOTES),
+                  quickref=quickref_view(ctx), charsheet=simple_sheet_view(), digest=ctx.content.digest[:12],
+                  page_css=opts.page_css())
+
+    def part(which, numbered=False):
+        def html(page_css: str, numbers: dict) -> str:
+            pages = numbers or defaultdict(lambda: WIDEST_NUMBER)
+            return html_from_template(ctx, "book.html.j2", part=which, toc_pages=pages if numbered else None,
+                                      part_css=page_css + (" " + TOC_NUMBERS_CSS if numbered else ""), **shared)
+        return html
+
+    return [Part("contents", part("front", numbered=True), numbered=True),
+            *[Part(f"chapter {n}", part(n - 1)) for n in range(1, len(shared["chapters"]) + 1)],
+            Part("back matter", part("back"))]
 
 
 def chapter_views(ctx: BuildContext) -> list:

@@ -17,7 +17,8 @@ PACK_TITLES = {"core": "Loner core", "dungeoneer": "Loner: Dungeoneer", "dungeon
 
 def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> list[Output]:
     """`tables.pdf` (A5 pages) and `tables-booklet-a4.pdf` / `-letter.pdf` (saddle-stitch)."""
-    from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
+    from dungeonpress import impose  # loaded when a product is made, not for --help
+    from dungeonpress.paginate import pages
     # 1. Group the rolled tables by the game they come from (core first), then by their group.
     by_origin: dict[str, list] = {}
     for table in sorted(rolled_tables(ctx.content), key=lambda t: (t.group, t.title)):
@@ -30,7 +31,7 @@ def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> l
     # 2. Lay out, padded to whole sheets, and impose.
     html = html_from_template(ctx, "tables.html.j2", sections=sections, bestiary=bestiary,
                               notes_pages=notes_view(MAX_NOTES), digest=ctx.content.digest[:12], page_css=opts.page_css())
-    reading = write(ctx, pdf.pad_to_multiple(layout(ctx, html), 4, "tables.pdf"), print_shop=opts.pdf_x)
+    reading = write(ctx, pages.pad_to_multiple(layout(ctx, html), 4, "tables.pdf"), print_shop=opts.pdf_x)
     return [Output("tables.pdf", reading),
             Output("tables-booklet-a4.pdf", impose.impose_booklet(reading, "a4", creep_mm=opts.creep_mm,
                                                                      reading_copy=ctx.named("tables.pdf"))),

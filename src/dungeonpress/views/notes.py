@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SPARE_ID = "notes-"  # the id prefix pdf.pad_to_multiple and pdf.keep_pages look for
+SPARE_ID = "notes-"  # the id prefix paginate.pages.pad_to_multiple and keep_pages look for
 
 
 def notes_view(count: int, *, heading: str = "Notes", lines: int = 21, cls: str = "notes", tag: str = "h1") -> list:

@@ -1,0 +1,245 @@
+"""Bind PDFs laid out apart (a book's chapters) into one: pages, one structure tree, outline, named destinations."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import warnings
+
+import pikepdf
+
+
+class BindError(ValueError):
+    """The parts cannot be bound as they are (a structure the binder does not know, a name in two parts)."""
+
+
+def bind(parts: list[bytes], *, drop_dests: list | None = None) -> bytes:
+    """One PDF holding every page of `parts` in order, as if it had been laid out as one document.
+
+    - Pages keep their content, links and fonts; identical embedded font files are stored once.
+    - The tagged structure becomes one tree: every part's top-level elements under the first part's
+      Document element, each page's and link's StructParents key moved past the earlier parts' keys,
+      so the ParentTree stays valid.
+    - The outline is the parts' outlines one after another; named destinations are merged (a link to a
+      name resolves in whichever part holds it). `drop_dests[i]` names destinations of part i to leave
+      out: stand-ins a part laid out so its links to other parts were kept (as many empty elements at the
+      start of its body, taken off the structure tree too).
+    - Catalog entries (language, metadata, viewer preferences, MarkInfo) and the document info come from
+      the first part. The bytes depend only on the parts: the same parts bind to the same bytes.
+    """
+    if not parts:
+        raise BindError("nothing to bind")
+    drop_dests = drop_dests or [()] * len(parts)
+    out = pikepdf.open(io.BytesIO(parts[0]))
+    tree = _structure(out)
+    if tree is not None:
+        _drop_stand_ins(_document(tree), len(drop_dests[0]))
+    next_key = _next_key(tree)
+    outline_items = _top_outline(out)
+    dests = [(name, dest) for name, dest in _dests(out) if name not in set(drop_dests[0])]
+    sources = []  # kept open until saved: copied objects are read from them then
+    for index, data in enumerate(parts[1:], start=1):
+        part = pikepdf.open(io.BytesIO(data))
+        sources.append(part)
+        first_new = len(out.pages)
+        with warnings.catch_warnings():  # pikepdf warns that names are not copied with pages: they are, below
+            warnings.filterwarnings("ignore", message="Copying pages from another Pdf")
+            out.pages.extend(part.pages)
+        new_pages = [out.pages[i] for i in range(first_new, len(out.pages))]
+        offset = next_key
+        for page in new_pages:
+            _shift_struct_parents(page, offset)
+        part_tree = _structure(part)
+        if (tree is None) != (part_tree is None):
+            raise BindError(f"part {index + 1} is {'un' if part_tree is None else ''}tagged, unlike the first")
+        if tree is not None:
+            copied = out.copy_foreign(part_tree)
+            _drop_stand_ins(_document(copied), len(drop_dests[index]))
+            document = _document(tree)
+            for element in _as_list(_document(copied).get("/K")):
+                element.P = document
+                document.K.append(element)
+            nums = copied.ParentTree.Nums
+            for i in range(0, len(nums), 2):
+                tree.ParentTree.Nums.append(int(nums[i]) + offset)
+                tree.ParentTree.Nums.append(nums[i + 1])
+            next_key = offset + _next_key(copied)
+        for item in _top_outline(part):
+            outline_items.append(out.copy_foreign(item))
+        dests += [(name, _copy(out, part, dest)) for name, dest in _dests(part) if name not in set(drop_dests[index])]
+    if tree is not None and "/ParentTreeNextKey" in tree:
+        tree.ParentTreeNextKey = next_key
+    _set_outline(out, outline_items)
+    _set_dests(out, dests)
+    _share_font_files(out)
+    buffer = io.BytesIO()
+    out.save(buffer, deterministic_id=True, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    for part in sources:
+        part.close()
+    return buffer.getvalue()
+
+
+def _copy(out, part, value):
+    """`value` of `part` copied into `out` (a direct array or dictionary is made indirect in `part` first)."""
+    if isinstance(value, (pikepdf.Array, pikepdf.Dictionary)) and not value.is_indirect:
+        value = part.make_indirect(value)
+    return out.copy_foreign(value)
+
+
+def _structure(pdf):
+    return pdf.Root.get("/StructTreeRoot")
+
+
+def _as_list(value) -> list:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, pikepdf.Array) else [value]
+
+
+def _document(tree):
+    """The structure tree's one top element (WeasyPrint writes a single Document element)."""
+    kids = _as_list(tree.get("/K"))
+    if len(kids) != 1 or kids[0].get("/S") != "/Document":
+        raise BindError("a part's structure tree does not hold one Document element")
+    document = kids[0]
+    if not isinstance(document.get("/K"), pikepdf.Array):
+        document.K = pikepdf.Array(_as_list(document.get("/K")))
+    return document
+
+
+def _drop_stand_ins(document, count: int) -> None:
+    """Take the `count` stand-in anchors off the front of a part's structure: the empty elements its body
+    begins with (paginate.book.stand_ins puts them there; they hold no content a reader could reach)."""
+    kids = document.K
+    leading = 0
+    while leading < min(count, len(kids)) and len(_as_list(kids[leading].get("/K"))) == 0:
+        leading += 1
+    if leading != count:
+        raise BindError(f"a part should begin with {count} empty stand-in elements, not {leading}")
+    document.K = pikepdf.Array(list(kids)[count:])
+
+
+def _next_key(tree) -> int:
+    """The first ParentTree key after the ones a tree uses (a flat /Nums array, as WeasyPrint writes)."""
+    if tree is None:
+        return 0
+    parent_tree = tree.ParentTree
+    if "/Kids" in parent_tree:
+        raise BindError("a part's ParentTree has /Kids (only flat /Nums trees are bound)")
+    keys = [int(parent_tree.Nums[i]) for i in range(0, len(parent_tree.Nums), 2)]
+    return max(keys, default=-1) + 1
+
+
+def _shift_struct_parents(page, offset: int) -> None:
+    if "/StructParents" in page.obj:
+        page.obj.StructParents = int(page.obj.StructParents) + offset
+    for annotation in page.obj.get("/Annots", []):
+        if "/StructParent" in annotation:
+            annotation.StructParent = int(annotation.StructParent) + offset
+
+
+def _top_outline(pdf) -> list:
+    """The outline's top-level items, in order (their children come with them)."""
+    outlines = pdf.Root.get("/Outlines")
+    items, item = [], outlines.get("/First") if outlines is not None else None
+    while item is not None:
+        items.append(item)
+        item = item.get("/Next")
+    return items
+
+
+def _set_outline(pdf, items: list) -> None:
+    if not items:
+        return
+    root = pdf.Root.get("/Outlines")
+    if root is None:
+        root = pdf.Root.Outlines = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Outlines))
+    count = 0
+    for i, item in enumerate(items):
+        item.Parent = root
+        if i:
+            item.Prev = items[i - 1]
+        elif "/Prev" in item:
+            del item.Prev
+        if i + 1 < len(items):
+            item.Next = items[i + 1]
+        elif "/Next" in item:
+            del item.Next
+        count += 1 + max(0, int(item.get("/Count", 0)))
+    root.First, root.Last, root.Count = items[0], items[-1], count
+
+
+def _dests(pdf) -> list:
+    """(name, destination) of a flat /Names /Dests tree, in order."""
+    names = pdf.Root.get("/Names")
+    tree = names.get("/Dests") if names is not None else None
+    if tree is None:
+        return []
+    if "/Kids" in tree:
+        raise BindError("a part's named destinations have /Kids (only flat /Names trees are bound)")
+    flat = tree.Names
+    return [(str(flat[i]), flat[i + 1]) for i in range(0, len(flat), 2)]
+
+
+def _set_dests(pdf, dests: list) -> None:
+    if not dests:
+        return
+    seen: dict = {}
+    for name, dest in dests:
+        if name in seen:
+            raise BindError(f"the destination '{name}' is in two parts")
+        seen[name] = dest
+    flat = pikepdf.Array()
+    for name in sorted(seen):  # a name tree is sorted by key
+        flat.append(pikepdf.String(name))
+        flat.append(seen[name])
+    if "/Names" not in pdf.Root:
+        pdf.Root.Names = pikepdf.Dictionary()
+    pdf.Root.Names.Dests = pdf.make_indirect(pikepdf.Dictionary(Names=flat))
+
+
+def _share_font_files(pdf) -> None:
+    """One copy of each distinct embedded font file; distinct subsets under one name get names of their own.
+
+    Each part embedded its own fonts: whole fonts (no HarfBuzz-Subset) are the same file in every part and
+    are kept once; subsets differ from part to part but WeasyPrint tags them by the font alone
+    (ABCDEF+Vollkorn in every part), so a subset whose tag another file already has is re-tagged from a
+    digest of its own bytes: names stay unique in the book, as PDF readers expect.
+    """
+    by_digest: dict = {}  # file digest -> the stream kept
+    name_of: dict = {}  # font name -> the digest of the file first seen under it
+    for page in pdf.pages:
+        for font, descriptor in _fonts(page):
+            for key in ("/FontFile", "/FontFile2", "/FontFile3"):
+                stream = descriptor.get(key)
+                if stream is None:
+                    continue
+                digest = hashlib.sha256(stream.read_raw_bytes() + repr(sorted(
+                    (str(k), repr(v)) for k, v in stream.stream_dict.items() if k != "/Length")).encode()).hexdigest()
+                kept = by_digest.setdefault(digest, stream)
+                if kept.objgen != stream.objgen:
+                    descriptor[key] = kept
+                name = str(descriptor.get("/FontName", ""))
+                if name_of.setdefault(name, digest) != digest and _TAG.match(name.lstrip("/")):
+                    tag = "".join(chr(ord("A") + int(digest[i:i + 2], 16) % 26) for i in range(0, 12, 2))
+                    renamed = pikepdf.Name("/" + tag + "+" + name[8:])
+                    name_of[str(renamed)] = digest
+                    descriptor.FontName = renamed
+                    for named in font:
+                        named.BaseFont = renamed
+
+
+_TAG = re.compile(r"^[A-Z]{6}\+")
+
+
+def _fonts(page):
+    """(the font dictionaries that name it, its descriptor) of every embedded font a page uses."""
+    resources = page.obj.get("/Resources")
+    fonts = resources.get("/Font") if resources is not None else None
+    for _, font in (fonts.items() if fonts is not None else ()):
+        if "/FontDescriptor" in font:
+            yield [font], font.FontDescriptor
+        for descendant in font.get("/DescendantFonts", []):  # Type0 fonts keep the file in their CIDFont
+            if "/FontDescriptor" in descendant:
+                yield [font, descendant], descendant.FontDescriptor

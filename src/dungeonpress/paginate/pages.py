@@ -1,0 +1,80 @@
+"""A laid-out document → where its anchors fell, its spare (notes) pages, and the same document padded or cut to size."""
+
+from __future__ import annotations
+
+from dungeonpress import pdf
+from dungeonpress.errors import RenderError
+from dungeonpress.views.notes import SPARE_ID
+
+SPARE = SPARE_ID  # id prefix of the spare pages (notes pages) a document may lose when it is padded
+
+
+def anchor_boxes(measured) -> dict:
+    """Every anchor (element id) of measured pages → (page index, top, bottom) of its box, in CSS px.
+
+    `measured` is pdf.measure(rendered): a box split over pages gives its last page.
+    """
+    return {name: (index, top, bottom) for index, page in enumerate(measured)
+            for name, (top, bottom) in page.boxes.items()}
+
+
+def anchor_pages(measured) -> dict:
+    """Every anchor (element id) → the indices of the pages its box is on (more than one when it was split)."""
+    pages: dict = {}
+    for index, page in enumerate(measured):
+        for name in page.boxes:
+            pages.setdefault(name, []).append(index)
+    return pages
+
+
+def spare_pages(measured, prefix: str = SPARE) -> list[int]:
+    """Indices of the pages holding an anchor that starts with `prefix` (the notes pages), in order."""
+    return [i for i, page in enumerate(measured) if any(anchor.startswith(prefix) for anchor in page.boxes)]
+
+
+def drop_spare_pages(rendered, surplus: int, prefix: str = SPARE):
+    """The same document without its last `surplus` spare pages (a copy: nothing is laid out again)."""
+    if surplus <= 0:
+        return rendered
+    dropped = set(spare_pages(pdf.measure(rendered), prefix)[-surplus:])
+    return pdf.keep_only(rendered, [i for i in range(rendered.page_count) if i not in dropped])
+
+
+def pad_to_multiple(rendered, multiple: int, name: str, prefix: str = SPARE):
+    """Keep just enough spare pages for the page count to be a multiple of `multiple` (booklets fold in fours).
+
+    The one way every booklet is padded: the document is laid out once with a few spare notes
+    pages, and the ones not needed are dropped. RenderError if too few spares were laid out.
+    """
+    spares = len(spare_pages(pdf.measure(rendered), prefix))
+    needed = -(rendered.page_count - spares) % multiple
+    padded = drop_spare_pages(rendered, spares - needed, prefix)
+    if padded.page_count % multiple:
+        raise RenderError(f"{name} has {padded.page_count} pages after padding with {spares} spare notes pages "
+                          f"(expected a multiple of {multiple})")
+    return padded
+
+
+def keep_pages(rendered, count: int, name: str, prefix: str = SPARE):
+    """Drop spare pages until the document has exactly `count` pages; RenderError if it cannot."""
+    padded = drop_spare_pages(rendered, rendered.page_count - count, prefix)
+    if padded.page_count != count:
+        raise RenderError(f"{name} came out at {padded.page_count} pages, not {count}")
+    return padded
+
+
+def even_page_fillers(measured, anchors: list) -> list:
+    """The anchors that need a filler page put before them so each falls on an even (left-hand) page number.
+
+    Each anchor starts a new page, so one page put in moves every later page by one: walked in order.
+    Anchors the layout does not have are skipped.
+    """
+    where = {name: box[0] + 1 for name, box in anchor_boxes(measured).items()}  # page number
+    fillers, shift = [], 0
+    for anchor in anchors:
+        if anchor not in where:
+            continue
+        if (where[anchor] + shift) % 2:
+            fillers.append(anchor)
+            shift += 1
+    return fillers

@@ -1,0 +1,182 @@
+"""The one-sheet zine's fit: the product's HTML for each candidate fit → the laid-out eight pages.
+
+The product says how to make the HTML of a candidate (`render(Candidate) -> str`) and how to lay HTML
+out (`lay_out(html) -> pdf.Rendered`); this module chooses the fit, balances the key's pages and puts
+the aids page's foot down, from what the layouts measured.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from dungeonpress import pdf
+from dungeonpress.errors import RenderError
+from dungeonpress.paginate import geometry
+from dungeonpress.paginate.pages import anchor_boxes, anchor_pages, keep_pages, spare_pages
+
+PAGES = 8
+# Ways to lay out the zine, tried in turn until it fits; "crowded" is the last resort of the longest keys (the
+# product moves a rule off the key's pages).
+FITS = ("whole", "flowing", "dense", "tight", "crowded")
+# The cover, map, oracle and back pages: one page each in every fit (the full layout checks it); a probe
+# lays out one empty page in their place.
+FIXED_PAGES = 4
+# Zine pages that must each stay on their one panel. The aids page is not among them: when no fit keeps
+# it whole (Atkinson's wider letters), its fold-and-cut note takes the panel a spare notes page would
+# have had, and the oracle and rules pages keep theirs (the fit prefers one that keeps it whole).
+ONE_PAGE = ("cover", "map", "oracle", "back")
+FEET = ("aids",)  # pages whose foot is put at the page's foot by a measured gap (the back page's is zine.css's)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One way to lay the zine out, asked of the product's render function.
+
+    `fit` is one of FITS; `turns` the key entries (their labels) that open a key page; `probe` asks for
+    the key and aids pages alone; `gaps` (page → px) puts a page's foot at the foot of the page.
+    """
+
+    fit: str = "whole"
+    turns: tuple = ()
+    probe: bool = False
+    gaps: dict | None = None
+
+
+@dataclass(frozen=True)
+class ZineRules:
+    """What the fit must keep: `entries` are the key's (label, anchor) pairs in order, e.g. (3, "d1-room-3")."""
+
+    entries: tuple
+    tail: str = ""  # the anchor of what follows the last entry on its page (it travels with it), if any
+    pages: int = PAGES
+    fits: tuple = FITS
+    fixed_pages: int = FIXED_PAGES
+    one_page: tuple = ONE_PAGE
+    foot_at_px: dict = field(default_factory=lambda: dict(geometry.ZINE_FOOT_AT_PX))
+    page_foot_px: float = geometry.PAGE_FOOT_PX
+
+
+def fit_zine(render, lay_out, rules: ZineRules, problem: str):
+    """The zine laid out in the first fit that keeps it to `rules.pages` pages, its spare pages dropped.
+
+    RenderError naming `problem` (what to tell the user) when a one-panel page runs over or no fit fits.
+    """
+    # Key entries stay whole on a page when they can; if that overflows the eight pages, they may
+    # turn the page between paragraphs, then the type steps down to 7 pt, and as a last resort (a
+    # long key of 11 or 12 rooms) the key's lines and gaps close up, the type staying at 7 pt.
+    # Notes pages fill a short key up to eight; the spares are dropped.
+    # The fit is chosen by laying out only the key and aids pages (a probe: under half the zine's
+    # layout work), each fit in turn; the whole zine is then laid out once, its key balanced and the
+    # aids page's foot put down from what the probe measured. Each section starts its own page,
+    # so these pages come out the same inside the whole zine; if the zine still runs over (a fixed page
+    # that grew), every fit is tried on the whole zine (by_trial).
+    # A fit should also keep the aids page to one page (in a theme with wider letters the
+    # aids page can run over onto a page of its own, in a notes page's place); when no fit does, the first
+    # that keeps eight pages is taken.
+    fits = {}  # fit → (the probe's measures, pages the zine will have)
+    for fit in rules.fits:
+        probe = pdf.measure(lay_out(render(Candidate(fit, probe=True))))
+        fits[fit] = probe, len(probe) - 1 + rules.fixed_pages
+        if fits[fit][1] <= rules.pages and len(anchor_pages(probe)["zine-aids"]) == 1:
+            break
+    else:
+        fit = next((f for f, (_, pages) in fits.items() if pages <= rules.pages), fit)
+    probe, expected = fits[fit]
+    turns = balanced_turns(probe, rules) if fit == "whole" else []
+    rendered = lay_out(render(Candidate(fit, tuple(turns), gaps=foot_gaps(probe, rules))))
+    measured = pdf.measure(rendered)
+    if len(measured) - len(spare_pages(measured)) != expected or overflowing_pages(measured, rules):
+        rendered = by_trial(render, lay_out, rules)
+        measured = pdf.measure(rendered)
+    spilled = overflowing_pages(measured, rules)
+    if spilled:
+        raise RenderError(f"{problem}: its {', '.join(spilled)} page runs over onto another page")
+    return keep_pages(rendered, rules.pages, problem)
+
+
+def by_trial(render, lay_out, rules: ZineRules):
+    """The safe way: the whole zine laid out in each fit in turn until it fits, then balanced if that keeps its
+    pages, then once more with the aids page's foot put down. Spare pages are kept (fit_zine drops them)."""
+    for fit in rules.fits:
+        rendered = lay_out(render(Candidate(fit)))
+        measured = pdf.measure(rendered)
+        if len(measured) - len(spare_pages(measured)) <= rules.pages and not overflowing_pages(measured, rules):
+            break
+    turns = tuple(balanced_turns(measured, rules)) if fit == "whole" else ()
+    if turns:
+        balanced = lay_out(render(Candidate(fit, turns)))
+        again = pdf.measure(balanced)
+        if len(again) - len(spare_pages(again)) == len(measured) - len(spare_pages(measured)):
+            rendered, measured = balanced, again
+        else:
+            turns = ()
+    gaps = foot_gaps(measured, rules)
+    if any(gaps.values()):
+        rendered = lay_out(render(Candidate(fit, turns, gaps=gaps)))
+    return rendered
+
+
+def foot_gaps(measured, rules: ZineRules) -> dict:
+    """The gap (px) above each FEET page's foot that puts the foot at the bottom, from a layout without gaps.
+
+    Without a gap the foot follows what is above it; the page's content is then as tall as from the
+    section's top to the foot's bottom, and the gap brings that up to the page's least height.
+    """
+    where, spans = anchor_boxes(measured), anchor_pages(measured)
+    gaps = {}
+    for page in FEET:
+        section, foot = where.get(f"zine-{page}"), where.get(f"zine-{page}-foot")
+        if section and foot and len(spans[f"zine-{page}"]) == 1:  # a page that ran over keeps its foot where it fell
+            gaps[page] = max(0.0, rules.foot_at_px[page] - (foot[2] - section[1]))
+    return gaps
+
+
+def overflowing_pages(measured, rules: ZineRules | None = None) -> list[str]:
+    """The one-panel zine pages that were split over more than one page.
+
+    The page count alone does not show it: the spare notes pages absorb the extra page, and the
+    oracle and rules pages, which must stand under the slit, land on other panels.
+    """
+    pages = anchor_pages(measured)
+    return [name for name in (rules.one_page if rules else ONE_PAGE) if len(pages.get(f"zine-{name}", ())) > 1]
+
+
+def balanced_turns(measured, rules: ZineRules) -> list:
+    """Entries (labels) that should open a key page so its pages are about equally full (same page count).
+
+    The first layout fills each page before turning, which can leave the last key page nearly empty;
+    here the entries are shared out over the same pages so that the fullest page is as empty as it can be.
+    """
+    where = anchor_boxes(measured)  # anchor → (page index, top, bottom) of the entry's box, in CSS px
+    labels = [label for label, _ in rules.entries]
+    try:
+        boxes = [where[anchor] for _, anchor in rules.entries]
+    except KeyError:
+        return []
+    tail = where.get(rules.tail) if rules.tail else None
+    tail_height = tail[2] - tail[1] if tail and tail[0] == boxes[-1][0] else 0.0
+    starts = [(page, top) for page, top, _ in boxes]
+    pages = sorted({page for page, _ in starts})
+    if len(pages) < 2:
+        return []
+    heights = [bottom - top for _, top, bottom in boxes]
+    heights[-1] += tail_height
+    first_top = starts[0][1]
+    later_top = min(y for page, y in starts if page != pages[0])
+    foot = measured[pages[0]].height - rules.page_foot_px
+    best, best_cuts = None, None
+    for cuts in itertools.combinations(range(1, len(labels)), len(pages) - 1):
+        bounds = (0, *cuts, len(labels))
+        fills = []
+        for g in range(len(pages)):
+            room = foot - (first_top if g == 0 else later_top)
+            fills.append(sum(heights[bounds[g]:bounds[g + 1]]) / room)
+        worst = max(fills)
+        if worst <= 0.98 and (best is None or worst < best - 1e-9):
+            best, best_cuts = worst, cuts
+    if best_cuts is None:
+        return []
+    natural = [labels[i] for i, (page, _) in enumerate(starts) if i and page != starts[i - 1][0]]
+    chosen = [labels[i] for i in best_cuts]
+    return [] if chosen == natural else chosen

@@ -1,0 +1,71 @@
+"""paginate.pages: anchors by page, spare notes pages found, dropped and kept, and the fillers that put anchors left."""
+
+from __future__ import annotations
+
+import pytest
+
+from dungeonpress import build, pdf
+from dungeonpress.errors import RenderError
+from dungeonpress.paginate import pages
+from dungeonpress.pdf import PageMeasure
+
+MEASURED = (PageMeasure(300.0, {"intro": (10.0, 290.0)}),
+            PageMeasure(300.0, {"intro": (10.0, 50.0), "map": (60.0, 200.0)}),
+            PageMeasure(300.0, {"notes-1": (10.0, 290.0)}),
+            PageMeasure(310.0, {"notes-2": (10.0, 290.0), "back": (10.0, 20.0)}))
+
+
+def test_anchor_boxes_give_the_last_page_an_anchor_is_on():
+    assert pages.anchor_boxes(MEASURED) == {"intro": (1, 10.0, 50.0), "map": (1, 60.0, 200.0),
+                                            "notes-1": (2, 10.0, 290.0), "notes-2": (3, 10.0, 290.0), "back": (3, 10.0, 20.0)}
+
+
+def test_anchor_pages_list_every_page_a_split_box_is_on():
+    assert pages.anchor_pages(MEASURED)["intro"] == [0, 1]
+    assert pages.anchor_pages(MEASURED)["map"] == [1]
+
+
+def test_spare_pages_are_the_pages_holding_a_notes_anchor():
+    assert pages.spare_pages(MEASURED) == [2, 3]
+    assert pages.spare_pages(MEASURED, prefix="map") == [1]
+
+
+def test_even_page_fillers_walk_the_anchors_in_order():
+    """a on page 1 takes a filler (to 2); b moves from 3 to 4 with it, c from 4 to 5 and takes one more."""
+    measured = (PageMeasure(1.0, {"a": (0, 1)}), PageMeasure(1.0, {}), PageMeasure(1.0, {"b": (0, 1)}),
+                PageMeasure(1.0, {"c": (0, 1)}))
+    assert pages.even_page_fillers(measured, ["a", "b", "c"]) == ["a", "c"]
+    assert pages.even_page_fillers(measured, ["b"]) == ["b"]
+    assert pages.even_page_fillers(measured, ["c"]) == []
+
+
+def test_even_page_fillers_skip_anchors_the_layout_lacks():
+    assert pages.even_page_fillers((PageMeasure(1.0, {}), PageMeasure(1.0, {"b": (0, 1)})), ["a", "b"]) == []
+
+
+def small_book(body_pages: int, notes: int):
+    """A laid-out document of `body_pages` text pages and `notes` spare notes pages."""
+    body = "".join(f"<section id='s{n}'>page {n}</section>" for n in range(body_pages))
+    spares = "".join(f"<section id='notes-{n}'>notes</section>" for n in range(1, notes + 1))
+    html = ("<html><head><style>@page { size: 100mm 100mm } section { break-before: page }</style></head>"
+            f"<body>{body}{spares}</body></html>")
+    return pdf.layout_html(html, base_url=build.TEMPLATES_DIR, roots=[build.TEMPLATES_DIR])
+
+
+def test_padding_keeps_just_the_spares_a_whole_sheet_needs():
+    book = small_book(5, 3)
+    padded = pages.pad_to_multiple(book, 4, "the book")
+    assert padded.page_count == 8
+    assert pages.spare_pages(pdf.measure(padded)) == [5, 6, 7]
+    assert [sorted(p.boxes) for p in pdf.measure(pages.pad_to_multiple(small_book(6, 3), 4, "b"))][-2:] == \
+        [["notes-1"], ["notes-2"]]  # the last spares go first
+    assert pages.pad_to_multiple(small_book(4, 3), 4, "b").page_count == 4
+    with pytest.raises(RenderError, match=r"^the book has 6 pages after padding with 1 spare notes pages "
+                                          r"\(expected a multiple of 4\)$"):
+        pages.pad_to_multiple(small_book(5, 1), 4, "the book")
+
+
+def test_keep_pages_drops_spares_to_an_exact_count_or_says_why_not():
+    assert pages.keep_pages(small_book(5, 3), 6, "zine").page_count == 6
+    with pytest.raises(RenderError, match=r"^zine came out at 9 pages, not 8$"):
+        pages.keep_pages(small_book(9, 2), 8, "zine")

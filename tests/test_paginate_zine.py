@@ -1,0 +1,198 @@
+"""paginate.zine: the fit chosen from probes, balanced key pages, the aids page's foot, one-panel pages, the fallback."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+
+import pypdf
+import pytest
+
+from dungeonpress import build, pdf
+from dungeonpress.errors import RenderError
+from dungeonpress.paginate import geometry, pages
+from dungeonpress.paginate import zine as fitting
+from dungeonpress.pdf import PageMeasure
+from dungeonpress.products import dungeon as product
+from dungeonpress.products.common import write
+
+SEED = 1234
+
+
+def lay_out(html: str):
+    return pdf.layout_html(html, base_url=build.TEMPLATES_DIR, roots=[build.TEMPLATES_DIR])
+
+
+def rules_for(count: int, **changes) -> fitting.ZineRules:
+    return fitting.ZineRules(entries=tuple((n, f"d1-room-{n}") for n in range(1, count + 1)), **changes)
+
+
+# ---------------------------------------------------------------- measures in, decisions out (no layout)
+
+
+def test_balanced_turns_share_the_key_out_over_the_same_pages():
+    """Four entries that filled page 1 with three leave one on page 2; balanced, page 2 opens at entry 3."""
+    first = PageMeasure(400.0, {f"d1-room-{n}": (20.0 + 100 * (n - 1), 20.0 + 100 * n) for n in range(1, 4)})
+    second = PageMeasure(400.0, {"d1-room-4": (20.0, 120.0)})
+    assert fitting.balanced_turns((first, second), rules_for(4)) == [3]
+
+
+def test_balanced_turns_leave_a_natural_or_one_page_key_alone():
+    one = PageMeasure(400.0, {f"d1-room-{n}": (20.0 + 50 * (n - 1), 20.0 + 50 * n) for n in range(1, 4)})
+    assert fitting.balanced_turns((one,), rules_for(3)) == []  # one page: nothing to balance
+    even = (PageMeasure(400.0, {"d1-room-1": (20.0, 150.0), "d1-room-2": (150.0, 280.0)}),
+            PageMeasure(400.0, {"d1-room-3": (20.0, 150.0), "d1-room-4": (150.0, 280.0)}))
+    assert fitting.balanced_turns(even, rules_for(4)) == []  # already turned where balance would
+    assert fitting.balanced_turns(even, rules_for(5)) == []  # an entry the layout lacks: no guess
+
+
+def test_foot_gaps_bring_the_aids_foot_down_to_the_pages_least_height():
+    aids = PageMeasure(400.0, {"zine-aids": (0.0, 200.0), "zine-aids-foot": (150.0, 200.0)})
+    assert fitting.foot_gaps((aids,), rules_for(1)) == {"aids": pytest.approx(geometry.ZINE_FOOT_AT_PX["aids"] - 200.0)}
+    full = PageMeasure(400.0, {"zine-aids": (0.0, 380.0), "zine-aids-foot": (330.0, 380.0)})
+    assert fitting.foot_gaps((full,), rules_for(1)) == {"aids": 0.0}
+    split = (PageMeasure(400.0, {"zine-aids": (0.0, 380.0)}), PageMeasure(400.0, {"zine-aids": (0.0, 50.0),
+                                                                                   "zine-aids-foot": (0.0, 50.0)}))
+    assert fitting.foot_gaps(split, rules_for(1)) == {}  # a page that ran over keeps its foot where it fell
+
+
+def test_overflowing_pages_are_the_one_panel_pages_split_in_two():
+    measured = (PageMeasure(400.0, {"zine-cover": (0, 1)}), PageMeasure(400.0, {"zine-oracle": (0, 1)}),
+                PageMeasure(400.0, {"zine-oracle": (0, 1), "zine-aids": (0, 1)}), PageMeasure(400.0, {"zine-aids": (0, 1)}))
+    assert fitting.overflowing_pages(measured) == ["oracle"]  # the aids page may run over
+    assert fitting.overflowing_pages(measured, rules_for(0, one_page=("cover",))) == []
+
+
+# ---------------------------------------------------------------- the fit, on small hand-made zines
+
+
+def toy_zine(entry_mm: dict, fixed_long: bool = False):
+    """A render function for a zine of six key entries whose height (mm) depends on the fit, and its log."""
+    asked = []
+
+    def render(candidate: fitting.Candidate) -> str:
+        asked.append(candidate)
+        height = entry_mm[candidate.fit]
+        turns = set(candidate.turns)
+        entries = "".join(f"<div id='d1-room-{n}' style='height: {height}mm{'; break-before: page' if n in turns else ''}'>"
+                          f"{n}</div>" for n in range(1, 7))
+        gap = (candidate.gaps or {}).get("aids", 0)
+        aids = (f"<section id='zine-aids'><p>aids</p><div style='height: {gap:.3f}px'></div>"
+                "<div id='zine-aids-foot' style='height: 10mm'>foot</div></section>")
+        style = "<style>@page { size: 74mm 105mm; margin: 5mm } section { break-before: page } p { margin: 0 }</style>"
+        if candidate.probe:
+            return f"<html><head>{style}</head><body><section></section><section>{entries}</section>{aids}</body></html>"
+        oracle = "<p>oracle</p>" * (30 if fixed_long else 1)
+        return (f"<html><head>{style}</head><body><section id='zine-cover'>cover</section><section id='zine-map'>map"
+                f"</section><section>{entries}</section>{aids}<section id='zine-oracle'>{oracle}</section>"
+                "<section id='zine-back'>back</section><section id='notes-1'>n</section><section id='notes-2'>n</section>"
+                "<section id='notes-3'>n</section></body></html>")
+
+    return render, asked
+
+
+def test_the_first_fit_whose_probe_keeps_eight_pages_is_laid_out_once():
+    """50 mm entries need six key pages (eleven in all); 30 mm ones (`flowing`) need two: that fit is chosen."""
+    render, asked = toy_zine({"whole": 50, "flowing": 30, "dense": 10, "tight": 5})
+    rendered = fitting.fit_zine(render, lay_out, rules_for(6), "the toy zine")
+    assert rendered.page_count == 8
+    assert [(c.fit, c.probe) for c in asked] == [("whole", True), ("flowing", True), ("flowing", False)]
+    where = pages.anchor_boxes(pdf.measure(rendered))
+    assert where["zine-aids-foot"][2] - where["zine-aids"][1] == pytest.approx(geometry.ZINE_FOOT_AT_PX["aids"], abs=0.05)
+
+
+def test_a_whole_fit_gets_its_key_pages_balanced():
+    render, asked = toy_zine({"whole": 22, "flowing": 22, "dense": 22, "tight": 22})  # four on page 1, two on page 2
+    rendered = fitting.fit_zine(render, lay_out, rules_for(6), "the toy zine")
+    assert asked[-1].fit == "whole" and asked[-1].turns == (4,)
+    assert [sorted(a for a in page.boxes if a.startswith("d1-")) for page in pdf.measure(rendered)[2:4]] == \
+        [["d1-room-1", "d1-room-2", "d1-room-3"], ["d1-room-4", "d1-room-5", "d1-room-6"]]
+
+
+def test_a_fixed_page_that_runs_over_is_an_error_naming_the_zine():
+    render, _ = toy_zine({"whole": 10, "flowing": 10, "dense": 10, "tight": 10}, fixed_long=True)
+    with pytest.raises(RenderError, match=r"^the toy zine: its oracle page runs over onto another page$"):
+        fitting.fit_zine(render, lay_out, rules_for(6), "the toy zine")
+
+
+def test_a_layout_the_probe_did_not_foresee_is_fitted_by_trial(monkeypatch):
+    """A probe that foresees a page too few: the whole zine is then tried fit by fit, and still comes out at eight."""
+    calls = []
+    real = fitting.by_trial
+    monkeypatch.setattr(fitting, "by_trial", lambda *args: calls.append(args) or real(*args))
+    render, _ = toy_zine({"whole": 50, "flowing": 30, "dense": 10, "tight": 5})
+    rendered = fitting.fit_zine(render, lay_out, rules_for(6, fixed_pages=fitting.FIXED_PAGES - 1), "the toy zine")
+    assert len(calls) == 1 and rendered.page_count == 8
+
+
+# ---------------------------------------------------------------- the real zine
+
+
+def test_a_one_panel_page_that_runs_over_is_found():
+    """A page split over two is caught, though the page count may still be eight."""
+    line = "<p>The lantern gutters as you count the doors again.</p>"
+    html = ("<html><head><style>@page { size: 74mm 105mm; margin: 5mm } section { break-before: page }</style></head><body>"
+            "<section id='zine-cover'>Cover</section>"
+            f"<section id='zine-oracle'>{line * 40}</section>"
+            "<section id='zine-back'>Rules</section></body></html>")
+    assert fitting.overflowing_pages(pdf.measure(lay_out(html))) == ["oracle"]
+    assert fitting.overflowing_pages(pdf.measure(lay_out(html.replace(line * 40, line)))) == []
+
+
+def trial_zine(content, seed, rooms, paper):
+    """The zine as the whole-zine trial loop makes it (every fit on the whole zine in turn): the reference."""
+    ctx = build.context_for(content, seed=seed)
+    render, rules = product.zine_fit(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
+    rendered = fitting.by_trial(render, lambda html: product.layout(ctx, html), rules)
+    return write(ctx, pages.keep_pages(rendered, fitting.PAGES, "zine"))
+
+
+@pytest.mark.slow  # lays whole zines out
+@pytest.mark.parametrize("seed,rooms,paper", [(5, 8, "a4"), (8, 8, "a4"), (6, 11, "a4")])
+def test_fit_chosen_from_the_key_alone_is_the_fit_the_whole_zine_needs(content, seed, rooms, paper):
+    """Laying out only the key and aids pages picks the same fit and page turns as trying each fit on the whole zine.
+
+    Seed 5 balances its two key pages, seed 8 needs the closest fit, seed 6 with 11 rooms the 7 pt type.
+    """
+    ctx = build.context_for(content, seed=seed)
+    planned = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
+    assert planned == trial_zine(content, seed, rooms, paper)
+
+
+@pytest.mark.slow  # lays whole zines out
+def test_a_zine_whose_fixed_pages_grow_falls_back_to_the_trial_loop(content, monkeypatch):
+    """When the full layout has more pages than the probe foresaw, the zine is made the safe way, still eight pages."""
+    calls = []
+    real = fitting.by_trial
+    monkeypatch.setattr(fitting, "by_trial", lambda *args: calls.append(args) or real(*args))
+    ctx = build.context_for(content, seed=5)
+    render, rules = product.zine_fit(ctx, product.roll_dungeon(ctx, 5, 8), 5, 8, "a4")
+    rules = dataclasses.replace(rules, fixed_pages=fitting.FIXED_PAGES - 1)  # the probe foresees a page too few
+    made = write(ctx, fitting.fit_zine(render, lambda html: product.layout(ctx, html), rules, "zine"))
+    assert len(calls) == 1
+    assert len(pypdf.PdfReader(io.BytesIO(made)).pages) == 8
+    monkeypatch.undo()
+    assert made == trial_zine(content, 5, 8, "a4")
+
+
+@pytest.mark.slow  # lays whole zines out
+@pytest.mark.parametrize("seed,rooms,paper", [(SEED, 8, "letter"), (13, 8, "letter")])
+def test_the_aids_and_back_pages_keep_their_foot_at_the_foot_of_the_page(content, monkeypatch, seed, rooms, paper):
+    """The fold-cut diagram and the credits end where the flex column put them (a full aids page: seed 13)."""
+    made = []
+    real = product.layout
+    whole = []  # layouts of the whole zine (a probe has no notes pages)
+    monkeypatch.setattr(product, "layout", lambda ctx, html: whole.append('id="notes-1"' in html)
+                        or made.append(real(ctx, html)) or made[-1])
+    ctx = build.context_for(content, seed=seed)
+    _, rules = product.zine_fit(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
+    product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
+    final = pdf.measure(made[-1])
+    where, spans = pages.anchor_boxes(final), pages.anchor_pages(final)
+    for page in ("aids", "back"):
+        assert len(spans[f"zine-{page}"]) == 1  # one page each
+        section, foot = where[f"zine-{page}"], where[f"zine-{page}-foot"]
+        assert section[0] == foot[0]
+        assert foot[2] - section[1] == pytest.approx(geometry.ZINE_FOOT_AT_PX[page], abs=0.05) or \
+            fitting.foot_gaps(final, rules).get(page, 0) == 0  # a full page: the foot follows what is above it
+    assert whole.count(True) == 1  # the zine is laid out once, after its probes
