@@ -72,7 +72,7 @@ def toy_zine(entry_mm: dict, fixed_long: bool = False):
 
     def render(candidate: fitting.Candidate) -> str:
         asked.append(candidate)
-        height = entry_mm[candidate.fit]
+        height = entry_mm.get(candidate.fit, min(entry_mm.values()))  # a fit the toy does not size: its closest
         turns = set(candidate.turns)
         entries = "".join(f"<div id='d1-room-{n}' style='height: {height}mm{'; break-before: page' if n in turns else ''}'>"
                           f"{n}</div>" for n in range(1, 7))
@@ -148,11 +148,12 @@ def trial_zine(content, seed, rooms, paper):
 
 
 @pytest.mark.slow  # lays whole zines out
-@pytest.mark.parametrize("seed,rooms,paper", [(5, 8, "a4"), (8, 8, "a4"), (6, 11, "a4")])
+@pytest.mark.parametrize("seed,rooms,paper", [(5, 8, "a4"), (8, 8, "a4"), (22, 8, "a4")])
 def test_fit_chosen_from_the_key_alone_is_the_fit_the_whole_zine_needs(content, seed, rooms, paper):
     """Laying out only the key and aids pages picks the same fit and page turns as trying each fit on the whole zine.
 
-    Seed 5 balances its two key pages, seed 8 needs the closest fit, seed 6 with 11 rooms the 7 pt type.
+    Seed 5 balances its two key pages, seed 8 needs the closest fit, seed 22 (the longest key found, with the rules
+    after it) the crowded one.
     """
     ctx = build.context_for(content, seed=seed)
     planned = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)

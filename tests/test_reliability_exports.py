@@ -60,7 +60,7 @@ def test_x1_csv_cells_that_start_a_formula_are_neutralised(pack, tmp_path):
     code, _, err = run("export", "tables", "--format", "csv", "--table", "mood", "--content", root,
                        "--out", tmp_path / "out", "--quiet")
     assert (code, err) == (0, "")
-    text = (tmp_path / "out/exports/csv/mood.csv").read_bytes().decode("utf-8")  # keep the CR inside its cell
+    text = (tmp_path / "out/exports-pack/csv/mood.csv").read_bytes().decode("utf-8")  # keep the CR inside its cell
     rows = list(csv.reader(io.StringIO(text, newline="")))
     values = [row[4] for row in rows[1:]]
     assert len(rows) == 7  # a CR inside a cell never starts a new row
@@ -92,7 +92,7 @@ def test_x2_the_longest_id_allowed_fits_every_export(pack, tmp_path):
     for fmt in ("json", "csv", "foundry", "datasworn"):
         code, _, err = run("export", "tables", "--format", fmt, "--content", root, "--out", tmp_path / "out", "--quiet")
         assert (code, err) == (0, ""), fmt
-    assert (tmp_path / f"out/exports/json/{longest}.json").is_file()
+    assert (tmp_path / f"out/exports-pack/json/{longest}.json").is_file()  # the pack's name is in the folder's
 
 
 @pytest.mark.slow  # two whole JSON exports

@@ -28,7 +28,7 @@ class DelveOptions(options.Options):
 
 def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     """The procedure card with appendices and blank turn log, and one pre-rolled delve log."""
-    from dungeonpress import pdf  # loaded when a product is made, not for --help
+    from dungeonpress.paginate import pages  # loaded when a product is made, not for --help
     # 1. Check that the content has every table, column and monster line the procedure rolls on.
     turns, light, mapping = opts.turns, opts.light, not opts.no_map
     delve.check_content(ctx.content)
@@ -41,7 +41,7 @@ def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     # Spare turn-log pages make up a booklet that folds in fours, whatever the look's type size.
     booklet = layout(ctx, html_from_template(ctx, "delve_procedure.html.j2", tables=tables, appendices=appendices,
                                              log_pages=log_pages_view()))
-    card = write(ctx, pdf.pad_to_multiple(booklet, 4, "solo-procedure.pdf"))
+    card = write(ctx, pages.pad_to_multiple(booklet, 4, "solo-procedure.pdf"))
     # The card alone, both sides, to print on card stock and keep at the table.
     card_only = pdf_from_template(ctx, "delve_procedure.html.j2", tables=tables, appendices=[], log_pages=[],
                                   card_only=True)
@@ -56,7 +56,7 @@ def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     if rendered.page_count > 4 and rendered.page_count % 4:
         notes = notes_view(-rendered.page_count % 4)
         rendered = layout(ctx, html_from_template(ctx, "delve_log.html.j2", delve=log_view, notes_pages=notes))
-    log = write(ctx, pdf.pad_to_multiple(rendered, 4, f"delve-{seed}.pdf") if rendered.page_count > 4 else rendered)
+    log = write(ctx, pages.pad_to_multiple(rendered, 4, f"delve-{seed}.pdf") if rendered.page_count > 4 else rendered)
     ctx.tick(2, 2, "delve done")
     return [Output("solo-procedure.pdf", card), Output("solo-procedure-card.pdf", card_only),
             Output(f"delve-{seed}.pdf", log)]
