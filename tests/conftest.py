@@ -255,3 +255,16 @@ def shared_job(key: str) -> tuple:
 @pytest.fixture(scope="session")
 def shared_builds():
     return SHARED
+
+
+def processes_where(field: int, value: int) -> list:
+    """Live processes (not zombies) whose /proc/PID/stat field `field` (after the name: 1 parent, 3 session) is `value`."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[field]) == value and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found

@@ -13,6 +13,7 @@ import pytest
 
 from dungeonpress import batch, cli, manifest
 from tests.batch_runners import faulty
+from tests.conftest import processes_where
 
 
 def items(n, bad=None, do="ok"):
@@ -199,16 +200,7 @@ if __name__ == "__main__":
 
 
 def _session(sid: int) -> list:
-    """The processes still in session `sid` (the run and its workers)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[3]) == sid and fields[0] != "Z":
-            found.append(int(stat.parent.name))
-    return found
+    return processes_where(3, sid)
 
 
 @pytest.mark.slow

@@ -22,6 +22,7 @@ from dungeonpress.serve import PreviewServer
 from dungeonpress.serve.jobs import Runner
 from dungeonpress.serve.rolls import RollRequest
 from tests.test_preview import blank_pdf
+from tests.conftest import processes_where
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -587,15 +588,7 @@ def _start_cli_server(out: Path) -> tuple:
 
 
 def _children(pid: int) -> list:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(stat.parent.name))
-    return found
+    return processes_where(1, pid)
 
 
 def _get(port: int, path: str) -> tuple:

@@ -41,18 +41,23 @@ def tree_digest(root: Path) -> str:
     if root.is_file():
         digest.update(root.read_bytes())
         return digest.hexdigest()
+    _add_files(digest, root, lambda name: not (name.endswith((".pyc", ".part")) or name.startswith(".#")))
+    return digest.hexdigest()
+
+
+def _add_files(digest, root: Path, keep) -> None:
+    """Every file below `root` whose name `keep` accepts, into `digest`: relative path and raw bytes, in a fixed order."""
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
         for name in sorted(files):
-            path = Path(folder) / name
-            if name.endswith((".pyc", ".part")) or name.startswith(".#"):
+            if not keep(name):
                 continue
+            path = Path(folder) / name
             digest.update(path.relative_to(root).as_posix().encode() + b"\0")
             # Never follow a link out (or block on a FIFO): a link counts by where it points.
             digest.update(os.readlink(path).encode() if path.is_symlink() else
                           path.read_bytes() if path.is_file() else b"special")
             digest.update(b"\0")
-    return digest.hexdigest()
 
 
 def media_digest(roots, text_suffixes: tuple) -> str:
@@ -61,18 +66,9 @@ def media_digest(roots, text_suffixes: tuple) -> str:
     What a laid-out book part depends on besides its HTML, which already holds every word of the text files.
     """
     digest = hashlib.sha256()
-    for root in roots:
-        root = Path(root)
-        for folder, dirs, files in os.walk(root) if root.is_dir() else ():
-            dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
-            for name in sorted(files):
-                path = Path(folder) / name
-                if path.suffix in text_suffixes:
-                    continue
-                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-                digest.update(os.readlink(path).encode() if path.is_symlink() else
-                              path.read_bytes() if path.is_file() else b"special")
-                digest.update(b"\0")
+    for root in map(Path, roots):
+        if root.is_dir():
+            _add_files(digest, root, lambda name: Path(name).suffix not in text_suffixes)
     return digest.hexdigest()
 
 
