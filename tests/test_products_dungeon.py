@@ -75,8 +75,9 @@ def size_mm(page) -> tuple:
 
 @pytest.mark.slow
 def test_outputs_are_named_as_documented(zine_a4, zine_letter, booklet, pack):
-    assert sorted(zine_a4[0]) == [f"dungeon-{SEED}-zine-a4.pdf", f"dungeon-{SEED}.json"]
-    assert sorted(zine_letter[0]) == [f"dungeon-{SEED}-zine-letter.pdf", f"dungeon-{SEED}.json"]
+    assert sorted(zine_a4[0]) == [f"dungeon-{SEED}-zine-a4.pdf", f"dungeon-{SEED}-zine-reading.pdf", f"dungeon-{SEED}.json"]
+    assert sorted(zine_letter[0]) == [f"dungeon-{SEED}-zine-letter.pdf", f"dungeon-{SEED}-zine-reading-us.pdf",
+                                      f"dungeon-{SEED}.json"]
     assert sorted(booklet[0]) == [f"dungeon-{SEED}-a5.pdf", f"dungeon-{SEED}-booklet.pdf", f"dungeon-{SEED}.json"]
     assert sorted(pack[0]) == ["pack-66-booklet.pdf", "pack-66.json", "pack-66.pdf"]
 
@@ -124,7 +125,9 @@ def test_zine_panel_order_and_orientation(zine_a4, zine_pages_a4):
 
 
 def test_same_seed_same_pdf_bytes(zine_a4, zine_pages_a4):
-    assert impose.impose_zine(zine_pages_a4[0], "a4") == zine_a4[0][f"dungeon-{SEED}-zine-a4.pdf"]
+    reading = f"dungeon-{SEED}-zine-reading.pdf"
+    assert impose.impose_zine(zine_pages_a4[0], "a4", reading_copy=reading) == zine_a4[0][f"dungeon-{SEED}-zine-a4.pdf"]
+    assert zine_a4[0][reading] == zine_pages_a4[0]  # the reading copy is the zine's pages as laid out
 
 
 def test_different_seeds_differ(content, zine_a4):

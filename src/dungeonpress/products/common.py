@@ -132,17 +132,25 @@ def write(ctx: BuildContext, rendered: Rendered, *, forms: bool = False, print_s
     would print cut off, and nothing else would say so.
     """
     from dungeonpress import pdf  # loaded when a product is made, not for --help
+    data = checked_pdf(rendered, variant=pdf.PRINT_VARIANT if print_shop else pdf.TAGGED_VARIANT, forms=forms)
+    ctx.warnings.extend(rendered.warnings)
+    return data
+
+
+def checked_pdf(rendered: Rendered, *, variant: str, forms: bool = False) -> bytes:
+    """PDF bytes of a laid-out document, checked both ways: text laid out past a page's edge is a
+    RenderError, and text the file's text layer lost is added to the document's warnings."""
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
     from dungeonpress.preflight import readback
     off = pdf.text_off_page(rendered)
     if off:
         more = f" (and {len(off) - 3} more pages)" if len(off) > 3 else ""
         raise RenderError("text that cannot fit: " + "; ".join(off[:3]) + more
                           + " (a word or table too wide for its column?)")
-    data = pdf.write_pdf(rendered, forms=forms, variant=pdf.PRINT_VARIANT if print_shop else pdf.TAGGED_VARIANT)
-    ctx.warnings.extend(rendered.warnings)
+    data = pdf.write_pdf(rendered, forms=forms, variant=variant)
     # The text layer is what readers copy, search and hear: a sample of pages must read back whole.
     laid_out = {i: pdf.page_text(rendered, i) for i in readback.sample(rendered.page_count)}
-    ctx.warnings.extend(f"text layer: {line}" for line in readback.lost_text(data, laid_out))
+    rendered.warnings.extend(f"text layer: {line}" for line in readback.lost_text(data, laid_out))
     return data
 
 

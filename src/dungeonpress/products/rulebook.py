@@ -11,7 +11,7 @@ from dungeonpress.products import options
 from dungeonpress.views.chapter import Directive, directive_block
 from dungeonpress.views.notes import notes_view
 from dungeonpress.views.sheet import simple_sheet_view
-from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout
+from dungeonpress.products.common import BuildContext, Command, Job, Output, checked_pdf, html_from_template, layout
 
 PAPERS = options.PAPERS
 LAYOUTS = ("pages", "booklet")
@@ -39,7 +39,7 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     ctx.tick(0, 3, "laying out the rulebook")
     variant = pdf.PRINT_VARIANT if opts.pdf_x else pdf.TAGGED_VARIANT
     reading, laid = book.lay_out_book(parts, lambda html: layout(ctx, html),
-                                      lambda rendered: pdf.write_pdf(rendered, variant=variant),
+                                      lambda rendered: checked_pdf(rendered, variant=variant),
                                       cache=ctx.part_cache, pad_to=4, name=NAME)
     ctx.warnings.extend(warning for part in laid for warning in part.warnings)
     ctx.tick(1, 3, "imposing booklets")
