@@ -52,6 +52,24 @@ def test_every_data_folder_is_a_listed_package():
     assert wanted <= listed, f"add to [tool.setuptools] packages: {sorted(wanted - listed)}"
 
 
+def test_every_content_and_template_file_is_shipped_in_the_wheel():
+    """Each file git tracks under content/ and templates/ matches a package-data pattern (a pack's rules file,
+    content/dungeoneer/delve-rules.md, once matched none, and the installed zine printed no rules)."""
+    import fnmatch
+    data = PYPROJECT["tool"]["setuptools"]["package-data"]
+    tracked = subprocess.run(["git", "ls-files", "content", "templates"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.split()
+    if not tracked:
+        pytest.skip("not a git checkout")
+    missing = []
+    for path in tracked:
+        top, _, rest = path.partition("/")
+        patterns = data[f"dungeonpress.{top}"]
+        if not any(fnmatch.fnmatch(rest, pattern) and rest.count("/") == pattern.count("/") for pattern in patterns):
+            missing.append(path)
+    assert missing == [], f"add a pattern to [tool.setuptools.package-data] for: {missing[:10]}"
+
+
 def test_an_in_tree_build_keeps_out_of_the_products_folder():
     """setuptools' build folder is `build/` unless setup.cfg moves it; `build/` is where our products go."""
     import configparser
