@@ -466,7 +466,8 @@ def test_page_rolls_any_product_shows_every_page_rerolls_and_opens_a_shared_url(
     data = _download_pdf(page)
     assert data.startswith(b"%PDF") and "4242" in _pdf_text(data)
     assert _made_by_the_command_shown(page, tmp_path / "by-hand") == data
-    assert _every_page_shown(page) == len(pypdf.PdfReader(io.BytesIO(data)).pages)
+    # the sheet's one page and the eight of the zine's reading copy beside it
+    assert _every_page_shown(page) == len(pypdf.PdfReader(io.BytesIO(data)).pages) + 8
     _shot(page, "rolled")
 
     # Reroll: a fresh seed, the same options, its own URL.
@@ -508,6 +509,7 @@ def test_editing_a_table_rebuilds_and_reloads_and_errors_show_as_file_lines(brow
     (pack / "tables").mkdir(parents=True)
     table = pack / "tables" / "name_places.yaml"
     shutil.copy(ROOT / "content" / "dungeoneer" / "tables" / "name_places.yaml", table)
+    table.write_text(re.sub(r"(?m)^source: .*$", "source: A tester (CC0)", table.read_text()))  # a pack credits itself
     live = serve(tmp_path / "build", packs=[pack], watched=[pack])
     page = browser.new_page()
     page.goto(live.url)
@@ -619,7 +621,7 @@ def test_rolls_outlive_the_server_and_a_killed_one_leaves_no_build_running_and_n
     _wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in builds))  # died with the server
     assert sorted(p.name for p in rolls.iterdir() if not p.name.startswith(".")) == ["dungeon-seed-3-rooms-4"]
     assert sorted(p.name for p in (rolls / "dungeon-seed-3-rooms-4").iterdir()) == [
-        "dungeon-3-zine-a4.pdf", "dungeon-3.json"]
+        "dungeon-3-zine-a4.pdf", "dungeon-3-zine-reading.pdf", "dungeon-3.json"]
 
     # The next server clears the killed one's staging folder; stopped cleanly, it keeps every roll.
     proc, port = _start_cli_server(out)
