@@ -9,7 +9,7 @@ import pytest
 
 from dungeonpress import build
 from dungeonpress.paginate.book import LaidPart
-from dungeonpress.products.common import BuildContext, Output
+from dungeonpress.products.common import BuildContext
 from tests.conftest import run_cli as run
 
 
@@ -27,7 +27,7 @@ def _ctx(theme="standard", packs=""):
     ("high-contrast", "", "exports/csv/traps.csv", "exports/csv/traps.csv"),
 ])
 def test_a_file_name_carries_the_runs_non_default_choices(theme, packs, name, expected):
-    assert build.named_for_run(_ctx(theme, packs), Output(name, b"x")).name == expected
+    assert _ctx(theme, packs).named(name) == expected
 
 
 @pytest.mark.parametrize("packs, label", [

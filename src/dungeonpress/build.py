@@ -125,11 +125,6 @@ def packs_label(user_packs) -> str:
     return "-".join(names)[:40].strip("-")
 
 
-def named_for_run(ctx: BuildContext, output: Output) -> Output:
-    """`output` renamed with the run's non-default choices (`BuildContext.named`)."""
-    return Output(ctx.named(output.name), output.data)
-
-
 @dataclass
 class BuildReport:
     written: list = field(default_factory=list)
@@ -141,7 +136,7 @@ class BuildReport:
 def run_command(command: Command, ctx: BuildContext, options: dict, out_dir: Path, *,
                 count_pages: bool = False) -> BuildReport:
     """Make every output of one command, then write them all (nothing is written if making fails)."""
-    outputs = [named_for_run(ctx, output) for output in command.run(ctx, options)]
+    outputs = [Output(ctx.named(output.name), output.data) for output in command.run(ctx, options)]
     report = BuildReport(warnings=list(ctx.warnings))
     report.written = write_outputs(out_dir, outputs)
     report.sizes = [len(output.data) for output in outputs]
@@ -218,7 +213,7 @@ def write_temp(target: Path, data: bytes) -> str:
     """`data` in a new fsynced temp file beside `target` (named so remove_stale_temps knows it); its path."""
     fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target) + f"{os.getpid()}-", suffix=".part")
     try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are ordinary files
+        os.fchmod(fd, 0o666 & ~current_umask())  # mkstemp makes 0600; outputs are ordinary files
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -237,7 +232,8 @@ def _fsync_folder(folder: Path) -> None:
         os.close(handle)
 
 
-def _umask() -> int:
+def current_umask() -> int:
+    """The process's umask (reading it means setting it: it is put straight back)."""
     mask = os.umask(0)
     os.umask(mask)
     return mask
@@ -268,7 +264,7 @@ def remove_stale_temps(target: Path) -> list[Path]:
         return removed
     for name in names:
         pid = name[len(prefix):].split("-", 1)[0]
-        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+        if not pid.isdigit() or int(pid) == os.getpid() or process_alive(int(pid)):
             continue
         stale = target.parent / name
         if stale.is_file() and not stale.is_symlink():
@@ -277,7 +273,8 @@ def remove_stale_temps(target: Path) -> list[Path]:
     return removed
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether process `pid` still runs (a stale temp file or folder names the pid that made it)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
