@@ -14,23 +14,29 @@ from dungeonpress.views import foes as views
 
 
 @pytest.mark.parametrize("size, paper", list(itertools.product(views.CARD_SIZES, options.PAPERS)))
-def test_cards_fit_the_sheet_touch_without_overlap_and_marks_stay_outside(size, paper):
+def test_cards_fit_the_sheet_touch_without_overlap_and_marks_sit_on_the_cuts(size, paper):
     g = views.sheet_geometry(size, paper)
     boxes = [(x, y, x + g["card_w"], y + g["card_h"]) for x, y in g["slots"]]
-    assert len(boxes) == 4
+    assert len(boxes) == {("a7", "a4"): 8, ("a7", "letter"): 6}.get((size, paper), 4)
     for x0, y0, x1, y1 in boxes:
-        assert 5 <= x0 and x1 <= g["sheet_w"] - 5 and 5 <= y0 and y1 <= g["sheet_h"] - 5  # printable margins
+        assert 0 <= x0 and x1 <= g["sheet_w"] + 1e-9 and 0 <= y0 and y1 <= g["sheet_h"] + 1e-9
     for a, b in itertools.combinations(boxes, 2):
         overlap_w = min(a[2], b[2]) - max(a[0], b[0])
         overlap_h = min(a[3], b[3]) - max(a[1], b[1])
         assert overlap_w <= 1e-6 or overlap_h <= 1e-6
-    for m in g["marks"]:
-        assert 0 <= min(m["x1"], m["x2"]) and max(m["x1"], m["x2"]) <= g["sheet_w"]
-        assert 0 <= min(m["y1"], m["y2"]) and max(m["y1"], m["y2"]) <= g["sheet_h"]
-        mid = ((m["x1"] + m["x2"]) / 2, (m["y1"] + m["y2"]) / 2)
-        assert not any(x0 < mid[0] < x1 and y0 < mid[1] < y1 for x0, y0, x1, y1 in boxes), m
-    # every cut line (3 vertical, 3 horizontal) has a mark at both ends
-    assert len(g["marks"]) == 2 * (views.COLUMNS + 1) + 2 * (views.ROWS + 1)
+    for m in g["marks"]:  # every mark lies along a cut (shared by the cards on both sides)
+        assert (m["x1"] == m["x2"] and m["x1"] in g["cuts"]["x"]) or (m["y1"] == m["y2"] and m["y1"] in g["cuts"]["y"])
+    # every cut line has a mark at both ends: at the cards' edge, or inside the printable area when they reach the sheet's
+    top, bottom = g["slots"][0][1], g["slots"][-1][1] + g["card_h"]
+    left, right = g["slots"][0][0], g["slots"][-1][0] + g["card_w"]
+    for x in g["cuts"]["x"]:
+        on = [m for m in g["marks"] if m["width"] == 0 and m["x1"] == x]
+        assert min(m["y1"] for m in on) <= max(views.SAFE_EDGE, top) + 1e-6
+        assert max(m["y2"] for m in on) >= min(g["sheet_h"] - views.SAFE_EDGE, bottom) - 1e-6
+    for y in g["cuts"]["y"]:
+        on = [m for m in g["marks"] if m["height"] == 0 and m["y1"] == y]
+        assert min(m["x1"] for m in on) <= max(views.SAFE_EDGE, left) + 1e-6
+        assert max(m["x2"] for m in on) >= min(g["sheet_w"] - views.SAFE_EDGE, right) - 1e-6
 
 
 def test_non_living_creatures_have_no_goal_motive_or_nemesis(content):
@@ -80,11 +86,11 @@ def test_inhabitants_are_each_creature_once_with_every_place_it_is_met(content):
     assert seen_any
 
 
-def test_sheets_deal_the_cards_into_the_slots_four_at_a_time():
+def test_sheets_deal_the_cards_into_the_slots_eight_at_a_time():
     geometry = views.sheet_geometry("a7", "a4")
-    cards = [{"n": n} for n in range(9)]
+    cards = [{"n": n} for n in range(17)]
     dealt = views.sheets(cards, geometry)
-    assert [len(sheet) for sheet in dealt] == [4, 4, 1]
+    assert [len(sheet) for sheet in dealt] == [8, 8, 1]
     assert [slot["card"] for sheet in dealt for slot in sheet] == cards
     assert [(slot["x"], slot["y"]) for slot in dealt[0]] == geometry["slots"]
     assert views.sheets([], geometry) == []
@@ -102,5 +108,7 @@ def test_mark_boxes_match_their_ends_and_labels_sit_between_the_marks(size, pape
         assert max(m["x1"], m["x2"]) <= g["sheet_w"] - views.SAFE_EDGE + 1e-9
         assert max(m["y1"], m["y2"]) <= g["sheet_h"] - views.SAFE_EDGE + 1e-9
     labels = g["labels"]
-    assert labels["left"] == round(g["slots"][0][0] + views.LABEL_INSET, 2)
-    assert labels["width"] == round(g["card_w"] - 2 * views.LABEL_INSET, 2)
+    assert (labels is None) == (size == "a7")  # A7 cards reach the sheet's edge: no margin for a title
+    if labels:
+        assert labels["left"] == round(g["slots"][0][0] + views.LABEL_INSET, 2)
+        assert labels["width"] == round(g["card_w"] - 2 * views.LABEL_INSET, 2)

@@ -16,6 +16,7 @@ SIZES = tuple(views.CARD_SIZES)
 DEFAULT_PAPER = {"3x5": "letter", "a7": "a4"}  # index cards are an American size, A7 an ISO one
 DEFAULT_ROOMS = 8  # as `dungeonpress dungeon`: the same seed and rooms give the same inhabitants
 RIVALS = 2  # rival delvers rolled for a dungeon deck
+TWIST_AT = 3  # the twist counter's boxes: at three marks, a twist (rulebook, The Twist Counter)
 
 
 @dataclass(frozen=True)
@@ -29,16 +30,20 @@ class FoesOptions(options.Options):
 
 
 def build_foes(ctx: BuildContext, opts: FoesOptions) -> list[Output]:
-    """One PDF of card sheets per size: four cards a sheet with cut marks, then an oracle and a twist card."""
+    """One PDF of card sheets per size: the deck's cards (eight A7 or four 3x5 a sheet, cut marks shared),
+    an oracle and a twist card, and blank foe cards making the last sheet whole."""
     deck = opts.deck or "bestiary"
-    cards, label = deck_cards(ctx, deck, opts.rooms or DEFAULT_ROOMS)
-    cards += [{"kind": "oracle", "title": "Oracle", "oracle": oracle_strip_view()},
-              {"kind": "twist", "title": "Twist", "table": table_views.table_view(ctx.content.table("twist"),
-                                                                                   ctx.content, note=False)}]
+    aids = [{"kind": "oracle", "title": "Oracle", "oracle": oracle_strip_view()},
+            {"kind": "twist", "title": "Twist", "table": table_views.table_view(ctx.content.table("twist"),
+                                                                                 ctx.content, note=False),
+             "counter_boxes": list(range(TWIST_AT))}]
     outputs = []
     for size in [opts.size] if opts.size else list(SIZES):
         paper = opts.paper or DEFAULT_PAPER[size]
         geometry = views.sheet_geometry(size, paper)
+        cards, label = deck_cards(ctx, deck, opts.rooms or DEFAULT_ROOMS, per_sheet=geometry["per_sheet"],
+                                  extra=len(aids))
+        cards = views.with_blanks([views.fit_text(card, size) for card in cards] + aids, geometry["per_sheet"])
         data = pdf_from_template(ctx, "foes.html.j2", sheets=views.sheets(cards, geometry), geometry=geometry,
                                  size=size, paper=paper, deck_label=label,
                                  doc_title=f"Foe and NPC cards: {label} ({size.upper()} cards)")
@@ -47,17 +52,23 @@ def build_foes(ctx: BuildContext, opts: FoesOptions) -> list[Output]:
     return outputs
 
 
-def deck_cards(ctx: BuildContext, deck: str, rooms: int) -> tuple[list, str]:
-    """The creature and rival cards of a deck, and its name as printed on the cards."""
+def deck_cards(ctx: BuildContext, deck: str, rooms: int, per_sheet: int = 8, extra: int = 2) -> tuple[list, str]:
+    """The creature and rival cards of a deck, and its name as printed on the cards.
+
+    A dungeon deck rolls two rivals, or one when the second would be the only card on a sheet of its own
+    (with the `extra` cards that follow the deck's).
+    """
     if deck == "bestiary":
         return [views.creature_card(c) for c in ctx.content.creatures], "the bestiary"
     from dungeonpress.generate.character import generate_character
     from dungeonpress.products.dungeon import roll_dungeon  # the very dungeon `dungeonpress dungeon` rolls
     dungeon = roll_dungeon(ctx, ctx.seed, rooms)
     cards = [views.creature_card(creature, where) for creature, where in views.inhabitants(dungeon)]
+    rivals = RIVALS - 1 if (len(cards) + RIVALS + extra) % per_sheet == 1 else RIVALS
     cards += [views.rival_card(generate_character(ctx.content, sub_rng(ctx.seed, "rival", str(n))), n)
-              for n in range(1, RIVALS + 1)]
-    return cards, f"{dungeon.name} (seed {ctx.seed})"
+              for n in range(1, rivals + 1)]
+    # Cut out, a dungeon's cards still say which dungeon they belong to.
+    return [card | {"deck": f"seed {ctx.seed}"} for card in cards], f"{dungeon.name} (seed {ctx.seed})"
 
 
 COMMANDS = (

@@ -11,10 +11,12 @@ LUCK = 6  # every creature and rival starts with Luck 6 in a Harm & Luck conflic
 
 # Card sizes, portrait, in mm: an index card and ISO A7.
 CARD_SIZES = {"3x5": (76.2, 127.0), "a7": PAPER_MM["a7"]}
-COLUMNS, ROWS = 2, 2  # cards a sheet holds: they butt together, so one cut separates two cards
-MARK_GAP, MARK_LENGTH = 2.0, 7.0  # cut marks start this far outside the cards and are this long
+MARK_GAP, MARK_LENGTH = 2.0, 7.0  # cut marks in a margin start this far outside the cards and are this long
+CROSS_ARM = 2.5  # mm: each arm of the cross where two cuts meet inside the sheet
 SAFE_EDGE = 5.5  # mm: home printers leave the outer 5 mm blank, so no mark or word comes nearer the edge
 LABEL_INSET = 3.0  # mm: the sheet's title and foot sit between two cut marks, this far from each
+MARGIN_FOR_MARKS = SAFE_EDGE + MARK_GAP + 3.0  # a margin this deep holds a tick outside the cards
+TITLE_MARGIN = 12.0  # mm above the cards: enough for the deck's title beside the marks
 
 
 @dataclass(frozen=True)
@@ -27,38 +29,94 @@ class Mark:
     y2: float
 
 
-def sheet_geometry(size: str, paper: str) -> dict:
-    """Card size, each card's top-left corner, and the cut marks, all outside the cards, for one sheet."""
+def sheet_grid(size: str, paper: str) -> tuple:
+    """(sheet width, sheet height, columns, rows): the sheet turned whichever way holds the most upright cards.
+
+    Eight A7 cards fill an A4 sheet turned landscape (4 x 2: A4 is eight A7s); six fit a landscape Letter
+    sheet (eight would need 296 mm across its 279.4); 3x5 cards go four to a portrait sheet of either paper.
+    """
     card_w, card_h = CARD_SIZES[size]
-    sheet_w, sheet_h = PAPER_MM[paper]
-    left = (sheet_w - COLUMNS * card_w) / 2
-    top = (sheet_h - ROWS * card_h) / 2
-    slots = [(round(left + c * card_w, 2), round(top + r * card_h, 2)) for r in range(ROWS) for c in range(COLUMNS)]
-    xs = [round(left + c * card_w, 2) for c in range(COLUMNS + 1)]
-    ys = [round(top + r * card_h, 2) for r in range(ROWS + 1)]
+    best = None
+    for sheet_w, sheet_h in (PAPER_MM[paper], PAPER_MM[paper][::-1]):  # portrait first: it wins a tie
+        columns, rows = int((sheet_w + 0.01) // card_w), int((sheet_h + 0.01) // card_h)
+        if best is None or columns * rows > best[2] * best[3]:
+            best = (sheet_w, sheet_h, columns, rows)
+    return best
+
+
+def _offset(spare: float) -> float:
+    """Where the block of cards starts along one side: centred in a margin deep enough for marks, else flush
+    with the sheet's edge, so every card keeps its size and only one edge is left to trim."""
+    return spare / 2 if spare / 2 >= MARGIN_FOR_MARKS else 0.0
+
+
+def sheet_geometry(size: str, paper: str) -> dict:
+    """Card size, each card's top-left corner, and the cut marks, all on the lines to cut, for one sheet.
+
+    The cards butt together, so one cut separates two cards and every mark serves all the cards along
+    its line. A line that has a margin at its end gets a tick there, outside the cards; a line that runs
+    to the sheet's edge (cards that fill the sheet) gets its tick just inside the printable area, on the
+    line itself, between the two cards' margins. Where two cuts cross inside the sheet a small cross is
+    drawn, so each half still has its marks after the first cut. A card edge nearer than SAFE_EDGE to
+    the sheet edge is the sheet edge (or a sliver trimmed by eye): it has no marks.
+    """
+    card_w, card_h = CARD_SIZES[size]
+    sheet_w, sheet_h, columns, rows = sheet_grid(size, paper)
+    left = _offset(sheet_w - columns * card_w)
+    top = _offset(sheet_h - rows * card_h)
+    slots = [(round(left + c * card_w, 2), round(top + r * card_h, 2)) for r in range(rows) for c in range(columns)]
+    xs = [round(left + c * card_w, 2) for c in range(columns + 1)]
+    ys = [round(top + r * card_h, 2) for r in range(rows + 1)]
     right, bottom = xs[-1], ys[-1]
-    # A Letter sheet leaves only 12.7 mm above and below two 5-inch cards: the marks shorten to stay printable.
-    tall = min(MARK_LENGTH, top - MARK_GAP - SAFE_EDGE)
-    wide = min(MARK_LENGTH, left - MARK_GAP - SAFE_EDGE)
+    cut_xs = [x for x in xs if SAFE_EDGE <= x <= sheet_w - SAFE_EDGE]
+    cut_ys = [y for y in ys if SAFE_EDGE <= y <= sheet_h - SAFE_EDGE]
     marks = []
-    for x in xs:  # vertical cuts: ticks in the top and bottom margins
-        marks.append(Mark(x, round(top - MARK_GAP - tall, 2), x, round(top - MARK_GAP, 2)))
-        marks.append(Mark(x, round(bottom + MARK_GAP, 2), x, round(bottom + MARK_GAP + tall, 2)))
-    for y in ys:  # horizontal cuts: ticks in the left and right margins
-        marks.append(Mark(round(left - MARK_GAP - wide, 2), y, round(left - MARK_GAP, 2), y))
-        marks.append(Mark(round(right + MARK_GAP, 2), y, round(right + MARK_GAP + wide, 2), y))
-    # The title (over the first column) and the foot line (under the second) sit between the vertical marks.
-    # Where the margin is deep enough (A7 on A4) the title runs above the marks, across both columns.
-    deep = top - MARK_GAP - tall - SAFE_EDGE >= 8
-    labels = {"left": round(xs[0] + LABEL_INSET, 2), "second": round(xs[1] + LABEL_INSET, 2),
-              "width": round(card_w - 2 * LABEL_INSET, 2), "edge": SAFE_EDGE + 0.5,
-              "title_width": round((xs[-1] - xs[0] if deep else card_w) - 2 * LABEL_INSET, 2)}
+    for x in cut_xs:  # vertical cuts: a tick at the top and at the foot
+        marks.append(_tick(x, top, sheet_h, vertical=True, start=True))
+        marks.append(_tick(x, sheet_h - bottom, sheet_h, vertical=True, start=False))
+    for y in cut_ys:  # horizontal cuts: a tick at the left and at the right
+        marks.append(_tick(y, left, sheet_w, vertical=False, start=True))
+        marks.append(_tick(y, sheet_w - right, sheet_w, vertical=False, start=False))
+    for x in cut_xs:  # crosses where two cuts meet inside the block of cards
+        for y in cut_ys:
+            if xs[0] < x < xs[-1] and ys[0] < y < ys[-1]:
+                marks.append(Mark(round(x - CROSS_ARM, 2), y, round(x + CROSS_ARM, 2), y))
+                marks.append(Mark(x, round(y - CROSS_ARM, 2), x, round(y + CROSS_ARM, 2)))
+    # Light dashed guides along each cut, over the cards, kept inside the printable area.
+    guides = [Mark(x, round(max(SAFE_EDGE, ys[0]), 2), x, round(min(sheet_h - SAFE_EDGE, ys[-1]), 2)) for x in cut_xs]
+    guides += [Mark(round(max(SAFE_EDGE, xs[0]), 2), y, round(min(sheet_w - SAFE_EDGE, xs[-1]), 2), y) for y in cut_ys]
+    # The deck's title and the foot line go in the margins above and below the cards, between the
+    # vertical marks; cards that fill the sheet leave no margin: then the PDF's title names the deck.
+    labels = None
+    if top >= TITLE_MARGIN:
+        tall = min(MARK_LENGTH, top - MARK_GAP - SAFE_EDGE)
+        deep = top - MARK_GAP - tall - SAFE_EDGE >= 8  # the title fits above the marks, across every column
+        labels = {"left": round(xs[0] + LABEL_INSET, 2), "second": round(xs[1] + LABEL_INSET, 2),
+                  "width": round(card_w - 2 * LABEL_INSET, 2), "edge": SAFE_EDGE + 0.5,
+                  "title_width": round((xs[-1] - xs[0] if deep else card_w) - 2 * LABEL_INSET, 2), "deep": deep}
     # In a shallow margin a long title crosses the inner top marks: the first sheet leaves those out
     # (the card's dashed edge and the mark at the foot still guide that cut).
-    under_title = [not deep and m.y2 <= top and 0 < i < 2 * COLUMNS and m.x1 == m.x2 for i, m in enumerate(marks)]
+    under_title = [bool(labels) and not labels["deep"] and m.x1 == m.x2 and m.y2 <= top and xs[0] < m.x1 < xs[-1]
+                   for m in marks]
     return {"card_w": card_w, "card_h": card_h, "sheet_w": sheet_w, "sheet_h": sheet_h, "slots": slots,
+            "columns": columns, "rows": rows, "landscape": sheet_w > sheet_h,
+            "cuts": {"x": cut_xs, "y": cut_ys}, "guides": [_mark_box(g) for g in guides],
             "marks": [_mark_box(m) | {"under_title": u} for m, u in zip(marks, under_title)],
-            "per_sheet": len(slots), "labels": labels}
+            "per_sheet": len(slots), "labels": labels,
+            "heading": 2 if labels else 1}  # the cards' titles are the top headings when no deck title is printed
+
+
+def _tick(at: float, margin: float, length: float, *, vertical: bool, start: bool) -> Mark:
+    """The tick at one end of a cut line `at` mm along the sheet: in the margin outside the cards when it is
+    deep enough, else just inside the printable area. `length` is the sheet's extent along the line."""
+    if margin >= MARGIN_FOR_MARKS:
+        near, far = max(SAFE_EDGE, margin - MARK_GAP - MARK_LENGTH), margin - MARK_GAP
+    else:
+        near = max(SAFE_EDGE, margin)
+        far = near + MARK_LENGTH
+    a, b = (near, far) if start else (length - far, length - near)
+    a, b = round(a, 2), round(b, 2)
+    return Mark(at, a, at, b) if vertical else Mark(a, at, b, at)
 
 
 def _mark_box(mark: Mark) -> dict:
@@ -114,3 +172,67 @@ def sheets(cards: list, geometry: dict) -> list[list]:
         out.append([{"card": card, "x": x, "y": y}
                     for card, (x, y) in zip(cards[start:start + per], geometry["slots"])])
     return out
+
+
+BLANK_TAGS = ("Concept", "Skills", "Frailty", "Gear", "Goal", "Motive", "Nemesis")
+
+
+def blank_card() -> dict:
+    """A foe card to fill in by pencil, for a foe the oracle brings in play: the tags' labels over ruled lines."""
+    return {"kind": "blank", "title": "A foe met in play", "key": "", "kicker": "Name, tier · living or not",
+            "tags": [{"label": label, "text": ""} for label in BLANK_TAGS], "flavour": "", "luck": LUCK,
+            "luck_boxes": list(range(LUCK)), "where": "", "text_pt": 9}
+
+
+def with_blanks(cards: list, per_sheet: int) -> list:
+    """The deck with its last sheet made whole by blank foe cards: no empty slots to cut round."""
+    spare = -len(cards) % per_sheet
+    return cards + [blank_card() for _ in range(spare)]
+
+
+# Fitting a card's words to its size: the largest type whose lines, estimated, fill the card without passing
+# its foot. The estimate counts lines from an average letter width; the Luck track's foot and the title's
+# head are fixed. (Layout measures would be exact but cost a layout per card.)
+TEXT_PT = (11.0, 10.5, 10.0, 9.5, 9.0)
+MIN_PT = 9.0  # the cards print on an A4 or Letter sheet: the preflight's body minimum for it
+LARGEST_PT = {"a7": 10.0, "3x5": 11.0}  # one deck's sizes stay close: no card shouts
+PT = 25.4 / 72
+LETTER_EM = 0.43    # an average letter of Vollkorn, in ems (measured on the bestiary)
+LEADING = 1.2
+LABEL_MM = 3.4      # a tag's small-capital label and the space above it
+FLAVOUR_GAP_MM = 2.0
+# The card's inner width and the height its tags and flavour may take (mm), with and without a "Met in" line.
+TEXT_BOX = {"a7": (62.0, 70.0), "3x5": (67.2, 94.0)}
+WHERE_MM = 4.5
+
+
+def _lines(text: str, width_mm: float, pt: float) -> int:
+    per_line = max(1, int(width_mm / (pt * PT * LETTER_EM)))
+    lines, used = 1, 0
+    for word in text.split():
+        if used and used + 1 + len(word) > per_line:
+            lines, used = lines + 1, len(word)
+        else:
+            used += len(word) + (1 if used else 0)
+    return lines
+
+
+def text_height(card: dict, width_mm: float, pt: float) -> float:
+    """About how tall (mm) a card's tags and flavour print at `pt`."""
+    line = pt * PT * LEADING
+    height = sum(LABEL_MM + _lines(tag["text"], width_mm, pt) * line for tag in card["tags"])
+    if card["flavour"]:
+        height += FLAVOUR_GAP_MM + _lines(card["flavour"], width_mm, pt) * line
+    return height
+
+
+def fit_text(card: dict, size: str) -> dict:
+    """The card with the type size (`text_pt`) that fills it best: its flavour kept where it fits at MIN_PT,
+    else left out (the bestiary in the rulebook has it)."""
+    width, height = TEXT_BOX[size]
+    room = height - (WHERE_MM * _lines(card["where"], width, 9.0) if card["where"] else 0)
+    for candidate in (card, card | {"flavour": ""}):
+        for pt in (pt for pt in TEXT_PT if pt <= LARGEST_PT[size]):
+            if text_height(candidate, width, pt) <= room and (pt >= MIN_PT or not candidate["flavour"]):
+                return candidate | {"text_pt": pt}
+    return card | {"flavour": "", "text_pt": MIN_PT}
