@@ -9,6 +9,7 @@ import pikepdf
 import pytest
 
 from dungeonpress import impose
+from tests.conftest import run_cli
 
 
 def numbered_pdf(count: int, size=(210, 297)) -> bytes:
@@ -96,3 +97,85 @@ def test_an_a5_page_on_a_letter_booklet_prints_at_full_size_with_equal_side_trim
 def test_a_page_much_wider_than_its_half_sheet_is_scaled_down_instead():
     data = impose.impose_booklet(numbered_pdf(4, size=(210 * impose.MM, 210 * impose.MM)), "letter")
     assert all(m[0] < 0.7 for _, m in placed(data)[0])
+
+
+# Sewn signatures: each gathering folded in saddle-stitch order, collation marks stepping down the spine,
+# the same bytes every time, and one-line errors for bad --signatures values.
+
+@pytest.mark.parametrize("pages, sheets, sizes", [(108, 4, [4, 4, 4, 4, 4, 4, 3]), (112, 4, [4] * 7),
+                                                  (112, 5, [5, 5, 5, 5, 4, 4]), (8, 4, [2]), (20, 1, [1] * 5),
+                                                  (68, 3, [3, 3, 3, 3, 3, 2])])
+def test_signatures_are_as_few_as_hold_n_sheets_and_within_a_sheet_of_each_other(pages, sheets, sizes):
+    assert impose.signature_sizes(pages, sheets) == sizes
+    assert sum(sizes) * 4 == pages
+
+
+@pytest.mark.parametrize("pages, sheets", [(8, 1), (24, 2), (36, 4), (108, 4), (112, 6), (16, 8)])
+def test_each_signature_folds_its_own_pages_in_order(pages, sheets):
+    """Folding each gathering's sheets and stacking the gatherings reads 1..N: every page once, each signature
+    a run of consecutive pages that reads in order when its own sheets are folded together."""
+    start = 0
+    for order, size in zip(impose.signature_order(pages, sheets), impose.signature_sizes(pages, sheets)):
+        assert len(order) == 2 * size
+        run = sorted(p for side in order for p in side)
+        assert run == list(range(start, start + 4 * size))
+        # nested folding: sheet k's front is (last - 2k, first + 2k), its back (first + 2k + 1, last - 2k - 1)
+        first, last = start, start + 4 * size - 1
+        for k in range(size):
+            assert order[2 * k] == (last - 2 * k, first + 2 * k)
+            assert order[2 * k + 1] == (first + 2 * k + 1, last - 2 * k - 1)
+        start += 4 * size
+    assert start == pages
+
+
+def test_sewn_sheets_carry_the_pages_of_each_signature():
+    sides = placed(impose.impose_signatures(numbered_pdf(16), "a4", 2))
+    assert [[n for n, _ in side] for side in sides] == [[8, 1], [2, 7], [6, 3], [4, 5],
+                                                        [16, 9], [10, 15], [14, 11], [12, 13]]
+
+
+def _collation_blocks(data: bytes) -> list:
+    """(sheet side index, x, y) of each filled block drawn on the sheet itself (not inside a placed page)."""
+    found = []
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        width = float(pdf.pages[0].mediabox[2])
+        for index, page in enumerate(pdf.pages):
+            ops = page.Contents.read_bytes().decode()
+            for x, y, w, h in re.findall(r"q 0 g ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re f Q", ops):
+                assert abs(float(x) + float(w) / 2 - width / 2) < 0.01  # centred on the spine fold
+                found.append((index, float(y)))
+    return found
+
+
+@pytest.mark.parametrize("pages, sheets", [(16, 2), (44, 3), (108, 4)])
+def test_a_collation_mark_on_each_signatures_outer_sheet_one_step_lower_each_time(pages, sheets):
+    blocks = _collation_blocks(impose.impose_signatures(numbered_pdf(pages), "letter", sheets))
+    sizes = impose.signature_sizes(pages, sheets)
+    outer_sides = [2 * sum(sizes[:n]) for n in range(len(sizes))]  # the first side of each signature's outer sheet
+    assert [index for index, _ in blocks] == outer_sides
+    ys = [y for _, y in blocks]
+    assert ys == sorted(ys, reverse=True) and len(set(ys)) == len(ys)  # a staircase down the spine
+    assert _collation_blocks(impose.impose_booklet(numbered_pdf(pages), "letter")) == []  # stapled: no marks
+
+
+def test_sewn_sheets_are_the_same_bytes_every_time():
+    source = numbered_pdf(44)
+    assert impose.impose_signatures(source, "a4", 3, creep_mm=0.1) == impose.impose_signatures(source, "a4", 3,
+                                                                                                 creep_mm=0.1)
+
+
+def test_creep_restarts_in_every_signature():
+    sides = placed(impose.impose_signatures(numbered_pdf(16, size=(420, 595)), "a4", 2, creep_mm=0.2))
+    flat = placed(impose.impose_signatures(numbered_pdf(16, size=(420, 595)), "a4", 2))
+    shifts = [round(after[0][1][4] - before[0][1][4], 3) for before, after in zip(flat, sides)]
+    step = round(0.2 * impose.MM, 3)
+    assert shifts == [0, 0, step, step, 0, 0, step, step]
+
+
+@pytest.mark.parametrize("value", ["0", "9", "four", "-1", "2.5"])
+@pytest.mark.parametrize("command", ["rulebook", "tables"])
+def test_a_bad_signatures_value_is_one_line_and_exit_2(command, value):
+    status, out, err = run_cli("build", command, "--signatures", value)
+    assert status == 2
+    assert err.strip().splitlines() == [f"dungeonpress build {command}: error: --signatures must be a whole number "
+                                        f"from 1 to 8 (got {value})"]

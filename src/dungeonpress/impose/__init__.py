@@ -97,6 +97,72 @@ def impose_booklet(pdf_bytes: bytes, paper: str, creep_mm: float = 0.0, *, readi
         return _impose(src, sides, (width, height), fold_marks="booklet", reading_copy=reading_copy)
 
 
+def impose_bound(pdf_bytes: bytes, paper: str, signatures: int | None, creep_mm: float = 0.0, *,
+                 reading_copy: str = "") -> bytes:
+    """One saddle-stitched gathering, or with `signatures` sewn signatures of that many sheets (--signatures)."""
+    if signatures:
+        return impose_signatures(pdf_bytes, paper, signatures, creep_mm, reading_copy=reading_copy)
+    return impose_booklet(pdf_bytes, paper, creep_mm, reading_copy=reading_copy)
+
+
+def signature_sizes(page_count: int, sheets: int) -> list[int]:
+    """Sheets in each sewn signature: as few signatures as hold `sheets` each, sized within one sheet of each other.
+
+    The rulebook's 27 sheets at 4 a signature are 7 signatures of 4, 4, 4, 4, 4, 4, 3 sheets.
+    """
+    if page_count % 4:
+        raise ValueError(f"a sewn book needs a multiple of 4 pages (got {page_count})")
+    if sheets < 1:
+        raise ValueError(f"a signature holds at least one sheet (got {sheets})")
+    total = page_count // 4
+    count = -(-total // sheets)
+    base, extra = divmod(total, count)
+    return [base + 1 if n < extra else base for n in range(count)]
+
+
+def signature_order(page_count: int, sheets: int) -> list[list[tuple[int, int]]]:
+    """Each signature's sheet sides (left, right page), each signature folded as its own saddle-stitched gathering."""
+    out, start = [], 0
+    for size in signature_sizes(page_count, sheets):
+        out.append([(left + start, right + start) for left, right in booklet_order(4 * size)])
+        start += 4 * size
+    return out
+
+
+def impose_signatures(pdf_bytes: bytes, paper: str, sheets: int, creep_mm: float = 0.0, *,
+                      reading_copy: str = "") -> bytes:
+    """Sewn signatures: the pages in gatherings of `sheets` folded sheets, each in saddle-stitch order with its own
+    creep, and a collation mark on the spine fold of each gathering's outer sheet (a black block one step lower per
+    signature: the gathered book shows a clean staircase on its spine, and a gap or a step out of line names a
+    missing or misplaced signature)."""
+    width, height = SHEETS[paper]
+    with pikepdf.open(io.BytesIO(pdf_bytes)) as src:
+        sides, marks = [], []
+        signatures = signature_order(len(src.pages), sheets)
+        for number, order in enumerate(signatures, start=1):
+            for index, ((left, right), shift) in enumerate(zip(order, creep_shifts(2 * len(order), creep_mm))):
+                sides.append([Slot(left, shift, 0, width / 2, height, trim_sides=MAX_SIDE_TRIM),
+                              Slot(right, width / 2 - shift, 0, width / 2, height, trim_sides=MAX_SIDE_TRIM)])
+                marks.append(_collation_mark(number, len(signatures), (width, height)) if index == 0 else "")
+        return _impose(src, sides, (width, height), fold_marks="booklet", reading_copy=reading_copy,
+                       extra_marks=marks)
+
+
+COLLATION_MARK = (3 * MM, 6 * MM)  # the block's width (across the fold) and height, in points
+COLLATION_SPAN = (20 * MM, 20 * MM)  # the staircase runs from 20 mm below the top to 20 mm above the foot
+
+
+def _collation_mark(number: int, count: int, size: tuple) -> str:
+    """The collation block of signature `number` of `count` on the outer side of its outer sheet, centred on the fold."""
+    width, height = size
+    block_w, block_h = COLLATION_MARK
+    top, foot = COLLATION_SPAN
+    step = 0 if count < 2 else (height - top - foot - block_h) / (count - 1)
+    y = height - top - block_h - (number - 1) * step  # PDF y runs up: the first signature's block is highest
+    x = width / 2 - block_w / 2
+    return f"q 0 g {x:.2f} {y:.2f} {block_w:.2f} {block_h:.2f} re f Q"
+
+
 def impose_zine(pdf_bytes: bytes, paper: str, *, reading_copy: str = "") -> bytes:
     """Eight pages on one side of landscape `paper`: the mini zine you fold, slit and fold again."""
     width, height = SHEETS[paper]
@@ -109,14 +175,16 @@ def impose_zine(pdf_bytes: bytes, paper: str, *, reading_copy: str = "") -> byte
         return _impose(src, [slots], (width, height), fold_marks="zine", reading_copy=reading_copy)
 
 
-def _impose(src: pikepdf.Pdf, sides: list, size: tuple, fold_marks: str, reading_copy: str = "") -> bytes:
+def _impose(src: pikepdf.Pdf, sides: list, size: tuple, fold_marks: str, reading_copy: str = "",
+            extra_marks: list | None = None) -> bytes:
     out = pikepdf.new()
     forms = {}
     for index in sorted({slot.page for side in sides for slot in side if slot.page is not None}):
         forms[index] = out.copy_foreign(src.pages[index].as_form_xobject())
-    for side in sides:
+    for number, side in enumerate(sides):
         page = out.add_blank_page(page_size=size)
         resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary())
+        extra = extra_marks[number] if extra_marks else ""
         page.obj.Resources = resources
         commands = []
         for n, slot in enumerate(side):
@@ -126,6 +194,8 @@ def _impose(src: pikepdf.Pdf, sides: list, size: tuple, fold_marks: str, reading
             resources.XObject[name] = forms[slot.page]
             commands.append(_placement(src.pages[slot.page], slot, name))
         commands.append(_marks(fold_marks, size))
+        if extra:
+            commands.append(extra)
         # A print sheet is for the printer: all of it is an artifact to a screen reader, which is sent
         # to the reading copy instead (the pages' own tags stay in that file, in reading order).
         page.obj.Contents = out.make_stream(("/Artifact BMC\n" + "\n".join(commands) + "\nEMC").encode())

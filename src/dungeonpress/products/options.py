@@ -127,6 +127,7 @@ BLEEDS = ("3mm", "5mm", "0.125in")
 MARKS = ("crop", "cross", "crop-cross")
 DEFAULT_CREEP_MM = 0.1  # one sheet of 80-90 g/m² office paper is about 0.1 mm thick
 MAX_CREEP_MM = 0.5
+MAX_SIGNATURE_SHEETS = 8  # a signature of more than 8 sheets (32 pages) folds as badly as a thick saddle booklet
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,9 @@ class PrintShopOptions(Options):
     pdf_x: bool = switch("write PDF/X-3 (sRGB output intent, still tagged) instead of PDF/UA", flag="--pdf-x")
     creep: str | None = option(None, f"creep compensation for the saddle-stitched booklets: the paper's thickness, "
                                      f"e.g. 0.1mm (default {DEFAULT_CREEP_MM}mm; 0mm for none)")
+    signatures: int | None = option(None, "impose for sewing instead of stapling: signatures of N folded sheets "
+                                          f"(4N pages) each, with collation marks on the spine fold "
+                                          f"({MAX_SIGNATURE_SHEETS} at most; e.g. 4)", min=1, max=MAX_SIGNATURE_SHEETS)
 
     def check(self) -> None:
         if self.marks and not self.bleed:
@@ -160,6 +164,11 @@ class PrintShopOptions(Options):
             raise UsageError(f"--creep must be a paper thickness from 0mm to {MAX_CREEP_MM}mm, like 0.1mm "
                              f"(got {shown(self.creep)})")
         return value
+
+    @property
+    def binding(self) -> str:
+        """The words the imposed file is named with: `booklet` (saddle-stitched) or `sewn-booklet` (--signatures)."""
+        return "sewn-booklet" if self.signatures else "booklet"
 
     def page_css(self) -> str:
         """The @page rule the options ask for ("" when none): bleed and marks."""

@@ -52,8 +52,8 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
         outputs.append(Output(f"{NAME}.pdf", reading))
     if "booklet" in layouts:
         for paper in papers:
-            outputs.append(Output(f"{NAME}-booklet-{paper}.pdf", impose.impose_booklet(
-                reading, paper, creep_mm=opts.creep_mm, reading_copy=ctx.named(f"{NAME}.pdf"))))
+            outputs.append(Output(f"{NAME}-{opts.binding}-{paper}.pdf", impose.impose_bound(
+                reading, paper, opts.signatures, creep_mm=opts.creep_mm, reading_copy=ctx.named(f"{NAME}.pdf"))))
     ctx.tick(3, 3, "rulebook done")
     return outputs
 

@@ -33,10 +33,10 @@ def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> l
                               notes_pages=notes_view(MAX_NOTES), digest=ctx.content.digest[:12], page_css=opts.page_css())
     reading = write(ctx, pages.pad_to_multiple(layout(ctx, html), 4, "tables.pdf"), print_shop=opts.pdf_x)
     return [Output("tables.pdf", reading),
-            Output("tables-booklet-a4.pdf", impose.impose_booklet(reading, "a4", creep_mm=opts.creep_mm,
-                                                                     reading_copy=ctx.named("tables.pdf"))),
-            Output("tables-booklet-letter.pdf", impose.impose_booklet(reading, "letter", creep_mm=opts.creep_mm,
-                                                                         reading_copy=ctx.named("tables.pdf")))]
+            *(Output(f"tables-{opts.binding}-{paper}.pdf",
+                     impose.impose_bound(reading, paper, opts.signatures, creep_mm=opts.creep_mm,
+                                         reading_copy=ctx.named("tables.pdf")))
+              for paper in ("a4", "letter"))]
 
 
 COMMANDS = (
