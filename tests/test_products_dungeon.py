@@ -340,3 +340,36 @@ def test_a_map_style_other_than_clean_is_in_the_print_files_names():
     assert [o.name for o in styled(outputs, "sketch")] == ["dungeon-1-zine-a4-sketch.pdf", "dungeon-1-a5-sketch.html",
                                                            "dungeon-1.json"]
     assert styled(outputs, "clean") == outputs
+
+
+def _figure_alts(data: bytes, page_index: int) -> list[str]:
+    """The /Alt of every Figure tagged on one page of a PDF."""
+    import pikepdf
+    alts = []
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        page = pdf.pages[page_index].obj
+        stack = [pdf.Root.StructTreeRoot]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, pikepdf.Array):
+                stack.extend(reversed(list(node)))  # reading order
+            elif isinstance(node, pikepdf.Dictionary):
+                if node.get("/S") == "/Figure" and node.get("/Pg") is not None and node.Pg.objgen == page.objgen:
+                    alts.append(str(node.get("/Alt", "")))
+                if "/K" in node:
+                    stack.append(node.K)
+    return alts
+
+
+@pytest.mark.slow
+def test_the_zine_and_booklet_covers_show_the_dungeons_outline_and_the_pack_index_each_delves(zine_a4, booklet, pack):
+    name = json.loads(zine_a4[0][f"dungeon-{SEED}.json"])["name"]
+    for data in (zine_a4[0][f"dungeon-{SEED}-zine-reading.pdf"], booklet[0][f"dungeon-{SEED}-a5.pdf"]):
+        assert any(alt.startswith(f"Outline of {name}") for alt in _figure_alts(data, 0)), _figure_alts(data, 0)
+        cover = reader(data).pages[0].extract_text()
+        assert "Read a room" in cover and not re.search(r"^\d+$", cover, re.M)  # no room number printed on the cover
+    # the index page: one outline per delve, in the index's order (the alt text itself: test_views_dungeon)
+    names = [d["name"] for d in json.loads(pack[0]["pack-66.json"])["dungeons"]]
+    outlines = [alt for alt in _figure_alts(pack[0]["pack-66.pdf"], 1) if alt.startswith("Outline of ")]
+    assert len(outlines) == len(names) == 3
+    assert all(alt.startswith(f"Outline of {n}: its 8 rooms") for n, alt in zip(names, outlines)), (names, outlines)

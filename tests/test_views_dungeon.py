@@ -119,3 +119,33 @@ def test_the_dungeon_view_prints_what_was_rolled(rolled_dungeons):
     assert [w["face"] for w in view["wandering"]] == list(range(1, len(dungeon.wandering) + 1))
     assert view["map"].startswith("<svg") and view["map_alt"].startswith(f"Map of {dungeon.name}")
     assert re.fullmatch(r"\S+ = \d+:", view["condition"]["roll"])
+
+
+# The outline on a cover and in a pack's index: the player's map, spoiler-safe, with true alternative text.
+
+@pytest.mark.parametrize("seed", [1, 7, 42, 1234])
+def test_a_covers_outline_shows_walls_and_passages_but_no_number_nor_anything_in_a_room(content, seed):
+    dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8)
+    outline = views.outline_view(dungeon, seed, (60.0, 35.0), "clean", "")
+    svg = outline["svg"]
+    assert svg.startswith("<svg") and 'class="floor"' in svg
+    assert 'class="num"' not in svg and 'class="mark"' not in svg  # no room numbers, no stairs, lair or furniture
+    assert not re.search(r"<text[^>]*>\d+</text>", svg)
+    width, height = (float(v) for v in re.search(r'width="([\d.]+)mm" height="([\d.]+)mm"', svg).groups())
+    assert width <= 60.0 + 1e-6 and height <= 35.0 + 1e-6 and max(width / 60.0, height / 35.0) > 0.99  # fills its box
+    # the alternative text says what is drawn: this dungeon's name and room count, the way in, empty rooms
+    title = (f"Outline of {dungeon.name}: its {len(dungeon.rooms)} rooms, passages and the way in, no room numbered "
+             "and nothing in the rooms")
+    assert views.outline_title(dungeon) == title and f"<title>{title}</title>" in svg  # the PDF's /Alt
+    assert outline["alt"] == (f"{title}: {len(dungeon.rooms)} rooms joined by passages, the way in "
+                              "at the bottom edge; nothing in the rooms is shown")
+    assert svg.count("<title>") == 1
+    assert svg.count('class="floor"') >= len(dungeon.rooms)
+    assert views.outline_view(dungeon, seed, (60.0, 35.0), "clean", "") == outline  # same seed, same drawing
+
+
+def test_a_dungeon_view_has_an_outline_only_when_asked(content):
+    dungeon = generate_dungeon(content, sub_rng(5, "dungeon"), rooms=8)
+    common = dict(seed=5, rooms=8, prefix="d1", map_box=(100.0, 120.0), oracle_rows=1, twists=1, d6s=1)
+    assert views.dungeon_view(dungeon, **common)["outline"] is None
+    assert views.dungeon_view(dungeon, **common, outline_box=(26.0, 19.0))["outline"]["alt"].startswith("Outline of ")

@@ -35,6 +35,11 @@ MAX_ZINE_NOTES = 2  # a one-page key leaves two zine pages to fill
 MAX_BOOKLET_NOTES = 3  # the most a booklet needs to reach a multiple of four pages
 
 MAP_BOX = geometry.MAP_BOX  # where the map goes, in mm (width, height), on each page size
+# The dungeon's outline, in the emblem's place on a cover (width, height in mm), and beside each delve in a pack's index.
+ZINE_COVER_MAP = (60.0, 35.0)
+BOOKLET_COVER_MAP = {"a5": (92.0, 72.0), "half-letter": (88.0, 72.0)}
+LARGE_PRINT_COVER_MAP = (80.0, 46.0)  # large print's bigger words leave the outline less of the same cover
+PACK_THUMB = (26.0, 19.0)
 # How much of the pre-rolled oracle each layout prints (the JSON always has all of it).
 ORACLE = {"zine": {"oracle_rows": 6, "twists": 3, "d6s": 10}, "booklet": {"oracle_rows": 30, "twists": 8, "d6s": 36}}
 
@@ -162,7 +167,8 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     crowded = fit == "crowded"
     aids = ORACLE["zine"] | ({"oracle_rows": CROWDED_ORACLE_ROWS} if crowded else {})
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
-                              compact=True, map_style=map_style, map_css=map_css(ctx), **aids)
+                              compact=True, map_style=map_style, map_css=map_css(ctx), **aids,
+                              outline_box=None if probe else ZINE_COVER_MAP)
     return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, rules=zine_rules(ctx, crowded),
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
@@ -200,8 +206,10 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     from dungeonpress.paginate import pages
     page = "a5" if paper == "a4" else "half-letter"
+    cover = LARGE_PRINT_COVER_MAP if ctx.theme == "large-print" else BOOKLET_COVER_MAP[page]
+    outline = PACK_THUMB if pack_seed is not None else cover
     shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=MAP_BOX[page],
-                               map_style=map_style, map_css=map_css(ctx), **ORACLE["booklet"])
+                               map_style=map_style, map_css=map_css(ctx), **ORACLE["booklet"], outline_box=outline)
              for n, (dg, s) in enumerate(dungeons, start=1)]
     index, title = None, shown[0]["name"]
     rules = delve_rules(ctx, "b")

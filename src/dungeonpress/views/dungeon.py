@@ -28,7 +28,8 @@ def regenerate_command(seed: int, rooms: int) -> str:
 
 
 def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_box: tuple, oracle_rows: int,
-                 twists: int, d6s: int, compact: bool = False, map_style: str = "clean", map_css: str = "") -> dict:
+                 twists: int, d6s: int, compact: bool = False, map_style: str = "clean", map_css: str = "",
+                 outline_box: tuple | None = None) -> dict:
     """Everything the templates print for one dungeon, already formatted; `prefix` keeps anchors unique in a pack.
 
     `compact` is for the A7 zine: compass letters instead of words, and the in-between rolls
@@ -72,7 +73,23 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
                     "rolls": f"{twist.subject.value} · {twist.action.value}"}
                    for n, twist in enumerate(dungeon.twists[:twists], start=1)],
         "d6s": [str(value) for value in dungeon.d6s[:d6s]],
+        "outline": outline_view(dungeon, seed, outline_box, map_style, map_css) if outline_box else None,
     }
+
+
+def outline_view(dungeon: Dungeon, seed: int, box: tuple, map_style: str, map_css: str) -> dict:
+    """The dungeon's outline for a cover or an index: the player's map (walls, doors, passages, the way in), with no
+    room numbered and nothing in the rooms, so it shows only what a delver sees before play. Same seed, same walls."""
+    drawn = draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], style=map_style,
+                             rng=random.Random(f"{seed}/map"), css=map_css, players=True,
+                             title=outline_title(dungeon))
+    return {"svg": drawn.svg, "alt": drawn.alt}
+
+
+def outline_title(dungeon: Dungeon) -> str:
+    """The outline's title, which a tagged PDF gives the figure as its alternative text: what the drawing shows."""
+    return (f"Outline of {dungeon.name}: its {len(dungeon.rooms)} rooms, passages and the way in, "
+            "no room numbered and nothing in the rooms")
 
 
 LEGEND_LINE_MM = {True: 3.6, False: 4.8}  # one legend line: zine (6.3 pt), booklet (8 pt)
