@@ -149,3 +149,9 @@ def test_a_dungeon_view_has_an_outline_only_when_asked(content):
     common = dict(seed=5, rooms=8, prefix="d1", map_box=(100.0, 120.0), oracle_rows=1, twists=1, d6s=1)
     assert views.dungeon_view(dungeon, **common)["outline"] is None
     assert views.dungeon_view(dungeon, **common, outline_box=(26.0, 19.0))["outline"]["alt"].startswith("Outline of ")
+
+
+def test_a_thumbnail_outline_hides_its_scale_and_north_a_cover_keeps_them(content):
+    dungeon = generate_dungeon(content, sub_rng(9, "dungeon"), rooms=8)
+    assert views.BARE_CSS in views.outline_view(dungeon, 9, (26.0, 19.0), "clean", "")["svg"]
+    assert views.BARE_CSS not in views.outline_view(dungeon, 9, (60.0, 35.0), "clean", "")["svg"]

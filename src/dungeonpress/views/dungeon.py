@@ -77,11 +77,17 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
     }
 
 
+# A thumbnail this small shows the shape only: its scale bar and north arrow would print over its passages.
+THUMB_MM = 30.0
+BARE_CSS = " .scale, .scale-text, .north, .north-text { display: none; }"
+
+
 def outline_view(dungeon: Dungeon, seed: int, box: tuple, map_style: str, map_css: str) -> dict:
     """The dungeon's outline for a cover or an index: the player's map (walls, doors, passages, the way in), with no
     room numbered and nothing in the rooms, so it shows only what a delver sees before play. Same seed, same walls."""
+    css = map_css + (BARE_CSS if max(box) < THUMB_MM else "")
     drawn = draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], style=map_style,
-                             rng=random.Random(f"{seed}/map"), css=map_css, players=True,
+                             rng=random.Random(f"{seed}/map"), css=css, players=True,
                              title=outline_title(dungeon))
     return {"svg": drawn.svg, "alt": drawn.alt}
 
