@@ -18,7 +18,7 @@ from dungeonpress.products import dungeon as product
 from dungeonpress.products.options import parse
 from dungeonpress.views import data as data_views
 from dungeonpress.views import dungeon as dungeon_views
-from tests.conftest import slow_fixture
+from tests.conftest import run_cli, slow_fixture
 
 MM = 72 / 25.4
 SEED = 1234
@@ -373,3 +373,21 @@ def test_the_zine_and_booklet_covers_show_the_dungeons_outline_and_the_pack_inde
     outlines = [alt for alt in _figure_alts(pack[0]["pack-66.pdf"], 1) if alt.startswith("Outline of ")]
     assert len(outlines) == len(names) == 3
     assert all(alt.startswith(f"Outline of {n}: its 8 rooms") for n, alt in zip(names, outlines)), (names, outlines)
+
+
+def test_signatures_are_for_a_booklet_or_a_pack_not_a_zine():
+    status, _, err = run_cli("dungeon", "--seed", "5", "--signatures", "2")
+    assert status == 2 and err.strip().splitlines() == [
+        "dungeonpress dungeon: error: --signatures sews a booklet or a pack: use --layout booklet or --count N"]
+
+
+@pytest.mark.slow
+def test_a_sewn_booklet_is_named_so_and_marks_each_signature(content):
+    made, _ = make(content, seed=SEED, layout="booklet", signatures=2)
+    assert f"dungeon-{SEED}-sewn-booklet.pdf" in made and f"dungeon-{SEED}-booklet.pdf" not in made
+    pages = len(reader(made[f"dungeon-{SEED}-a5.pdf"]).pages)
+    sheet = made[f"dungeon-{SEED}-sewn-booklet.pdf"]
+    assert len(reader(sheet).pages) == pages // 2
+    blocks = re.findall(rb"q 0 g [-\d.]+ [-\d.]+ [-\d.]+ [-\d.]+ re f Q", b"".join(
+        page.get_contents().get_data() for page in reader(sheet).pages))
+    assert len(blocks) == len(impose.signature_sizes(pages, 2))

@@ -109,6 +109,7 @@ def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
                                show_rolls=opts.show_rolls)
     else:
         outputs = booklet_outputs(ctx, [(dungeon, seed)], rooms, paper, fmt, name=f"dungeon-{seed}",
+                                  signatures=opts.signatures,
                                   map_style=opts.map_style, show_rolls=opts.show_rolls)
     ctx.tick(3, 3, f"{chosen} done")
     return styled(outputs + vtt, opts.map_style) + ([data] if fmt == "pdf" else [])
@@ -201,7 +202,8 @@ def zine_fit(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: 
 
 
 def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, fmt: str, *, name: str,
-                    pack_seed: int | None = None, map_style: str = "clean", show_rolls: bool = False) -> list[Output]:
+                    pack_seed: int | None = None, map_style: str = "clean", show_rolls: bool = False,
+                    signatures: int | None = None) -> list[Output]:
     """An A5 (or half-letter) reading PDF and its saddle-stitch imposition; one dungeon, or a pack with an index."""
     from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     from dungeonpress.paginate import pages
@@ -241,8 +243,9 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     reading = write(ctx, rendered)
     suffix = "" if paper == "a4" else "-letter"
     reading_name = f"{name}.pdf" if pack_seed is not None else f"{name}-{page}.pdf"  # a pack is pack-<seed>.pdf
-    imposed = impose.impose_booklet(reading, paper, reading_copy=ctx.named(style_name(reading_name, map_style)))
-    return [Output(reading_name, reading), Output(f"{name}-booklet{suffix}.pdf", imposed)]
+    imposed = impose.impose_bound(reading, paper, signatures, reading_copy=ctx.named(style_name(reading_name, map_style)))
+    binding = "sewn-booklet" if signatures else "booklet"  # --signatures: sewn signatures (see options.PrintShopOptions)
+    return [Output(reading_name, reading), Output(f"{name}-{binding}{suffix}.pdf", imposed)]
 
 
 def map_css(ctx: BuildContext) -> str:
@@ -266,6 +269,7 @@ def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Outp
         return [data]
     ctx.tick(count, count + 1, "laying out the pack")
     outputs = booklet_outputs(ctx, dungeons, rooms, paper, fmt, name=f"pack-{seed}", pack_seed=seed,
+                              signatures=opts.signatures,
                               map_style=opts.map_style, show_rolls=opts.show_rolls)
     if fmt == "pdf":
         outputs.append(data)
@@ -297,6 +301,9 @@ class DungeonOptions(options.Options):
     show_rolls: bool = options.switch("print each roll, small, after what it rolled (the JSON always has them)")
     vtt: bool = options.switch("also write the map for virtual tabletops (dungeon-SEED.dd2vtt: image, walls, doors) "
                                "and the player's map without room contents (PDF and PNG)")
+    signatures: int | None = options.option(None, "booklet and pack: impose for sewing instead of stapling, signatures "
+                                            f"of N folded sheets with collation marks (1-{options.MAX_SIGNATURE_SHEETS})",
+                                            min=1, max=options.MAX_SIGNATURE_SHEETS)
     batch: int | None = options.option(None, "write N separate dungeons (zines unless --layout booklet), seeds SEED, "
                                        "SEED+1, ..., made in two supervised worker processes", min=1, max=MAX_BATCH)
 
@@ -305,6 +312,8 @@ class DungeonOptions(options.Options):
             raise UsageError("--batch writes separate zines or booklets: leave out --count and --layout pack")
         if self.vtt and (self.count is not None or self.layout == "pack"):
             raise UsageError("--vtt exports one dungeon's map: leave out --count and --layout pack (or use --batch)")
+        if self.signatures is not None and self.count is None and self.layout in (None, "zine"):
+            raise UsageError("--signatures sews a booklet or a pack: use --layout booklet or --count N")
         if self.count is not None and self.layout == "zine":
             raise UsageError("--count makes a pack, which is an A5 booklet: leave out --layout zine")
         if self.count is None and self.layout in (None, "zine") and (self.rooms or 0) > MAX_ZINE_ROOMS:
