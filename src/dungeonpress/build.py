@@ -23,14 +23,6 @@ def commands() -> list[Command]:
     return products.commands()
 
 
-def commands_by_module() -> dict[str, list[Command]]:
-    """Each product module's short name and the commands it registers, in `build all` order."""
-    found: dict[str, list[Command]] = {}
-    for command in commands():
-        found.setdefault(command.run.__module__.rsplit(".", 1)[-1], []).append(command)
-    return found
-
-
 def load_content(user_packs: list[Path] | None = None) -> Content:
     """Read and check the built-in packs and any user packs (which may replace tables by id)."""
     from dungeonpress import load, validate  # loaded when a product is made, not for --help

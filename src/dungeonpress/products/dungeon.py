@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from dungeonpress.dice import d, sub_rng
 from dungeonpress.errors import UsageError
-from dungeonpress.generate.dungeon import generate_dungeon
+from dungeonpress.generate.dungeon import NEEDED, generate_dungeon
 from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
 from dungeonpress.views.notes import notes_page, notes_view
@@ -15,7 +15,8 @@ from dungeonpress.views import dungeon as views
 from dungeonpress.views.delve_rules import rule_sections, rule_table_view
 from dungeonpress.paginate import geometry
 from dungeonpress.products import options
-from dungeonpress.products.common import BuildContext, Command, Job, Output, drawing_css, html_from_template, layout, write
+from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, drawing_css, html_from_template, \
+    layout, write
 from dungeonpress.products.dungeon_vtt import vtt_outputs
 
 LAYOUTS = ("zine", "booklet", "pack")
@@ -87,7 +88,7 @@ def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
     chosen = opts.layout or "zine"
     rooms = opts.rooms or DEFAULT_ROOMS
     fmt = opts.format or "pdf"
-    paper = opts.paper or ctx.paper
+    paper = opts.paper or options.DEFAULT_PAPER
 
     # 1. Roll the dungeon (pure), and keep its data for the JSON beside the print files.
     ctx.tick(0, 3, f"rolling dungeon {seed}")
@@ -248,7 +249,7 @@ def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Outp
     seed = ctx.seed
     rooms = opts.rooms or DEFAULT_ROOMS
     fmt = opts.format or "pdf"
-    paper = opts.paper or ctx.paper
+    paper = opts.paper or options.DEFAULT_PAPER
     dungeons = []
     for n, dungeon_seed in enumerate(pack_seeds(seed, count)):
         ctx.tick(n, count + 1, f"rolling delve {n + 1} of {count} (seed {dungeon_seed})")
@@ -325,5 +326,8 @@ COMMANDS = (
         build_all=(Job({"layout": "zine", "paper": "a4"}, seed=1234), Job({"layout": "zine", "paper": "letter"}, seed=1234),
                    Job({"layout": "booklet"}, seed=1234), Job({"count": 6}, seed=66)),
         order=40,
+        inputs=Inputs(tables=NEEDED, chapters=("delve_rules",)),
+        outputs=("dungeon-<seed>-zine-a4.pdf", "dungeon-<seed>-zine-letter.pdf", "dungeon-<seed>-a5.pdf",
+                 "dungeon-<seed>-booklet.pdf", "pack-<seed>.pdf", "pack-<seed>-booklet.pdf", "dungeon-<seed>.json"),
     ),
 )
