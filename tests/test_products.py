@@ -181,3 +181,22 @@ def test_a_new_product_module_builds_its_declared_output(omen):
     assert sorted(p.name for p in out.iterdir() if p.is_file()) == ["omen-7.pdf"]
     text = PdfReader(out / "omen-7.pdf").pages[0].extract_text()
     assert "Omens, seed 7" in text
+
+
+# --- one way to run a product ----------------------------------------------------------------------
+
+@pytest.mark.slow  # reads the content twice (about 10 s on a loaded machine)
+def test_a_worker_names_outputs_as_a_single_run_does(tmp_path):
+    """`build all` and --batch (batch.make_item, in a worker) and `dungeonpress NAME` (this process) both go
+    through build.make: a user pack's outputs carry its name either way, never the built-in files' names."""
+    from dungeonpress import batch
+    from dungeonpress.products.options import parse
+    pack = ROOT / "tests" / "fixtures" / "small_pack"
+    settings = batch.Settings(user_packs=(str(pack),), out_dir=str(tmp_path))
+    outputs, warnings, pages, _ = batch.make_item(settings, batch.Item("x", "export tables", {"format": "csv"}))
+    (command,) = [c for c in build.commands() if c.full_name == "export tables"]
+    ctx = build.context_for(build.load_content([pack]), user_packs=[pack], out_dir=tmp_path)
+    alone, _, _ = build.make(command, ctx, parse(command.options, {"format": "csv"}))
+    assert outputs and [o.name for o in outputs] == [o.name for o in alone]
+    assert all(o.name.startswith("exports-small-pack/csv/") for o in outputs), outputs[0].name
+    assert pages == {}

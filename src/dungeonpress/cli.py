@@ -14,7 +14,7 @@ from pathlib import Path
 from dungeonpress import __version__, batch, budget, build, manifest, progress
 from dungeonpress.errors import ContentErrors, RenderError, UsageError
 from dungeonpress.products import options
-from dungeonpress.products.common import THEMES, Event
+from dungeonpress.products.common import THEMES
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 # A seed names output files (dungeon-<seed>.json): 18 digits is more seeds than anyone will roll and keeps names short.
@@ -449,20 +449,14 @@ def _run_supervised(args, items, level, stdout, stderr) -> int:
     display.plan(len(items))
     pdfs = []
 
-    def on_event(event) -> None:  # a worker's batch.Event, told to the one display of the run
-        label, result = event.item.label, event.result
-        if event.kind == "finished" and result is not None:
-            size = sum(len(o.data) for o in result.outputs)
-            display.event(Event("finished", label, pages=sum(result.pages.values()), bytes=size))
-            for output in result.outputs:
+    def on_event(event) -> None:  # what a worker did, told to the one display of the run
+        display.event(event)
+        if event.kind == "finished" and event.result is not None:
+            for output in event.result.outputs:
                 path = args.out / output.name
-                display.wrote(_shown(path), len(output.data), result.pages.get(output.name, 0))
+                display.wrote(_shown(path), len(output.data), event.result.pages.get(output.name, 0))
                 if output.kind == "pdf":
                     pdfs.append(path)
-        elif event.kind == "failed":
-            display.event(Event("failed", label, message=result.error if result is not None else ""))
-        else:
-            display.event(Event(event.kind, label))
 
     def check_content():  # content mistakes are reported once, here, not once per item by every worker
         for warning in build.load_content(args.content).warnings:

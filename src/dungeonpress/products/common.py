@@ -24,10 +24,12 @@ KINDS = ("planned", "started", "finished", "failed", "skipped")  # what can happ
 
 @dataclass(frozen=True)
 class Event:
-    """One thing that happened to an item of the run (a product, or one zine of a batch).
+    """One thing that happened to an item of the run (a product, or one zine of a batch), in this process or a worker.
 
     `planned` announces `count` more items; `started`, then one of `finished` (with the `pages`
-    and `bytes` it made), `failed` (with a `message`) or `skipped` (nothing to do).
+    and `bytes` it made), `failed` (with a `message`) or `skipped` (nothing to do). A supervised
+    run (batch.run) also says how many items have ended (`done`) of its `total`, and hands over the
+    ended item's `result` (a batch.Result: its outputs, to be written in this process).
     """
 
     kind: str
@@ -36,6 +38,9 @@ class Event:
     bytes: int = 0
     count: int = 0
     message: str = ""
+    done: int = 0
+    total: int = 0
+    result: object = None
 
     def __post_init__(self):
         if self.kind not in KINDS:
