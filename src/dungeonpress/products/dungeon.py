@@ -130,6 +130,11 @@ def roll_dungeon(ctx: BuildContext, seed: int, rooms: int) -> Dungeon:
     return generate_dungeon(ctx.content, sub_rng(seed, "dungeon"), rooms=rooms)
 
 
+def map_rng(seed: int):
+    """The map's own stream of a dungeon's seed: the zine, the booklet and the VTT export draw the same map."""
+    return sub_rng(seed, "map")
+
+
 def pack_seeds(seed: int, count: int) -> list[int]:
     """Each delve's seed, derived from the pack's seed and its place in the pack (printed in the pack)."""
     return [d(sub_rng(seed, "pack", str(n)), 999_999_999) for n in range(1, count + 1)]
@@ -163,6 +168,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     crowded = fit == "crowded"
     aids = ORACLE["zine"] | ({"oracle_rows": CROWDED_ORACLE_ROWS} if crowded else {})
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
+                              map_rng=map_rng(seed),
                               compact=True, map_style=map_style, map_css=map_css(ctx), **aids)
     return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, rules=zine_rules(ctx, crowded),
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
@@ -201,7 +207,7 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     from dungeonpress.paginate import pages
     page = "a5" if paper == "a4" else "half-letter"
-    shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=MAP_BOX[page],
+    shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=MAP_BOX[page], map_rng=map_rng(s),
                                map_style=map_style, map_css=map_css(ctx), **ORACLE["booklet"])
              for n, (dg, s) in enumerate(dungeons, start=1)]
     index, title = None, shown[0]["name"]

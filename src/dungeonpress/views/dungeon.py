@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 
@@ -28,17 +29,19 @@ def regenerate_command(seed: int, rooms: int) -> str:
 
 
 def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_box: tuple, oracle_rows: int,
-                 twists: int, d6s: int, compact: bool = False, map_style: str = "clean", map_css: str = "") -> dict:
+                 twists: int, d6s: int, map_rng: random.Random, compact: bool = False, map_style: str = "clean",
+                 map_css: str = "") -> dict:
     """Everything the templates print for one dungeon, already formatted; `prefix` keeps anchors unique in a pack.
 
     `compact` is for the A7 zine: compass letters instead of words, and the in-between rolls
     of a chain without their parenthetical examples ("Hostile monster", not "… (moderate strength)").
+    `map_rng` is the map's own stream of the seed (products.dungeon.map_rng): the same dungeon draws the
+    same caves and furniture in both styles; left as it was given (a map drawn again starts from the same state).
     """
     width_mm, height_mm = map_box
-    # The map's own Random, from the seed: the same dungeon draws the same caves and furniture in both styles.
-    def draw(width, height):
+    def draw(width, height):  # each try at a size draws from the stream as it was given
         return draw_dungeon_map(dungeon, width_mm=width, height_mm=height, style=map_style,
-                                rng=random.Random(f"{seed}/map"), css=map_css, title=f"Map of {dungeon.name}")
+                                rng=copy.copy(map_rng), css=map_css, title=f"Map of {dungeon.name}")
     drawn = draw(width_mm, height_mm)
     extra = legend_lines(drawn.legend, width_mm, compact) - 1  # the box leaves room for one legend line
     if extra > 0:
