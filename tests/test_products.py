@@ -200,3 +200,14 @@ def test_a_worker_names_outputs_as_a_single_run_does(tmp_path):
     assert outputs and [o.name for o in outputs] == [o.name for o in alone]
     assert all(o.name.startswith("exports-small-pack/csv/") for o in outputs), outputs[0].name
     assert pages == {}
+
+
+@pytest.mark.parametrize("command", build.commands(), ids=lambda c: c.full_name)
+def test_each_product_build_reads_in_one_screen(command):
+    """A product's build function is a page of stages (at most 60 lines), as the rulebook's is; the fitting,
+    views and drawing it calls live in their own modules."""
+    import ast
+    import inspect
+    node = ast.parse(inspect.getsource(command.run)).body[0]
+    lines = node.end_lineno - node.lineno + 1
+    assert lines <= 60, f"{command.module}.{command.run.__name__} is {lines} lines"
