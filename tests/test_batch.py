@@ -159,7 +159,7 @@ def test_editing_a_core_table_rebuilds_the_products_that_read_it_and_not_the_oth
 
     def keys():
         prints = manifest.Fingerprints(content, build.TEMPLATES_DIR)
-        return {c.full_name: json.dumps(prints.inputs(c.reads), sort_keys=True) for c in build.commands()}
+        return {c.full_name: json.dumps(prints.inputs(c.inputs.packs), sort_keys=True) for c in build.commands()}
 
     before = keys()
     table = next((content / "core" / "tables").glob("*.yaml"))

@@ -204,14 +204,6 @@ def _option_strings(words) -> set:
     return {flag for action in parser._actions for flag in action.option_strings}
 
 
-def test_the_index_help_reads_names_every_command_as_its_module_declares_it():
-    """--help lists commands from products.INDEX without importing them: it must say what the modules say."""
-    from dungeonpress import products
-    declared = [(module, c.full_name, c.help) for module, _, _ in products.index() for c in products.commands_of(module)]
-    assert declared == list(products.index())
-    assert sorted(c.full_name for c in build.commands()) == sorted(name for _, name, _ in products.index())
-
-
 def test_preflight_of_a_file_that_is_not_a_pdf_counts_it_and_fails(tmp_path):
     (tmp_path / "notes.pdf").write_text("hello")
     code, out, err = run("preflight", str(tmp_path / "notes.pdf"))

@@ -201,7 +201,8 @@ def test_the_printed_map_fills_the_zine_box_with_its_legend(content, box):
     for seed in range(12):
         for rooms in (8, 10, 11, 12):
             view = dungeon_views.dungeon_view(dungeon_for(content, seed, rooms), seed=seed, rooms=rooms, prefix="d1",
-                                              map_box=(width, height), oracle_rows=1, twists=1, d6s=1, compact=True)
+                                              map_box=(width, height), oracle_rows=1, twists=1, d6s=1, compact=True,
+                                              map_rng=sub_rng(seed, "map"))
             svg = ET.fromstring(view["map"])
             w, h = (float(svg.get(k).removesuffix("mm")) for k in ("width", "height"))
             assert w >= 0.7 * width or h >= 0.7 * height
@@ -230,7 +231,8 @@ def test_every_word_on_the_printed_map_is_six_points_or_more(content, box):
         for rooms in ((3, 8, 11, 12) if compact else (3, 12, 30)):
             dungeon = dungeon_for(content, seed, rooms)
             view = dungeon_views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[box],
-                                              oracle_rows=1, twists=1, d6s=1, compact=compact)
+                                              oracle_rows=1, twists=1, d6s=1, compact=compact,
+                                              map_rng=sub_rng(seed, "map"))
             words = list(_printed_words(view["map"]))
             assert sorted(el.text for el, _ in words) == sorted([str(n) for n in range(1, rooms + 1)] + ["30 ft", "N"])
             small = [(el.text, round(pt, 2)) for el, pt in words if pt < 6.0]

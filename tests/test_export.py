@@ -11,6 +11,7 @@ from itertools import product
 import pytest
 
 from dungeonpress import export
+from dungeonpress.export import files
 from dungeonpress.dice import DICE_NAMES, DiceSpec
 from dungeonpress.model import Row, Table
 
@@ -54,8 +55,8 @@ def test_row_text_is_the_value_alone_or_header_value_pairs():
     assert export.row_text(table("d6", []), Row(low=1, high=1, values=(("x", "Alone"),))) == "Alone"
 
 
-def test_to_json_is_stable_readable_text_with_a_final_newline():
-    assert export.to_json({"b": "…", "a": 1}) == '{\n  "b": "…",\n  "a": 1\n}\n'
+def test_exports_write_json_in_the_one_encoding_of_every_product():
+    assert files._dump({"b": "…", "a": 1}) == '{\n  "b": "…",\n  "a": 1\n}\n'.encode()
 
 
 def test_table_json_carries_rows_links_and_the_licence(content):
@@ -66,7 +67,7 @@ def test_table_json_carries_rows_links_and_the_licence(content):
     assert data["licence"] == export.terms_for(traps.origin).as_json()
     linked = export.table_json(content.table("encounter_check"))
     assert any("see" in r for r in linked["rows"])
-    assert json.loads(export.to_json(data)) == data
+    assert json.loads(files._dump(data)) == data
 
 
 def test_table_csv_has_a_header_then_a_row_per_table_row(content):

@@ -47,7 +47,7 @@ def product_views(content, product: str, seed: int, rooms: int, style: str) -> l
     for n, s in enumerate(seeds, start=1):
         dungeon = generate_dungeon(content, sub_rng(s, "dungeon"), rooms=rooms)
         out.append(dungeon_views.dungeon_view(dungeon, seed=s, rooms=rooms, prefix=f"d{n}", map_box=box,
-                                              compact=compact, map_style=style, **oracle))
+                                              map_rng=sub_rng(s, "map"), compact=compact, map_style=style, **oracle))
     return out
 
 

@@ -169,7 +169,7 @@ def test_every_key_reference_matches_the_layout(content, compact):
     for seed in range(40):
         dungeon = product.roll_dungeon(ctx, seed, 10)
         view = dungeon_views.dungeon_view(dungeon, seed=seed, rooms=10, prefix="d1", map_box=(60, 80),
-                                          oracle_rows=1, twists=1, d6s=1, compact=compact)
+                                          oracle_rows=1, twists=1, d6s=1, compact=compact, map_rng=product.map_rng(seed))
         html = product.html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view,
                                           notes_pages=[], flowing=False, body_class="zine zine-a4")
         entries = re.split(r'<div class="room" id="d1-room-(\d+)"', html)[1:]

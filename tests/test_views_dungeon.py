@@ -112,7 +112,8 @@ def test_room_doors_lead_to_rooms_the_way_out_or_a_dead_end(rolled_dungeons):
 
 def test_the_dungeon_view_prints_what_was_rolled(rolled_dungeons):
     dungeon = rolled_dungeons[0]
-    view = views.dungeon_view(dungeon, seed=0, rooms=10, prefix="p2", map_box=(120, 90), oracle_rows=5, twists=3, d6s=7)
+    view = views.dungeon_view(dungeon, seed=0, rooms=10, prefix="p2", map_box=(120, 90), oracle_rows=5, twists=3, d6s=7,
+                              map_rng=sub_rng(0, "map"))
     assert view["anchor"] == "p2-dungeon" and view["regenerate"] == "dungeonpress dungeon --seed 0 --rooms 10"
     assert [r["number"] for r in view["rooms"]] == [r.number for r in dungeon.rooms]
     assert len(view["oracle"]) == 5 and len(view["twists"]) == 3 and view["d6s"] == [str(v) for v in dungeon.d6s[:7]]
@@ -126,7 +127,7 @@ def test_the_dungeon_view_prints_what_was_rolled(rolled_dungeons):
 @pytest.mark.parametrize("seed", [1, 7, 42, 1234])
 def test_a_covers_outline_shows_walls_and_passages_but_no_number_nor_anything_in_a_room(content, seed):
     dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8)
-    outline = views.outline_view(dungeon, seed, (60.0, 35.0), "clean", "")
+    outline = views.outline_view(dungeon, (60.0, 35.0), "clean", "", sub_rng(seed, "map"))
     svg = outline["svg"]
     assert svg.startswith("<svg") and 'class="floor"' in svg
     assert 'class="num"' not in svg and 'class="mark"' not in svg  # no room numbers, no stairs, lair or furniture
@@ -141,7 +142,7 @@ def test_a_covers_outline_shows_walls_and_passages_but_no_number_nor_anything_in
                               "at the bottom edge; nothing in the rooms is shown")
     assert svg.count("<title>") == 1
     assert svg.count('class="floor"') >= len(dungeon.rooms)
-    assert views.outline_view(dungeon, seed, (60.0, 35.0), "clean", "") == outline  # same seed, same drawing
+    assert views.outline_view(dungeon, (60.0, 35.0), "clean", "", sub_rng(seed, "map")) == outline  # same seed, same drawing
 
 
 def test_a_dungeon_view_has_an_outline_only_when_asked(content):
@@ -153,5 +154,5 @@ def test_a_dungeon_view_has_an_outline_only_when_asked(content):
 
 def test_a_thumbnail_outline_hides_its_scale_and_north_a_cover_keeps_them(content):
     dungeon = generate_dungeon(content, sub_rng(9, "dungeon"), rooms=8)
-    assert views.BARE_CSS in views.outline_view(dungeon, 9, (26.0, 19.0), "clean", "")["svg"]
-    assert views.BARE_CSS not in views.outline_view(dungeon, 9, (60.0, 35.0), "clean", "")["svg"]
+    assert views.BARE_CSS in views.outline_view(dungeon, (26.0, 19.0), "clean", "", sub_rng(9, "map"))["svg"]
+    assert views.BARE_CSS not in views.outline_view(dungeon, (60.0, 35.0), "clean", "", sub_rng(9, "map"))["svg"]

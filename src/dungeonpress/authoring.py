@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import ast
-import importlib.util
 import shutil
 from pathlib import Path
 
@@ -190,22 +188,33 @@ def write_new_pack(target: Path) -> list[Path]:
 
 # --- tables --------------------------------------------------------------------------------
 
-def tables_by_product(content: Content, products: dict) -> dict[str, set]:
-    """table id -> names of the commands that roll on or print it.
+def tables_by_product(content: Content, commands) -> dict[str, set]:
+    """table id -> names of the commands that roll on or print it, as each command's `inputs` declare.
 
-    `products` maps a product module name to the names of its commands. Read from the code, not
-    run: every table id written as a string in a product module (and the dungeonpress modules it
-    imports), then every table their rows `see:`; `build rulebook` adds the tables its chapters
-    name. `build tables` and `export tables` show every table, so they are left out.
+    The tables a command names, then every table their rows `see:`; the Markdown it prints (the book's
+    chapters, the delve rules) adds the tables its `[[table ID]]` lines name. Commands that show every table (`build tables`,
+    `export tables`) are left out: they would be in every row.
     """
     used: dict[str, set] = {table_id: set() for table_id in content.tables}
-    for module, names in products.items():
-        found = _ids_in_code(f"dungeonpress.products.{module}", set(content.tables))
-        if module == "rulebook" and content.book:
-            found |= {match for chapter in content.book.chapters for match in _directive_tables(chapter.text)}
+    for command in commands:
+        if command.inputs.every:
+            continue
+        found = set(command.inputs.tables)
+        for chapter in _chapters(content, command.inputs.chapters):
+            found |= _directive_tables(chapter.text)
         for table_id in _closure(content, found):
-            used[table_id].update(names)
+            used[table_id].add(command.full_name)
     return used
+
+
+def _chapters(content: Content, names) -> list:
+    """The chapters of the content a product prints: "book" is the rulebook's, "delve_rules" the dungeons' rules."""
+    found = []
+    if "book" in names and content.book:
+        found += content.book.chapters
+    if "delve_rules" in names and content.delve_rules:
+        found.append(content.delve_rules)
+    return found
 
 
 def _directive_tables(text: str) -> set:
@@ -228,57 +237,13 @@ def _closure(content: Content, ids: set) -> set:
     return seen
 
 
-def _ids_in_code(module: str, ids: set, visited: set | None = None) -> set:
-    """Table ids written as strings in `module` and the product, view and generator modules it imports."""
-    visited = visited if visited is not None else set()
-    if module in visited:
-        return set()
-    visited.add(module)
-    try:
-        spec = importlib.util.find_spec(module)
-    except ModuleNotFoundError:  # `from dungeonpress.x import function` names no module
-        return set()
-    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
-        return set()
-    tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
-    skipped = _not_table_names(tree)
-    found = {node.value for node in ast.walk(tree)
-             if isinstance(node, ast.Constant) and node.value in ids and id(node) not in skipped}
-    for node in ast.walk(tree):
-        names = []
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("dungeonpress"):
-            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
-        elif isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names if alias.name.startswith("dungeonpress")]
-        for name in names:
-            if name.startswith(("dungeonpress.generate", "dungeonpress.products", "dungeonpress.draw", "dungeonpress.views")):
-                found |= _ids_in_code(name, ids, visited)
-    return found
-
-
-def _not_table_names(tree) -> set:
-    """The string nodes that are plainly something else: dict keys, compared values, literal loop lists.
-
-    Table ids such as `skills`, `gear` and `oracle` are also field and stream names; only the
-    other places a string is written count as the module naming a table.
-    """
-    skipped = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Dict):
-            skipped += node.keys
-        elif isinstance(node, ast.Compare):
-            skipped += [node.left, *node.comparators]
-        elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, (ast.Tuple, ast.List)):
-            skipped += node.iter.elts
-    return {id(node) for node in skipped if isinstance(node, ast.Constant)}
-
-
-def tables_listing(content: Content, products: dict) -> list[str]:
+def tables_listing(content: Content, commands) -> list[str]:
     """One aligned line per table: id, die, title, pack, commands that use it."""
-    used = tables_by_product(content, products)
+    used = tables_by_product(content, commands)
     rows = [("id", "die", "title", "pack", "used by")]
     for table in sorted(content.tables.values(), key=lambda t: t.id):
         rows.append((table.id, table.die, table.title, table.source_pack, ", ".join(sorted(used[table.id])) or "-"))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths)) + "  " + row[4] for row in rows]
-    return lines + [f"{len(content.tables)} tables; `build tables` and `export tables` show every one"]
+    every = " and ".join(f"`{command.full_name}`" for command in commands if command.inputs.every)
+    return lines + [f"{len(content.tables)} tables" + (f"; {every} show every one" if every else "")]

@@ -65,15 +65,13 @@ class Result:
     native: dict = field(default_factory=dict)  # versions only a worker knows (Pango)
 
 
-@dataclass(frozen=True)
-class Event:
-    """What a progress display is told: kind is started, finished, failed or skipped."""
-
-    kind: str
-    item: Item
-    done: int = 0
-    total: int = 0
-    result: Result | None = None
+def event(kind: str, item: Item, *, done: int, total: int, result: Result | None = None):
+    """What happened to an item, as every display of a run is told it (products.common.Event)."""
+    from dungeonpress.products.common import Event
+    if result is None:
+        return Event(kind, item.label, done=done, total=total)
+    return Event(kind, item.label, pages=sum(result.pages.values()), bytes=sum(len(o.data) for o in result.outputs),
+                 message=result.error, done=done, total=total, result=result)
 
 
 def make_item(settings: Settings, item: Item):
@@ -81,17 +79,15 @@ def make_item(settings: Settings, item: Item):
 
     Content is read once per worker and kept for its next items.
     """
-    from dungeonpress import build
+    from dungeonpress import build, pdf
     from dungeonpress.products import options as option_types
     content = _content(settings.user_packs)
     command = next(c for c in build.commands() if c.full_name == item.command)
     opts = option_types.parse(command.options, item.options)
     ctx = build.context_for(content, seed=item.seed, user_packs=list(settings.user_packs), strict=settings.strict,
                             theme=settings.theme, out_dir=settings.out_dir, max_pages=settings.max_pages)
-    outputs = command.run(ctx, opts)
-    from dungeonpress import impose, pdf
-    pages = {o.name: impose.page_count(o.data) for o in outputs if o.kind == "pdf"}
-    return outputs, list(ctx.warnings), pages, pdf.native_versions()
+    # The same run as a single product's in the CLI (build.make): outputs named for the run's look and packs.
+    return (*build.make(command, ctx, opts, count_pages=True), pdf.native_versions())
 
 
 _CONTENT: dict = {}
@@ -254,7 +250,7 @@ def _run(items, settings, results, *, on_result, on_event, runner, workers, time
 
     def tell(kind, item, result=None):
         if on_event:
-            on_event(Event(kind, item, done=len(results), total=total, result=result))
+            on_event(event(kind, item, done=len(results), total=total, result=result))
 
     def finish(slot, status, outputs=(), warnings=(), error="", pages=None, peak=0.0, native=None):
         result = Result(slot.item, status, list(outputs), list(warnings), error, time.monotonic() - slot.started,
@@ -374,7 +370,7 @@ def build_and_record(items, settings: Settings, out_dir, *, on_event=None, befor
         if manifest.up_to_date(entries.get(item.label), item.key, out_dir):
             summary.skipped += 1
             if on_event:
-                on_event(Event("skipped", item, done=summary.skipped, total=len(items)))
+                on_event(event("skipped", item, done=summary.skipped, total=len(items)))
         else:
             todo.append(item)
 

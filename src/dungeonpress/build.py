@@ -23,14 +23,6 @@ def commands() -> list[Command]:
     return products.commands()
 
 
-def commands_by_module() -> dict[str, list[Command]]:
-    """Each product module's short name and the commands it registers, in `build all` order."""
-    found: dict[str, list[Command]] = {}
-    for command in commands():
-        found.setdefault(command.run.__module__.rsplit(".", 1)[-1], []).append(command)
-    return found
-
-
 def load_content(user_packs: list[Path] | None = None) -> Content:
     """Read and check the built-in packs and any user packs (which may replace tables by id)."""
     from dungeonpress import load, validate  # loaded when a product is made, not for --help
@@ -133,22 +125,27 @@ class BuildReport:
     pages: list = field(default_factory=list)  # pages of each written file (0: not a PDF, or not counted)
 
 
-def run_command(command: Command, ctx: BuildContext, options: dict, out_dir: Path, *,
+def make(command: Command, ctx: BuildContext, options, *, count_pages: bool = False) -> tuple[list, list, dict]:
+    """Make every output of one command, named for the run (its look, its packs): (outputs, warnings, {PDF name:
+    pages}). The one way a product is run, in this process (`dungeonpress NAME`) or in a worker (`build all`,
+    --batch); nothing is written here."""
+    outputs = [Output(ctx.named(output.name), output.data) for output in command.run(ctx, options)]
+    pages = {}
+    if count_pages:
+        from dungeonpress import impose  # pikepdf counts them; only for a run's summary
+        pages = {output.name: impose.page_count(output.data) for output in outputs if output.kind == "pdf"}
+    return outputs, list(ctx.warnings), pages
+
+
+def run_command(command: Command, ctx: BuildContext, options, out_dir: Path, *,
                 count_pages: bool = False) -> BuildReport:
     """Make every output of one command, then write them all (nothing is written if making fails)."""
-    outputs = [Output(ctx.named(output.name), output.data) for output in command.run(ctx, options)]
-    report = BuildReport(warnings=list(ctx.warnings))
+    outputs, warnings, pages = make(command, ctx, options, count_pages=count_pages)
+    report = BuildReport(warnings=warnings)
     report.written = write_outputs(out_dir, outputs)
     report.sizes = [len(output.data) for output in outputs]
-    report.pages = [_pages(output) if count_pages else 0 for output in outputs]
+    report.pages = [pages.get(output.name, 0) for output in outputs]
     return report
-
-
-def _pages(output: Output) -> int:
-    if output.kind != "pdf":
-        return 0
-    from dungeonpress import impose  # pikepdf counts them; only for a run's summary
-    return impose.page_count(output.data)
 
 
 def write_outputs(out_dir: Path, outputs: list[Output]) -> list[Path]:

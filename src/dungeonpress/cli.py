@@ -11,10 +11,10 @@ import secrets
 import sys
 from pathlib import Path
 
-from dungeonpress import __version__, batch, budget, build, manifest, products, progress
+from dungeonpress import __version__, batch, budget, build, manifest, progress
 from dungeonpress.errors import ContentErrors, RenderError, UsageError
 from dungeonpress.products import options
-from dungeonpress.products.common import THEMES, Event
+from dungeonpress.products.common import THEMES
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 # A seed names output files (dungeon-<seed>.json): 18 digits is more seeds than anyone will roll and keeps names short.
@@ -122,15 +122,9 @@ def _parser(commands) -> argparse.ArgumentParser:
     subparsers.update({"build": build_parser, "build all": all_parser, "export": export_parser})
     subparsers.update(_tool_parsers(top))
 
-    loaded = {command.full_name: command for command in commands}
-    for _module, typed, help_text in products.index():
-        parent, _, name = typed.rpartition(" ")
-        if typed not in loaded:  # listed for --help and did-you-mean; its module is not imported
-            parents[parent].add_parser(name, help=help_text)
-            continue
-        command = loaded[typed]
-        sub = parents[parent].add_parser(command.name, help=command.help, description=command.help,
-                                         epilog=f"example: {command.example}" if command.example else None)
+    for command in commands:  # each product module's own declaration, in `--help` order
+        sub = parents[command.parent].add_parser(command.name, help=command.help, description=command.help,
+                                                 epilog=f"example: {command.example}" if command.example else None)
         common(sub, seeded=command.seeded)
         for field, spec in options.specs(command.options):
             if spec.switch:
@@ -150,7 +144,7 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     argv = sys.argv[1:] if argv is None else list(argv)
-    commands = _commands_named(argv)
+    commands = build.commands()
     parser = _parser(commands)
     try:
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
@@ -225,19 +219,6 @@ def _usage_problem(args) -> str | None:
         if problem:
             return problem
     return None  # option values are typed and range-checked by options.parse, in _jobs
-
-
-def _commands_named(argv: list) -> list:
-    """The commands argv asks for, their product modules imported; none for --help, --version or a typo.
-
-    Only `build all` loads every product: help and usage errors stay fast (no generators, no views).
-    """
-    words = [word for word in argv if not word.startswith("-")]
-    typed = " ".join(words[:2]) if words[:1] in (["build"], ["export"]) else " ".join(words[:1])
-    if typed == "build all":
-        return build.commands()
-    modules = [module for module, name, _ in products.index() if name == typed]
-    return [command for module in modules for command in products.commands_of(module)]
 
 
 def _subparser_of(args) -> argparse.ArgumentParser:
@@ -357,10 +338,8 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
     if strict and content.warnings:  # the warnings above are errors under --strict: build nothing
         return EXIT_FAILED
     if args.command == "tables":
-        from dungeonpress import authoring  # reads the product code: only when asked
-        products = {module: [c.full_name for c in found] for module, found in build.commands_by_module().items()
-                    if module not in ("tables", "exports")}
-        for line in authoring.tables_listing(content, products):
+        from dungeonpress import authoring  # each command declares the tables it reads (Command.inputs)
+        for line in authoring.tables_listing(content, build.commands()):
             print(line.rstrip(), file=stdout)
         return EXIT_OK
     if args.preflight is None:  # `build all` reads back what it wrote unless told not to
@@ -444,7 +423,7 @@ def _supervised_items(args, jobs, stderr) -> list | None:
         flags = {field.name: (options.flag_of(field), spec.switch) for field, spec in options.specs(command.options)}
         shown = [flags[k][0] if flags[k][1] else f"{flags[k][0]} {v}" for k, v in sorted(given.items())]
         label = " ".join([command.full_name, *shown, *([f"--seed {seed}"] if seed is not None else [])])
-        key = manifest.item_key(label, command.full_name, given, seed, settings, prints.inputs(command.reads))
+        key = manifest.item_key(label, command.full_name, given, seed, settings, prints.inputs(command.inputs.packs))
         items.append(batch.Item(label=label, command=command.full_name, options=given, seed=seed, key=key))
     return items
 
@@ -470,20 +449,14 @@ def _run_supervised(args, items, level, stdout, stderr) -> int:
     display.plan(len(items))
     pdfs = []
 
-    def on_event(event) -> None:  # a worker's batch.Event, told to the one display of the run
-        label, result = event.item.label, event.result
-        if event.kind == "finished" and result is not None:
-            size = sum(len(o.data) for o in result.outputs)
-            display.event(Event("finished", label, pages=sum(result.pages.values()), bytes=size))
-            for output in result.outputs:
+    def on_event(event) -> None:  # what a worker did, told to the one display of the run
+        display.event(event)
+        if event.kind == "finished" and event.result is not None:
+            for output in event.result.outputs:
                 path = args.out / output.name
-                display.wrote(_shown(path), len(output.data), result.pages.get(output.name, 0))
+                display.wrote(_shown(path), len(output.data), event.result.pages.get(output.name, 0))
                 if output.kind == "pdf":
                     pdfs.append(path)
-        elif event.kind == "failed":
-            display.event(Event("failed", label, message=result.error if result is not None else ""))
-        else:
-            display.event(Event(event.kind, label))
 
     def check_content():  # content mistakes are reported once, here, not once per item by every worker
         for warning in build.load_content(args.content).warnings:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 
 from dungeonpress.dice import DiceSpec
 from dungeonpress.export.licences import Terms, terms_for
@@ -66,11 +65,6 @@ def _row_json(row: Row) -> dict:
     if row.creature is not None:
         out["creature"] = row.creature
     return out
-
-
-def to_json(data) -> str:
-    """Stable JSON text: keys in a fixed order, UTF-8 kept readable, newline at the end."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def roll_label(row: Row) -> str:

@@ -6,6 +6,7 @@ from dungeonpress import export
 from dungeonpress.errors import RenderError, UsageError
 from dungeonpress.export import datasworn, foundry
 from dungeonpress.model import Content, Table
+from dungeonpress.views.data import encode_json
 
 FORMATS = ("json", "csv", "foundry", "datasworn")
 
@@ -34,7 +35,7 @@ def export_files(content: Content, fmt: str, *, only: str | None = None, bom: bo
 
 
 def _dump(data) -> bytes:
-    return export.to_json(data).encode()
+    return encode_json(data)  # the one JSON encoding every product writes
 
 
 def _json_files(content, tables, *, only, **_):

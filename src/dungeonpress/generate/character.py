@@ -14,13 +14,15 @@ NAME_LISTS = {1: "female_names", 2: "female_names", 3: "female_names",
               4: "male_names", 5: "male_names", 6: "male_names"}  # d6: 1-3 female, 4-6 male
 # Where an item's durability is looked up when its own row has no durability column, in order.
 DURABILITY_TABLES = ("durability_ratings", "adventure_gear")
+# The tables a delver is rolled on (the durability tables are read when they are there).
+NEEDED = ("female_names", "male_names", "surnames", "nicknames", "concepts", "skills", "frailties", "gear",
+          "delver_goals", "delver_motives", "delver_nemeses")
 _REPEAT_LIMIT = 200  # rerolls allowed while looking for a second, different entry
 
 
 def generate_character(content: Content, rng: random.Random) -> Character:
     """Roll one delver on the trait, name and delver tables; same rng state and content → same Character."""
-    _require(content, ("female_names", "male_names", "surnames", "nicknames", "concepts", "skills",
-                       "frailties", "gear", "delver_goals", "delver_motives", "delver_nemeses"))
+    _require(content, NEEDED)
     list_roll = d(rng, 6)
     first_name = _roll(rng, content.table(NAME_LISTS[list_roll]))
     surname = _roll(rng, content.table("surnames"))

@@ -25,6 +25,7 @@ MAP_SIZE = 9
 TREASURE_TABLE = "paperogue_treasure_type"
 MONSTER_TABLE = "paperogue_monsters"
 GOLD_TABLE = "paperogue_gold"
+NEEDED = (TREASURE_TABLE, MONSTER_TABLE, GOLD_TABLE)  # and the item tables Table 1's rows `see:`
 KEY = "K"  # Table 1's letter for a key
 _REROLL_LIMIT = 500  # rerolls allowed while hunting a usable result (a bug guard, never reached)
 

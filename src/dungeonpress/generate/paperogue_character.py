@@ -28,6 +28,7 @@ TREASURE = "paperogue_treasure_type"
 EQUIPMENT_BONUS = "paperogue_equipment_bonus"  # Table 9: identifies armor and weapons
 JEWELRY_EFFECTS = "paperogue_jewelry_effects"  # Table 10: identifies jewelry
 MAGIC_BOOKS = "paperogue_magic_books"  # Table 7: also where a "grants a spell" jewel rolls
+NEEDED = (TREASURE, EQUIPMENT_BONUS, JEWELRY_EFFECTS, MAGIC_BOOKS)
 # Table 1 kinds, recognised by a word of the row's text.
 KINDS = (("gold", "gold"), ("armo", "armor"), ("weapon", "weapon"), ("key", "key"), ("potion", "potion"),
          ("scroll", "scroll"), ("book", "book"), ("jewel", "jewelry"))
@@ -38,7 +39,7 @@ _REROLL_LIMIT = 20  # Table 10's "roll again" chain, cut short if a user pack ma
 
 def generate_paperogue_character(content: Content, rng: random.Random) -> PaperogueCharacter:
     """Roll stats (with the swap), totals and starting gear; same rng state and content → same character."""
-    _require(content, (TREASURE, EQUIPMENT_BONUS, JEWELRY_EFFECTS, MAGIC_BOOKS))
+    _require(content, NEEDED)
     rolls = tuple((stat, roll) for stat, roll in zip(STATS, dice(rng, len(STATS), STAT_DIE)))
     swap = choose_swap(rolls)
     scores = apply_swap(rolls, swap)

@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dungeonpress.dice import sub_rng
+from dungeonpress.generate import character as dungeoneer
+from dungeonpress.generate import paperogue_character as paperogue
 from dungeonpress.generate.character import generate_character
 from dungeonpress.generate.paperogue_character import generate_paperogue_character
 from dungeonpress.products import options
-from dungeonpress.products.common import BuildContext, Command, Job, Output
-from dungeonpress.products.sheet import GAMES, PAPERS, sheet_pdf
+from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output
+from dungeonpress.products.sheet import GAMES, PAPERS, TABLES as SHEET_TABLES, sheet_pdf
 from dungeonpress.views import data as data_views
 from dungeonpress.views.sheet import SPACE, dungeoneer_view, paperogue_view
 
@@ -31,8 +33,8 @@ def build_characters(ctx: BuildContext, opts: CharacterOptions) -> list[Output]:
     # 1. Roll: each character has its own stream, so character 3 is the same whatever the count.
     game = opts.game or "dungeoneer"
     count = opts.count
-    paper = opts.paper or ctx.paper
-    formats = [opts.format] if opts.format else list(FORMATS)
+    paper = opts.paper or options.DEFAULT_PAPER
+    formats = opts.chosen("format")
     generate = generate_character if game == "dungeoneer" else generate_paperogue_character
     characters = [generate(ctx.content, sub_rng(ctx.seed, "character", game, str(n))) for n in range(1, count + 1)]
 
@@ -70,5 +72,7 @@ COMMANDS = (
         example="dungeonpress character --seed 1234 --count 4 --game dungeoneer",
         build_all=(Job({"count": 4}, seed=1234),),
         order=55,
+        inputs=Inputs(tables=dungeoneer.NEEDED + dungeoneer.DURABILITY_TABLES + paperogue.NEEDED + SHEET_TABLES),
+        outputs=("characters-<seed>.pdf", "characters-<seed>.json"),
     ),
 )

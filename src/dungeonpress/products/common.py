@@ -24,10 +24,12 @@ KINDS = ("planned", "started", "finished", "failed", "skipped")  # what can happ
 
 @dataclass(frozen=True)
 class Event:
-    """One thing that happened to an item of the run (a product, or one zine of a batch).
+    """One thing that happened to an item of the run (a product, or one zine of a batch), in this process or a worker.
 
     `planned` announces `count` more items; `started`, then one of `finished` (with the `pages`
-    and `bytes` it made), `failed` (with a `message`) or `skipped` (nothing to do).
+    and `bytes` it made), `failed` (with a `message`) or `skipped` (nothing to do). A supervised
+    run (batch.run) also says how many items have ended (`done`) of its `total`, and hands over the
+    ended item's `result` (a batch.Result: its outputs, to be written in this process).
     """
 
     kind: str
@@ -36,6 +38,9 @@ class Event:
     bytes: int = 0
     count: int = 0
     message: str = ""
+    done: int = 0
+    total: int = 0
+    result: object = None
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -55,7 +60,6 @@ class BuildContext:
     seed: int | None = None  # the one seed of this run (seeded commands); sub-generators derive streams from it
     version: str = ""
     theme: str = "standard"  # the look every product prints in, one of THEMES
-    paper: str = "a4"  # the paper of a single-paper output when its command's --paper is not given
     strict: bool = False  # warnings fail the build
     packs_label: str = ""  # the user's packs (--content) as a file-name part, "" for the built-in content only
     templates_href: str = "../templates"  # templates seen from the output folder, "" outside the project (never absolute)
@@ -173,13 +177,34 @@ class Job:
 
 
 @dataclass(frozen=True)
-class Command:
-    """A product as the CLI sees it: `dungeonpress [build] NAME [options]`, and the function that makes it.
+class Inputs:
+    """What a product reads of the content, said once: `tables` feeds `dungeonpress tables`' "used by" column
+    and `packs` the manifest's input key (what must change for `build all` to make it again).
 
-    `run(ctx, options)` returns the outputs, `options` being an instance of the command's frozen
-    `options` dataclass (checked before any content is read); `seeded` commands get a seed (given,
-    or fresh and printed) on the context. `build_all` lists what `dungeonpress build all` makes of
-    this command, and `order` where in that run it comes.
+    `tables` are the ids it rolls on or prints (a generator's NEEDED, a card's tables); the tables their
+    rows `see:` are read too. `chapters` are the Markdown it prints, whose `[[table ID]]` lines name
+    more: "book" (the rulebook's chapters) or "delve_rules" (the rules a pre-rolled dungeon prints);
+    `every` says it shows every table (the tables booklet, the exports). `packs` are the built-in packs (folders
+    under content/) its outputs depend on, None for all of them; templates, fonts, user packs, our code
+    and library versions always count (manifest.Fingerprints).
+    """
+
+    tables: tuple = ()
+    chapters: tuple = ()
+    every: bool = False
+    packs: tuple | None = None
+
+
+@dataclass(frozen=True)
+class Command:
+    """A product, declared once in its module: everything else (the command line, `build all`, the
+    manifest's input key, `dungeonpress tables`' "used by" column, the README check) reads this.
+
+    `dungeonpress [build] NAME [options]` runs `run(ctx, options)`, which returns the outputs, `options`
+    being an instance of the command's frozen `options` dataclass (checked before any content is read);
+    `seeded` commands get a seed (given, or fresh and printed) on the context. `outputs` name the files
+    it can make (`<seed>`, `<paper>`… stand for what varies), `inputs` what it reads of the content,
+    `build_all` what `dungeonpress build all` makes of it and `order` where it comes there and in `--help`.
     """
 
     name: str
@@ -191,9 +216,8 @@ class Command:
     example: str = ""
     build_all: tuple = ()
     order: int = 100
-    # Built-in packs (folder names under content/) its outputs depend on; None: all of them. Templates,
-    # fonts, user packs, our code and library versions always count (manifest.Fingerprints).
-    reads: tuple | None = None
+    inputs: Inputs = Inputs()  # what it reads of the content (tables, packs)
+    outputs: tuple = ()  # the files it makes, as the README names them: "dungeon-<seed>.json"
     # batch(options, seed) -> [(options dict, seed), ...] when the options ask for many separate outputs
     # made in supervised workers (dungeon --batch N); None when they ask for one run.
     batch: object = None
@@ -202,3 +226,8 @@ class Command:
     def full_name(self) -> str:
         """How the command is typed after `dungeonpress`: `build rulebook`, `export tables`, `dungeon`."""
         return f"{self.parent} {self.name}".strip()
+
+    @property
+    def module(self) -> str:
+        """The product module that declares it (`dungeon`, `rulebook`): where its run function lives."""
+        return self.run.__module__.rsplit(".", 1)[-1]

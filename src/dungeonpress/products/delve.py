@@ -9,7 +9,7 @@ from dungeonpress.generate import delve
 from dungeonpress.products import options
 from dungeonpress.views import tables as views
 from dungeonpress.views.delve import appendices_view, delve_view, log_pages_view
-from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, \
+from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, html_from_template, layout, \
     pdf_from_template, write
 from dungeonpress.views.notes import notes_view
 
@@ -72,5 +72,7 @@ COMMANDS = (
         example="dungeonpress delve --seed 1234 --turns 24 --light lantern --no-map",
         build_all=(Job(seed=1234),),
         order=90,
+        inputs=Inputs(tables=tuple(delve.NEEDED) + delve.TABLES),
+        outputs=("solo-procedure.pdf", "solo-procedure-card.pdf", "delve-<seed>.pdf"),
     ),
 )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from dungeonpress.dice import d, sub_rng
 from dungeonpress.errors import UsageError
-from dungeonpress.generate.dungeon import generate_dungeon
+from dungeonpress.generate.dungeon import NEEDED, generate_dungeon
 from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
 from dungeonpress.views.notes import notes_page, notes_view
@@ -15,7 +15,8 @@ from dungeonpress.views import dungeon as views
 from dungeonpress.views.delve_rules import rule_sections, rule_table_view
 from dungeonpress.paginate import geometry
 from dungeonpress.products import options
-from dungeonpress.products.common import BuildContext, Command, Job, Output, drawing_css, html_from_template, layout, write
+from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, drawing_css, html_from_template, \
+    layout, write
 from dungeonpress.products.dungeon_vtt import vtt_outputs
 
 LAYOUTS = ("zine", "booklet", "pack")
@@ -92,7 +93,7 @@ def build_dungeon(ctx: BuildContext, opts: DungeonOptions) -> list[Output]:
     chosen = opts.layout or "zine"
     rooms = opts.rooms or DEFAULT_ROOMS
     fmt = opts.format or "pdf"
-    paper = opts.paper or ctx.paper
+    paper = opts.paper or options.DEFAULT_PAPER
 
     # 1. Roll the dungeon (pure), and keep its data for the JSON beside the print files.
     ctx.tick(0, 3, f"rolling dungeon {seed}")
@@ -135,6 +136,11 @@ def roll_dungeon(ctx: BuildContext, seed: int, rooms: int) -> Dungeon:
     return generate_dungeon(ctx.content, sub_rng(seed, "dungeon"), rooms=rooms)
 
 
+def map_rng(seed: int):
+    """The map's own stream of a dungeon's seed: the zine, the booklet and the VTT export draw the same map."""
+    return sub_rng(seed, "map")
+
+
 def pack_seeds(seed: int, count: int) -> list[int]:
     """Each delve's seed, derived from the pack's seed and its place in the pack (printed in the pack)."""
     return [d(sub_rng(seed, "pack", str(n)), 999_999_999) for n in range(1, count + 1)]
@@ -168,7 +174,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     crowded = fit == "crowded"
     aids = ORACLE["zine"] | ({"oracle_rows": CROWDED_ORACLE_ROWS} if crowded else {})
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
-                              compact=True, map_style=map_style, map_css=map_css(ctx), **aids,
+                              map_rng=map_rng(seed), compact=True, map_style=map_style, map_css=map_css(ctx), **aids,
                               outline_box=None if probe else ZINE_COVER_MAP)
     return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, rules=zine_rules(ctx, crowded),
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
@@ -210,7 +216,7 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     page = "a5" if paper == "a4" else "half-letter"
     cover = LARGE_PRINT_COVER_MAP if ctx.theme == "large-print" else BOOKLET_COVER_MAP[page]
     outline = PACK_THUMB if pack_seed is not None else cover
-    shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=MAP_BOX[page],
+    shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=MAP_BOX[page], map_rng=map_rng(s),
                                map_style=map_style, map_css=map_css(ctx), **ORACLE["booklet"], outline_box=outline)
              for n, (dg, s) in enumerate(dungeons, start=1)]
     index, title = None, shown[0]["name"]
@@ -259,7 +265,7 @@ def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Outp
     seed = ctx.seed
     rooms = opts.rooms or DEFAULT_ROOMS
     fmt = opts.format or "pdf"
-    paper = opts.paper or ctx.paper
+    paper = opts.paper or options.DEFAULT_PAPER
     dungeons = []
     for n, dungeon_seed in enumerate(pack_seeds(seed, count)):
         ctx.tick(n, count + 1, f"rolling delve {n + 1} of {count} (seed {dungeon_seed})")
@@ -342,5 +348,8 @@ COMMANDS = (
         build_all=(Job({"layout": "zine", "paper": "a4"}, seed=1234), Job({"layout": "zine", "paper": "letter"}, seed=1234),
                    Job({"layout": "booklet"}, seed=1234), Job({"count": 6}, seed=66)),
         order=40,
+        inputs=Inputs(tables=NEEDED, chapters=("delve_rules",)),
+        outputs=("dungeon-<seed>-zine-a4.pdf", "dungeon-<seed>-zine-letter.pdf", "dungeon-<seed>-a5.pdf",
+                 "dungeon-<seed>-booklet.pdf", "pack-<seed>.pdf", "pack-<seed>-booklet.pdf", "dungeon-<seed>.json"),
     ),
 )

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import random
 
+from dungeonpress.dice import sub_rng
 from dungeonpress.draw.dungeon_map import draw_dungeon_map
 from dungeonpress.draw.geometry import num
 from dungeonpress.export import uvtt
@@ -22,9 +22,9 @@ def vtt_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, paper: str, map_
     css = drawing_css(ctx, "map.css")
 
     def drawn(players: bool, box: tuple):
-        # The same stream as the printed map ("<seed>/map"): the same caves, the same barred door.
+        # The same stream as the printed map (dungeon.map_rng): the same caves, the same barred door.
         return draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], style=map_style,
-                                rng=random.Random(f"{seed}/map"), css=css, players=players,
+                                rng=sub_rng(seed, "map"), css=css, players=players,
                                 title=f"{'Player’s map' if players else 'Map'} of {dungeon.name}")
 
     # 1. The keyed map, one grid square a cell, as the image of the Universal VTT file.

@@ -9,12 +9,14 @@ from dungeonpress.draw.dominoes import draw_domino_map
 from dungeonpress.generate import dunginoes
 from dungeonpress.products import options
 from dungeonpress.views.dunginoes import fight_odds_view, legend_view, map_view, simulation_view
-from dungeonpress.products.common import BuildContext, Command, Job, Output, drawing_css, pdf_from_template
+from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, drawing_css, pdf_from_template
 
 SIZES = (2, 28)  # a map needs two rooms; the set has 28 dominoes
 DEFAULT_SIZE = 16
 # The map's box on its A4 sheet (mm): the text width, and the height the heading, legend and the
 # procedure's paragraph leave (the on-the-fly paragraph is longer).
+# The tables it reads: the map's special encounters, and the risk and reward the key names by pips.
+TABLES = ("dunginoes_specials", "dunginoes_risk", "dunginoes_reward")
 MAP_BOX = {"before": (180.0, 212.0), "fly": (180.0, 204.0)}
 
 
@@ -30,7 +32,7 @@ def build_dunginoes(ctx: BuildContext, opts: DunginoesOptions) -> list[Output]:
     """The rules card with score sheet, and one map for each mode asked for (both by default)."""
     # 1. Which maps.
     size = opts.size
-    modes = [opts.mode] if opts.mode else list(dunginoes.MODES)
+    modes = opts.chosen("mode")
     seed = ctx.seed if ctx.seed is not None else 0
 
     # 2. The card, with odds simulated now from the rules, and the score sheet.
@@ -63,7 +65,8 @@ COMMANDS = (
         options=DunginoesOptions,
         example="dungeonpress dunginoes --seed 1234 --size 20 --mode before",
         build_all=(Job(seed=1234),),
-        reads=("dunginoes",),  # its own pack's tables only
         order=80,
+        inputs=Inputs(tables=TABLES, packs=("dunginoes",)),
+        outputs=("dunginoes-rules.pdf", "dunginoes-map-<seed>-<mode>.pdf"),
     ),
 )

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from dungeonpress.export.files import FORMATS, export_files
 from dungeonpress.products import options
-from dungeonpress.products.common import BuildContext, Command, Job, Output
+from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output
 
 
 @dataclass(frozen=True)
@@ -33,5 +33,7 @@ COMMANDS = (
         example="dungeonpress export tables --format foundry",
         build_all=tuple(Job({"format": fmt}) for fmt in FORMATS),
         order=30,
+        inputs=Inputs(every=True),
+        outputs=("exports/<format>/",),
     ),
 )

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dungeonpress.dice import sub_rng
+from dungeonpress.generate import character as rivals, dungeon as dungeons
 from dungeonpress.products import options
-from dungeonpress.products.common import BuildContext, Command, Job, Output, pdf_from_template
+from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, pdf_from_template
 from dungeonpress.views import foes as views
 from dungeonpress.views import tables as table_views
 from dungeonpress.views.oracle import oracle_strip_view
@@ -38,7 +39,7 @@ def build_foes(ctx: BuildContext, opts: FoesOptions) -> list[Output]:
                                                                                  ctx.content, note=False),
              "counter_boxes": list(range(TWIST_AT))}]
     outputs = []
-    for size in [opts.size] if opts.size else list(SIZES):
+    for size in opts.chosen("size"):
         paper = opts.paper or DEFAULT_PAPER[size]
         geometry = views.sheet_geometry(size, paper)
         cards, label = deck_cards(ctx, deck, opts.rooms or DEFAULT_ROOMS, per_sheet=geometry["per_sheet"],
@@ -82,5 +83,8 @@ COMMANDS = (
         example="dungeonpress foes --deck dungeon --seed 1234 --size a7",
         build_all=(Job(seed=1234), Job({"deck": "dungeon", "size": "a7"}, seed=1234)),
         order=96,
+        # the twist card; a dungeon deck rolls the dungeon `dungeon` rolls and rival delvers
+        inputs=Inputs(tables=("twist", *dungeons.NEEDED, *rivals.NEEDED, *rivals.DURABILITY_TABLES)),
+        outputs=("foe-cards-bestiary-<size>-<paper>.pdf", "foe-cards-dungeon-<seed>-<size>-<paper>.pdf"),
     ),
 )

@@ -48,6 +48,7 @@ def switch(help: str, *, flag: str = ""):
 # Shared presets: every command that takes a paper, a layout or a format says so the same way.
 # The papers' sizes are written once, in dungeonpress.model.paper.
 PAPERS = ("a4", "letter")
+DEFAULT_PAPER = "a4"  # what a product that prints on one paper uses when --paper is not given
 ALL_PAPERS = ("a4", "letter", "a5")
 
 
@@ -74,6 +75,15 @@ class Options:
 
     def check(self) -> None:
         """Rules between options (raise UsageError); most commands have none."""
+
+    def chosen(self, name: str) -> list:
+        """What a list option asks for: the one value given, or, when none is, every choice its spec allows
+        (`sheet` with no --paper makes all three papers)."""
+        spec = next(spec for field, spec in specs(type(self)) if field.name == name)
+        if spec.switch or not spec.choices:
+            raise ValueError(f"option {name} has no choices to fall back on")
+        value = getattr(self, name)
+        return [value] if value is not None else list(spec.choices)
 
 
 def flag_of(field: dataclasses.Field) -> str:

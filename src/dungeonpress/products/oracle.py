@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dungeonpress.products.common import BuildContext, Command, Job, NoOptions, Output, pdf_from_template
+from dungeonpress.products.common import BuildContext, Command, Inputs, Job, NoOptions, Output, pdf_from_template
 from dungeonpress.views.oracle import oracle_odds_view, oracle_strip_view
 
 
@@ -20,5 +20,7 @@ COMMANDS = (
         example="dungeonpress oracle",
         build_all=(Job(),),
         order=95,
+        inputs=Inputs(),  # every number on it is computed from the oracle's rules, none read from a table
+        outputs=("oracle-card.pdf",),
     ),
 )

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dungeonpress.products import options
-from dungeonpress.products.common import BuildContext, Command, Job, Output, drawing_css, pdf_from_template
-from dungeonpress.products.options import PAPERS
+from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, drawing_css, pdf_from_template
 from dungeonpress.views import paperogue as views
 
 GRIDS = ("square", "dot")
@@ -31,9 +30,7 @@ class PaperOptions(options.Options):
 def build_paper(ctx: BuildContext, opts: PaperOptions) -> list[Output]:
     """Blank Paperogue sheets: every grid × paper asked for (default: square and dot on A4 and Letter)."""
     # 1. Which sheets: each paper takes its usual cell size unless --cell says otherwise.
-    grids = [opts.grid] if opts.grid else list(GRIDS)
-    papers = [opts.paper] if opts.paper else list(PAPERS)
-    jobs = [(g, p, opts.cell or views.DEFAULT_CELL[p]) for p in papers for g in grids]
+    jobs = [(g, p, opts.cell or views.DEFAULT_CELL[p]) for p in opts.chosen("paper") for g in opts.chosen("grid")]
 
     # 2. One single-page PDF per sheet.
     outputs = []
@@ -64,5 +61,7 @@ COMMANDS = (
         example="dungeonpress paper --grid dot --paper letter",
         build_all=(Job(),),
         order=60,
+        inputs=Inputs(packs=()),  # blank paper: no table, no pack
+        outputs=("paper-{square,dot}-{a4,letter}.pdf",),
     ),
 )

@@ -10,7 +10,7 @@ from dungeonpress.generate import paperogue
 from dungeonpress.products import options
 from dungeonpress.views import data as data_views
 from dungeonpress.views import paperogue as views
-from dungeonpress.products.common import BuildContext, Command, Job, Output, drawing_css, pdf_from_template
+from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, drawing_css, pdf_from_template
 from dungeonpress.products.paper import SCORE_LINES
 
 FORMATS = ("pdf", "json")
@@ -36,7 +36,7 @@ def build_levels(ctx: BuildContext, opts: PaperogueOptions) -> list[Output]:
     # 1. Options and content: everything is checked before anything is rolled.
     seed = ctx.seed if ctx.seed is not None else 0
     levels, rooms_die, paper = opts.levels, opts.rooms_die, opts.paper
-    formats = [opts.format] if opts.format else list(FORMATS)
+    formats = opts.chosen("format")
     _require_card_tables(ctx)
 
     # 2. Roll the dungeon from its own stream of the seed.
@@ -86,7 +86,8 @@ COMMANDS = (
         options=PaperogueOptions,
         example="dungeonpress paperogue --seed 1234 --levels 3 --rooms-die d12",
         build_all=(Job(seed=1234),),
-        reads=("paperogue",),  # its own pack's tables only
         order=70,
+        inputs=Inputs(tables=paperogue.NEEDED + CARD_TABLES + views.CARD_NOTES, packs=("paperogue",)),
+        outputs=("paperogue-<seed>.pdf", "paperogue-<seed>.json", "paperogue-reference.pdf"),
     ),
 )

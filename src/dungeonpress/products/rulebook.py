@@ -11,12 +11,16 @@ from dungeonpress.products import options
 from dungeonpress.views.chapter import Directive, directive_block
 from dungeonpress.views.notes import notes_view
 from dungeonpress.views.sheet import simple_sheet_view
-from dungeonpress.products.common import BuildContext, Command, Job, Output, checked_pdf, html_from_template, layout
+from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, checked_pdf, html_from_template, \
+    layout
 
 PAPERS = options.PAPERS
 LAYOUTS = ("pages", "booklet")
 NAME = "dungeoneer-rulebook"
 MAX_NOTES = 3  # the most spare notes pages a book needs to reach a multiple of four
+# The tables the one-page quick reference shows: (table id, the columns short enough for a half-page
+# column); the oracle is told in prose there.
+QUICKREF = (("twist", None), ("harm", ("answer", "harm")), ("scene_mood", None))
 
 
 @dataclass(frozen=True)
@@ -45,8 +49,7 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     ctx.tick(1, 3, "imposing booklets")
 
     # 3. The outputs asked for.
-    layouts = [opts.layout] if opts.layout else list(LAYOUTS)
-    papers = [opts.paper] if opts.paper else list(PAPERS)
+    layouts, papers = opts.chosen("layout"), opts.chosen("paper")
     outputs = []
     if "pages" in layouts:
         outputs.append(Output(f"{NAME}.pdf", reading))
@@ -112,8 +115,7 @@ def chapter_views(ctx: BuildContext) -> list:
 
 def quickref_view(ctx: BuildContext) -> dict:
     """The tables the one-page quick reference shows, when the content has them."""
-    # (table id, the columns short enough for a half-page column); the oracle is told in prose there
-    wanted = (("twist", None), ("harm", ("answer", "harm")), ("scene_mood", None))
+    wanted = QUICKREF
     tables = ctx.content.tables
     return {name: views.table_view(tables[name], ctx.content, columns=columns, note=False)
             | {"anchor": f"quickref-{name}"} for name, columns in wanted if name in tables}
@@ -129,5 +131,7 @@ COMMANDS = (
         example="dungeonpress build rulebook --layout booklet --paper letter --creep 0.1mm",
         build_all=(Job(),),
         order=10,
+        inputs=Inputs(tables=tuple(table_id for table_id, _ in QUICKREF), chapters=("book",)),
+        outputs=(f"{NAME}.pdf", f"{NAME}-booklet-a4.pdf", f"{NAME}-booklet-letter.pdf"),
     ),
 )

@@ -5,12 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dungeonpress.products import options
-from dungeonpress.products.common import BuildContext, Command, Job, Output, pdf_from_template
+from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, pdf_from_template
 from dungeonpress.views.oracle import oracle_strip_view
 from dungeonpress.views.sheet import SPACE, dungeoneer_view, paperogue_view
 
 GAMES = ("dungeoneer", "paperogue")
 PAPERS = options.ALL_PAPERS
+# The tables the sheets print from (views.sheet): light sources and twists on the Dungeoneer log, armour
+# and the potions and scrolls to identify on the Paperogue sheet.
+TABLES = ("light_sources", "twist", "paperogue_armor", "paperogue_potions", "paperogue_scrolls")
 
 
 @dataclass(frozen=True)
@@ -23,8 +26,7 @@ class SheetOptions(options.Options):
 
 def build_sheets(ctx: BuildContext, opts: SheetOptions) -> list[Output]:
     """Blank sheets: every game, paper and form asked for (by default all of them)."""
-    games = [opts.game] if opts.game else list(GAMES)
-    papers = [opts.paper] if opts.paper else list(PAPERS)
+    games, papers = opts.chosen("game"), opts.chosen("paper")
     forms = [form for form in ("fillable", "print") if getattr(opts, form)] or ["fillable", "print"]
     jobs = [(game, paper, form) for game in games for paper in papers for form in forms]
     outputs = []
@@ -67,5 +69,7 @@ COMMANDS = (
         example="dungeonpress sheet --game dungeoneer --paper letter --fillable",
         build_all=(Job(),),
         order=50,
+        inputs=Inputs(tables=TABLES),
+        outputs=("sheet-dungeoneer-<paper>-fillable.pdf", "sheet-paperogue-<paper>.pdf"),
     ),
 )

@@ -8,7 +8,8 @@ from dungeonpress.export import rolled_tables
 from dungeonpress.views import tables as views
 from dungeonpress.views.notes import notes_view
 from dungeonpress.products import options
-from dungeonpress.products.common import BuildContext, Command, Job, Output, html_from_template, layout, write
+from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, html_from_template, layout, \
+    write
 
 MAX_NOTES = 3  # the most spare notes pages a book needs to reach a multiple of four
 PACK_TITLES = {"core": "Loner core", "dungeoneer": "Loner: Dungeoneer", "dungeonpress": "Loner: Dungeoneer, filled tables",
@@ -49,5 +50,7 @@ COMMANDS = (
         example="dungeonpress build tables",
         build_all=(Job(),),
         order=20,
+        inputs=Inputs(every=True),
+        outputs=("tables.pdf", "tables-booklet-a4.pdf", "tables-booklet-letter.pdf"),
     ),
 )

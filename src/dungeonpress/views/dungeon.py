@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 
@@ -28,18 +29,19 @@ def regenerate_command(seed: int, rooms: int) -> str:
 
 
 def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_box: tuple, oracle_rows: int,
-                 twists: int, d6s: int, compact: bool = False, map_style: str = "clean", map_css: str = "",
-                 outline_box: tuple | None = None) -> dict:
+                 twists: int, d6s: int, map_rng: random.Random, compact: bool = False, map_style: str = "clean",
+                 map_css: str = "", outline_box: tuple | None = None) -> dict:
     """Everything the templates print for one dungeon, already formatted; `prefix` keeps anchors unique in a pack.
 
     `compact` is for the A7 zine: compass letters instead of words, and the in-between rolls
     of a chain without their parenthetical examples ("Hostile monster", not "… (moderate strength)").
+    `map_rng` is the map's own stream of the seed (products.dungeon.map_rng): the same dungeon draws the
+    same caves and furniture in both styles; left as it was given (a map drawn again starts from the same state).
     """
     width_mm, height_mm = map_box
-    # The map's own Random, from the seed: the same dungeon draws the same caves and furniture in both styles.
-    def draw(width, height):
+    def draw(width, height):  # each try at a size draws from the stream as it was given
         return draw_dungeon_map(dungeon, width_mm=width, height_mm=height, style=map_style,
-                                rng=random.Random(f"{seed}/map"), css=map_css, title=f"Map of {dungeon.name}")
+                                rng=copy.copy(map_rng), css=map_css, title=f"Map of {dungeon.name}")
     drawn = draw(width_mm, height_mm)
     extra = legend_lines(drawn.legend, width_mm, compact) - 1  # the box leaves room for one legend line
     if extra > 0:
@@ -73,7 +75,7 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
                     "rolls": f"{twist.subject.value} · {twist.action.value}"}
                    for n, twist in enumerate(dungeon.twists[:twists], start=1)],
         "d6s": [str(value) for value in dungeon.d6s[:d6s]],
-        "outline": outline_view(dungeon, seed, outline_box, map_style, map_css) if outline_box else None,
+        "outline": outline_view(dungeon, outline_box, map_style, map_css, map_rng) if outline_box else None,
     }
 
 
@@ -82,12 +84,12 @@ THUMB_MM = 30.0
 BARE_CSS = " .scale, .scale-text, .north, .north-text { display: none; }"
 
 
-def outline_view(dungeon: Dungeon, seed: int, box: tuple, map_style: str, map_css: str) -> dict:
+def outline_view(dungeon: Dungeon, box: tuple, map_style: str, map_css: str, map_rng: random.Random) -> dict:
     """The dungeon's outline for a cover or an index: the player's map (walls, doors, passages, the way in), with no
     room numbered and nothing in the rooms, so it shows only what a delver sees before play. Same seed, same walls."""
     css = map_css + (BARE_CSS if max(box) < THUMB_MM else "")
     drawn = draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], style=map_style,
-                             rng=random.Random(f"{seed}/map"), css=css, players=True,
+                             rng=copy.copy(map_rng), css=css, players=True,
                              title=outline_title(dungeon))
     return {"svg": drawn.svg, "alt": drawn.alt}
 
