@@ -31,10 +31,10 @@ from dungeonpress.draw.pen import UNIT, Pen, u
 from dungeonpress.model.plan import OUTSIDE
 
 STYLES = ("clean", "sketch")
-PASSAGE = 0.66       # a passage's width between its walls, in cells
+PASSAGE = 1.0        # a passage's width between its walls' middles, in cells: one square, on the grid
 WALL_MARGIN = 0.12   # floor grown by this much before hatching is cut away
 ALCOVE = (0.7, 0.35)  # an alcove's width and depth, in cells
-OPENING = (0.44, 0.36)  # an open exit's gap: along the wall (the passage's floor), across it (over the wall's ink)
+OPENING = (0.84, 0.36)  # an open exit's gap: along the wall (the passage's floor), across it (over the wall's ink)
 NUMBER_UNITS, NUMBER_PT = 9.5, 6.5  # a room number's size in user units, and its least printed size in points
 
 
@@ -119,6 +119,7 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         _rock(plan, outlines, alcoves) if style == "clean" else "",
         _hatch(hatch),
         _passages(plan, pen),
+        _passage_grid(plan),
         *(_floor(outlines[room.number]) for room in plan.rooms),
         *(f'<path class="floor" data-room="{n}" data-mark="alcoves" d="{_d(a)}"/>' for n, a in alcoves),
         _grid(plan, outlines),
@@ -212,7 +213,7 @@ def _rock(plan, outlines, alcoves) -> str:
     """The clean style's rock: a soft band round every floor, painted before the floor covers its inside."""
     d = "".join(_d(outline[2]) for outline in outlines.values()) + "".join(_d(a) for _, a in alcoves)
     lines = "".join("M" + "L".join(f"{u(x)} {u(y)}" for x, y in c.points) for c in plan.corridors)
-    return f'<path class="rock" d="{d}"/><path class="rock" d="{lines}"/>'
+    return f'<path class="rock" d="{d}"/><path class="rock wide" d="{lines}"/>'
 
 
 def _hatch(strokes) -> str:
@@ -226,6 +227,23 @@ def _passages(plan, pen: Pen) -> str:
     """Passages as a wall-coloured band with the floor inside it."""
     d = "".join(pen.path(c.points) for c in plan.corridors)
     return f'<path class="passage-wall" d="{d}"/><path class="passage" d="{d}"/>'
+
+
+def _passage_grid(plan) -> str:
+    """The grid's lines across each passage, one a square: a passage is a row of squares like a room's floor.
+
+    The passage's floor stroke is PASSAGE wide less the wall's ink, so the lines stop inside it (0.42 each side).
+    """
+    d = []
+    for corridor in plan.corridors:
+        for (x0, y0), (x1, y1) in zip(corridor.points, corridor.points[1:]):
+            if y0 == y1:  # across an east-west run: a line at each whole x strictly inside it
+                lo, hi = sorted((x0, x1))
+                d += [f"M{u(k)} {u(y0 - 0.42)}V{u(y0 + 0.42)}" for k in range(math.floor(lo) + 1, math.ceil(hi))]
+            else:
+                lo, hi = sorted((y0, y1))
+                d += [f"M{u(x0 - 0.42)} {u(k)}H{u(x0 + 0.42)}" for k in range(math.floor(lo) + 1, math.ceil(hi))]
+    return f'<path class="grid" d="{"".join(d)}"/>' if d else ""
 
 
 def _floor(outline) -> str:
@@ -296,13 +314,13 @@ def _doors(room, look) -> str:
             out.append(f'<rect class="door opening" {data} x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" '
                        f'height="{u(h)}"/>')
             continue
-        w, h = (0.74, 0.3) if across else (0.3, 0.74)
+        w, h = (0.9, 0.3) if across else (0.3, 0.9)  # the leaf fills the passage's mouth
         out.append(f'<rect class="door {kind}" {data} x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" '
                    f'height="{u(h)}"/>')
         if kind == "barred":
             dx, dy = INWARD[door.side]
-            out.append(f'<path class="bar" d="M{u(x - dy * 0.42)} {u(y - dx * 0.42)}L{u(x + dy * 0.42)} '
-                       f'{u(y + dx * 0.42)}"/>')
+            out.append(f'<path class="bar" d="M{u(x - dy * 0.45)} {u(y - dx * 0.45)}L{u(x + dy * 0.45)} '
+                       f'{u(y + dx * 0.45)}"/>')
         else:
             out.append(f'<circle class="keyhole" cx="{u(x)}" cy="{u(y)}" r="{u(0.1)}"/>')
     return "".join(out)

@@ -87,8 +87,8 @@ def _and(words) -> str:
 
 
 def dead_end(x: float, y: float, side: str) -> str:
-    """A wall across the end of a passage and two stones before it."""
-    half = 0.4
+    """A wall across the end of a passage (a square wide, and over its walls' ink) and two stones before it."""
+    half = 0.58
     if side in ("E", "W"):
         wall = f"M{u(x)} {u(y - half)}V{u(y + half)}"
         back = -0.22 if side == "E" else 0.22
@@ -103,7 +103,7 @@ def dead_end(x: float, y: float, side: str) -> str:
 
 def broken_wall(x: float, y: float, across: bool, data: str = "") -> str:
     """A wall broken through: a ragged gap where a door would be, no leaf, two stones fallen in it."""
-    half, depth = 0.4, 0.2  # along the wall, and either side of it
+    half, depth = 0.5, 0.2  # along the wall (the passage's mouth), and either side of it
     if across:  # a north or south wall runs east–west
         d = (f"M{u(x - half)} {u(y - depth)}L{u(x - half + 0.12)} {u(y)}L{u(x - half)} {u(y + depth)}"
              f"M{u(x + half)} {u(y - depth)}L{u(x + half - 0.12)} {u(y)}L{u(x + half)} {u(y + depth)}")
