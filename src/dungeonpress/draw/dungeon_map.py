@@ -24,15 +24,14 @@ from html import escape
 from dungeonpress.draw import map_marks
 from dungeonpress.draw.cave import cave_outline, smooth
 from dungeonpress.draw.furnish import INWARD, FreeFloor, furnish
-from dungeonpress.draw.geometry import clip_inside, grow, num, rect_polygon
-from dungeonpress.draw.hatching import grow_rect, hatch_strokes
+from dungeonpress.draw.geometry import clip_inside, num, rect_polygon
+from dungeonpress.draw.hatching import TILE, hatch_band, hatch_tile
 from dungeonpress.draw.map_reading import read_rooms
 from dungeonpress.draw.pen import UNIT, Pen, u
 from dungeonpress.model.plan import OUTSIDE
 
 STYLES = ("clean", "sketch")
 PASSAGE = 1.0        # a passage's width between its walls' middles, in cells: one square, on the grid
-WALL_MARGIN = 0.12   # floor grown by this much before hatching is cut away
 ALCOVE = (0.7, 0.35)  # an alcove's width and depth, in cells
 OPENING = (0.84, 0.36)  # an open exit's gap: along the wall (the passage's floor), across it (over the wall's ink)
 NUMBER_UNITS, NUMBER_PT = 9.5, 6.5  # a room number's size in user units, and its least printed size in points
@@ -48,7 +47,7 @@ class MapDrawing:
     items: tuple      # (room number, Furnishing) for every mark drawn in a room
     doors: tuple      # (room number, door index, barred, kind) for every exit drawn; kind: open, barred, locked, broken
     floors: tuple     # floor polygons in cells (rooms, alcoves, passages)
-    hatch: tuple      # hatch strokes in cells
+    hatch: tuple      # sketch style: the bands of rock (polygons in cells) the hatching pattern fills; clean: ()
     size: tuple       # (width, height) in mm as printed
     view: tuple       # (width, height) of the view box in cells
 
@@ -97,11 +96,15 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
             doors_drawn.append((room.number, index, kind == "barred", kind))
     used = () if players else map_marks.legend_marks(plan, looks, items, alcoves, doors_drawn)
 
-    # 3. Rock: a grey band (clean) or pen hatching (sketch), never over the floor.
-    grown = [grow(f, WALL_MARGIN) if kind == "cave" else grow_rect(f, WALL_MARGIN)
-             for kind, f in [(outlines[r.number][0], outlines[r.number][2]) for r in plan.rooms]]
-    grown += [grow_rect(f, WALL_MARGIN) for f in floors[len(plan.rooms):]]
-    hatch = hatch_strokes(floors, grown, W, H, random.Random(rng.random())) if style == "sketch" else []
+    # 3. Rock: a grey band (clean) or pen hatching (sketch): one tile of strokes repeated over a band
+    # round every floor, the floors painted over it.
+    hatch, tile, pattern_id = [], [], ""
+    if style == "sketch":
+        hatch_rng = random.Random(rng.random())
+        tile = hatch_tile(hatch_rng)
+        straight = [outlines[r.number][0] == "rect" for r in plan.rooms] + [True] * (len(floors) - len(plan.rooms))
+        hatch = [hatch_band(f, flat, W, H, hatch_rng) for f, flat in zip(floors, straight)]
+        pattern_id = f"hatch-{hatch_rng.getrandbits(40):010x}"  # one per map: a pack inlines many maps in one page
 
     scale = min(width_mm / W, height_mm / H)
     # Words on the map keep a legible printed size however small the squares come out: sizes are set
@@ -117,7 +120,7 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         f"<style>{css}</style>" if css else "",
         f'<rect class="paper" x="0" y="0" width="{W * UNIT}" height="{H * UNIT}"/>',
         _rock(plan, outlines, alcoves) if style == "clean" else "",
-        _hatch(hatch),
+        _hatch(hatch, tile, pattern_id) if hatch else "",
         _passages(plan, pen),
         _passage_grid(plan),
         *(_floor(outlines[room.number]) for room in plan.rooms),
@@ -216,11 +219,12 @@ def _rock(plan, outlines, alcoves) -> str:
     return f'<path class="rock" d="{d}"/><path class="rock wide" d="{lines}"/>'
 
 
-def _hatch(strokes) -> str:
-    if not strokes:
-        return ""
-    d = "".join(f"M{u(a[0])} {u(a[1])}L{u(b[0])} {u(b[1])}" for a, b in strokes)
-    return f'<path class="hatch" d="{d}"/>'
+def _hatch(bands, tile, pattern_id: str) -> str:
+    """The hatching tile as an SVG pattern, and one path of every band filled with it (nonzero: overlaps merge)."""
+    strokes = "".join(f"M{u(a[0])} {u(a[1])}L{u(b[0])} {u(b[1])}" for a, b in tile)
+    return (f'<defs><pattern id="{pattern_id}" patternUnits="userSpaceOnUse" x="0" y="0" width="{u(TILE)}" '
+            f'height="{u(TILE)}"><path class="hatch" d="{strokes}"/></pattern></defs>'
+            f'<path class="hatch-band" fill="url(#{pattern_id})" d="{"".join(_d(band) for band in bands)}"/>')
 
 
 def _passages(plan, pen: Pen) -> str:
