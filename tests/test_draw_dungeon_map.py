@@ -332,3 +332,22 @@ def test_golden_svg(content, seed, style):
         path.parent.mkdir(exist_ok=True)
         path.write_text(svg + "\n", encoding="utf-8")
     assert svg + "\n" == path.read_text(encoding="utf-8")
+
+
+def test_shrines_are_drawn_round_caves_rough_and_the_rest_square(drawn):
+    """Room shapes follow the room type; the drawing lists every room walled off its rectangle, and the alt
+    text calls a round room round."""
+    from dungeonpress.draw.map_reading import read_rooms
+    rounds = 0
+    for _, dungeon, sketch, clean in drawn:
+        looks = read_rooms(dungeon)
+        for drawing in (sketch, clean):
+            shaped = dict(drawing.outlines)
+            for room, look in zip(dungeon.plan.rooms, looks):
+                floor = drawing.floors[room.number - 1]
+                square = (room.x, room.y), (room.x + room.w, room.y), (room.x + room.w, room.y + room.h), (room.x, room.y + room.h)
+                assert (room.number in shaped) == (look.shape != "rect") == (tuple(floor) != square), room.number
+                if look.shape == "round":
+                    rounds += 1
+                    assert look.words == "a shrine" and f"Room {room.number}, a round shrine" in drawing.alt
+    assert rounds >= 4

@@ -27,6 +27,7 @@ from dungeonpress.draw.furnish import INWARD, FreeFloor, furnish
 from dungeonpress.draw.geometry import clip_inside, num, rect_polygon
 from dungeonpress.draw.hatching import TILE, hatch_band, hatch_tile
 from dungeonpress.draw.map_reading import read_rooms
+from dungeonpress.draw.round_room import round_outline
 from dungeonpress.draw.pen import UNIT, Pen, u
 from dungeonpress.model.plan import OUTSIDE
 
@@ -50,6 +51,7 @@ class MapDrawing:
     hatch: tuple      # sketch style: the bands of rock (polygons in cells) the hatching pattern fills; clean: ()
     size: tuple       # (width, height) in mm as printed
     view: tuple       # (width, height) of the view box in cells
+    outlines: tuple = ()  # (room number, polygon in cells) of each room walled off its rectangle: caves, round rooms
 
 
 def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str = "clean",
@@ -72,9 +74,12 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     outlines, floors, alcoves = {}, [], []
     for room in plan.rooms:
         doors = [(door.x, door.y) for door in room.doors]
-        if room.shape == "cave":
+        shape = looks[room.number - 1].shape
+        if shape == "cave":
             control = cave_outline(room.x, room.y, room.w, room.h, doors, shape_rng)
             outlines[room.number] = ("cave", control, smooth(control))
+        elif shape == "round":
+            outlines[room.number] = ("round", None, round_outline(room.x, room.y, room.w, room.h, doors))
         else:
             outlines[room.number] = ("rect", None, rect_polygon(room.x, room.y, room.w, room.h))
         floors.append(outlines[room.number][2])
@@ -137,7 +142,8 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     ]
     svg = "\n".join(part for part in parts if part)
     return MapDrawing(svg, alt, used, tuple(items), tuple(doors_drawn), tuple(floors), tuple(hatch),
-                      (W * scale, H * scale), (W, H))
+                      (W * scale, H * scale), (W, H),
+                      tuple((r.number, outlines[r.number][2]) for r in plan.rooms if outlines[r.number][0] != "rect"))
 
 
 def door_kind(door, index: int, look) -> str:
@@ -268,14 +274,14 @@ def _outline_d(outline, pen: Pen, walls: bool) -> str:
 
 
 def _grid(plan, outlines) -> str:
-    """Graph paper inside the rooms only (cut to a cave's wall)."""
+    """Graph paper inside the rooms only (cut to a cave's or a round room's wall)."""
     d = []
     for room in plan.rooms:
         kind, _, flat = outlines[room.number]
         lines = [((room.x + i, room.y), (room.x + i, room.y + room.h)) for i in range(1, room.w)]
         lines += [((room.x, room.y + j), (room.x + room.w, room.y + j)) for j in range(1, room.h)]
         for a, b in lines:
-            for p, q in (clip_inside(a, b, flat) if kind == "cave" else [(a, b)]):
+            for p, q in (clip_inside(a, b, flat) if kind != "rect" else [(a, b)]):
                 d.append(f"M{u(p[0])} {u(p[1])}L{u(q[0])} {u(q[1])}")
     return f'<path class="grid" d="{"".join(d)}"/>'
 

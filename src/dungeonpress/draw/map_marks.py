@@ -52,6 +52,8 @@ def describe(dungeon, looks, title: str, items=(), alcoves=(), doors=()) -> str:
         what = look.words
         if look.cave:
             what = "a cave" if what == "a room" else what
+        elif look.shape == "round":  # drawn with a round wall: the words say so
+            what = "a round " + what.removeprefix("a ")
         drawn = []
         for number, item in items:
             if number == room.number and item.mark in WORDS and item.mark not in drawn:
