@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import math
+import random
 
+from dungeonpress.draw.furnish import flight
 from dungeonpress.draw.map_reading import WORDS
+from dungeonpress.draw.small_marks import rubble, statue
 from dungeonpress.draw.pen import UNIT, u
 from dungeonpress.model.plan import OUTSIDE
 
@@ -173,26 +176,24 @@ def legend_icon(mark: str, css: str = "") -> str:
         "broken": '<path class="wall" d="M0 8H4M12 8H16"/>'
                   + broken_wall(0.8, 0.8, True),
         "dead": '<path class="passage-wall" d="M0 8H12"/><path class="passage" d="M0 8H12"/>' + dead_end(1.2, 0.8, "E"),
-        "stairs": '<rect class="stairs" x="2" y="2" width="12" height="12"/><path class="step" '
-                  'd="M2 4.4H14M3.2 6.8H12.8M4.4 9.2H11.6M5.6 11.6H10.4"/>',
+        "stairs": flight(0.2, 0.2, 1.2, "N"),
         "boss": '<circle class="boss" cx="8" cy="7" r="4.6"/><rect class="boss" x="5.6" y="10" width="4.8" height="3"/>'
                 '<circle class="boss-eye" cx="6.2" cy="7.2" r="1.2"/><circle class="boss-eye" cx="9.8" cy="7.2" r="1.2"/>',
         "columns": '<circle class="column" cx="8" cy="8" r="3"/>',
-        "statues": '<rect class="plinth" x="3.5" y="3.5" width="9" height="9"/><circle class="statue" cx="8" cy="8" r="2.6"/>',
+        "statues": statue(0.8, 0.8, 0.55),
         "water": '<path class="water" d="M2 8Q2 3 8 3Q14 3 14 8Q14 13 8 13Q2 13 2 8Z"/>'
                  '<path class="ripple" d="M5 7Q8 5.6 11 7M5 10Q8 8.6 11 10"/>',
         "altar": '<rect class="altar" x="2.5" y="5" width="11" height="6"/><circle class="candle" cx="4.5" cy="3" r="0.9"/>'
                  '<circle class="candle" cx="11.5" cy="3" r="0.9"/>',
-        "forge": '<rect class="furniture" x="1" y="2" width="8" height="8"/><circle class="hearth" cx="5" cy="6" r="2"/>'
+        "forge": '<circle class="furniture" cx="5.2" cy="5.6" r="4.4"/><circle class="hearth" cx="5.2" cy="5.6" r="2.4"/>'
                  '<path class="anvil" d="M8 11H15L13.5 12.7H12.7V14.7H10.3V12.7H9.5Z"/>',
-        "library": '<rect class="furniture" x="2" y="5" width="12" height="5"/><path class="detail" d="M5 5V10M8 5V10M11 5V10"/>',
+        "library": '<rect class="furniture" x="1" y="6" width="14" height="4"/>'
+                   '<path class="detail" d="M3 6V10M5 6V10M7 6V10M9 6V10M11 6V10M13 6V10"/>',
         "crates": '<rect class="furniture" x="3" y="3" width="10" height="10"/><path class="detail" d="M3 3L13 13M13 3L3 13"/>',
         "vault": '<rect class="chest" x="2" y="4" width="12" height="8"/><path class="band" d="M2 8H14"/>',
         "furniture": '<rect class="furniture" x="4" y="5" width="8" height="6"/><rect class="furniture" x="1" y="6.5" '
                      'width="2" height="3"/><rect class="furniture" x="13" y="6.5" width="2" height="3"/>',
-        "rubble": '<rect class="rubble" x="3" y="4" width="3" height="3" transform="rotate(20 4.5 5.5)"/>'
-                  '<rect class="rubble" x="9" y="6" width="2.4" height="2.4" transform="rotate(50 10 7)"/>'
-                  '<rect class="rubble" x="5" y="10" width="2" height="2"/>',
+        "rubble": rubble(0.8, 0.8, 1.4, random.Random("legend rubble")),
         "cracks": '<path class="wall" d="M1 2H15"/><path class="crack" d="M7 2L8.6 5.2L6.6 8L8.4 11.5"/>',
         "alcoves": '<path class="wall" d="M0 10H4V5H12V10H16"/>',
     }[mark]
