@@ -170,7 +170,7 @@ def legend_icon(mark: str, css: str = "") -> str:
     body = {
         "entrance": arrow(0.8, 1.5, 1.3),
         "open": '<path class="passage-wall" d="M8 16V8"/><path class="passage" d="M8 16V7"/>'
-                '<path class="wall" d="M0 8H5.8M10.2 8H16"/>',
+                '<path class="wall" d="M0 8H2.2M13.8 8H16"/>',  # a square-wide passage through the wall
         "barred": '<rect class="door barred" x="3.5" y="6.7" width="9" height="2.6"/><path class="bar" d="M8 3.8V12.2"/>',
         "locked": '<rect class="door locked" x="3.5" y="6.7" width="9" height="2.6"/><circle class="keyhole" cx="8" cy="8" r="0.9"/>',
         "broken": '<path class="wall" d="M0 8H4M12 8H16"/>'
