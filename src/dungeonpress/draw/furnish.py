@@ -203,14 +203,14 @@ def _water(room: FreeFloor) -> list:
 
 
 def _pool(room: FreeFloor, x, y, w, h) -> Furnishing:
-    """An irregular pool in the block, with two ripples."""
+    """An irregular pool in the block, its bank a smooth curve, with two ripples."""
     cx, cy, rx, ry = x + w / 2, y + h / 2, w / 2 - 0.12, h / 2 - 0.12
     pts = []
     for k in range(10):
         a = 2 * math.pi * k / 10
         f = 0.78 + 0.22 * room.rng.random()
         pts.append((cx + math.cos(a) * rx * f, cy + math.sin(a) * ry * f))
-    d = "M" + "".join(f"{'L' if i else ''}{u(px)} {u(py)}" for i, (px, py) in enumerate(pts)) + "Z"
+    d = small_marks.smooth_ring(pts)  # a bank that curves, not a polygon
     ripple = "".join(f"M{u(cx - rx * 0.45)} {u(cy + dy)}Q{u(cx)} {u(cy + dy - 0.12)} {u(cx + rx * 0.45)} {u(cy + dy)}"
                      for dy in (-ry * 0.25, ry * 0.3))
     return Furnishing("water", (cx - rx, cy - ry, cx + rx, cy + ry),

@@ -48,7 +48,7 @@ def _water(x, y, s, rng):
     cx, cy, r = x + s / 2, y + s / 2, s / 2 - INSET
     pts = [(cx + math.cos(2 * math.pi * k / 10) * r * (0.8 + 0.2 * rng.random()),
              cy + math.sin(2 * math.pi * k / 10) * r * (0.8 + 0.2 * rng.random())) for k in range(10)]
-    d = "M" + "L".join(f"{u(px)} {u(py)}" for px, py in pts) + "Z"
+    d = smooth_ring(pts)
     ripple = f"M{u(cx - r * 0.45)} {u(cy)}Q{u(cx)} {u(cy - r * 0.2)} {u(cx + r * 0.45)} {u(cy)}"
     return (cx - r, cy - r, cx + r, cy + r), f'<path class="water" d="{d}"/><path class="ripple" d="{ripple}"/>'
 
@@ -116,6 +116,17 @@ def rubble(cx: float, cy: float, size: float, rng, stones: int = 5) -> str:
             corners.append(f"{u(x + math.cos(a) * r * f)} {u(y + math.sin(a) * r * f)}")
         out.append(f'M{"L".join(corners)}Z')
     return f'<path class="rubble" d="{"".join(out)}"/>'
+
+
+def smooth_ring(points) -> str:
+    """Path data for a closed curve through the midpoints of `points`, each point pulling it (a pool's bank)."""
+    n = len(points)
+    mids = [((points[i - 1][0] + points[i][0]) / 2, (points[i - 1][1] + points[i][1]) / 2) for i in range(n)]
+    d = f"M{u(mids[0][0])} {u(mids[0][1])}"
+    for i in range(n):
+        end = mids[(i + 1) % n]
+        d += f"Q{u(points[i][0])} {u(points[i][1])} {u(end[0])} {u(end[1])}"
+    return d + "Z"
 
 
 # Every floor mark a table row may state (model.MAP_MARKS but the doors and alcoves, which are walls).
