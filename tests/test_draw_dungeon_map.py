@@ -127,14 +127,26 @@ def test_caves_are_irregular_and_never_cross_themselves():
             assert _on_edge(door, smooth(control))
 
 
-def test_hatching_never_covers_a_room_or_passage(drawn):
+def test_hatching_is_one_pattern_filling_bands_the_floors_are_painted_over(drawn):
+    """The sketch's rock: one tiling pattern, one path of bands filled with it, under every floor and passage;
+    every floor lies inside a band, so the hatching reaches each wall. The clean style has none."""
     for _, _, sketch, clean in drawn:
-        assert sketch.hatch and not clean.hatch
-        for a, b in sketch.hatch:
-            for k in range(6):
-                t = k / 5
-                point = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
-                assert not any(inside(point, floor) for floor in sketch.floors), (a, b)
+        assert not clean.hatch and "<pattern" not in clean.svg
+        assert len(sketch.hatch) == len(sketch.floors)
+        root = ET.fromstring(sketch.svg)
+        patterns = list(root.iter(f"{SVG}pattern"))
+        assert len(patterns) == 1 and len(patterns[0]) == 1
+        pattern_id = patterns[0].get("id")
+        order = [el for el in root if el.tag != f"{SVG}defs"]
+        classes = [el.get("class") for el in order]
+        assert classes.count("hatch-band") == 1
+        band = classes.index("hatch-band")
+        assert order[band].get("fill") == f"url(#{pattern_id})"
+        assert band < classes.index("passage") and band < classes.index("floor")
+        w, h = sketch.view
+        for floor in sketch.floors:  # (the entrance passage runs on off the map's edge: its corners are taken there)
+            on_map = [(min(max(x, 0.1), w - 0.1), min(max(y, 0.1), h - 0.1)) for x, y in floor]
+            assert any(all(inside(p, area) for p in on_map) for area in sketch.hatch), floor
 
 
 def test_nothing_is_drawn_outside_the_view_box(drawn):
@@ -322,3 +334,22 @@ def test_golden_svg(content, seed, style):
         path.parent.mkdir(exist_ok=True)
         path.write_text(svg + "\n", encoding="utf-8")
     assert svg + "\n" == path.read_text(encoding="utf-8")
+
+
+def test_shrines_are_drawn_round_caves_rough_and_the_rest_square(drawn):
+    """Room shapes follow the room type; the drawing lists every room walled off its rectangle, and the alt
+    text calls a round room round."""
+    from dungeonpress.draw.map_reading import read_rooms
+    rounds = 0
+    for _, dungeon, sketch, clean in drawn:
+        looks = read_rooms(dungeon)
+        for drawing in (sketch, clean):
+            shaped = dict(drawing.outlines)
+            for room, look in zip(dungeon.plan.rooms, looks):
+                floor = drawing.floors[room.number - 1]
+                square = (room.x, room.y), (room.x + room.w, room.y), (room.x + room.w, room.y + room.h), (room.x, room.y + room.h)
+                assert (room.number in shaped) == (look.shape != "rect") == (tuple(floor) != square), room.number
+                if look.shape == "round":
+                    rounds += 1
+                    assert look.words == "a shrine" and f"Room {room.number}, a round shrine" in drawing.alt
+    assert rounds >= 4

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import random
 
+import re
+
 import pytest
 
 from dungeonpress.draw.furnish import NUMBER_HALF, PLACERS, FreeFloor, furnish
@@ -63,6 +65,11 @@ def test_stairs_go_nearest_the_top_right_corner():
     (stairs,) = items
     assert stairs.mark == "stairs"
     assert stairs.box[:2] == (pytest.approx(placed.x + 4.1), pytest.approx(placed.y + 0.1))
+    # drawn as a flight, not a boxed icon: two sides and treads that start at the north wall and crowd downward
+    assert '<rect' not in stairs.svg and 'class="stairs"' in stairs.svg and 'class="step"' in stairs.svg
+    treads = [float(y) for y in re.findall(r"M[\d.]+ ([\d.]+)L", stairs.svg.split('class="step"')[1])]
+    gaps = [b - a for a, b in zip(treads, treads[1:])]
+    assert len(treads) == 7 and all(g > 0 for g in gaps) and gaps[-1] < gaps[0]
 
 
 def test_same_seed_same_furnishings():

@@ -1,4 +1,4 @@
-"""draw.hatching: floors and a seeded Random → hatch strokes in a band along the walls, never on the floor."""
+"""draw.hatching: a seeded Random → one seamless tile of hatch strokes; floors → the ragged band of rock it fills."""
 
 from __future__ import annotations
 
@@ -7,41 +7,61 @@ import random
 
 import pytest
 
-from dungeonpress.draw.geometry import distance, inside, rect_polygon
-from dungeonpress.draw.hatching import BAND, STROKE, grow_rect, hatch_strokes
+from dungeonpress.draw.geometry import distance, inside, rect_polygon, simple
+from dungeonpress.draw.hatching import BAND, RAGGED, STROKE, TILE, hatch_band, hatch_tile
 
 WIDTH, HEIGHT = 12, 10
-FLOORS = (rect_polygon(2, 2, 3, 3), rect_polygon(7, 4, 3, 4), rect_polygon(5, 3, 2, 1))  # two rooms and a passage
-GROWN = tuple(grow_rect(p, 0.14) for p in FLOORS)
+ROOM = rect_polygon(2, 2, 3, 3)
+CAVE = tuple((6.5 + 1.6 * math.cos(a / 10 * math.pi), 5 + 1.4 * math.sin(a / 10 * math.pi)) for a in range(20))
 
 
-def strokes(seed: int) -> list:
-    return hatch_strokes(FLOORS, GROWN, WIDTH, HEIGHT, random.Random(seed))
+def test_same_seed_same_tile_and_another_seed_another():
+    assert hatch_tile(random.Random(4)) == hatch_tile(random.Random(4))
+    assert hatch_tile(random.Random(4)) != hatch_tile(random.Random(5))
 
 
-def test_grow_rect_grows_every_side():
-    assert grow_rect(rect_polygon(1, 2, 3, 4), 0.5) == rect_polygon(0.5, 1.5, 4, 5)
+@pytest.mark.parametrize("seed", range(6))
+def test_the_tile_holds_bundles_of_short_strokes_inside_its_square(seed):
+    strokes = hatch_tile(random.Random(seed))
+    assert len(strokes) > 3 * (TILE / 0.5) ** 2  # bundles of three, closer than every half square
+    for a, b in strokes:
+        assert 0 < math.dist(a, b) <= STROKE + 1e-9
+        for x, y in (a, b):
+            assert -1e-9 <= x <= TILE + 1e-9 and -1e-9 <= y <= TILE + 1e-9
 
 
-def test_same_seed_same_strokes_and_another_seed_others():
-    assert strokes(4) == strokes(4)
-    assert strokes(4) != strokes(5)
+def _crossing(strokes, edge: str) -> list:
+    """Where strokes meet one edge of the tile, measured along it (rounded)."""
+    at = []
+    for a, b in strokes:
+        for x, y in (a, b):
+            if edge in "LR" and abs(x - (0 if edge == "L" else TILE)) < 1e-9:
+                at.append(round(y, 6))
+            if edge in "TB" and abs(y - (0 if edge == "T" else TILE)) < 1e-9:
+                at.append(round(x, 6))
+    return sorted(at)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_tile_has_no_seam(seed):
+    """A stroke cut at one edge goes on from the same place on the opposite edge, so tiles join unseen."""
+    strokes = hatch_tile(random.Random(seed))
+    assert _crossing(strokes, "L") and _crossing(strokes, "L") == _crossing(strokes, "R")
+    assert _crossing(strokes, "T") and _crossing(strokes, "T") == _crossing(strokes, "B")
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_strokes_stay_off_the_grown_floor_near_the_walls_and_inside_the_frame(seed):
-    drawn = strokes(seed)
-    assert len(drawn) > 100
-    for a, b in drawn:
-        assert STROKE + 0.01 >= math.dist(a, b) > 0.05
-        for t in (0.25, 0.5, 0.75):  # points along the stroke (its ends may sit on the grown floor's edge)
-            point = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
-            assert not any(inside(point, g) for g in GROWN)
-            # a band along the walls: no stroke strays far out into the rock
-            assert min(distance(point, f) for f in FLOORS) < BAND + STROKE
-        for x, y in (a, b):
-            assert 0.04 <= x <= WIDTH - 0.04 and 0.04 <= y <= HEIGHT - 0.04
+@pytest.mark.parametrize("floor,straight", [(ROOM, True), (CAVE, False)])
+def test_the_band_wraps_its_floor_a_band_wide_and_raggedly(seed, floor, straight):
+    band = hatch_band(floor, straight, WIDTH, HEIGHT, random.Random(seed))
+    assert simple(band)
+    assert all(inside(p, band) for p in floor)  # the floor lies inside: painted over, it cuts the hatching at the wall
+    gaps = [distance(p, floor) for p in band]
+    assert min(gaps) > BAND - RAGGED - 0.05 and max(gaps) < BAND + RAGGED + 0.05
+    assert max(gaps) - min(gaps) > RAGGED / 2  # ragged, not ruled
+    assert all(0 < x < WIDTH and 0 < y < HEIGHT for x, y in band)
 
 
-def test_no_floors_no_strokes():
-    assert hatch_strokes((), (), WIDTH, HEIGHT, random.Random(1)) == []
+def test_the_band_stays_inside_the_maps_frame():
+    band = hatch_band(rect_polygon(0.5, 0.5, 2, 2), True, 4, 4, random.Random(1))
+    assert min(x for x, _ in band) >= 0.05 and max(y for _, y in band) <= 4 - 0.05

@@ -20,13 +20,15 @@ EPS = 1e-6
 
 @pytest.fixture(scope="module")
 def drawn(content):
-    """(plan, cave outlines as drawn) for each seed: the walls the product writes."""
+    """(plan, outlines of the rooms drawn off their rectangle: caves and round shrines) for each seed: the walls
+    the product writes."""
     out = []
     for seed in SEEDS:
         dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=3 + seed % 10)
         drawing = draw_dungeon_map(dungeon, width_mm=120, height_mm=140, rng=random.Random(f"{seed}/map"))
-        caves = {r.number: f for r, f in zip(dungeon.plan.rooms, drawing.floors) if r.shape == "cave"}
-        out.append((dungeon.plan, caves))
+        shaped = dict(drawing.outlines)
+        assert all(shaped[n] == drawing.floors[n - 1] for n in shaped)  # the very outline drawn as its floor
+        out.append((dungeon.plan, shaped))
     return out
 
 
@@ -35,8 +37,10 @@ def plans(drawn):
     return [plan for plan, _ in drawn]
 
 
-def test_the_seeds_hold_caves(drawn):
-    assert sum(len(caves) for _, caves in drawn) >= 10  # so the cave walls below are really checked
+def test_the_seeds_hold_caves_and_round_rooms(drawn):
+    # so the walls of both shapes below are really checked
+    assert sum(1 for plan, shaped in drawn for n in shaped if plan.room(n).shape == "cave") >= 10
+    assert sum(1 for plan, shaped in drawn for n in shaped if plan.room(n).shape != "cave") >= 5
 
 
 def _segments(lines):

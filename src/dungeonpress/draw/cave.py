@@ -13,7 +13,7 @@ import math
 import random
 
 STEP = 0.5          # cells between wall points
-DOOR_FLAT = 0.4     # cells of straight wall either side of a door
+DOOR_FLAT = 0.6     # cells of straight wall either side of a door (past the square-wide passage's mouth)
 INSET = (0.06, 0.42)  # how far a wall point is pulled in, in cells
 CORNER = 0.55       # corners are cut deeper, so no cave looks like a box
 
@@ -48,7 +48,8 @@ def _perimeter(x, y, w, h, doors):
             across = (px - sx) * dy - (py - sy) * dx
             if abs(across) < 1e-9 and 0 < along < length:
                 offsets = [o for o in offsets if abs(o - along) > DOOR_FLAT + 0.05]
-                offsets += [along - DOOR_FLAT, along, along + DOOR_FLAT]
+                # a door in a corner square keeps the corner too, so its mouth stays on the straight wall
+                offsets += [max(0.0, along - DOOR_FLAT), along, along + DOOR_FLAT]
         for offset in sorted(o for o in offsets if 0 <= o < length):
             out.append((sx + dx * offset, sy + dy * offset))
     return out

@@ -24,17 +24,17 @@ from html import escape
 from dungeonpress.draw import map_marks
 from dungeonpress.draw.cave import cave_outline, smooth
 from dungeonpress.draw.furnish import INWARD, FreeFloor, furnish
-from dungeonpress.draw.geometry import clip_inside, grow, num, rect_polygon
-from dungeonpress.draw.hatching import grow_rect, hatch_strokes
+from dungeonpress.draw.geometry import clip_inside, num, rect_polygon
+from dungeonpress.draw.hatching import TILE, hatch_band, hatch_tile
 from dungeonpress.draw.map_reading import read_rooms
+from dungeonpress.draw.round_room import round_outline
 from dungeonpress.draw.pen import UNIT, Pen, u
 from dungeonpress.model.plan import OUTSIDE
 
 STYLES = ("clean", "sketch")
-PASSAGE = 0.66       # a passage's width between its walls, in cells
-WALL_MARGIN = 0.12   # floor grown by this much before hatching is cut away
+PASSAGE = 1.0        # a passage's width between its walls' middles, in cells: one square, on the grid
 ALCOVE = (0.7, 0.35)  # an alcove's width and depth, in cells
-OPENING = (0.44, 0.36)  # an open exit's gap: along the wall (the passage's floor), across it (over the wall's ink)
+OPENING = (0.84, 0.36)  # an open exit's gap: along the wall (the passage's floor), across it (over the wall's ink)
 NUMBER_UNITS, NUMBER_PT = 9.5, 6.5  # a room number's size in user units, and its least printed size in points
 
 
@@ -48,9 +48,10 @@ class MapDrawing:
     items: tuple      # (room number, Furnishing) for every mark drawn in a room
     doors: tuple      # (room number, door index, barred, kind) for every exit drawn; kind: open, barred, locked, broken
     floors: tuple     # floor polygons in cells (rooms, alcoves, passages)
-    hatch: tuple      # hatch strokes in cells
+    hatch: tuple      # sketch style: the bands of rock (polygons in cells) the hatching pattern fills; clean: ()
     size: tuple       # (width, height) in mm as printed
     view: tuple       # (width, height) of the view box in cells
+    outlines: tuple = ()  # (room number, polygon in cells) of each room walled off its rectangle: caves, round rooms
 
 
 def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str = "clean",
@@ -73,9 +74,12 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     outlines, floors, alcoves = {}, [], []
     for room in plan.rooms:
         doors = [(door.x, door.y) for door in room.doors]
-        if room.shape == "cave":
+        shape = looks[room.number - 1].shape
+        if shape == "cave":
             control = cave_outline(room.x, room.y, room.w, room.h, doors, shape_rng)
             outlines[room.number] = ("cave", control, smooth(control))
+        elif shape == "round":
+            outlines[room.number] = ("round", None, round_outline(room.x, room.y, room.w, room.h, doors))
         else:
             outlines[room.number] = ("rect", None, rect_polygon(room.x, room.y, room.w, room.h))
         floors.append(outlines[room.number][2])
@@ -97,11 +101,15 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
             doors_drawn.append((room.number, index, kind == "barred", kind))
     used = () if players else map_marks.legend_marks(plan, looks, items, alcoves, doors_drawn)
 
-    # 3. Rock: a grey band (clean) or pen hatching (sketch), never over the floor.
-    grown = [grow(f, WALL_MARGIN) if kind == "cave" else grow_rect(f, WALL_MARGIN)
-             for kind, f in [(outlines[r.number][0], outlines[r.number][2]) for r in plan.rooms]]
-    grown += [grow_rect(f, WALL_MARGIN) for f in floors[len(plan.rooms):]]
-    hatch = hatch_strokes(floors, grown, W, H, random.Random(rng.random())) if style == "sketch" else []
+    # 3. Rock: a grey band (clean) or pen hatching (sketch): one tile of strokes repeated over a band
+    # round every floor, the floors painted over it.
+    hatch, tile, pattern_id = [], [], ""
+    if style == "sketch":
+        hatch_rng = random.Random(rng.random())
+        tile = hatch_tile(hatch_rng)
+        straight = [outlines[r.number][0] == "rect" for r in plan.rooms] + [True] * (len(floors) - len(plan.rooms))
+        hatch = [hatch_band(f, flat, W, H, hatch_rng) for f, flat in zip(floors, straight)]
+        pattern_id = f"hatch-{hatch_rng.getrandbits(40):010x}"  # one per map: a pack inlines many maps in one page
 
     scale = min(width_mm / W, height_mm / H)
     # Words on the map keep a legible printed size however small the squares come out: sizes are set
@@ -117,8 +125,9 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         f"<style>{css}</style>" if css else "",
         f'<rect class="paper" x="0" y="0" width="{W * UNIT}" height="{H * UNIT}"/>',
         _rock(plan, outlines, alcoves) if style == "clean" else "",
-        _hatch(hatch),
+        _hatch(hatch, tile, pattern_id) if hatch else "",
         _passages(plan, pen),
+        _passage_grid(plan),
         *(_floor(outlines[room.number]) for room in plan.rooms),
         *(f'<path class="floor" data-room="{n}" data-mark="alcoves" d="{_d(a)}"/>' for n, a in alcoves),
         _grid(plan, outlines),
@@ -133,7 +142,8 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     ]
     svg = "\n".join(part for part in parts if part)
     return MapDrawing(svg, alt, used, tuple(items), tuple(doors_drawn), tuple(floors), tuple(hatch),
-                      (W * scale, H * scale), (W, H))
+                      (W * scale, H * scale), (W, H),
+                      tuple((r.number, outlines[r.number][2]) for r in plan.rooms if outlines[r.number][0] != "rect"))
 
 
 def door_kind(door, index: int, look) -> str:
@@ -212,20 +222,38 @@ def _rock(plan, outlines, alcoves) -> str:
     """The clean style's rock: a soft band round every floor, painted before the floor covers its inside."""
     d = "".join(_d(outline[2]) for outline in outlines.values()) + "".join(_d(a) for _, a in alcoves)
     lines = "".join("M" + "L".join(f"{u(x)} {u(y)}" for x, y in c.points) for c in plan.corridors)
-    return f'<path class="rock" d="{d}"/><path class="rock" d="{lines}"/>'
+    return f'<path class="rock" d="{d}"/><path class="rock wide" d="{lines}"/>'
 
 
-def _hatch(strokes) -> str:
-    if not strokes:
-        return ""
-    d = "".join(f"M{u(a[0])} {u(a[1])}L{u(b[0])} {u(b[1])}" for a, b in strokes)
-    return f'<path class="hatch" d="{d}"/>'
+def _hatch(bands, tile, pattern_id: str) -> str:
+    """The hatching tile as an SVG pattern, and one path of every band filled with it (nonzero: overlaps merge)."""
+    strokes = "".join(f"M{u(a[0])} {u(a[1])}L{u(b[0])} {u(b[1])}" for a, b in tile)
+    return (f'<defs><pattern id="{pattern_id}" patternUnits="userSpaceOnUse" x="0" y="0" width="{u(TILE)}" '
+            f'height="{u(TILE)}"><path class="hatch" d="{strokes}"/></pattern></defs>'
+            f'<path class="hatch-band" fill="url(#{pattern_id})" d="{"".join(_d(band) for band in bands)}"/>')
 
 
 def _passages(plan, pen: Pen) -> str:
     """Passages as a wall-coloured band with the floor inside it."""
     d = "".join(pen.path(c.points) for c in plan.corridors)
     return f'<path class="passage-wall" d="{d}"/><path class="passage" d="{d}"/>'
+
+
+def _passage_grid(plan) -> str:
+    """The grid's lines across each passage, one a square: a passage is a row of squares like a room's floor.
+
+    The passage's floor stroke is PASSAGE wide less the wall's ink, so the lines stop inside it (0.42 each side).
+    """
+    d = []
+    for corridor in plan.corridors:
+        for (x0, y0), (x1, y1) in zip(corridor.points, corridor.points[1:]):
+            if y0 == y1:  # across an east-west run: a line at each whole x strictly inside it
+                lo, hi = sorted((x0, x1))
+                d += [f"M{u(k)} {u(y0 - 0.42)}V{u(y0 + 0.42)}" for k in range(math.floor(lo) + 1, math.ceil(hi))]
+            else:
+                lo, hi = sorted((y0, y1))
+                d += [f"M{u(x0 - 0.42)} {u(k)}H{u(x0 + 0.42)}" for k in range(math.floor(lo) + 1, math.ceil(hi))]
+    return f'<path class="grid" d="{"".join(d)}"/>' if d else ""
 
 
 def _floor(outline) -> str:
@@ -246,14 +274,14 @@ def _outline_d(outline, pen: Pen, walls: bool) -> str:
 
 
 def _grid(plan, outlines) -> str:
-    """Graph paper inside the rooms only (cut to a cave's wall)."""
+    """Graph paper inside the rooms only (cut to a cave's or a round room's wall)."""
     d = []
     for room in plan.rooms:
         kind, _, flat = outlines[room.number]
         lines = [((room.x + i, room.y), (room.x + i, room.y + room.h)) for i in range(1, room.w)]
         lines += [((room.x, room.y + j), (room.x + room.w, room.y + j)) for j in range(1, room.h)]
         for a, b in lines:
-            for p, q in (clip_inside(a, b, flat) if kind == "cave" else [(a, b)]):
+            for p, q in (clip_inside(a, b, flat) if kind != "rect" else [(a, b)]):
                 d.append(f"M{u(p[0])} {u(p[1])}L{u(q[0])} {u(q[1])}")
     return f'<path class="grid" d="{"".join(d)}"/>'
 
@@ -296,13 +324,13 @@ def _doors(room, look) -> str:
             out.append(f'<rect class="door opening" {data} x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" '
                        f'height="{u(h)}"/>')
             continue
-        w, h = (0.74, 0.3) if across else (0.3, 0.74)
+        w, h = (0.9, 0.3) if across else (0.3, 0.9)  # the leaf fills the passage's mouth
         out.append(f'<rect class="door {kind}" {data} x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" '
                    f'height="{u(h)}"/>')
         if kind == "barred":
             dx, dy = INWARD[door.side]
-            out.append(f'<path class="bar" d="M{u(x - dy * 0.42)} {u(y - dx * 0.42)}L{u(x + dy * 0.42)} '
-                       f'{u(y + dx * 0.42)}"/>')
+            out.append(f'<path class="bar" d="M{u(x - dy * 0.45)} {u(y - dx * 0.45)}L{u(x + dy * 0.45)} '
+                       f'{u(y + dx * 0.45)}"/>')
         else:
             out.append(f'<circle class="keyhole" cx="{u(x)}" cy="{u(y)}" r="{u(0.1)}"/>')
     return "".join(out)

@@ -181,13 +181,12 @@ def _columns(room: FreeFloor) -> list:
 
 
 def _statues(room: FreeFloor) -> list:
+    """Two statues in the corners: a figure seen from above (a five-pointed star) on a round plinth."""
     items = []
     for cell in room.by_corner()[:2]:
         room.take(cell)
         x, y = cell[0] + 0.5, cell[1] + 0.5
-        body = (f'<rect class="plinth" x="{u(x - 0.3)}" y="{u(y - 0.3)}" width="{u(0.6)}" height="{u(0.6)}"/>'
-                f'<circle class="statue" cx="{u(x)}" cy="{u(y)}" r="{u(0.17)}"/>')
-        items.append(Furnishing("statues", (x - 0.3, y - 0.3, x + 0.3, y + 0.3), body))
+        items.append(Furnishing("statues", (x - 0.34, y - 0.34, x + 0.34, y + 0.34), small_marks.statue(x, y, 0.34)))
     return items
 
 
@@ -204,14 +203,14 @@ def _water(room: FreeFloor) -> list:
 
 
 def _pool(room: FreeFloor, x, y, w, h) -> Furnishing:
-    """An irregular pool in the block, with two ripples."""
+    """An irregular pool in the block, its bank a smooth curve, with two ripples."""
     cx, cy, rx, ry = x + w / 2, y + h / 2, w / 2 - 0.12, h / 2 - 0.12
     pts = []
     for k in range(10):
         a = 2 * math.pi * k / 10
         f = 0.78 + 0.22 * room.rng.random()
         pts.append((cx + math.cos(a) * rx * f, cy + math.sin(a) * ry * f))
-    d = "M" + "".join(f"{'L' if i else ''}{u(px)} {u(py)}" for i, (px, py) in enumerate(pts)) + "Z"
+    d = small_marks.smooth_ring(pts)  # a bank that curves, not a polygon
     ripple = "".join(f"M{u(cx - rx * 0.45)} {u(cy + dy)}Q{u(cx)} {u(cy + dy - 0.12)} {u(cx + rx * 0.45)} {u(cy + dy)}"
                      for dy in (-ry * 0.25, ry * 0.3))
     return Furnishing("water", (cx - rx, cy - ry, cx + rx, cy + ry),
@@ -253,10 +252,15 @@ def _forge(room: FreeFloor) -> list:
     if not cells:
         return []
     hearth = room.take(cells[0])
-    x, y = hearth[0] + 0.12, hearth[1] + 0.12
-    items = [Furnishing("forge", (x, y, x + 0.76, y + 0.76),
-                        f'<rect class="furniture" x="{u(x)}" y="{u(y)}" width="{u(0.76)}" height="{u(0.76)}"/>'
-                        f'<circle class="hearth" cx="{u(x + 0.38)}" cy="{u(y + 0.38)}" r="{u(0.2)}"/>')]
+    x, y = hearth[0] + 0.5, hearth[1] + 0.5
+    # The hearth: a ring of stones round the fire, seen from above (eight stones, the coals in the middle).
+    stones = "".join(f'M{u(x + math.cos(a) * 0.3)} {u(y + math.sin(a) * 0.3)}'
+                     f'L{u(x + math.cos(a) * 0.4)} {u(y + math.sin(a) * 0.4)}'
+                     for a in (k * math.pi / 4 for k in range(8)))
+    items = [Furnishing("forge", (x - 0.4, y - 0.4, x + 0.4, y + 0.4),
+                        f'<circle class="furniture" cx="{u(x)}" cy="{u(y)}" r="{u(0.4)}"/>'
+                        f'<path class="detail" d="{stones}"/>'
+                        f'<circle class="hearth" cx="{u(x)}" cy="{u(y)}" r="{u(0.22)}"/>')]
     if room.free:
         cell = room.take(room.by_corner()[0])
         ax, ay = cell[0] + 0.5, cell[1] + 0.5
@@ -268,15 +272,16 @@ def _forge(room: FreeFloor) -> list:
 
 
 def _library(room: FreeFloor) -> list:
+    """Bookshelves along the walls: each a square long, a quarter deep, its books drawn as ticks."""
     items = []
     for cell in [c for c in room.by_corner() if room.walls(c)][:3]:
         room.take(cell)
         side = room.walls(cell)[0]
         dx, dy = INWARD[side]
-        x, y = cell[0] + 0.5 - dx * 0.25, cell[1] + 0.5 - dy * 0.25  # shelf against the wall
-        w, h = (0.8, 0.3) if side in ("N", "S") else (0.3, 0.8)
-        ticks = "".join((f"M{u(x - w / 2 + k * w / 4)} {u(y - h / 2)}V{u(y + h / 2)}" if side in ("N", "S")
-                         else f"M{u(x - w / 2)} {u(y - h / 2 + k * h / 4)}H{u(x + w / 2)}") for k in (1, 2, 3))
+        x, y = cell[0] + 0.5 - dx * 0.34, cell[1] + 0.5 - dy * 0.34  # against the wall
+        w, h = (0.94, 0.26) if side in ("N", "S") else (0.26, 0.94)
+        ticks = "".join((f"M{u(x - w / 2 + k * w / 7)} {u(y - h / 2)}V{u(y + h / 2)}" if side in ("N", "S")
+                         else f"M{u(x - w / 2)} {u(y - h / 2 + k * h / 7)}H{u(x + w / 2)}") for k in range(1, 7))
         items.append(Furnishing("library", (x - w / 2, y - h / 2, x + w / 2, y + h / 2),
                                 f'<rect class="furniture" x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" '
                                 f'height="{u(h)}"/><path class="detail" d="{ticks}"/>'))
@@ -284,17 +289,12 @@ def _library(room: FreeFloor) -> list:
 
 
 def _rubble(room: FreeFloor) -> list:
+    """Fallen stones: a few broken blocks of uneven size and shape, scattered over the square."""
     items = []
     for cell in room.by_corner()[:2]:
         room.take(cell)
-        stones = []
-        for _ in range(5):
-            x, y = cell[0] + 0.26 + room.rng.random() * 0.48, cell[1] + 0.26 + room.rng.random() * 0.48
-            r = 0.06 + room.rng.random() * 0.06
-            stones.append(f'<rect class="rubble" x="{u(x - r)}" y="{u(y - r)}" width="{u(2 * r)}" height="{u(2 * r)}" '
-                          f'transform="rotate({int(room.rng.random() * 90)} {u(x)} {u(y)})"/>')
         items.append(Furnishing("rubble", (cell[0] + 0.1, cell[1] + 0.1, cell[0] + 0.9, cell[1] + 0.9),
-                                "".join(stones)))
+                                small_marks.rubble(cell[0] + 0.5, cell[1] + 0.5, 0.8, room.rng)))
     return items
 
 
@@ -326,20 +326,46 @@ def _skull(cell) -> Furnishing:
 
 
 def _stairs(room: FreeFloor) -> Furnishing:
-    """Stairs down in the free cell nearest the top-right corner (the centre, if the room has no free cell)."""
+    """Stairs down in the free cell nearest the top-right corner (the centre, if the room has no free cell).
+
+    A flight seen from above: its two sides and the treads across it, the treads closer and shorter as
+    they go down, away from the wall the flight starts at.
+    """
     p = room.placed
     corner = (p.x + p.w, p.y)
     cells = sorted(room.free, key=lambda c: (abs(c[0] + 1 - corner[0]) + abs(c[1] - corner[1]), c))
-    s = 0.8
+    s = 0.8  # inside the square's inner 80%, all a free square promises (a cave's or round room's wall cuts the rest)
     if cells:
-        x, y = room.take(cells[0])
-        x, y = x + 0.1, y + 0.1
+        cell = room.take(cells[0])
+        x, y = cell[0] + 0.1, cell[1] + 0.1
+        walls = room.walls(cell)
     else:  # no whole square free (a small cave): any spot it fits, or beside the number
         at = room.spot(s)
         x, y = at if at else (room.centre[0] + 0.5, room.centre[1] - 0.42)
-    treads = "".join(f"M{u(x + i * s / 10)} {u(y + (i + 1) * s / 5)}H{u(x + s - i * s / 10)}" for i in range(4))
-    return Furnishing("stairs", (x, y, x + s, y + s), f'<rect class="stairs" x="{u(x)}" y="{u(y)}" width="{u(s)}" '
-                      f'height="{u(s)}"/><path class="step" d="{treads}"/>')
+        walls = []
+    return Furnishing("stairs", (x, y, x + s, y + s), flight(x, y, s, walls[0] if walls else "N"))
+
+
+def flight(x: float, y: float, s: float, top: str) -> str:
+    """A flight of stairs in the `s` square at (x, y), going down away from its `top` side (N, S, E or W)."""
+    treads = 6
+    lines, sides = [], []
+    for i in range(treads + 1):
+        t = i / treads
+        depth = 1 - (1 - t) ** 1.4  # treads crowd together toward the bottom: they go down
+        inset = 0.12 * s * t  # and the flight narrows, as seen from above
+        a, b = inset, s - inset
+        if top in ("N", "S"):
+            yy = y + (depth if top == "N" else 1 - depth) * s
+            lines.append(((x + a, yy), (x + b, yy)))
+        else:
+            xx = x + (depth if top == "W" else 1 - depth) * s
+            lines.append(((xx, y + a), (xx, y + b)))
+    first, last = lines[0], lines[-1]
+    sides = [(first[0], last[0]), (first[1], last[1])]
+    tread_d = "".join(f"M{u(a[0])} {u(a[1])}L{u(b[0])} {u(b[1])}" for a, b in lines)
+    side_d = "".join(f"M{u(a[0])} {u(a[1])}L{u(b[0])} {u(b[1])}" for a, b in sides)
+    return f'<path class="stairs" d="{side_d}"/><path class="step" d="{tread_d}"/>'
 
 
 def _vault(room: FreeFloor) -> list:

@@ -1,8 +1,10 @@
-"""Rock around the floor: floor polygons (cells) and a seeded Random → hatch strokes that never touch the floor.
+"""Rock round the floor: floor outlines (cells) and a seeded Random → one tile of pen hatching and the band it fills.
 
-Strokes come in little bundles of three at a random angle, the way a cartographer shades
-rock with a pen, in a band along every wall. Each stroke is cut where it would enter the
-floor (grown by the wall's thickness), so hatching never covers a room or a passage.
+The sketch style shades rock as a cartographer does with a pen: little bundles of three strokes
+at random angles, in a band along every wall. The bundles are drawn once, in a square tile that
+repeats (an SVG pattern: WeasyPrint writes it as one PDF tiling pattern, a few hundred strokes
+however large the map, where stroking every bundle took thousands). The pattern fills a band
+round each floor with a ragged outer edge; the floors are painted over it, so the walls cut it.
 """
 
 from __future__ import annotations
@@ -10,63 +12,86 @@ from __future__ import annotations
 import math
 import random
 
-from dungeonpress.draw.geometry import bbox, clip_inside, clip_outside, distance, rect_polygon
+from dungeonpress.draw.geometry import bbox, clip_inside, rect_polygon
 
-BAND = 0.85      # cells of hatching out from a wall
+TILE = 3.7       # the tile's side, in cells: not a whole number, so the repeat never lines up with the grid
 SPACING = 0.42   # cells between bundle centres
 STROKE = 0.42    # length of one stroke, in cells
 GAP = 0.11       # between the strokes of a bundle
-MARGIN = 0.14    # strokes stop this far from the floor's edge (clear of the wall line)
+BAND = 0.85      # cells of hatching out from a wall
+RAGGED = 0.12    # how far the band's outer edge wanders in or out, in cells
+EDGE_STEP = 0.5  # cells between points of the band's outer edge
+FRAME = 0.05     # the band stays this far inside the map's edge
 
 
-def hatch_strokes(floors, grown, width: float, height: float, rng: random.Random) -> list:
-    """Hatch strokes ((x0, y0), (x1, y1)) in cells; `floors` are the floor polygons, `grown` the same pushed out."""
-    boxes = [bbox(p) for p in floors]
-    grown_boxes = [bbox(p) for p in grown]
-    index = _index(boxes, BAND + STROKE)  # which floors lie near each grid square: a few, not all
-    frame = rect_polygon(0.05, 0.05, width - 0.1, height - 0.1)
+def hatch_tile(rng: random.Random) -> list:
+    """Strokes ((x0, y0), (x1, y1)) of one tile, inside the square 0..TILE; it tiles without a seam.
+
+    A bundle that crosses the tile's edge is drawn again on the opposite edge, and every copy cut to the
+    tile, so the strokes meet where tiles meet.
+    """
+    square = rect_polygon(0, 0, TILE, TILE)
+    count = round(TILE / SPACING)
+    step = TILE / count
     strokes = []
-    rows, cols = int(height / SPACING), int(width / SPACING)
-    for j in range(rows + 1):
-        for i in range(cols + 1):
-            x = (i + 0.5) * SPACING + (rng.random() - 0.5) * SPACING * 0.6
-            y = (j + 0.5) * SPACING + (rng.random() - 0.5) * SPACING * 0.6
+    for j in range(count):
+        for i in range(count):
+            x = (i + 0.5) * step + (rng.random() - 0.5) * step * 0.6
+            y = (j + 0.5) * step + (rng.random() - 0.5) * step * 0.6
             angle = rng.random() * math.pi
-            candidates = index.get((int(x), int(y)), ())
-            near = [floors[k] for k in candidates if _box_distance(x, y, boxes[k]) < BAND]
-            if not near:
-                continue
-            gap = min(distance((x, y), p) for p in near)
-            if not 0 < gap < BAND:
-                continue
-            close = [grown[k] for k in candidates if _box_distance(x, y, grown_boxes[k]) < STROKE + GAP * 2]
             dx, dy = math.cos(angle) * STROKE / 2, math.sin(angle) * STROKE / 2
             nx, ny = -math.sin(angle) * GAP, math.cos(angle) * GAP
             for k in (-1, 0, 1):
                 cx, cy = x + nx * k, y + ny * k
-                for a, b in clip_outside((cx - dx, cy - dy), (cx + dx, cy + dy), close):
-                    for piece in clip_inside(a, b, frame):
-                        if math.dist(*piece) > 0.05:
-                            strokes.append(piece)
+                for ox in (-TILE, 0.0, TILE):
+                    for oy in (-TILE, 0.0, TILE):
+                        a, b = (cx - dx + ox, cy - dy + oy), (cx + dx + ox, cy + dy + oy)
+                        strokes += [piece for piece in clip_inside(a, b, square) if math.dist(*piece) > 1e-6]
     return strokes
 
 
-def _index(boxes, reach: float) -> dict:
-    """Grid square (x, y) → indices of the boxes within `reach` of it."""
-    out = {}
-    for k, (x0, y0, x1, y1) in enumerate(boxes):
-        for gx in range(int(math.floor(x0 - reach)), int(math.floor(x1 + reach)) + 1):
-            for gy in range(int(math.floor(y0 - reach)), int(math.floor(y1 + reach)) + 1):
-                out.setdefault((gx, gy), []).append(k)
+def hatch_band(floor, straight: bool, width: float, height: float, rng: random.Random) -> tuple:
+    """The band of rock round one floor (a polygon in cells), to be filled with the hatching tile.
+
+    `straight` floors (rooms and passages on the grid) are grown by BAND with rounded corners; others
+    (caves, round rooms) are pushed out from their centre. The outer edge wanders by up to RAGGED, the
+    way a pen's hatching stops unevenly, and stays inside the map's frame.
+    """
+    outline = _rounded(floor, BAND) if straight else _pushed(floor, BAND)
+    out = []
+    n = len(outline)
+    cx = sum(p[0] for p in outline) / n
+    cy = sum(p[1] for p in outline) / n
+    for (x0, y0), (x1, y1) in zip(outline, outline[1:] + outline[:1]):
+        pieces = max(1, int(math.hypot(x1 - x0, y1 - y0) / EDGE_STEP))
+        for k in range(pieces):
+            t = k / pieces
+            x, y = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            length = math.hypot(x - cx, y - cy) or 1.0
+            off = (rng.random() * 2 - 1) * RAGGED
+            x, y = x + (x - cx) / length * off, y + (y - cy) / length * off
+            out.append((min(max(x, FRAME), width - FRAME), min(max(y, FRAME), height - FRAME)))
+    return tuple(out)
+
+
+def _rounded(polygon, by: float) -> list:
+    """The polygon's bounding box grown by `by` on every side, its corners rounded with radius `by`."""
+    x0, y0, x1, y1 = bbox(polygon)
+    corners = ((x1, y0, -math.pi / 2), (x1, y1, 0.0), (x0, y1, math.pi / 2), (x0, y0, math.pi))
+    out = []
+    for cx, cy, start in corners:  # clockwise on the page (y grows down): NE, SE, SW, NW
+        for k in range(4):
+            a = start + k * math.pi / 6
+            out.append((cx + math.cos(a) * by, cy + math.sin(a) * by))
     return out
 
 
-def _box_distance(x: float, y: float, box) -> float:
-    x0, y0, x1, y1 = box
-    return math.hypot(max(x0 - x, 0, x - x1), max(y0 - y, 0, y - y1))
-
-
-def grow_rect(polygon, by: float) -> tuple:
-    """An axis-aligned rectangle polygon grown by `by` on every side."""
-    x0, y0, x1, y1 = bbox(polygon)
-    return rect_polygon(x0 - by, y0 - by, x1 - x0 + 2 * by, y1 - y0 + 2 * by)
+def _pushed(polygon, by: float) -> list:
+    """A star-shaped polygon pushed out from its centre by `by`."""
+    cx = sum(p[0] for p in polygon) / len(polygon)
+    cy = sum(p[1] for p in polygon) / len(polygon)
+    out = []
+    for x, y in polygon:
+        length = math.hypot(x - cx, y - cy) or 1.0
+        out.append((x + (x - cx) / length * by, y + (y - cy) / length * by))
+    return out

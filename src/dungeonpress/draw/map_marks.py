@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import math
+import random
 
+from dungeonpress.draw.furnish import flight
 from dungeonpress.draw.map_reading import WORDS
+from dungeonpress.draw.small_marks import rubble, statue
 from dungeonpress.draw.pen import UNIT, u
 from dungeonpress.model.plan import OUTSIDE
 
@@ -52,6 +55,8 @@ def describe(dungeon, looks, title: str, items=(), alcoves=(), doors=()) -> str:
         what = look.words
         if look.cave:
             what = "a cave" if what == "a room" else what
+        elif look.shape == "round":  # drawn with a round wall: the words say so
+            what = "a round " + what.removeprefix("a ")
         drawn = []
         for number, item in items:
             if number == room.number and item.mark in WORDS and item.mark not in drawn:
@@ -87,8 +92,8 @@ def _and(words) -> str:
 
 
 def dead_end(x: float, y: float, side: str) -> str:
-    """A wall across the end of a passage and two stones before it."""
-    half = 0.4
+    """A wall across the end of a passage (a square wide, and over its walls' ink) and two stones before it."""
+    half = 0.58
     if side in ("E", "W"):
         wall = f"M{u(x)} {u(y - half)}V{u(y + half)}"
         back = -0.22 if side == "E" else 0.22
@@ -103,7 +108,7 @@ def dead_end(x: float, y: float, side: str) -> str:
 
 def broken_wall(x: float, y: float, across: bool, data: str = "") -> str:
     """A wall broken through: a ragged gap where a door would be, no leaf, two stones fallen in it."""
-    half, depth = 0.4, 0.2  # along the wall, and either side of it
+    half, depth = 0.5, 0.2  # along the wall (the passage's mouth), and either side of it
     if across:  # a north or south wall runs east–west
         d = (f"M{u(x - half)} {u(y - depth)}L{u(x - half + 0.12)} {u(y)}L{u(x - half)} {u(y + depth)}"
              f"M{u(x + half)} {u(y - depth)}L{u(x + half - 0.12)} {u(y)}L{u(x + half)} {u(y + depth)}")
@@ -165,32 +170,30 @@ def legend_icon(mark: str, css: str = "") -> str:
     body = {
         "entrance": arrow(0.8, 1.5, 1.3),
         "open": '<path class="passage-wall" d="M8 16V8"/><path class="passage" d="M8 16V7"/>'
-                '<path class="wall" d="M0 8H5.8M10.2 8H16"/>',
+                '<path class="wall" d="M0 8H2.2M13.8 8H16"/>',  # a square-wide passage through the wall
         "barred": '<rect class="door barred" x="3.5" y="6.7" width="9" height="2.6"/><path class="bar" d="M8 3.8V12.2"/>',
         "locked": '<rect class="door locked" x="3.5" y="6.7" width="9" height="2.6"/><circle class="keyhole" cx="8" cy="8" r="0.9"/>',
         "broken": '<path class="wall" d="M0 8H4M12 8H16"/>'
                   + broken_wall(0.8, 0.8, True),
         "dead": '<path class="passage-wall" d="M0 8H12"/><path class="passage" d="M0 8H12"/>' + dead_end(1.2, 0.8, "E"),
-        "stairs": '<rect class="stairs" x="2" y="2" width="12" height="12"/><path class="step" '
-                  'd="M2 4.4H14M3.2 6.8H12.8M4.4 9.2H11.6M5.6 11.6H10.4"/>',
+        "stairs": flight(0.2, 0.2, 1.2, "N"),
         "boss": '<circle class="boss" cx="8" cy="7" r="4.6"/><rect class="boss" x="5.6" y="10" width="4.8" height="3"/>'
                 '<circle class="boss-eye" cx="6.2" cy="7.2" r="1.2"/><circle class="boss-eye" cx="9.8" cy="7.2" r="1.2"/>',
         "columns": '<circle class="column" cx="8" cy="8" r="3"/>',
-        "statues": '<rect class="plinth" x="3.5" y="3.5" width="9" height="9"/><circle class="statue" cx="8" cy="8" r="2.6"/>',
+        "statues": statue(0.8, 0.8, 0.55),
         "water": '<path class="water" d="M2 8Q2 3 8 3Q14 3 14 8Q14 13 8 13Q2 13 2 8Z"/>'
                  '<path class="ripple" d="M5 7Q8 5.6 11 7M5 10Q8 8.6 11 10"/>',
         "altar": '<rect class="altar" x="2.5" y="5" width="11" height="6"/><circle class="candle" cx="4.5" cy="3" r="0.9"/>'
                  '<circle class="candle" cx="11.5" cy="3" r="0.9"/>',
-        "forge": '<rect class="furniture" x="1" y="2" width="8" height="8"/><circle class="hearth" cx="5" cy="6" r="2"/>'
+        "forge": '<circle class="furniture" cx="5.2" cy="5.6" r="4.4"/><circle class="hearth" cx="5.2" cy="5.6" r="2.4"/>'
                  '<path class="anvil" d="M8 11H15L13.5 12.7H12.7V14.7H10.3V12.7H9.5Z"/>',
-        "library": '<rect class="furniture" x="2" y="5" width="12" height="5"/><path class="detail" d="M5 5V10M8 5V10M11 5V10"/>',
+        "library": '<rect class="furniture" x="1" y="6" width="14" height="4"/>'
+                   '<path class="detail" d="M3 6V10M5 6V10M7 6V10M9 6V10M11 6V10M13 6V10"/>',
         "crates": '<rect class="furniture" x="3" y="3" width="10" height="10"/><path class="detail" d="M3 3L13 13M13 3L3 13"/>',
         "vault": '<rect class="chest" x="2" y="4" width="12" height="8"/><path class="band" d="M2 8H14"/>',
         "furniture": '<rect class="furniture" x="4" y="5" width="8" height="6"/><rect class="furniture" x="1" y="6.5" '
                      'width="2" height="3"/><rect class="furniture" x="13" y="6.5" width="2" height="3"/>',
-        "rubble": '<rect class="rubble" x="3" y="4" width="3" height="3" transform="rotate(20 4.5 5.5)"/>'
-                  '<rect class="rubble" x="9" y="6" width="2.4" height="2.4" transform="rotate(50 10 7)"/>'
-                  '<rect class="rubble" x="5" y="10" width="2" height="2"/>',
+        "rubble": rubble(0.8, 0.8, 1.4, random.Random("legend rubble")),
         "cracks": '<path class="wall" d="M1 2H15"/><path class="crack" d="M7 2L8.6 5.2L6.6 8L8.4 11.5"/>',
         "alcoves": '<path class="wall" d="M0 10H4V5H12V10H16"/>',
     }[mark]

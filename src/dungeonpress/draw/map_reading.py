@@ -21,6 +21,7 @@ WORDS = {"rubble": "rubble", "cracks": "cracked walls", "columns": "columns", "a
          "library": "bookshelves", "vault": "strongboxes", "crates": "crates", "furniture": "a table and chairs",
          "barred": "a barred door", "locked": "a locked door"}
 DOOR_MARKS = ("barred", "locked")  # marks drawn on a door, not on the floor
+ROUND_TYPES = (11,)  # room types drawn with a round wall: the shrine
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class RoomLook:
     entrance: bool
     words: str  # "a grand hall", "a room"
     locked: tuple = ()  # indices into the placed room's doors
+    shape: str = "rect"  # how its wall is drawn: "rect", "cave" (rough) or "round" (a shrine)
 
 
 def read_rooms(dungeon, rng: random.Random | None = None) -> tuple:
@@ -54,5 +56,12 @@ def read_rooms(dungeon, rng: random.Random | None = None) -> tuple:
                               boss=room.number == plan.boss, stairs=room.number == plan.stairs,
                               entrance=room.number == plan.entrance,
                               words=TYPE_WORDS.get(room.type.value, "a room") if not room.special else "a room",
-                              locked=shut.get("locked", ())))
+                              locked=shut.get("locked", ()), shape=_shape(room, placed)))
     return tuple(looks)
+
+
+def _shape(room, placed) -> str:
+    """The wall a room's type calls for: a cave's rough one, a shrine's round one, else the rectangle."""
+    if placed.shape == "cave":
+        return "cave"
+    return "round" if room.type.value in ROUND_TYPES and not room.special else "rect"

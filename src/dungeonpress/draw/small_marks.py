@@ -2,7 +2,8 @@
 
 When a room's whole cells are taken, furnish draws a mark the key states here instead of
 leaving it out: one smaller version of it, inside the spot, with the same classes (so the
-legend and the stylesheet still fit it).
+legend and the stylesheet still fit it). The shapes a mark shares at every size (a statue, a heap of
+rubble) are drawn here too, for furnish and the legend.
 """
 
 from __future__ import annotations
@@ -27,9 +28,7 @@ def _column(x, y, s, rng):
 
 def _statue(x, y, s, rng):
     cx, cy, h = x + s / 2, y + s / 2, s / 2 - INSET
-    return ((cx - h, cy - h, cx + h, cy + h),
-            f'<rect class="plinth" x="{u(cx - h)}" y="{u(cy - h)}" width="{u(2 * h)}" height="{u(2 * h)}"/>'
-            f'<circle class="statue" cx="{u(cx)}" cy="{u(cy)}" r="{u(h * 0.55)}"/>')
+    return (cx - h, cy - h, cx + h, cy + h), statue(cx, cy, h)
 
 
 def _crate(x, y, s, rng):
@@ -41,13 +40,7 @@ def _crate(x, y, s, rng):
 
 
 def _rubble(x, y, s, rng):
-    stones = []
-    for _ in range(3):
-        px, py = x + s * (0.25 + rng.random() * 0.5), y + s * (0.25 + rng.random() * 0.5)
-        r = s * 0.1
-        stones.append(f'<rect class="rubble" x="{u(px - r)}" y="{u(py - r)}" width="{u(2 * r)}" height="{u(2 * r)}" '
-                      f'transform="rotate({int(rng.random() * 90)} {u(px)} {u(py)})"/>')
-    return (x + INSET, y + INSET, x + s - INSET, y + s - INSET), "".join(stones)
+    return (x + INSET, y + INSET, x + s - INSET, y + s - INSET), rubble(x + s / 2, y + s / 2, s - 2 * INSET, rng, 4)
 
 
 def _water(x, y, s, rng):
@@ -55,7 +48,7 @@ def _water(x, y, s, rng):
     cx, cy, r = x + s / 2, y + s / 2, s / 2 - INSET
     pts = [(cx + math.cos(2 * math.pi * k / 10) * r * (0.8 + 0.2 * rng.random()),
              cy + math.sin(2 * math.pi * k / 10) * r * (0.8 + 0.2 * rng.random())) for k in range(10)]
-    d = "M" + "L".join(f"{u(px)} {u(py)}" for px, py in pts) + "Z"
+    d = smooth_ring(pts)
     ripple = f"M{u(cx - r * 0.45)} {u(cy)}Q{u(cx)} {u(cy - r * 0.2)} {u(cx + r * 0.45)} {u(cy)}"
     return (cx - r, cy - r, cx + r, cy + r), f'<path class="water" d="{d}"/><path class="ripple" d="{ripple}"/>'
 
@@ -95,6 +88,45 @@ def _band(x, y, w, h):
 
 def _chairs(x, y, w, h):
     return f'<path class="detail" d="M{u(x + w * 0.3)} {u(y)}V{u(y + h)}M{u(x + w * 0.7)} {u(y)}V{u(y + h)}"/>'
+
+
+def statue(x: float, y: float, r: float) -> str:
+    """A statue of radius `r` at (x, y): the plinth's circle and the figure on it, a star pointing up."""
+    points = []
+    for k in range(10):
+        a = -math.pi / 2 + k * math.pi / 5
+        reach = r * (0.62 if k % 2 == 0 else 0.27)
+        points.append(f"{u(x + math.cos(a) * reach)} {u(y + math.sin(a) * reach)}")
+    return (f'<circle class="plinth" cx="{u(x)}" cy="{u(y)}" r="{u(r)}"/>'
+            f'<path class="statue" d="M{"L".join(points)}Z"/>')
+
+
+def rubble(cx: float, cy: float, size: float, rng, stones: int = 5) -> str:
+    """`stones` broken blocks inside the `size` square centred at (cx, cy): irregular five-sided shapes, the first largest."""
+    out = []
+    for k in range(stones):
+        r = size * (0.2 if k == 0 else 0.09 + rng.random() * 0.07)
+        reach = size / 2 - r
+        x, y = cx + (rng.random() * 2 - 1) * reach, cy + (rng.random() * 2 - 1) * reach
+        turn = rng.random() * 2 * math.pi
+        corners = []
+        for j in range(5):
+            a = turn + j * 2 * math.pi / 5 + (rng.random() - 0.5) * 0.6
+            f = 0.7 + 0.3 * rng.random()
+            corners.append(f"{u(x + math.cos(a) * r * f)} {u(y + math.sin(a) * r * f)}")
+        out.append(f'M{"L".join(corners)}Z')
+    return f'<path class="rubble" d="{"".join(out)}"/>'
+
+
+def smooth_ring(points) -> str:
+    """Path data for a closed curve through the midpoints of `points`, each point pulling it (a pool's bank)."""
+    n = len(points)
+    mids = [((points[i - 1][0] + points[i][0]) / 2, (points[i - 1][1] + points[i][1]) / 2) for i in range(n)]
+    d = f"M{u(mids[0][0])} {u(mids[0][1])}"
+    for i in range(n):
+        end = mids[(i + 1) % n]
+        d += f"Q{u(points[i][0])} {u(points[i][1])} {u(end[0])} {u(end[1])}"
+    return d + "Z"
 
 
 # Every floor mark a table row may state (model.MAP_MARKS but the doors and alcoves, which are walls).

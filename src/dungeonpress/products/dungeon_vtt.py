@@ -32,9 +32,9 @@ def vtt_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, paper: str, map_
     keyed = drawn(False, cells)
     barred = {(number, index) for number, index, is_barred, _ in keyed.doors if is_barred}
     kinds = {(number, index): kind for number, index, _, kind in keyed.doors}
-    # The drawing's floors start with each room's outline, in key order: caves are walled along theirs.
-    caves = {room.number: outline for room, outline in zip(plan.rooms, keyed.floors) if room.shape == "cave"}
-    document = uvtt.uvtt(plan, png=_png(ctx, keyed), barred=barred, name=dungeon.name, seed=seed, outlines=caves,
+    # Rooms drawn off their rectangle (caves, round shrines) are walled along the outline drawn.
+    shaped = dict(keyed.outlines)
+    document = uvtt.uvtt(plan, png=_png(ctx, keyed), barred=barred, name=dungeon.name, seed=seed, outlines=shaped,
                          kinds=kinds)
     outputs = [Output(f"dungeon-{seed}.dd2vtt", (json.dumps(document, ensure_ascii=False) + "\n").encode("utf-8"))]
 

@@ -1,0 +1,66 @@
+"""A shrine's round wall: a room rectangle and its door points → a closed outline, rounded at every corner a door leaves free.
+
+Each corner is rounded with a radius of up to half the room's shorter side (a square room comes out
+nearly circular), but never into a door's mouth: the wall stays straight and on the rectangle across
+every door's gap (a passage is a square wide), so passages meet it square and the VTT export can
+open the wall there. The outline lies inside the rectangle and is convex.
+"""
+
+from __future__ import annotations
+
+import math
+
+ARC_STEPS = 6  # straight pieces per rounded corner
+MOUTH = 0.5    # half a door's gap along the wall, in cells (the passage is a square wide)
+
+
+def round_outline(x: float, y: float, w: float, h: float, doors) -> tuple:
+    """Outline points, clockwise on the page from the top-left corner's arc; `doors` are (x, y) points on the edge."""
+    walls = (  # (start corner, direction, length, arc centre offset sign, arc start angle) clockwise on the page
+        ((x, y), (1, 0), w), ((x + w, y), (0, 1), h), ((x + w, y + h), (-1, 0), w), ((x, y + h), (0, -1), h))
+    radius = [_radius(k, walls, doors, min(w, h) / 2) for k in range(4)]
+    out = []
+    for k, ((sx, sy), (dx, dy), length) in enumerate(walls):
+        r = radius[k]
+        # The corner this wall starts at: an arc from the previous wall's direction into this one.
+        px, py = walls[k - 1][1]
+        cx, cy = sx + (dx - px) * r, sy + (dy - py) * r  # the arc's centre, r in from both walls
+        start = math.atan2(-dy, -dx) if r else 0.0  # from the centre, the arc starts across the previous wall
+        for step in range(ARC_STEPS + 1 if r else 1):
+            a = start + step * (math.pi / 2) / ARC_STEPS
+            out.append((cx + math.cos(a) * r, cy + math.sin(a) * r) if r else (sx, sy))
+        # The straight stretch, with each door's gap marked by its ends and middle (walls open there).
+        offsets = []
+        for door_x, door_y in doors:
+            along = (door_x - sx) * dx + (door_y - sy) * dy
+            across = (door_x - sx) * dy - (door_y - sy) * dx
+            if abs(across) < 1e-9 and 0 < along < length:
+                offsets += [along - MOUTH, along, along + MOUTH]
+        for offset in sorted(o for o in offsets if r < o < length - radius[(k + 1) % 4]):
+            out.append((sx + dx * offset, sy + dy * offset))
+    return tuple(_dedupe(out))
+
+
+def _radius(k: int, walls, doors, largest: float) -> float:
+    """Corner k's radius: `largest`, or less so the arc stops at the nearest door's gap on either wall it joins."""
+    (sx, sy), _, _ = walls[k]
+    r = largest
+    for door_x, door_y in doors:
+        for (wx, wy), (dx, dy), length in (walls[k], walls[k - 1]):
+            along = (door_x - wx) * dx + (door_y - wy) * dy
+            across = (door_x - wx) * dy - (door_y - wy) * dx
+            if abs(across) < 1e-9 and 0 <= along <= length:
+                from_corner = math.hypot(door_x - sx, door_y - sy)
+                r = min(r, max(0.0, from_corner - MOUTH))
+    return r
+
+
+def _dedupe(points) -> list:
+    out = []
+    for p in points:
+        p = (round(p[0], 9) + 0.0, round(p[1], 9) + 0.0)
+        if not out or math.dist(out[-1], p) > 1e-6:
+            out.append(p)
+    if len(out) > 1 and math.dist(out[0], out[-1]) <= 1e-6:
+        out.pop()
+    return out

@@ -1,0 +1,61 @@
+"""draw.round_room: a shrine's rectangle and door points → a round outline, straight and on the rectangle at each door."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from dungeonpress.draw.geometry import segment_distance, simple
+from dungeonpress.draw.round_room import MOUTH, round_outline
+
+
+def _door_points(x, y, w, h):
+    """Every door point a room of this size can have: the middle of each edge square."""
+    return ([(x + i + 0.5, y) for i in range(w)] + [(x + i + 0.5, y + h) for i in range(w)]
+            + [(x, y + j + 0.5) for j in range(h)] + [(x + w, y + j + 0.5) for j in range(h)])
+
+
+def _on_outline(point, outline) -> bool:
+    n = len(outline)
+    return min(segment_distance(point, outline[i], outline[(i + 1) % n]) for i in range(n)) < 1e-6
+
+
+def test_a_square_room_without_doors_is_nearly_a_circle():
+    outline = round_outline(2, 3, 4, 4, [])
+    radii = [math.hypot(x - 4, y - 5) for x, y in outline]
+    assert min(radii) > 1.98 and max(radii) < 2.01
+
+
+@pytest.mark.parametrize("size", [(3, 3), (3, 4), (4, 4), (5, 4), (2, 4)])
+def test_every_door_meets_a_straight_wall_on_the_rectangle_and_the_outline_stays_convex(size):
+    w, h = size
+    points = _door_points(0, 0, w, h)
+    for doors in itertools.chain(itertools.combinations(points, 1), itertools.combinations(points, 2)):
+        outline = round_outline(0, 0, w, h, doors)
+        assert simple(outline) and _convex(outline), doors
+        assert all(-1e-9 <= x <= w + 1e-9 and -1e-9 <= y <= h + 1e-9 for x, y in outline)
+        for dx, dy in doors:
+            along = (1, 0) if dy in (0, h) else (0, 1)
+            ends = [(dx - along[0] * MOUTH, dy - along[1] * MOUTH), (dx + along[0] * MOUTH, dy + along[1] * MOUTH)]
+            for p in (ends[0], (dx, dy), ends[1]):  # the gap lies on the drawn wall: the VTT opens it there
+                assert _on_outline(p, outline), (doors, p)
+            assert all(min(math.dist(p, q) for q in outline) < 1e-6 for p in ends), doors  # a corner at each end
+
+
+def test_a_door_keeps_its_corner_square_and_the_others_round():
+    outline = round_outline(0, 0, 3, 3, [(0.5, 0)])  # a door in the top-left square
+    assert (0.0, 0.0) in outline
+    assert (3.0, 3.0) not in outline and (3.0, 0.0) not in outline and (0.0, 3.0) not in outline
+
+
+def _convex(outline) -> bool:
+    n = len(outline)
+    turns = []
+    for i in range(n):
+        (ax, ay), (bx, by), (cx, cy) = outline[i - 1], outline[i], outline[(i + 1) % n]
+        cross = (bx - ax) * (cy - by) - (by - ay) * (cx - bx)
+        if abs(cross) > 1e-9:
+            turns.append(cross > 0)
+    return all(turns) or not any(turns)
