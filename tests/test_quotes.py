@@ -58,3 +58,11 @@ def test_no_straight_quote_reaches_the_text_of_a_pdf(tmp_path):
         finally:
             document.close()
     assert straight == []
+
+
+def test_ranges_and_rolls_are_kept_on_one_line_outside_drawings():
+    html = "<p>On 1–3 roll 2d6+1 or d66; rooms 11-16, not A4 or x2</p><svg viewBox='0 0 9 9'><text>4–6</text></svg>"
+    assert typographic_html(html) == (
+        '<p>On <span class="nobr">1–3</span> roll <span class="nobr">2d6+1</span> or <span class="nobr">d66</span>; '
+        'rooms <span class="nobr">11-16</span>, not A4 or x2</p>'
+        "<svg viewBox='0 0 9 9'><text>4–6</text></svg>")

@@ -1,8 +1,10 @@
-"""Straight quotes → typographic ones: in plain text, and in the text (not the markup) of an HTML string.
+"""Straight quotes → typographic ones, and ranges and dice kept on one line: in the text (not the markup) of HTML.
 
 Prose goes through markdown-it's smartquotes, but table cells, bestiary entries, generated rooms and
 the templates' own words are printed as written; the last render step sets every one of them alike, so
 no straight quote reaches a PDF. After a digit a quote is a measure (feet ′, inches ″), not a quote.
+A line may break after an en dash, so a range ("4–6") or a roll ("2d6+1") is set in a `.nobr` span
+(base.css: white-space nowrap), except in SVG, where a span is not text.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from __future__ import annotations
 import re
 
 # Tags, comments, and whole elements whose content is not text to read (CSS, scripts).
-_SKIP = re.compile(r"<!--.*?-->|<(style|script)\b[^>]*>.*?</\1\s*>|<[^>]*>", re.DOTALL | re.IGNORECASE)
+_SKIP = re.compile(r"<!--.*?-->|<(style|script|title|textarea)\b[^>]*>.*?</\1\s*>|<[^>]*>", re.DOTALL | re.IGNORECASE)
+# A range of numbers or a roll of dice: 4–6, 11-16, 2d6, d66, 1d6+1 (not a word ending in digits).
+_UNBROKEN = re.compile(r"(?<![\w–-])(?:\d+\s?[–-]\s?\d+|\d*d\d+(?:\s?[+×x–-]\s?\d+)?)(?![\w–-])")
 _ENTITIES = {"&#39;": "'", "&#x27;": "'", "&#34;": '"', "&#x22;": '"', "&quot;": '"', "&apos;": "'"}
 _ENTITY = re.compile("|".join(map(re.escape, _ENTITIES)))
 _OPENS_AFTER = set(" \t\n\u00a0([{‘“—–-/") | {""}
@@ -43,17 +47,28 @@ def typographic_html(html: str) -> str:
     out = []
     position = 0
     last = ""
+    svg = 0  # how deep inside <svg> elements: no spans there
     for match in _SKIP.finditer(html):
         if match.start() > position:
             piece = _text(html[position:match.start()], last)
-            out.append(piece)
+            out.append(piece if svg else _unbroken(piece))
             last = _last_char(piece, last)
         out.append(match.group(0))
+        tag = match.group(0)[:5].lower()
+        svg += 1 if tag == "<svg " or tag == "<svg>" else -1 if tag == "</svg" else 0
         if re.match(r"</?(p|div|li|td|th|tr|h\d|br|section|table|text|tspan|dt|dd)\b", match.group(0), re.IGNORECASE):
             last = ""  # a new block (or an SVG text element) starts a new run
         position = match.end()
-    out.append(_text(html[position:], last))
+    tail = _text(html[position:], last)
+    out.append(tail if svg else _unbroken(tail))
     return "".join(out)
+
+
+def _unbroken(piece: str) -> str:
+    """Ranges and rolls in a run of HTML text wrapped in `<span class="nobr">`."""
+    if not any(c.isdigit() for c in piece):
+        return piece
+    return _UNBROKEN.sub(lambda m: f'<span class="nobr">{m.group(0)}</span>', piece)
 
 
 def _text(piece: str, before: str) -> str:
