@@ -66,3 +66,9 @@ def test_ranges_and_rolls_are_kept_on_one_line_outside_drawings():
         '<p>On <span class="nobr">1–3</span> roll <span class="nobr">2d6+1</span> or <span class="nobr">d66</span>; '
         'rooms <span class="nobr">11-16</span>, not A4 or x2</p>'
         "<svg viewBox='0 0 9 9'><text>4–6</text></svg>")
+
+
+def test_an_appendix_keeps_its_letter():
+    assert typographic_html("<td>treasure from Appendix D (Appendix A12); Appendices A–F</td>") == (
+        '<td>treasure from <span class="nobr">Appendix D</span> (<span class="nobr">Appendix A12</span>); '
+        '<span class="nobr">Appendices A–F</span></td>')
