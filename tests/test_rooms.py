@@ -615,7 +615,6 @@ CROSS_CUTTING = {"accessible_pdfs", "content_ideas", "content_quality", "docs", 
 # Modules still tested only through another module's tests (mostly a product's, end to end). The list
 # may only shrink: a new module comes with tests/test_<package>_<module>.py.
 UNMIRRORED = {
-    "preflight.layout", "preflight.text",
     "products.character", "products.common", "products.tables",
     "serve.app",
     "views.sheet",

@@ -6,7 +6,7 @@ import pytest
 
 from dungeonpress.errors import RenderError
 from dungeonpress.views import oracle as oracle_views
-from dungeonpress.views.chapter import Block, Directive, directive_block
+from dungeonpress.views.chapter import Block, Directive, directive_block, same_name
 
 
 def test_a_table_directive_shows_the_table_and_its_title_unless_the_heading_says_it(content):
@@ -52,3 +52,16 @@ def test_an_unknown_directive_is_one_render_error(content, directive, message):
     with pytest.raises(RenderError) as caught:
         directive_block(content, directive, [])
     assert str(caught.value) == message
+
+
+# Issue 27: a caption that repeats the heading above it reads as a stutter.
+@pytest.mark.parametrize("heading, title, same", [
+    ("Stress Tags", "Stress Tags", True),
+    ("The Navigation Check", "Navigation Check", True),
+    ("Dungeon Name Adjectives", "Name Adjectives", True),
+    ("Traps", "Trap Triggers", False),
+    ("Treasure", "Minor Treasures", False),
+    ("Ancient Inscriptions", "Deciphering Inscriptions", False),
+])
+def test_a_title_that_repeats_its_heading_is_the_same_name(heading, title, same):
+    assert same_name(heading, title) is same

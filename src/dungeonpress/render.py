@@ -14,6 +14,7 @@ from markdown_it.token import Token
 from markupsafe import Markup, escape
 
 from dungeonpress.errors import RenderError, display_path
+from dungeonpress.views.quotes import typographic_html
 
 # CommonMark with raw HTML off: a content pack can never smuggle <link>, <script> or
 # <img src=file:…> into the page through its prose. Typographer gives curly quotes and dashes.
@@ -95,9 +96,13 @@ def environment(templates_dir: str) -> jinja2.Environment:
 
 
 def render_template(templates_dir: Path, name: str, **context) -> str:
-    """Render one template; template mistakes come back as RenderError `path:line: message`."""
+    """Render one template; template mistakes come back as RenderError `path:line: message`.
+
+    Every quote in the text comes out typographic (views.quotes): table cells and generated words are
+    printed as written, and prose and cells must read alike.
+    """
     try:
-        return environment(str(templates_dir)).get_template(name).render(**context)
+        return typographic_html(environment(str(templates_dir)).get_template(name).render(**context))
     except jinja2.TemplateSyntaxError as exc:
         raise RenderError(f"{display_path(exc.filename or name)}:{exc.lineno}: {exc.message}") from None
     except jinja2.TemplateNotFound as exc:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from dungeonpress import guard
 from dungeonpress.preflight.reading import BadPDF, open_pdf
-from dungeonpress.preflight import layout, text
+from dungeonpress.preflight import layout, overprint, text
 
 ERROR, WARNING = "error", "warning"
 
@@ -53,7 +53,7 @@ def _check_read(path: Path, media_boxes, shop: bool) -> list[Finding]:
     doc = open_pdf(path, media_boxes)
     try:
         found = []
-        for check in (*text.CHECKS, *layout.CHECKS, *(layout.SHOP_CHECKS if shop else ())):
+        for check in (*text.CHECKS, *overprint.CHECKS, *layout.CHECKS, *(layout.SHOP_CHECKS if shop else ())):
             for page, severity, message in check(doc):
                 found.append(Finding(path.name, page, check.__name__.lstrip("_").removeprefix("check_"), severity, message))
     finally:

@@ -12,7 +12,7 @@ SAFE_EDGE_MM = 5        # home printers leave about 5 mm unprinted on every side
 MIN_FILL = 0.2          # a page whose content spans less than this share of its height looks abandoned
 MIN_BLEED_MM = 3        # print shops ask for 3 mm of art beyond the trim
 PANEL_SLACK = 0.5       # points a letter's box may reach over its panel's edge (an italic's overhang)
-FRAGMENT_ROWS = 2       # this many table rows or fewer alone on a page is a fragment
+FRAGMENT_ROWS = 4       # this many table rows or fewer alone on a page is a fragment (a table breaks with five or more)
 PAPER_IN_NAME = re.compile(r"(?:^|[-_.])(a4|a5|a6|half-letter|letter)(?:[-_.]|$)")
 
 

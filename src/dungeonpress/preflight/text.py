@@ -171,7 +171,12 @@ def low_contrast(page: Page, minimum: float, fills: list | None = None,
 
 
 def check_stranded_headings(doc: Document):
-    """A heading at the foot of a page with two or fewer lines under it while its section runs on."""
+    """A heading with two or fewer lines under it, the last thing on its page, while its section runs on overleaf.
+
+    The heading may stand anywhere on the page: a section whose table would not fit under its title
+    leaves the title and a line alone above white space, which reads as stranded as one at the foot.
+    A drawing under the heading's lines (a map, a figure) fills the page and is its content.
+    """
     if imposed(doc) or zine_pages(doc):
         # A zine's panels are fixed: each holds its own part (cover, map, key, aids), and the zine's fit
         # (products/dungeon.py) keeps every key entry whole; a panel's foot is not a section's break.
@@ -181,16 +186,30 @@ def check_stranded_headings(doc: Document):
         if not rows:
             continue
         nxt = content_rows(doc.pages[index + 1])
-        continues = bool(nxt) and not is_heading(nxt[0], doc.pages[index + 1])
-        if not continues:
+        if not nxt:
             continue
+        # the next page runs the section on unless it opens with a heading as large as this one's
+        # (a table's own smaller title overleaf still belongs to the section above)
+        opens = nxt[0][0].size if is_heading(nxt[0], doc.pages[index + 1]) else 0.0
         for i, row in enumerate(rows):
-            if not is_heading(row, page) or row[0].top < page.height * 0.5:
+            if not is_heading(row, page) or opens >= row[0].size - 0.5:
                 continue
             below = [r for r in rows[i + 1:] if not is_heading(r, page)]
-            if len(below) <= 2:
-                yield page.number, "error", f"heading {row[0].text[:40]!r} has {len(below)} line(s) under it at the foot of the page"
+            if len(below) <= 2 and not _drawing_below(page, row):
+                yield page.number, "error", f"heading {row[0].text[:40]!r} has {len(below)} line(s) under it at the end of the page"
                 break
+
+
+DRAWING_MIN_MM = 15  # a shape this tall under a heading's last line is a figure that belongs to it
+
+
+def _drawing_below(page: Page, row) -> bool:
+    """Shapes (or pictures) under the heading `row` reaching DRAWING_MIN_MM below it, above the folio: the
+    section goes on in a drawing (a cover's emblem, a map, a notes page's ruled lines)."""
+    last = max(s.bottom for s in row)
+    foot = page.height - 12 * MM
+    reach = [bottom for _, top, _, bottom, kind in page.ink if kind != "text" and top > last and bottom < foot]
+    return bool(reach) and max(reach) - last >= DRAWING_MIN_MM * MM
 
 
 def check_hyphenation(doc: Document):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from dungeonpress.errors import RenderError
@@ -27,13 +28,25 @@ class Block:
     context: dict
 
 
+def _name_words(text: str) -> str:
+    words = re.sub(r"[^\w\s]", " ", text.casefold()).split()
+    return " ".join(words[1:] if words and words[0] in ("the", "a", "an") else words)
+
+
+def same_name(heading: str, title: str) -> bool:
+    """A table's title that only repeats the heading above it ("The Navigation Check" over "Navigation
+    Check", "Dungeon Name Adjectives" over "Name Adjectives"): printed twice, it reads as a stutter."""
+    a, b = _name_words(heading), _name_words(title)
+    return bool(a and b) and (a == b or f" {b} " in f" {a} " or f" {a} " in f" {b} ")
+
+
 def directive_block(content: Content, directive: Directive, creatures: list) -> Block:
     """The block a directive shows, resolved before rendering so the renderer never calls back for it."""
     name, arg, heading = directive.name, directive.arg, directive.heading
     if name == "table":
         table = content.table(arg)
         view = views.table_view(table, content)
-        view["show_title"] = not heading or heading.casefold() != table.title.casefold()
+        view["show_title"] = not heading or not same_name(heading, table.title)
         return Block("partials/table.html.j2", {"table": view})
     if name == "bestiary":
         return Block("partials/bestiary.html.j2", {"creatures": creatures})

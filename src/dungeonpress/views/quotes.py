@@ -1,0 +1,82 @@
+"""Straight quotes → typographic ones, and ranges and dice kept on one line: in the text (not the markup) of HTML.
+
+Prose goes through markdown-it's smartquotes, but table cells, bestiary entries, generated rooms and
+the templates' own words are printed as written; the last render step sets every one of them alike, so
+no straight quote reaches a PDF. After a digit a quote is a measure (feet ′, inches ″), not a quote.
+A line may break after an en dash, so a range ("4–6"), a roll ("2d6+1") or an appendix's name ("Appendix D") is set in a `.nobr` span
+(base.css: white-space nowrap), except in SVG, where a span is not text.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Tags, comments, and whole elements whose content is not text to read (CSS, scripts).
+_SKIP = re.compile(r"<!--.*?-->|<(style|script|title|textarea)\b[^>]*>.*?</\1\s*>|<[^>]*>", re.DOTALL | re.IGNORECASE)
+# A range of numbers or a roll of dice: 4–6, 11-16, 2d6, d66, 1d6+1 (not a word ending in digits).
+# "Appendix A" and "Appendices A–F" name one thing and stay together too.
+_UNBROKEN = re.compile(r"(?<![\w–-])(?:\d+\s?[–-]\s?\d+|\d*d\d+(?:\s?[+×x–-]\s?\d+)?"
+                       r"|Appendix [A-F]\d*|Appendices [A-F]–[A-F])(?![\w–-])")
+_ENTITIES = {"&#39;": "'", "&#x27;": "'", "&#34;": '"', "&#x22;": '"', "&quot;": '"', "&apos;": "'"}
+_ENTITY = re.compile("|".join(map(re.escape, _ENTITIES)))
+_OPENS_AFTER = set(" \t\n\u00a0([{‘“—–-/") | {""}
+
+
+def typographic(text: str, before: str = "") -> str:
+    """`text` with every ' and " turned: ’ inside and after a word, ‘ “ where a quotation opens, ′ ″ after a digit.
+
+    `before` is the character printed just before `text` (the end of the previous run of text), so a
+    quote right after an inline tag is read in context.
+    """
+    if "'" not in text and '"' not in text:
+        return text
+    out = []
+    last = before
+    for char in text:
+        if char == "'":
+            char = "′" if last.isdigit() else "‘" if last in _OPENS_AFTER else "’"
+        elif char == '"':
+            char = "″" if last.isdigit() else "“" if last in _OPENS_AFTER else "”"
+        out.append(char)
+        last = char
+    return "".join(out)
+
+
+def typographic_html(html: str) -> str:
+    """`html` with the quotes of its text turned (see `typographic`); tags, attributes, styles and scripts untouched."""
+    out = []
+    position = 0
+    last = ""
+    svg = 0  # how deep inside <svg> elements: no spans there
+    for match in _SKIP.finditer(html):
+        if match.start() > position:
+            piece = _text(html[position:match.start()], last)
+            out.append(piece if svg else _unbroken(piece))
+            last = _last_char(piece, last)
+        out.append(match.group(0))
+        tag = match.group(0)[:5].lower()
+        svg += 1 if tag == "<svg " or tag == "<svg>" else -1 if tag == "</svg" else 0
+        if re.match(r"</?(p|div|li|td|th|tr|h\d|br|section|table|text|tspan|dt|dd)\b", match.group(0), re.IGNORECASE):
+            last = ""  # a new block (or an SVG text element) starts a new run
+        position = match.end()
+    tail = _text(html[position:], last)
+    out.append(tail if svg else _unbroken(tail))
+    return "".join(out)
+
+
+def _unbroken(piece: str) -> str:
+    """Ranges, rolls and appendices' names in a run of HTML text wrapped in `<span class="nobr">`."""
+    if not any(c.isdigit() for c in piece) and "Append" not in piece:
+        return piece
+    return _UNBROKEN.sub(lambda m: f'<span class="nobr">{m.group(0)}</span>', piece)
+
+
+def _text(piece: str, before: str) -> str:
+    if not _ENTITY.search(piece) and "'" not in piece and '"' not in piece:
+        return piece
+    return typographic(_ENTITY.sub(lambda m: _ENTITIES[m.group(0)], piece), before)
+
+
+def _last_char(piece: str, before: str) -> str:
+    stripped = re.sub(r"&[#\w]+;", "x", piece)
+    return stripped[-1] if stripped else before

@@ -1,0 +1,36 @@
+"""preflight.overprint: text printed over text is found, columns that hold their text and halos are not."""
+
+from __future__ import annotations
+
+from tests.test_preflight import PARA, findings, make_pdf
+
+# The large-print rulebook's Quick Reference (issue 27): two columns side by side, the oracle table in
+# the left one set without wrapping and wider than its column, so it printed over the right column's text.
+QUICKREF = ("<div style='display: table; table-layout: fixed; width: 100%'>"
+            "<div style='display: table-cell; width: 50%; vertical-align: top'>{left}</div>"
+            "<div style='display: table-cell; width: 50%; vertical-align: top; padding-left: 2mm'><p style='font-size: 14pt; margin: 0'>{right}</p></div></div>")
+ORACLE = ("<table style='width: auto; white-space: nowrap; font-size: 14pt'><tr><th></th><th>both 1–3</th>"
+          "<th>mixed</th><th>both 4–6</th></tr><tr><th>Chance wins</th><td>Yes, but…</td><td>Yes</td>"
+          "<td>Yes, and…</td></tr></table>")
+STEPS = "Encounter check on entering a room, after a navigation roll, or when light dies in a dangerous room."
+
+
+def test_a_table_wider_than_its_column_prints_over_the_next_column(tmp_path):
+    path = make_pdf(tmp_path, QUICKREF.format(left=ORACLE, right=STEPS * 2))
+    found = findings(path, "overprint")
+    assert [(f.page, f.severity) for f in found] == [(1, "error")]
+    assert "text printed over text" in found[0].message
+
+
+def test_columns_that_hold_their_text_and_lines_set_solid_are_not_overprinting(tmp_path):
+    narrow = ORACLE.replace("white-space: nowrap; font-size: 14pt", "font-size: 8pt")
+    assert findings(make_pdf(tmp_path, QUICKREF.format(left=narrow, right=STEPS * 2)), "overprint") == []
+    solid = f"<p style='line-height: 1; font-size: 12pt'>{PARA}</p><p style='font-style: italic'>ff fl AV Ty {PARA}</p>"
+    assert findings(make_pdf(tmp_path, solid, name="solid.pdf"), "overprint") == []
+
+
+def test_a_line_drawn_twice_in_one_place_is_not_overprinting(tmp_path):
+    """A map label's white halo is the label drawn again under its ink."""
+    halo = ("<div style='position: relative'><span style='position: absolute; top: 0; left: 0; color: #fff'>Shrine</span>"
+            "<span style='position: absolute; top: 0; left: 0'>Shrine</span></div>")
+    assert findings(make_pdf(tmp_path, halo), "overprint") == []

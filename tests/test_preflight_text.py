@@ -1,0 +1,25 @@
+"""preflight.text: a heading left with a line or two above white space is stranded; one over a drawing, or ending its section, is not."""
+
+from __future__ import annotations
+
+from tests.test_preflight import PARA, findings, make_pdf
+
+# The large-print rulebook's d66 tables (issue 27): a section's title and its one-line lead-in, then white
+# space, the table (with its own smaller title) too tall to follow them and set on the next page.
+CSS = "h2 { font-size: 18pt; margin: 0 } h4 { font-size: 15pt; margin: 0 } p { margin: 0 } table { font-size: 12pt }"
+TABLE = "<table>" + "".join(f"<tr><th>{n}</th><td>A row of the table</td></tr>" for n in range(11, 41)) + "</table>"
+
+
+def test_a_heading_and_one_line_above_white_space_is_stranded(tmp_path):
+    body = (f"<h2>Stress Tags</h2><p>Roll when a conflict is lost.</p>"
+            f"<div style='break-before: page'><h4>Stress</h4>{TABLE}</div>")
+    found = findings(make_pdf(tmp_path, body, css=CSS), "stranded_headings")
+    assert [f.page for f in found] == [1] and "'Stress Tags' has 1 line(s)" in found[0].message
+
+
+def test_a_section_that_ends_on_its_page_or_goes_on_in_a_drawing_is_not_stranded(tmp_path):
+    ends = f"<h2>Stress Tags</h2><p>Roll when a conflict is lost.</p><h2 style='break-before: page'>Fatigue</h2><p>{PARA}</p>"
+    assert findings(make_pdf(tmp_path, ends, css=CSS), "stranded_headings") == []
+    lines = "".join("<div style='border-bottom: 0.5pt solid #555; height: 7mm'></div>" for _ in range(20))
+    notes = f"<h2>Notes</h2>{lines}<p style='break-before: page'>{PARA}</p>"
+    assert findings(make_pdf(tmp_path, notes, css=CSS, name="notes.pdf"), "stranded_headings") == []

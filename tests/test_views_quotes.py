@@ -1,0 +1,74 @@
+"""Typographic quotes: straight quotes in cells and templates come out curly, markup untouched, none reach a PDF."""
+
+from __future__ import annotations
+
+import pytest
+
+from dungeonpress.views.quotes import typographic, typographic_html
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Dungeoneer's Pack", "Dungeoneer’s Pack"),
+    ('Ask: "Do I clear it in time?"', "Ask: “Do I clear it in time?”"),
+    ("the 'dead' lamp", "the ‘dead’ lamp"),
+    ("MV 120' (40')", "MV 120′ (40′)"),
+    ('a 3" nail', "a 3″ nail"),
+    ('("Yes, but…")', "(“Yes, but…”)"),
+    ("no quotes at all", "no quotes at all"),
+])
+def test_quotes_turn_by_what_comes_before_them(text, expected):
+    assert typographic(text) == expected
+
+
+def test_html_text_turns_but_tags_attributes_and_styles_do_not():
+    html = ("<style>svg text { font-family: 'Vollkorn'; }</style>"
+            "<td data-label=\"Trap's trigger\" class='x'>You don&#39;t see it: &#34;Run!&#34;</td>"
+            "<!-- a comment's quote --><p><em>No</em>'s and \"<strong>Yes</strong>\"</p>")
+    assert typographic_html(html) == (
+        "<style>svg text { font-family: 'Vollkorn'; }</style>"
+        "<td data-label=\"Trap's trigger\" class='x'>You don’t see it: “Run!”</td>"
+        "<!-- a comment's quote --><p><em>No</em>’s and “<strong>Yes</strong>”</p>")
+
+
+def test_a_cell_that_starts_with_a_quote_opens_it():
+    assert typographic_html('<td>"Who goes there?"</td><td>\'Tis</td>') == "<td>“Who goes there?”</td><td>‘Tis</td>"
+
+
+@pytest.mark.slow
+def test_no_straight_quote_reaches_the_text_of_a_pdf(tmp_path):
+    """The tables booklet (cells from YAML) and the delve kit (generated log, templates' words) read back curly."""
+    import io
+
+    import pypdfium2 as pdfium
+
+    from dungeonpress import cli
+    for argv in (["build", "tables"], ["delve", "--seed", "1234"]):
+        assert cli.main([*argv, "--quiet", "--no-preflight", "--out", str(tmp_path)],
+                        stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    pdfs = sorted(tmp_path.glob("*.pdf"))
+    assert any(p.name == "tables.pdf" for p in pdfs) and any(p.name.startswith("delve-") for p in pdfs)
+    straight = []
+    for path in pdfs:
+        document = pdfium.PdfDocument(path)
+        try:
+            for number, page in enumerate(document, start=1):
+                text = page.get_textpage().get_text_range()
+                straight += [f"{path.name}:p{number}: {text[max(0, i - 20):i + 20]!r}"
+                             for i, char in enumerate(text) if char in "'\""]
+        finally:
+            document.close()
+    assert straight == []
+
+
+def test_ranges_and_rolls_are_kept_on_one_line_outside_drawings():
+    html = "<p>On 1–3 roll 2d6+1 or d66; rooms 11-16, not A4 or x2</p><svg viewBox='0 0 9 9'><text>4–6</text></svg>"
+    assert typographic_html(html) == (
+        '<p>On <span class="nobr">1–3</span> roll <span class="nobr">2d6+1</span> or <span class="nobr">d66</span>; '
+        'rooms <span class="nobr">11-16</span>, not A4 or x2</p>'
+        "<svg viewBox='0 0 9 9'><text>4–6</text></svg>")
+
+
+def test_an_appendix_keeps_its_letter():
+    assert typographic_html("<td>treasure from Appendix D (Appendix A12); Appendices A–F</td>") == (
+        '<td>treasure from <span class="nobr">Appendix D</span> (<span class="nobr">Appendix A12</span>); '
+        '<span class="nobr">Appendices A–F</span></td>')
