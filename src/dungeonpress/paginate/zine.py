@@ -18,8 +18,9 @@ from dungeonpress.paginate.pages import anchor_boxes, anchor_pages, keep_pages, 
 PAGES = 8
 # Ways to lay out the zine, tried in turn until it fits; in "packed" the play aids follow the key's rules on its
 # last page; "crowded" is for the longest keys (the product moves a rule off the key's pages), and "split", where a
-# key entry may turn the page between its paragraphs, the last resort (seed 13's zine on Letter in Atkinson).
-FITS = ("whole", "flowing", "dense", "tight", "packed", "crowded", "split")
+# key entry may turn the page between its paragraphs, the last resorts: "turning" (the aids on a page of their own,
+# the rules after the key: seed 13 on A4) and then "split" (packed and crowded too).
+FITS = ("whole", "flowing", "dense", "tight", "packed", "crowded", "turning", "split")
 PACKED = ("packed", "crowded", "split")  # the fits whose aids page opens on the key's last page (it spans two)
 # The cover, map, oracle and back pages: one page each in every fit (the full layout checks it); a probe
 # lays out one empty page in their place.

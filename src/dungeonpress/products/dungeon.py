@@ -51,7 +51,7 @@ CROWDED_ORACLE_ROWS = 0
 # The zine's classes in each fit (paginate.zine.FITS): 7 pt type, then closed-up key lines, then the play aids
 # packed after the key's rules (`packed`: they share the key's last page instead of opening their own).
 FIT_CLASSES = {"dense": " dense", "tight": " dense tight", "packed": " dense tight packed",
-               "crowded": " dense tight packed", "split": " dense tight packed split"}
+               "crowded": " dense tight packed", "turning": " dense tight split", "split": " dense tight packed split"}
 
 
 def delve_rules(ctx: BuildContext, prefix: str) -> list:
