@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import re
 
 import pypdf
+import pypdfium2 as pdfium
 import pytest
 
 from dungeonpress import build, pdf
@@ -179,7 +181,8 @@ def test_a_zine_whose_fixed_pages_grow_falls_back_to_the_trial_loop(content, mon
 @pytest.mark.slow  # lays whole zines out
 @pytest.mark.parametrize("seed,rooms,paper", [(SEED, 8, "letter"), (13, 8, "letter")])
 def test_the_aids_and_back_pages_keep_their_foot_at_the_foot_of_the_page(content, monkeypatch, seed, rooms, paper):
-    """The fold-cut diagram and the credits end where the flex column put them (a full aids page: seed 13)."""
+    """The fold-cut diagram and the credits end where the flex column put them; seed 13's aids are packed after the
+    key's rules (a fit in paginate.zine.PACKED), opening on the key's last page and ending, with their foot, on the next."""
     made = []
     real = product.layout
     whole = []  # layouts of the whole zine (a probe has no notes pages)
@@ -191,9 +194,47 @@ def test_the_aids_and_back_pages_keep_their_foot_at_the_foot_of_the_page(content
     final = pdf.measure(made[-1])
     where, spans = pages.anchor_boxes(final), pages.anchor_pages(final)
     for page in ("aids", "back"):
+        if page == "aids" and len(spans["zine-aids"]) == 2:  # packed: the foot follows what is above it
+            assert where["zine-aids-foot"][0] == spans["zine-aids"][-1] and fitting.foot_gaps(final, rules) == {}
+            continue
         assert len(spans[f"zine-{page}"]) == 1  # one page each
         section, foot = where[f"zine-{page}"], where[f"zine-{page}-foot"]
         assert section[0] == foot[0]
         assert foot[2] - section[1] == pytest.approx(geometry.ZINE_FOOT_AT_PX[page], abs=0.05) or \
             fitting.foot_gaps(final, rules).get(page, 0) == 0  # a full page: the foot follows what is above it
     assert whole.count(True) == 1  # the zine is laid out once, after its probes
+
+
+# ---------------------------------------------------------------- the zine read at the table
+# Issue 27 found seed 42's room 4 and seed 2024's room 5 split over a page turn, "cut along this edge" printed on
+# two pages of the folded zine, and "4–6" and "CC BY-SA" broken over two lines.
+
+def laid_out_zine(content, monkeypatch, seed: int, paper: str, theme: str = "standard"):
+    """(the zine's reading pages as PDF bytes, the measures of its last layout, which holds every page)."""
+    made = []
+    real = product.layout
+    monkeypatch.setattr(product, "layout", lambda ctx, html: made.append(real(ctx, html)) or made[-1])
+    ctx = build.context_for(content, seed=seed, theme=theme)
+    rooms = product.DEFAULT_ROOMS
+    data = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
+    return data, pdf.measure(made[-1]), rooms
+
+
+def page_lines(data: bytes) -> list:
+    document = pdfium.PdfDocument(data)
+    return [document[i].get_textpage().get_text_range().replace("\r", "").split("\n") for i in range(len(document))]
+
+
+@pytest.mark.slow  # lays whole zines out
+@pytest.mark.parametrize("seed,paper", [(42, "a4"), (42, "letter"), (2024, "a4"), (2024, "letter")])
+def test_no_key_entry_turns_the_page(content, monkeypatch, seed, paper):
+    data, measured, rooms = laid_out_zine(content, monkeypatch, seed, paper)
+    spans = pages.anchor_pages(measured)
+    split = [n for n in range(1, rooms + 1) if len(spans[f"d1-room-{n}"]) != 1]
+    assert split == []
+    lines = [line for page in page_lines(data) for line in page]
+    assert not any("cut along this edge" in line.lower() for line in lines)
+    # a range of die faces or the licence's name ends no line half said
+    for before, after in zip(lines, lines[1:]):
+        assert not (re.search(r"\d[–-]$", before.strip()) and re.match(r"\d", after.strip())), (before, after)
+        assert not before.strip().endswith(("CC BY-", "CC", "CC BY")), (before, after)

@@ -262,12 +262,19 @@ def test_the_most_rooms_a_zine_holds_fit_it(content, seed, rooms, paper):
     key = " ".join(pages.pages[i].extract_text() for i in (2, 3, 4))
     assert key.count("Exits") == rooms
     assert ctx.warnings == []
-    # the one-panel pages are where the fold puts them: wandering, oracle, rules
-    assert "Wandering Encounters" in pages.pages[5].extract_text()
+    # the one-panel pages are where the fold puts them: wandering (on page 6, or opening on the key's last page when
+    # packed after its rules), oracle, rules
+    assert "Wandering Encounters" in pages.pages[4].extract_text() + pages.pages[5].extract_text()
     assert "Pre-rolled Oracle" in pages.pages[6].extract_text() and "Conflict" in pages.pages[7].extract_text()
     assert where["z-rule-navigation-and-light"] in {2, 3, 4}
-    # after the key, or (the crowded fit: seed 22's key is the longest found) in the pre-rolled answers' place
-    assert where["z-rule-doors-puzzles-and-the-end"] in ({6} if seed == 22 else {2, 3, 4})
+    # after the key, or (the crowded fit: these keys, each entry kept whole, leave it no room) in the pre-rolled
+    # answers' place
+    assert where["z-rule-doors-puzzles-and-the-end"] in ({6} if (seed, paper) in CROWDED_ZINES else {2, 3, 4})
+
+
+# The longest keys found, whose zines are laid out crowded (paginate.zine.FITS) to keep every entry whole; seed 13's
+# fits only with an entry turning the page (the "turning" fit), its rules after the key.
+CROWDED_ZINES = {(22, "a4"), (31337, "letter")}
 
 
 @pytest.mark.slow

@@ -185,8 +185,9 @@ def test_paperogue_sheets(paperogue_sheets):
 @pytest.mark.slow
 def test_prerolled_dungeoneer_sheets_show_every_value(content, prerolled):
     pdf = prerolled["characters-1234.pdf"]
-    assert len(_reader(pdf).pages) == 4  # two characters, each with its log
+    assert len(_reader(pdf).pages) == 5  # two characters, each with its log, then the rules they play by
     text = _text(pdf)
+    assert "How to play these delvers" in text and "Harm & Luck" in text
     for n in (1, 2):
         c = generate_character(content, sub_rng(1234, "character", "dungeoneer", str(n)))
         for value in (c.first_name.value, c.surname.value, c.nickname.value, c.concept.value, c.frailty.value,

@@ -16,9 +16,12 @@ from dungeonpress.paginate import geometry
 from dungeonpress.paginate.pages import anchor_boxes, anchor_pages, keep_pages, spare_pages
 
 PAGES = 8
-# Ways to lay out the zine, tried in turn until it fits; "crowded" is the last resort of the longest keys (the
-# product moves a rule off the key's pages).
-FITS = ("whole", "flowing", "dense", "tight", "crowded")
+# Ways to lay out the zine, tried in turn until it fits; in "packed" the play aids follow the key's rules on its
+# last page; "crowded" is for the longest keys (the product moves a rule off the key's pages), and "split", where a
+# key entry may turn the page between its paragraphs, the last resorts: "turning" (the aids on a page of their own,
+# the rules after the key: seed 13 on A4) and then "split" (packed and crowded too).
+FITS = ("whole", "flowing", "dense", "tight", "packed", "crowded", "turning", "split")
+PACKED = ("packed", "crowded", "split")  # the fits whose aids page opens on the key's last page (it spans two)
 # The cover, map, oracle and back pages: one page each in every fit (the full layout checks it); a probe
 # lays out one empty page in their place.
 FIXED_PAGES = 4
@@ -73,12 +76,12 @@ def fit_zine(render, lay_out, rules: ZineRules, problem: str):
     # that grew), every fit is tried on the whole zine (by_trial).
     # A fit should also keep the aids page to one page (in a theme with wider letters the
     # aids page can run over onto a page of its own, in a notes page's place); when no fit does, the first
-    # that keeps eight pages is taken.
+    # that keeps eight pages is taken. In a packed fit the aids page opens on the key's last page by design.
     fits = {}  # fit → (the probe's measures, pages the zine will have)
     for fit in rules.fits:
         probe = pdf.measure(lay_out(render(Candidate(fit, probe=True))))
         fits[fit] = probe, len(probe) - 1 + rules.fixed_pages
-        if fits[fit][1] <= rules.pages and len(anchor_pages(probe)["zine-aids"]) == 1:
+        if fits[fit][1] <= rules.pages and (len(anchor_pages(probe)["zine-aids"]) == 1 or fit in PACKED):
             break
     else:
         fit = next((f for f, (_, pages) in fits.items() if pages <= rules.pages), fit)

@@ -11,6 +11,7 @@ from dungeonpress.generate.character import generate_character
 from dungeonpress.generate.paperogue_character import generate_paperogue_character
 from dungeonpress.products import options
 from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output
+from dungeonpress.products.dungeon import delve_rules
 from dungeonpress.products.sheet import GAMES, PAPERS, TABLES as SHEET_TABLES, sheet_pdf
 from dungeonpress.views import data as data_views
 from dungeonpress.views.sheet import SPACE, dungeoneer_view, paperogue_view
@@ -48,7 +49,10 @@ def build_characters(ctx: BuildContext, opts: CharacterOptions) -> list[Output]:
             sheets = [dungeoneer_view(ctx.content, layout, c, kicker=f"Pre-rolled delver {n} · seed {ctx.seed}",
                                     legend="Grey numbers: the d66 rolls", anchor=f"sheet-{n}")
                       for n, c in enumerate(characters, start=1)]
-            data = sheet_pdf(ctx, "sheet_dungeoneer.html.j2", paper, False, sheets, f"Pre-rolled delvers, seed {ctx.seed}")
+            # The sheets name the Oracle, tags, twists, Harm & Luck, Stress and Fatigue: a page after them says
+            # what each is (the delve rules every pre-rolled dungeon prints), so the stack plays as printed.
+            data = sheet_pdf(ctx, "sheet_dungeoneer.html.j2", paper, False, sheets, f"Pre-rolled delvers, seed {ctx.seed}",
+                             rules=delve_rules(ctx, "c"))
         else:
             sheets = [paperogue_view(ctx.content, layout, c, kicker=f"Pre-rolled rogue {n} · seed {ctx.seed}",
                                      legend="Grey numbers: the rolls", anchor=f"sheet-{n}")
@@ -72,7 +76,8 @@ COMMANDS = (
         example="dungeonpress character --seed 1234 --count 4 --game dungeoneer",
         build_all=(Job({"count": 4}, seed=1234),),
         order=55,
-        inputs=Inputs(tables=dungeoneer.NEEDED + dungeoneer.DURABILITY_TABLES + paperogue.NEEDED + SHEET_TABLES),
+        inputs=Inputs(tables=dungeoneer.NEEDED + dungeoneer.DURABILITY_TABLES + paperogue.NEEDED + SHEET_TABLES,
+                      chapters=("delve_rules",)),  # the rules page after the sheets
         outputs=("characters-<seed>.pdf", "characters-<seed>.json"),
     ),
 )

@@ -12,7 +12,7 @@ from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
 from dungeonpress.views.notes import notes_page, notes_view
 from dungeonpress.views import dungeon as views
-from dungeonpress.views.delve_rules import rule_sections, rule_table_view
+from dungeonpress.views.delve_rules import keep_ranges_whole, rule_sections, rule_table_view
 from dungeonpress.paginate import geometry
 from dungeonpress.products import options
 from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, drawing_css, html_from_template, \
@@ -54,6 +54,10 @@ ZINE_RULE_PAGES = {"the-oracle": "oracle", "navigation-and-light": "key", "doors
 # of its pre-rolled answers (the pre-rolled twists and d6s are still there for play without dice).
 CROWDED_RULE_PAGES = ZINE_RULE_PAGES | {"doors-puzzles-and-the-end": "oracle"}
 CROWDED_ORACLE_ROWS = 0
+# The zine's classes in each fit (paginate.zine.FITS): 7 pt type, then closed-up key lines, then the play aids
+# packed after the key's rules (`packed`: they share the key's last page instead of opening their own).
+FIT_CLASSES = {"dense": " dense", "tight": " dense tight", "packed": " dense tight packed",
+               "crowded": " dense tight packed", "turning": " dense tight split", "split": " dense tight packed split"}
 
 
 def delve_rules(ctx: BuildContext, prefix: str) -> list:
@@ -72,7 +76,7 @@ def delve_rules(ctx: BuildContext, prefix: str) -> list:
                   for name, arg, _ in render.chapter_directives(body)]
         html, _ = render.render_chapter(ctx.templates_dir, body, f"{prefix}-{anchor}", blocks,
                                         where=chapter.source.path, version=ctx.version)
-        out.append({"id": f"{prefix}-rule-{anchor}", "key": anchor, "title": title, "html": html})
+        out.append({"id": f"{prefix}-rule-{anchor}", "key": anchor, "title": title, "html": type(html)(keep_ranges_whole(html))})  # still markup
     return out
 
 
@@ -171,7 +175,8 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     `probe` leaves out all but the room key and the aids page: the parts whose length decides the fit.
     `gaps` (px) puts the aids page's foot at the foot of the page (see paginate.zine.foot_gaps).
     """
-    crowded = fit == "crowded"
+    from dungeonpress.paginate.zine import PACKED  # loaded when a product is made, not for --help
+    crowded = fit in ("crowded", "split")
     aids = ORACLE["zine"] | ({"oracle_rows": CROWDED_ORACLE_ROWS} if crowded else {})
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
                               map_rng=map_rng(seed), compact=True, map_style=map_style, map_css=map_css(ctx), **aids,
@@ -179,7 +184,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, rules=zine_rules(ctx, crowded),
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
-                              body_class=f"zine zine-{paper}" + {"dense": " dense", "tight": " dense tight", "crowded": " dense tight"}.get(fit, ""),
+                              body_class=f"zine zine-{paper}" + FIT_CLASSES.get(fit, ""), packed=fit in PACKED,
                               geometry_css=geometry.zine_css(), probe=probe, gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
                                                  for page in ("aids",)})
 

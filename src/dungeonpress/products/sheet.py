@@ -54,10 +54,13 @@ def render_sheet_pdf(ctx: BuildContext, game: str, paper: str, fillable: bool) -
     return sheet_pdf(ctx, "sheet_paperogue.html.j2", paper, fillable, [sheet], "Paperogue character sheet")
 
 
-def sheet_pdf(ctx: BuildContext, template: str, paper: str, fillable: bool, sheets: list, title: str) -> bytes:
+def sheet_pdf(ctx: BuildContext, template: str, paper: str, fillable: bool, sheets: list, title: str,
+              rules: list = ()) -> bytes:
+    """`rules` (the delve rules' sections) are printed on a page after the sheets, for pre-rolled delvers."""
     form = "fillable" if fillable else "print"
     return pdf_from_template(ctx, template, forms=fillable, sheets=sheets, fillable=fillable, doc_title=title,
-                             body_class=f"sheets paper-{paper} {form}", oracle=oracle_strip_view(), paper=paper)
+                             body_class=f"sheets paper-{paper} {form}", oracle=oracle_strip_view(), paper=paper,
+                             rules=list(rules))
 
 
 COMMANDS = (

@@ -14,6 +14,15 @@ RULE_TABLE_ACROSS = {"harm": 3}
 DEFAULT_ACROSS = 2
 SHORT = 10  # characters: a result this short is never broken over two lines
 _SECTION = re.compile(r"^##\s+(.+?)\s*$")
+_RANGE = re.compile(r"\b\d+[–-]\d+\b")  # "4–6", "2-5": a range of die faces
+_TAG = re.compile(r"(<[^>]*>)")
+
+
+def keep_ranges_whole(html: str) -> str:
+    """`html` with each range of die faces in its text ("both 4–6") set so no line breaks inside it (class nobr)."""
+    parts = _TAG.split(html)
+    return "".join(part if part.startswith("<") else _RANGE.sub(lambda m: f'<span class="nobr">{m.group(0)}</span>', part)
+                   for part in parts)
 
 
 def slug(text: str) -> str:
