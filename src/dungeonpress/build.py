@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dungeonpress import __version__, products, resources
+from dungeonpress.errors import RenderError
 from dungeonpress.model import Content
 from dungeonpress.products.common import BuildContext, Command, Output
 
@@ -101,6 +102,51 @@ class PartCache:
         write_atomic(self._path(key), part.to_bytes())
 
 
+class PartWorkers:
+    """Runs a book's parts (products' `ctx.run_parts(fn, jobs)`) in `processes` worker processes.
+
+    Each worker is a fresh interpreter (spawned, not forked: it holds WeasyPrint and one part at a time, never
+    a copy of this process's content), started when a book first asks and kept for the rest of the run. The
+    longest documents are sent first so the last one to finish is short. `fn` and the jobs are plain values
+    (pickled); results come back in the jobs' order, and a worker's error is raised here.
+    """
+
+    def __init__(self, processes: int = 2):
+        self.processes = processes
+        self._pool = None
+
+    def __call__(self, fn, jobs: list) -> list:
+        if self.processes < 2 or len(jobs) < 2:
+            return [fn(job) for job in jobs]
+        if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_import_engine)
+        order = sorted(range(len(jobs)), key=lambda i: -len(getattr(jobs[i], "html", "")))
+        from concurrent.futures.process import BrokenProcessPool
+        futures = {i: self._pool.submit(fn, jobs[i]) for i in order}
+        try:
+            return [futures[i].result() for i in range(len(jobs))]
+        except BrokenProcessPool:
+            self.close()
+            raise RenderError("a worker laying out the book's parts stopped (killed, or out of memory: "
+                              "see --item-memory)") from None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+
+def _import_engine() -> None:
+    """What a worker does first: import WeasyPrint (through pdf), so its first part pays for no import."""
+    from dungeonpress import pdf  # noqa: F401
+
+
+PART_WORKERS = 2  # the machines we build on have two cores
+
+
 def context_for(content: Content, *, seed=None, progress=None, on_item=None, user_packs=(), strict: bool = False,
                 theme: str = "standard", out_dir: Path = DEFAULT_OUT, max_pages: int | None = None,
                 keep_parts: bool = False) -> BuildContext:
@@ -113,10 +159,11 @@ def context_for(content: Content, *, seed=None, progress=None, on_item=None, use
     href = Path(os.path.relpath(templates, out)).as_posix() if inside else ""
     # `keep_parts`: books reuse the parts an earlier run laid out into the same folder (an edit re-lays its part).
     cache = PartCache(Path(out_dir) / PART_CACHE, user_packs) if keep_parts else None
+    workers = PartWorkers(PART_WORKERS) if keep_parts else None
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
                         version=__version__, progress=progress, on_item=on_item, strict=strict, theme=theme, templates_href=href,
                         packs_label=packs_label(user_packs), max_pages=max_pages,
-                        part_cache=cache)
+                        part_cache=cache, run_parts=workers)
 
 
 def packs_label(user_packs) -> str:
@@ -136,7 +183,11 @@ class BuildReport:
 def run_command(command: Command, ctx: BuildContext, options: dict, out_dir: Path, *,
                 count_pages: bool = False) -> BuildReport:
     """Make every output of one command, then write them all (nothing is written if making fails)."""
-    outputs = [Output(ctx.named(output.name), output.data) for output in command.run(ctx, options)]
+    try:
+        outputs = [Output(ctx.named(output.name), output.data) for output in command.run(ctx, options)]
+    finally:
+        if isinstance(ctx.run_parts, PartWorkers):  # its workers are done with this command's book
+            ctx.run_parts.close()
     report = BuildReport(warnings=list(ctx.warnings))
     report.written = write_outputs(out_dir, outputs)
     report.sizes = [len(output.data) for output in outputs]
