@@ -119,6 +119,11 @@ def _stamp(out, furniture: bytes, stamped) -> pikepdf.Pdf:
         if (stamped is not None and not stamped[i]) or not _draws(over):
             continue
         form = out.copy_foreign(over.as_form_xobject())
+        # WeasyPrint shares one resource dictionary between pages: each stamped page gets its own copy.
+        resources = page.obj.get("/Resources", pikepdf.Dictionary())
+        page.obj.Resources = pikepdf.Dictionary({key: value for key, value in resources.items()})
+        page.obj.Resources.XObject = pikepdf.Dictionary({key: value for key, value in
+                                                         resources.get("/XObject", pikepdf.Dictionary()).items()})
         name = _free_name(page, "/Furniture")  # pikepdf's own choice of name is random: no byte-identical books
         page.add_resource(form, pikepdf.Name.XObject, name=name)
         # The page's own content leaves its coordinates changed (WeasyPrint flips them): wrap it first.
