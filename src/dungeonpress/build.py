@@ -69,19 +69,20 @@ class PartCache:
     TEXT = (".yaml", ".yml", ".md")  # content whose words reach a part only through its HTML
     MAX_BYTES = 200_000_000  # a part is a few hundred kB; more is not one of ours
 
-    def __init__(self, folder: Path, user_packs=()):
+    def __init__(self, folder: Path, user_packs=(), engine=None):
         self.folder = Path(folder)
         self._roots = [CONTENT_DIR, *[Path(p) for p in user_packs]]
         self._environment = None
+        self._engine = engine or _native_versions  # () -> the engine's C libraries' versions (in a worker, if any)
 
     def _path(self, key: str) -> Path:
         import hashlib
         import json
         if self._environment is None:  # hashed once, when a book first asks
-            from dungeonpress import manifest, pdf  # loaded when a book is laid out, not for --help
+            from dungeonpress import manifest  # loaded when a book is laid out, not for --help
             described = json.dumps({"templates": manifest.tree_digest(TEMPLATES_DIR),
                                     "source": manifest.tree_digest(manifest.SOURCE_DIR), "versions": manifest.versions(),
-                                    "engine": pdf.native_versions(),
+                                    "engine": self._engine(),
                                     "media": manifest.media_digest(self._roots, self.TEXT)}, sort_keys=True)
             self._environment = hashlib.sha256(described.encode()).hexdigest()
         return self.folder / (hashlib.sha256(f"{self._environment}/{key}".encode()).hexdigest() + ".laid")
@@ -115,14 +116,28 @@ class PartWorkers:
         self.processes = processes
         self._pool = None
 
+    def start(self) -> None:
+        """Start the workers now (they import WeasyPrint while this process renders the book's HTML)."""
+        if self.processes < 2 or self._pool is not None:
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_import_engine)
+        for _ in range(self.processes):  # a pool starts a process per task waiting: one each
+            self._pool.submit(_import_engine)
+
+    def ask(self, fn):
+        """fn() in a worker: what only a process with WeasyPrint loaded can answer (this one never loads it)."""
+        if self.processes < 2:
+            return fn()
+        self.start()
+        return self._pool.submit(fn).result()
+
     def __call__(self, fn, jobs: list) -> list:
-        if self.processes < 2 or len(jobs) < 2:
+        if self.processes < 2 or (len(jobs) < 2 and self._pool is None):
             return [fn(job) for job in jobs]
-        if self._pool is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_import_engine)
+        self.start()
         order = sorted(range(len(jobs)), key=lambda i: -len(getattr(jobs[i], "html", "")))
         from concurrent.futures.process import BrokenProcessPool
         futures = {i: self._pool.submit(fn, jobs[i]) for i in order}
@@ -144,6 +159,11 @@ def _import_engine() -> None:
     from dungeonpress import pdf  # noqa: F401
 
 
+def _native_versions() -> dict:
+    from dungeonpress import pdf
+    return pdf.native_versions()
+
+
 PART_WORKERS = 2  # the machines we build on have two cores
 
 
@@ -158,8 +178,8 @@ def context_for(content: Content, *, seed=None, progress=None, on_item=None, use
     inside = out.is_relative_to(here) and templates.is_relative_to(here)
     href = Path(os.path.relpath(templates, out)).as_posix() if inside else ""
     # `keep_parts`: books reuse the parts an earlier run laid out into the same folder (an edit re-lays its part).
-    cache = PartCache(Path(out_dir) / PART_CACHE, user_packs) if keep_parts else None
     workers = PartWorkers(PART_WORKERS) if keep_parts else None
+    cache = PartCache(Path(out_dir) / PART_CACHE, user_packs, lambda: workers.ask(_native_versions)) if keep_parts else None
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
                         version=__version__, progress=progress, on_item=on_item, strict=strict, theme=theme, templates_href=href,
                         packs_label=packs_label(user_packs), max_pages=max_pages,

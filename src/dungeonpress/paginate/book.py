@@ -24,7 +24,6 @@ import json
 import re
 from dataclasses import dataclass, replace
 
-from dungeonpress import bind
 from dungeonpress.errors import RenderError
 
 _IDS = re.compile(r'\bid="([^"]+)"')
@@ -227,6 +226,7 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
         raise RenderError(f"{name}: its page numbers took {folios.pages} pages for a book of {len(page_names)}")
 
     # 4. Bind: blank pages where a part had to wait for a right-hand page, the furniture stamped on the rest.
+    from dungeonpress import bind  # pikepdf: loaded where the book is bound, not in the workers
     data = bind.bind([item.data for item in placed], drop_dests=[item.stand_ins for item in placed],
                      blank_before=blanks, furniture=folios.data,
                      stamped=[name is not None for name in page_names])

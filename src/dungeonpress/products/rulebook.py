@@ -32,6 +32,8 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     # 1. Chapters: Markdown with directives → HTML, and the headings for contents and bookmarks.
     if ctx.content.book is None:
         raise RenderError("no book.yaml in the content: nothing to build (expected content/dungeoneer/book.yaml)")
+    if hasattr(ctx.run_parts, "start"):  # worker processes: started now, they load WeasyPrint while the HTML is made
+        ctx.run_parts.start()
     parts = book_parts(ctx, opts)
 
     # 2. Lay the book out part by part (front matter, each chapter, back matter with spare notes pages,
