@@ -48,7 +48,8 @@ def test_a_large_print_run_keeps_the_standard_oracle_card(tmp_path):
     assert (out / "oracle-card.pdf").read_bytes() == standard
 
 
-PART = LaidPart("chapter 2", 9, b"%PDF-1.7 pretend", 3, {"c2-intro": 0, "c2-end": 2}, ("a warning",), ("c1-intro",))
+PART = LaidPart("chapter 2", b"%PDF-1.7 pretend", 3, {"c2-intro": 0, "c2-end": 2}, ("a warning",), ("c1-intro",),
+                page_names=("", "", None), before=2)
 
 
 def test_a_laid_part_survives_the_disk_as_it_was():

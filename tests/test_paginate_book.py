@@ -1,21 +1,29 @@
-"""paginate.book: a book laid out part by part reads like the book laid out whole; unchanged parts come from the cache."""
+"""paginate.book: a book laid out part by part reads like the book laid out whole; unchanged parts come from the
+cache, even when the parts before them change length; the rulebook's parts laid out in two worker processes
+(build.PartWorkers) give the same bytes, chapters open on right-hand pages, page numbers are stamped artifacts."""
 
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
+import pikepdf
 import pypdf
 import pytest
+from pypdf import PdfReader
 
 from dungeonpress import build, pdf
 from dungeonpress.errors import RenderError
 from dungeonpress.paginate import book
+from dungeonpress.products import rulebook
 
 STYLE = ("@page { size: 105mm 148mm; margin: 12mm; @bottom-center { content: counter(page) } } "
          "@page :left { @top-left { content: string(chapter) } } @page :right { @top-right { content: string(chapter) } } "
-         "h1 { string-set: chapter content(); bookmark-level: 1 } section { break-before: page } "
+         "@page :blank { @top-left { content: none } @top-right { content: none } @bottom-center { content: none } } "
+         "h1 { string-set: chapter content(); bookmark-level: 1 } section { break-before: right } "
          ".toc a::after { content: leader('. ') target-counter(attr(href), page) }")
 NUMBERED = ".toc a::after { content: leader('. ') attr(data-page) }"
+NO_FOLIOS = "@page { @bottom-center { content: none } }"  # a part prints no page numbers: the furniture does
 
 
 def chapter(n: int, lines: int) -> str:
@@ -29,7 +37,9 @@ def toy_book(lines: dict):
         pages = {n: "" if numbers is None else f" data-page='{numbers['c' + str(n)]}'" for n in lines}
         entries = "".join(f"<li><a href='#c{n}'{pages[n]}>Chapter {n}</a></li>" for n in lines)
         return f"<section class='toc'><h1 id='contents' style='string-set: none'>Contents</h1><ol>{entries}</ol></section>"
-    notes = "".join(f"<section id='notes-{n}'>Notes</section>" for n in (1, 2, 3))
+    # the last part sets its own running head, as every part must: a string set in another part is not carried over
+    notes = "<section style='string-set: chapter \"The end\"'>Last words</section>" + "".join(f"<div id='notes-{n}' style='break-before: page'>Notes</div>"
+                                                       for n in (1, 2, 3))
     chapters = {n: chapter(n, count) for n, count in lines.items()}
 
     def doc(body, css=""):
@@ -37,21 +47,32 @@ def toy_book(lines: dict):
 
     whole = doc(front() + "".join(chapters.values()) + notes)
     parts = [book.Part("contents", lambda css, numbers: doc(front(numbers or {f"c{n}": "000" for n in lines}),
-                                                            css + " " + NUMBERED), numbered=True)]
-    parts += [book.Part(f"chapter {n}", lambda css, numbers, body=body: doc(body, css)) for n, body in chapters.items()]
-    parts.append(book.Part("notes", lambda css, numbers: doc(notes, css)))
+                                                            f"{css} {NO_FOLIOS} {NUMBERED}"), numbered=True)]
+    parts += [book.Part(f"chapter {n}", lambda css, numbers, body=body: doc(body, f"{css} {NO_FOLIOS}"))
+              for n, body in chapters.items()]
+    parts.append(book.Part("notes", lambda css, numbers: doc(notes, f"{css} {NO_FOLIOS}")))
     return whole, parts
 
 
+FURNITURE = book.Part("furniture", lambda css, numbers: f"<html><head><style>{STYLE} {css}</style></head><body></body></html>")
+
+
 class Layouts:
-    """lay_out that counts what it was asked to lay out."""
+    """A runner for lay_out_book (in this process) that counts the documents it was asked to lay out."""
 
     def __init__(self):
         self.count = 0
 
-    def __call__(self, html):
+    def lay_out(self, html):
         self.count += 1
         return pdf.layout_html(html, base_url=build.TEMPLATES_DIR, roots=[build.TEMPLATES_DIR])
+
+    def __call__(self, jobs):
+        return book.in_process(self.lay_out, pdf.write_pdf)(jobs)
+
+
+def bound(parts, runner=None, **kwargs):
+    return book.lay_out_book(parts, runner or Layouts(), furniture=FURNITURE, pad_to=4, **kwargs)
 
 
 def texts(data: bytes) -> list:
@@ -60,16 +81,25 @@ def texts(data: bytes) -> list:
 
 def whole_book(html: str) -> bytes:
     from dungeonpress.paginate.pages import pad_to_multiple
-    return pdf.write_pdf(pad_to_multiple(Layouts()(html), 4, "toy"))
+    return pdf.write_pdf(pad_to_multiple(Layouts().lay_out(html), 4, "toy"))
 
 
-LINES = {1: 8, 2: 30, 3: 5}  # chapter 2 starts on a left-hand page, chapter 3 on a right-hand one
+LINES = {1: 8, 2: 30, 3: 5}  # chapter 1 takes 2 pages, chapter 2 4, chapter 3 1
 
 
-def test_start_css_numbers_on_and_keeps_the_bodys_margins_where_the_book_has_them():
-    assert book.start_css(1, first=True) == "@page :first { counter-reset: page 1; } body { margin-bottom: 0; }"
-    assert book.start_css(6, last=True) == ("@page :first { counter-reset: page 6; } body { margin-top: 0; } "
-                                            "html { break-before: left; }")
+def test_part_css_keeps_the_bodys_margins_where_the_book_has_them_and_says_nothing_of_where_it_starts():
+    assert book.part_css(first=True) == "body { margin-bottom: 0; }"
+    assert book.part_css(last=True) == "body { margin-top: 0; }"
+    assert book.part_css() == "body { margin-top: 0; } body { margin-bottom: 0; }"
+
+
+def test_the_furniture_has_one_named_page_for_every_page_of_the_book():
+    html = book.furniture_html("<html><head><style>x</style></head><body class='b'><p>gone</p></body></html>",
+                               ["cover", "", None, "notes"])
+    assert html == ("<html><head><style>x</style></head><body class='b'>"
+                    '<div class="furniture-page" style="page: cover"></div><div class="furniture-page" style="page: auto"></div>'
+                    '<div class="furniture-page" style="page: auto"></div><div class="furniture-page" style="page: notes"></div>'
+                    "</body></html>")
 
 
 def test_stand_ins_hold_only_the_links_to_other_parts():
@@ -84,30 +114,35 @@ def test_stand_ins_hold_only_the_links_to_other_parts():
 @pytest.mark.slow  # lays out two books of eight pages, one of them part by part
 def test_a_book_laid_out_part_by_part_reads_like_the_whole_book():
     whole, parts = toy_book(LINES)
-    bound, laid = book.lay_out_book(parts, Layouts(), pdf.write_pdf, pad_to=4, name="toy")
-    assert texts(bound) == texts(whole_book(whole))  # page numbers, running heads and contents' numbers included
-    assert [(p.name, p.start, p.pages) for p in laid] == [("contents", 1, 1), ("chapter 1", 2, 2), ("chapter 2", 4, 4),
-                                                          ("chapter 3", 8, 1), ("notes", 9, 0)]  # 8 pages: no spare kept
-    reader = pypdf.PdfReader(io.BytesIO(bound))
+    data, laid = bound(parts, name="toy")
+    assert texts(data) == texts(whole_book(whole))  # page numbers, running heads and contents' numbers included
+    assert [(p.name, p.start, p.pages) for p in laid] == [("contents", 1, 1), ("chapter 1", 3, 2), ("chapter 2", 5, 4),
+                                                          ("chapter 3", 9, 1), ("notes", 11, 2)]  # one spare kept
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    assert len(reader.pages) == 12  # blank pages 2 and 10: chapter 1 and the notes open on right-hand pages
     assert {name: reader.get_destination_page_number(dest) for name, dest in reader.named_destinations.items()
-            if not name.startswith("notes")} == {"contents": 0, "c1": 1, "c2": 3, "c3": 7}
-    assert book.lay_out_book(parts, Layouts(), pdf.write_pdf, pad_to=4)[0] == bound  # byte-identical
+            if not name.startswith("notes")} == {"contents": 0, "c1": 2, "c2": 4, "c3": 8}
+    assert bound(parts)[0] == data  # byte-identical
 
 
 @pytest.mark.slow  # lays the book out three times
 def test_an_edited_part_is_laid_out_again_and_the_rest_comes_from_the_cache():
     cache: dict = {}
     _, parts = toy_book(LINES)
-    first = Layouts()
-    book.lay_out_book(parts, first, pdf.write_pdf, cache=cache, pad_to=4)
+    bound(parts, cache=cache)
     again = Layouts()
-    book.lay_out_book(parts, again, pdf.write_pdf, cache=cache, pad_to=4)
-    assert again.count == 0  # every part comes from the cache, both passes of the contents too
+    bound(parts, again, cache=cache)
+    assert again.count == 0  # every part comes from the cache, both passes of the contents and the furniture too
     whole, edited = toy_book({1: 8, 2: 29, 3: 5})  # one paragraph less in chapter 2: same page count
     after_edit = Layouts()
-    bound, _ = book.lay_out_book(edited, after_edit, pdf.write_pdf, cache=cache, pad_to=4)
-    assert after_edit.count == 1  # chapter 2 alone: the contents' numbers did not move
-    assert texts(bound) == texts(whole_book(whole))
+    data, _ = bound(edited, after_edit, cache=cache)
+    assert after_edit.count == 1  # chapter 2 alone: the contents' numbers and the furniture did not move
+    assert texts(data) == texts(whole_book(whole))
+    whole, longer = toy_book({1: 40, 2: 29, 3: 5})  # chapter 1 grows by three pages: every later page moves
+    after_growth = Layouts()
+    data, _ = bound(longer, after_growth, cache=cache)
+    assert after_growth.count == 3  # chapter 1, the contents with their new numbers, the furniture: no other part
+    assert texts(data) == texts(whole_book(whole))
 
 
 @pytest.mark.slow  # lays the toy book out
@@ -117,4 +152,84 @@ def test_contents_that_grow_with_their_numbers_are_an_error():
     parts[0] = book.Part("contents", lambda css, numbers: front.html(css, numbers).replace(
         "</ol>", "</ol>" + "<p>more</p>" * 40 if numbers and "000" not in numbers.values() else "</ol>"), numbered=True)
     with pytest.raises(RenderError, match=r"^toy: its contents took \d+ pages with page numbers, 1 without$"):
-        book.lay_out_book(parts, Layouts(), pdf.write_pdf, pad_to=4, name="toy")
+        bound(parts, name="toy")
+
+
+# ---------------------------------------------------------------- the rulebook's parts in two worker processes
+
+SMALL_PACK = Path(__file__).parent / "fixtures" / "small_pack"
+
+
+def small_book(run_parts=None) -> bytes:
+    ctx = build.context_for(build.load_content([SMALL_PACK]))
+    ctx.run_parts = run_parts
+    return rulebook.build_rulebook(ctx, rulebook.RulebookOptions(layout="pages"))[0].data
+
+
+@pytest.fixture(scope="module")
+def in_one_process():
+    return small_book()
+
+
+@pytest.mark.slow  # starts two worker processes, each importing WeasyPrint
+def test_part_workers_answer_in_the_jobs_order_and_a_workers_error_is_raised_here():
+    workers = build.PartWorkers(2)
+    try:
+        assert workers(len, ["aaa", "b", "cc", "dddd"]) == [3, 1, 2, 4]
+        with pytest.raises(ValueError, match="invalid literal"):
+            workers(int, ["1", "x"])
+    finally:
+        workers.close()
+
+
+@pytest.mark.slow  # lays the small book out again, in two worker processes
+def test_the_book_laid_out_in_two_workers_is_the_book_laid_out_in_one_process(in_one_process):
+    workers = build.PartWorkers(2)
+    try:
+        assert small_book(workers) == in_one_process
+    finally:
+        workers.close()
+
+
+def test_every_chapter_and_the_back_matter_open_on_a_right_hand_page(in_one_process):
+    reader = PdfReader(io.BytesIO(in_one_process))
+    opened = {item.title: reader.get_destination_page_number(item) + 1 for item in reader.outline
+              if not isinstance(item, list)}
+    assert {"Starting Out", "Weather and Light", "Hazards", "Quick Reference"} <= set(opened)
+    assert all(opened[title] % 2 == 1 for title in ("Starting Out", "Weather and Light", "Hazards", "Quick Reference"))
+
+
+def test_blank_pages_hold_nothing_and_are_tagged_like_weasyprints(in_one_process):
+    with pikepdf.open(io.BytesIO(in_one_process)) as book:
+        nums = book.Root.StructTreeRoot.ParentTree.Nums
+        parent_tree = {int(nums[i]): nums[i + 1] for i in range(0, len(nums), 2)}
+        blank = [i for i, page in enumerate(book.pages) if isinstance(page.obj.Contents, pikepdf.Stream)
+                 and not page.obj.Contents.read_bytes().strip()]
+        assert blank == [3, 9]  # before the first chapter (the front matter takes three pages) and the back matter
+        assert len(parent_tree[int(book.pages[3].obj.StructParents)]) == 0
+        assert sorted(parent_tree) == list(range(len(parent_tree)))  # each page and link has a key of its own
+
+
+def test_page_numbers_are_stamped_as_artifacts_on_numbered_pages_only(in_one_process):
+    texts = [page.extract_text() for page in PdfReader(io.BytesIO(in_one_process)).pages]
+    with pikepdf.open(io.BytesIO(in_one_process)) as book:
+        stamped = [i for i, page in enumerate(book.pages)
+                   if "/Furniture" in page.obj.Resources.get("/XObject", {})]
+        for i in stamped:
+            assert b"/Artifact BMC q /Furniture Do Q EMC" in book.pages[i].obj.Contents[-1].read_bytes()
+    assert stamped == [4, 5, 6, 7, 8, 12, 13, 14]  # the chapters and the notes (not the covers, front matter, sheets)
+    assert all(texts[i].rstrip().endswith(str(i + 1)) for i in stamped)
+
+
+def test_a_worker_that_dies_is_one_line_not_a_traceback():
+    workers = build.PartWorkers(2)
+    try:
+        with pytest.raises(RenderError, match=r"^a worker laying out the book's parts stopped"):
+            workers(_die, [1, 2])
+    finally:
+        workers.close()
+
+
+def _die(_job):
+    import os
+    os._exit(1)

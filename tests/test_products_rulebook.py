@@ -213,13 +213,13 @@ def test_small_book_laid_out_part_by_part_is_the_small_book_laid_out_whole(small
     assert book_facts(small_book[0]["dungeoneer-rulebook.pdf"]) == book_facts(whole_book(build.load_content([SMALL_PACK])))
 
 
-def test_small_book_is_twelve_a5_pages_and_a_booklet_of_six_sides(small_book):
+def test_small_book_is_sixteen_a5_pages_and_a_booklet_of_eight_sides(small_book):
     outputs, warnings, reader = small_book
     assert warnings == []
     assert sorted(outputs) == ["dungeoneer-rulebook-booklet-a4.pdf", "dungeoneer-rulebook.pdf"]
-    assert len(reader.pages) == 12
+    assert len(reader.pages) == 16  # each of its three chapters opens on a right-hand page
     assert {(round(float(p.mediabox.width), 2), round(float(p.mediabox.height), 2)) for p in reader.pages} == {A5}
-    assert len(PdfReader(io.BytesIO(outputs["dungeoneer-rulebook-booklet-a4.pdf"])).pages) == 6
+    assert len(PdfReader(io.BytesIO(outputs["dungeoneer-rulebook-booklet-a4.pdf"])).pages) == 8
 
 
 def test_small_book_contents_bookmarks_and_tables(small_book):

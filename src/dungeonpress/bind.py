@@ -14,7 +14,8 @@ class BindError(ValueError):
     """The parts cannot be bound as they are (a structure the binder does not know, a name in two parts)."""
 
 
-def bind(parts: list[bytes], *, drop_dests: list | None = None) -> bytes:
+def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: list | None = None,
+         furniture: bytes | None = None, stamped: list | None = None) -> bytes:
     """One PDF holding every page of `parts` in order, as if it had been laid out as one document.
 
     - Pages keep their content, links and fonts; identical embedded font files are stored once.
@@ -25,12 +26,18 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None) -> bytes:
       name resolves in whichever part holds it). `drop_dests[i]` names destinations of part i to leave
       out: stand-ins a part laid out so its links to other parts were kept (as many empty elements at the
       start of its body, taken off the structure tree too).
+    - `blank_before[i]`: an empty page goes before part i (a part that must start on a right-hand page).
+    - `furniture`: a PDF with a page for every page of the book (blank ones included) whose content (the
+      page numbers) is drawn over that page as an artifact, where `stamped` says so (all pages if None).
     - Catalog entries (language, metadata, viewer preferences, MarkInfo) and the document info come from
       the first part. The bytes depend only on the parts: the same parts bind to the same bytes.
     """
     if not parts:
         raise BindError("nothing to bind")
     drop_dests = drop_dests or [()] * len(parts)
+    blank_before = blank_before or [False] * len(parts)
+    if blank_before[0]:
+        raise BindError("a book cannot begin with a blank page")
     out = pikepdf.open(io.BytesIO(parts[0]))
     tree = _structure(out)
     if tree is not None:
@@ -42,6 +49,8 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None) -> bytes:
     for index, data in enumerate(parts[1:], start=1):
         part = pikepdf.open(io.BytesIO(data))
         sources.append(part)
+        if blank_before[index]:
+            next_key = _add_blank_page(out, part.pages[0], tree, next_key)
         first_new = len(out.pages)
         with warnings.catch_warnings():  # pikepdf warns that names are not copied with pages: they are, below
             warnings.filterwarnings("ignore", message="Copying pages from another Pdf")
@@ -70,6 +79,8 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None) -> bytes:
         dests += [(name, _copy(out, part, dest)) for name, dest in _dests(part) if name not in set(drop_dests[index])]
     if tree is not None and "/ParentTreeNextKey" in tree:
         tree.ParentTreeNextKey = next_key
+    if furniture is not None:
+        sources.append(_stamp(out, furniture, stamped))
     _set_outline(out, outline_items)
     _set_dests(out, dests)
     _share_font_files(out)
@@ -78,6 +89,65 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None) -> bytes:
     for part in sources:
         part.close()
     return buffer.getvalue()
+
+
+def _add_blank_page(out, like, tree, next_key: int) -> int:
+    """Append an empty page the size of `like` (its boxes copied); tagged like a page WeasyPrint leaves
+    blank: its own ParentTree entry, holding nothing. Returns the next free ParentTree key."""
+    page = pikepdf.Dictionary(Type=pikepdf.Name.Page, Resources=pikepdf.Dictionary(),
+                              Contents=out.make_stream(b""))
+    for box in ("/MediaBox", "/CropBox", "/BleedBox", "/TrimBox", "/ArtBox"):
+        if box in like.obj:
+            page[box] = pikepdf.Array([float(v) for v in like.obj[box]])
+    if tree is not None:
+        page.StructParents = next_key
+        tree.ParentTree.Nums.append(next_key)
+        tree.ParentTree.Nums.append(out.make_indirect(pikepdf.Array()))
+        next_key += 1
+    out.pages.append(pikepdf.Page(page))
+    return next_key
+
+
+def _stamp(out, furniture: bytes, stamped) -> pikepdf.Pdf:
+    """Draw each page of `furniture` over the same page of `out`, as a form XObject marked as an artifact
+    (page numbers and the like are not content a screen reader reads). Returns the opened furniture (it
+    must stay open until `out` is saved)."""
+    source = pikepdf.open(io.BytesIO(furniture))
+    if len(source.pages) != len(out.pages):
+        raise BindError(f"the furniture has {len(source.pages)} pages for a book of {len(out.pages)}")
+    for i, (page, over) in enumerate(zip(out.pages, source.pages)):
+        if (stamped is not None and not stamped[i]) or not _draws(over):
+            continue
+        form = out.copy_foreign(over.as_form_xobject())
+        # WeasyPrint shares one resource dictionary between pages: each stamped page gets its own copy.
+        resources = page.obj.get("/Resources", pikepdf.Dictionary())
+        page.obj.Resources = pikepdf.Dictionary({key: value for key, value in resources.items()})
+        page.obj.Resources.XObject = pikepdf.Dictionary({key: value for key, value in
+                                                         resources.get("/XObject", pikepdf.Dictionary()).items()})
+        name = _free_name(page, "/Furniture")  # pikepdf's own choice of name is random: no byte-identical books
+        page.add_resource(form, pikepdf.Name.XObject, name=name)
+        # The page's own content leaves its coordinates changed (WeasyPrint flips them): wrap it first.
+        page.contents_add(out.make_stream(b"q\n"), prepend=True)
+        page.contents_add(out.make_stream(b"\nQ\n/Artifact BMC q " + bytes(name.unparse()) + b" Do Q EMC\n"))
+    return source
+
+
+def _free_name(page, stem: str) -> pikepdf.Name:
+    """`stem`, or `stem` and a number, whichever the page's XObjects do not use yet."""
+    resources = page.obj.get("/Resources")
+    taken = set(resources.get("/XObject", {}).keys()) if resources is not None else set()
+    number = 0
+    while (stem + (str(number) if number else "")) in taken:
+        number += 1
+    return pikepdf.Name(stem + (str(number) if number else ""))
+
+
+_STATE_ONLY = {"q", "Q", "cm", "gs"}  # operators that draw nothing
+
+
+def _draws(page) -> bool:
+    """Whether a page's content draws anything (a page with no margin box on it only sets its coordinates)."""
+    return any(str(operator) not in _STATE_ONLY for _, operator in pikepdf.parse_content_stream(page))
 
 
 def _copy(out, part, value):
@@ -234,8 +304,17 @@ _TAG = re.compile(r"^[A-Z]{6}\+")
 
 
 def _fonts(page):
-    """(the font dictionaries that name it, its descriptor) of every embedded font a page uses."""
+    """(the font dictionaries that name it, its descriptor) of every embedded font a page uses, itself or
+    in the form XObjects it draws (the stamped furniture)."""
     resources = page.obj.get("/Resources")
+    yield from _resource_fonts(resources)
+    xobjects = resources.get("/XObject") if resources is not None else None
+    for _, xobject in (xobjects.items() if xobjects is not None else ()):
+        if xobject.get("/Subtype") == "/Form":
+            yield from _resource_fonts(xobject.get("/Resources"))
+
+
+def _resource_fonts(resources):
     fonts = resources.get("/Font") if resources is not None else None
     for _, font in (fonts.items() if fonts is not None else ()):
         if "/FontDescriptor" in font:

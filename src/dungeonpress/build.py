@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dungeonpress import __version__, products, resources
+from dungeonpress.errors import RenderError
 from dungeonpress.model import Content
 from dungeonpress.products.common import BuildContext, Command, Output
 
@@ -60,19 +61,20 @@ class PartCache:
     TEXT = (".yaml", ".yml", ".md")  # content whose words reach a part only through its HTML
     MAX_BYTES = 200_000_000  # a part is a few hundred kB; more is not one of ours
 
-    def __init__(self, folder: Path, user_packs=()):
+    def __init__(self, folder: Path, user_packs=(), engine=None):
         self.folder = Path(folder)
         self._roots = [CONTENT_DIR, *[Path(p) for p in user_packs]]
         self._environment = None
+        self._engine = engine or _native_versions  # () -> the engine's C libraries' versions (in a worker, if any)
 
     def _path(self, key: str) -> Path:
         import hashlib
         import json
         if self._environment is None:  # hashed once, when a book first asks
-            from dungeonpress import manifest, pdf  # loaded when a book is laid out, not for --help
+            from dungeonpress import manifest  # loaded when a book is laid out, not for --help
             described = json.dumps({"templates": manifest.tree_digest(TEMPLATES_DIR),
                                     "source": manifest.tree_digest(manifest.SOURCE_DIR), "versions": manifest.versions(),
-                                    "engine": pdf.native_versions(),
+                                    "engine": self._engine(),
                                     "media": manifest.media_digest(self._roots, self.TEXT)}, sort_keys=True)
             self._environment = hashlib.sha256(described.encode()).hexdigest()
         return self.folder / (hashlib.sha256(f"{self._environment}/{key}".encode()).hexdigest() + ".laid")
@@ -93,6 +95,70 @@ class PartCache:
         write_atomic(self._path(key), part.to_bytes())
 
 
+class PartWorkers:
+    """Runs a book's parts (products' `ctx.run_parts(fn, jobs)`) in `processes` worker processes.
+
+    Each worker is a fresh interpreter (spawned, not forked: it holds WeasyPrint and one part at a time, never
+    a copy of this process's content), started when a book first asks and kept for the rest of the run. The
+    longest documents are sent first so the last one to finish is short. `fn` and the jobs are plain values
+    (pickled); results come back in the jobs' order, and a worker's error is raised here.
+    """
+
+    def __init__(self, processes: int = 2):
+        self.processes = processes
+        self._pool = None
+
+    def start(self) -> None:
+        """Start the workers now (they import WeasyPrint while this process renders the book's HTML)."""
+        if self.processes < 2 or self._pool is not None:
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_import_engine)
+        for _ in range(self.processes):  # a pool starts a process per task waiting: one each
+            self._pool.submit(_import_engine)
+
+    def ask(self, fn):
+        """fn() in a worker: what only a process with WeasyPrint loaded can answer (this one never loads it)."""
+        if self.processes < 2:
+            return fn()
+        self.start()
+        return self._pool.submit(fn).result()
+
+    def __call__(self, fn, jobs: list) -> list:
+        if self.processes < 2 or (len(jobs) < 2 and self._pool is None):
+            return [fn(job) for job in jobs]
+        self.start()
+        order = sorted(range(len(jobs)), key=lambda i: -len(getattr(jobs[i], "html", "")))
+        from concurrent.futures.process import BrokenProcessPool
+        futures = {i: self._pool.submit(fn, jobs[i]) for i in order}
+        try:
+            return [futures[i].result() for i in range(len(jobs))]
+        except BrokenProcessPool:
+            self.close()
+            raise RenderError("a worker laying out the book's parts stopped (killed, or out of memory: "
+                              "see --item-memory)") from None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+
+def _import_engine() -> None:
+    """What a worker does first: import WeasyPrint (through pdf), so its first part pays for no import."""
+    from dungeonpress import pdf  # noqa: F401
+
+
+def _native_versions() -> dict:
+    from dungeonpress import pdf
+    return pdf.native_versions()
+
+
+PART_WORKERS = 2  # the machines we build on have two cores
+
+
 def context_for(content: Content, *, seed=None, progress=None, on_item=None, user_packs=(), strict: bool = False,
                 theme: str = "standard", out_dir: Path = DEFAULT_OUT, max_pages: int | None = None,
                 keep_parts: bool = False) -> BuildContext:
@@ -104,11 +170,12 @@ def context_for(content: Content, *, seed=None, progress=None, on_item=None, use
     inside = out.is_relative_to(here) and templates.is_relative_to(here)
     href = Path(os.path.relpath(templates, out)).as_posix() if inside else ""
     # `keep_parts`: books reuse the parts an earlier run laid out into the same folder (an edit re-lays its part).
-    cache = PartCache(Path(out_dir) / PART_CACHE, user_packs) if keep_parts else None
+    workers = PartWorkers(PART_WORKERS) if keep_parts else None
+    cache = PartCache(Path(out_dir) / PART_CACHE, user_packs, lambda: workers.ask(_native_versions)) if keep_parts else None
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
                         version=__version__, progress=progress, on_item=on_item, strict=strict, theme=theme, templates_href=href,
                         packs_label=packs_label(user_packs), max_pages=max_pages,
-                        part_cache=cache)
+                        part_cache=cache, run_parts=workers)
 
 
 def packs_label(user_packs) -> str:
@@ -140,7 +207,11 @@ def make(command: Command, ctx: BuildContext, options, *, count_pages: bool = Fa
 def run_command(command: Command, ctx: BuildContext, options, out_dir: Path, *,
                 count_pages: bool = False) -> BuildReport:
     """Make every output of one command, then write them all (nothing is written if making fails)."""
-    outputs, warnings, pages = make(command, ctx, options, count_pages=count_pages)
+    try:
+        outputs, warnings, pages = make(command, ctx, options, count_pages=count_pages)
+    finally:
+        if isinstance(ctx.run_parts, PartWorkers):  # its workers are done with this command's book
+            ctx.run_parts.close()
     report = BuildReport(warnings=warnings)
     report.written = write_outputs(out_dir, outputs)
     report.sizes = [len(output.data) for output in outputs]

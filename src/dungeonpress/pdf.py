@@ -326,11 +326,14 @@ class PageMeasure:
 
     height: float
     boxes: dict  # anchor (element id) -> (top, bottom) of its box on this page
+    name: str = ""  # the page's name (CSS `page`: "cover", "sheet"…; "" for the default page)
+    blank: bool = False  # a page a forced break to a left or right page left empty
 
 
 def measure(rendered: Rendered) -> tuple:
     """Every page of a laid-out document as a PageMeasure, in order."""
-    return tuple(PageMeasure(page.height, {name: (top, bottom) for name, (_, top, _, bottom) in page.anchors.items()})
+    return tuple(PageMeasure(page.height, {name: (top, bottom) for name, (_, top, _, bottom) in page.anchors.items()},
+                             page._page_box.page_type.name, page._page_box.page_type.blank)
                  for page in rendered.document.pages)
 
 
@@ -377,15 +380,19 @@ PRINT_VARIANT = "pdf/x-3"
 FIXED_DATE = "2000-01-01T00:00:00+00:00"
 
 
-def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = TAGGED_VARIANT) -> bytes:
+def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = TAGGED_VARIANT,
+              tags: bool = True) -> bytes:
     """PDF bytes for a laid-out document, with a fixed identifier so rebuilds are byte-identical.
 
     `variant` is a WeasyPrint PDF variant: PDF/UA-1 (tagged) unless PRINT_VARIANT is asked for,
-    which is tagged as well.
+    which is tagged as well. `tags=False` (with `variant=None`) writes no structure: a book's page
+    furniture, which the binder stamps onto the pages as artifacts.
     """
     digest = hashlib.sha256(repr([(p.width, p.height) for p in rendered.document.pages]).encode())
     options = {"pdf_identifier": digest.hexdigest()[:32].encode(), "pdf_forms": forms,
-               "pdf_tags": True, "finisher": _finish_forms if forms else _finish}
+               "pdf_tags": tags}
+    if tags:
+        options["finisher"] = _finish_forms if forms else _finish
     if variant:
         options["pdf_variant"] = variant
     if variant and variant.startswith("pdf/x"):

@@ -1,38 +1,50 @@
-"""A book laid out part by part: each part's HTML at its first page number → its PDF (cached), bound into one book.
+"""A book laid out part by part: each part's HTML → its PDF (cached, laid out in any order), bound into one book.
 
 One WeasyPrint document per part (the front matter, each chapter, the back matter) is laid out, written to
-PDF and freed before the next, so no process holds the whole book's boxes; a part whose HTML, starting page
-and tools are unchanged comes from the cache. What one document gave survives: page numbers (each part's
-first page is numbered on from the last: `@page :first { counter-reset: page N }`, and an even first page
-is a left-hand page), running heads (each part sets its own), the contents' page numbers (laid out last,
-from where the other parts put each anchor: target-counter does not reach into another document), links
-between parts (stand-in anchors keep them; the binder drops the stand-ins' destinations), bookmarks and
-the tagged structure (bind).
+PDF and freed, so no process holds the whole book's boxes. A part's layout depends on nothing outside it,
+so parts can be laid out at once in separate processes, and a cached part stays good when the parts before
+it change length:
+- every part starts on a right-hand page (a blank left-hand page is put before it when needed), so which
+  side each of its pages falls on is fixed, and with it the page's margins and running head;
+- what does depend on where a part falls, the page numbers (and `counter(pages)`), is left out of the
+  parts and laid out last as the book's *furniture*: one small document of empty pages, one per page of
+  the book, with the same page names, whose margin boxes are stamped onto the book's pages as artifacts;
+- the contents' page numbers are a second pass, laid out when every part's length is known
+  (target-counter does not reach into another document);
+- links between parts are kept by stand-in anchors (the binder drops the stand-ins' destinations);
+- a part sets its own running heads: a string one part sets (`string-set`) does not carry into the next.
+The binder (bind.py) keeps bookmarks, named destinations and one tagged structure tree.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html as markup
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from dungeonpress import bind, pdf
 from dungeonpress.errors import RenderError
-from dungeonpress.paginate.pages import drop_spare_pages, spare_pages
 
 _IDS = re.compile(r'\bid="([^"]+)"')
 _HREFS = re.compile(r'\bhref="#([^"]+)"')
 _BODY = re.compile(r"<body[^>]*>")
 
+# The furniture document draws only margin boxes: no page background (a print shop's cover tint), no crop
+# marks (the parts have them), nothing in the pages themselves.
+FURNITURE_CSS = ("@page { background: none !important; marks: none !important; } "
+                 "html, body { background: none !important; margin: 0 !important; } "
+                 ".furniture-page { break-before: page; height: 0; }")
+
 
 @dataclass(frozen=True)
 class Part:
-    """One document of the book: `html(page_css, numbers)` is its HTML with `page_css` (start_css: where its
-    pages start) in a <style> after its stylesheets.
+    """One document of the book: `html(part_css, numbers)` is its HTML with `part_css` (see part_css) in a
+    <style> after its stylesheets. Its page numbers must be left out (the furniture prints them).
 
     `numbers` maps every anchor of the other parts to its page number, for a part that prints them (the
-    contents); it is empty on the first pass. `numbered` says the part reads `numbers`: it is laid out last.
+    contents); it is empty on the first pass. `numbered` says the part reads `numbers`: it is laid out again
+    once every other part is placed, and must keep its length.
     """
 
     name: str
@@ -41,41 +53,57 @@ class Part:
 
 
 @dataclass(frozen=True)
-class LaidPart:
-    """A part as PDF bytes, with its page count and each of its anchors' page index (0-based, in the part)."""
+class Job:
+    """One document for a worker to lay out: a part, the contents with their numbers, or the book's furniture.
+
+    `pad_to` (the last part): keep just enough spare notes pages for the book to end on a multiple of
+    `pad_to` pages, for each even number of pages that may come before it (one LaidPart each).
+    """
 
     name: str
-    start: int
+    html: str
+    pad_to: int = 0
+    foreign: tuple = ()  # stand-in anchors it holds for other parts' anchors
+    furniture: bool = False  # written untagged: the binder stamps it as artifacts
+
+
+@dataclass(frozen=True)
+class LaidPart:
+    """A part as PDF bytes, with its page count, each of its anchors' page index (0-based, in the part) and
+    each page's name ("" the default page; None a blank page). `before`: for the last part of a padded
+    book, the number of pages before it (mod the padding) it was padded for. `start`: its first page in the
+    book, once placed (0 while it is not)."""
+
+    name: str
     data: bytes
     pages: int
     anchor_pages: dict  # each anchor the part holds -> its page index in the part
     warnings: tuple
     stand_ins: tuple  # names the part holds only as stand-ins for other parts' anchors
+    page_names: tuple = ()
+    before: int = 0
+    start: int = 0
 
     def to_bytes(self) -> bytes:
         """The part as one line of JSON and its PDF after it (what a cache on disk keeps; nothing executable)."""
-        head = {"name": self.name, "start": self.start, "pages": self.pages, "anchor_pages": self.anchor_pages,
-                "warnings": list(self.warnings), "stand_ins": list(self.stand_ins)}
+        head = {"name": self.name, "pages": self.pages, "anchor_pages": self.anchor_pages,
+                "warnings": list(self.warnings), "stand_ins": list(self.stand_ins),
+                "page_names": list(self.page_names), "before": self.before}
         return json.dumps(head, sort_keys=True).encode() + b"\n" + self.data
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "LaidPart":
         head, _, pdf_bytes = data.partition(b"\n")
         fields = json.loads(head)
-        return cls(fields["name"], fields["start"], pdf_bytes, fields["pages"], fields["anchor_pages"],
-                   tuple(fields["warnings"]), tuple(fields["stand_ins"]))
+        return cls(fields["name"], pdf_bytes, fields["pages"], fields["anchor_pages"], tuple(fields["warnings"]),
+                   tuple(fields["stand_ins"]), tuple(fields["page_names"]), fields["before"])
 
 
-def start_css(start: int, *, first: bool = False, last: bool = False) -> str:
-    """The CSS of a part whose first page is page `start`: pages numbered on from it, an even first page a
-    left-hand page, and the body's own margins only where the whole book has them (its first page's top,
+def part_css(*, first: bool = False, last: bool = False) -> str:
+    """The CSS of a part: the body's own margins only where the whole book has them (its first page's top,
     its last page's foot), so every line falls where it falls in the book laid out whole."""
-    css = f"@page :first {{ counter-reset: page {start}; }}"
-    if not first:
-        css += " body { margin-top: 0; }"
-    if not last:
-        css += " body { margin-bottom: 0; }"
-    return css + (" html { break-before: left; }" if start % 2 == 0 else "")
+    css = [] if first else ["body { margin-top: 0; }"]
+    return " ".join(css + ([] if last else ["body { margin-bottom: 0; }"]))
 
 
 def stand_ins(html: str) -> tuple[str, list]:
@@ -94,81 +122,137 @@ def stand_ins(html: str) -> tuple[str, list]:
     return html[:body.end()] + spans + html[body.end():], foreign
 
 
+def furniture_html(html: str, page_names: list) -> str:
+    """The book's furniture: `html`'s head (the book's stylesheets) and one empty page per page of the book,
+    named as that page is, so each gets the margin boxes (page numbers) the book's page would have had."""
+    body = _BODY.search(html)
+    if body is None:
+        raise RenderError("the book's furniture has no <body>")
+    pages = "".join(f'<div class="furniture-page" style="page: {markup.escape(name or "auto")}"></div>'
+                    for name in page_names)
+    return html[:body.end()] + pages + "</body></html>"
+
+
 def part_key(html: str, pad_to: int = 0, before: int = 0) -> str:
-    """The cache key of a part: its HTML (its start page included) and how it is padded. The cache itself
-    answers for everything else a PDF depends on (stylesheets, fonts, our code, library versions)."""
+    """The cache key of a part: its HTML and how it is padded. The cache itself answers for everything else
+    a PDF depends on (stylesheets, fonts, our code, library versions)."""
     return hashlib.sha256(f"{pad_to}/{before}\n{html}".encode()).hexdigest()
 
 
-def lay_out_part(name: str, html: str, start: int, lay_out, write, *, pad_to: int = 0,
-                 before: int = 0, foreign: tuple = ()) -> LaidPart:
-    """Lay one part out, written to PDF bytes and freed. `pad_to`: drop spare notes pages so the book
-    (`before` pages ahead of this part) ends on a multiple of `pad_to` pages."""
-    rendered = lay_out(html)
-    if pad_to:
-        spares = len(spare_pages(pdf.measure(rendered)))
-        needed = -(before + rendered.page_count - spares) % pad_to
-        rendered = drop_spare_pages(rendered, spares - needed)
-        if (before + rendered.page_count) % pad_to:
-            raise RenderError(f"{name} has {before + rendered.page_count} pages after padding with {spares} "
-                              f"spare notes pages (expected a multiple of {pad_to})")
+def lay_out_job(job: Job, lay_out, write) -> list:
+    """Lay one job out, written to PDF bytes and freed: [LaidPart], one per padding of a padded last part.
+
+    `lay_out(html) -> pdf.Rendered`, `write(rendered) -> bytes` (tagged; the furniture is written untagged).
+    What a worker process runs; it reads nothing but the job.
+    """
+    from dungeonpress import pdf  # the engine is loaded where parts are laid out, not where they are bound
+    from dungeonpress.paginate.pages import drop_spare_pages, spare_pages
+    rendered = lay_out(job.html)
+    if job.furniture:
+        return [_laid(job, rendered, pdf.write_pdf(rendered, variant=None, tags=False))]
+    if not job.pad_to:
+        return [_laid(job, rendered, write(rendered))]
+    spares = len(spare_pages(pdf.measure(rendered)))
+    laid = []
+    for before in range(0, job.pad_to, 2):  # every part starts on a right-hand page: an even number before
+        needed = -(before + rendered.page_count - spares) % job.pad_to
+        padded = drop_spare_pages(rendered, spares - needed)
+        if (before + padded.page_count) % job.pad_to:
+            raise RenderError(f"{job.name} has {before + padded.page_count} pages after padding with {spares} "
+                              f"spare notes pages (expected a multiple of {job.pad_to})")
+        laid.append(replace(_laid(job, padded, write(padded)), before=before))
+    return laid
+
+
+def _laid(job: Job, rendered, data: bytes) -> LaidPart:
+    from dungeonpress import pdf
+    measured = pdf.measure(rendered)
     anchors = {}
-    for index, page in enumerate(pdf.measure(rendered)):
+    for index, page in enumerate(measured):
         for anchor in page.boxes:
             anchors.setdefault(anchor, index)
-    data = write(rendered)
-    own = {anchor: page for anchor, page in anchors.items() if anchor not in foreign}
-    return LaidPart(name, start, data, rendered.page_count, own, tuple(rendered.warnings), tuple(foreign))
+    own = {anchor: page for anchor, page in anchors.items() if anchor not in job.foreign}
+    names = tuple(None if page.blank else page.name for page in measured)
+    return LaidPart(job.name, data, rendered.page_count, own, tuple(rendered.warnings), tuple(job.foreign), names)
 
 
-def lay_out_book(parts: list, lay_out, write, *, cache=None, pad_to: int = 0,
+def in_process(lay_out, write):
+    """A runner for lay_out_book that lays every job out in this process, one after another."""
+    return lambda jobs: [lay_out_job(job, lay_out, write) for job in jobs]
+
+
+def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int = 0,
                  name: str = "the book") -> tuple[bytes, list]:
-    """The book bound from its parts, and every part as laid out (LaidPart, in order).
+    """The book bound from its parts, and every part as placed in it (LaidPart with its start, in order).
 
-    `lay_out(html) -> pdf.Rendered`, `write(rendered) -> bytes`. The numbered part (the contents) is laid out
-    twice: once to learn its length, which places every later part, and last with their page numbers.
-    `cache` (a mapping, or None) holds laid parts by part_key; it must keep apart what the HTML does not say
-    (stylesheets, fonts, templates, tool and library versions: build.PartCache does). `pad_to` pads the last
-    part's spare pages.
+    `run(jobs) -> [[LaidPart, …] for each job]` lays jobs out (in this process: in_process; or in workers,
+    in any order: no job reads another's result). `furniture.html(css, {})` gives the book's stylesheets
+    with its page numbers kept. `cache` (a mapping, or None) holds laid parts by part_key; it must keep
+    apart what the HTML does not say (stylesheets, fonts, templates, tool and library versions:
+    build.PartCache does). `pad_to` pads the last part's spare pages.
     """
     cache = {} if cache is None else cache
-    first_pass = {}
-    start, laid = 1, []
-    for index, part in enumerate(parts):
-        last = index == len(parts) - 1
-        if part.numbered:  # placed by its length now (laid out with stand-in numbers; cached), numbered at the end
-            probe = _cached_or_laid(part, start, {}, lay_out, write, cache, first=index == 0, last=last)
-            first_pass[part.name] = probe.pages
-            laid.append(None)
-            start += probe.pages
-            continue
-        item = _cached_or_laid(part, start, {}, lay_out, write, cache, first=index == 0, last=last,
-                               pad_to=pad_to if last else 0, before=start - 1)
-        laid.append(item)
+    last = len(parts) - 1
+
+    # 1. Every part (the contents with stand-in numbers, which fix their length), from the cache or laid out.
+    jobs = [_job(part, part.html(part_css(first=i == 0, last=i == last), {}), pad_to if i == last else 0)
+            for i, part in enumerate(parts)]
+    laid = _cached_or_run(jobs, run, cache)
+
+    # 2. Place them: each on a right-hand page, the last one padded for what comes before it.
+    placed, blanks, start = [], [], 1
+    for i, variants in enumerate(laid):
+        blanks.append(start % 2 == 0)
+        start += blanks[-1]
+        item = next(v for v in variants if v.before == (start - 1) % pad_to) if i == last and pad_to else variants[0]
+        placed.append(replace(item, start=start))
         start += item.pages
-    numbers = {anchor: item.start + page for item in laid if item is not None for anchor, page in item.anchor_pages.items()}
-    for index, part in enumerate(parts):
-        if laid[index] is None:
-            starts_at = 1 + sum(first_pass.get(p.name, 0) if laid[i] is None else laid[i].pages
-                                for i, p in enumerate(parts[:index]))
-            item = _cached_or_laid(part, starts_at, numbers, lay_out, write, cache, first=index == 0,
-                                   last=index == len(parts) - 1)
-            if item.pages != first_pass[part.name]:
-                raise RenderError(f"{name}: its {part.name} took {item.pages} pages with page numbers, "
-                                  f"{first_pass[part.name]} without")
-            laid[index] = item
-    return bind.bind([item.data for item in laid], drop_dests=[item.stand_ins for item in laid]), laid
+    numbers = {anchor: item.start + page for item in placed for anchor, page in item.anchor_pages.items()}
+
+    # 3. The contents with their numbers, and the furniture for every page, laid out together.
+    page_names = []
+    for blank, item in zip(blanks, placed):
+        page_names += [None] * blank + list(item.page_names)
+    numbered = [i for i, part in enumerate(parts) if part.numbered]
+    second = [_job(parts[i], parts[i].html(part_css(first=i == 0, last=i == last), numbers)) for i in numbered]
+    second.append(Job("furniture", furniture_html(furniture.html(FURNITURE_CSS, {}), page_names), furniture=True))
+    *contents, (folios,) = _cached_or_run(second, run, cache)
+    for i, (item,) in zip(numbered, contents):
+        if item.pages != placed[i].pages:
+            raise RenderError(f"{name}: its {parts[i].name} took {item.pages} pages with page numbers, "
+                              f"{placed[i].pages} without")
+        placed[i] = replace(item, start=placed[i].start)
+    if folios.pages != len(page_names):
+        raise RenderError(f"{name}: its page numbers took {folios.pages} pages for a book of {len(page_names)}")
+
+    # 4. Bind: blank pages where a part had to wait for a right-hand page, the furniture stamped on the rest.
+    from dungeonpress import bind  # pikepdf: loaded where the book is bound, not in the workers
+    data = bind.bind([item.data for item in placed], drop_dests=[item.stand_ins for item in placed],
+                     blank_before=blanks, furniture=folios.data,
+                     stamped=[name is not None for name in page_names])
+    return data, placed
 
 
-def _cached_or_laid(part: Part, start: int, numbers: dict, lay_out, write, cache, *, first: bool, last: bool,
-                    pad_to: int = 0, before: int = 0) -> LaidPart:
-    html, foreign = stand_ins(part.html(start_css(start, first=first, last=last), numbers))
-    key = part_key(html, pad_to, before)
-    if key in cache:
+def _job(part: Part, html: str, pad_to: int = 0) -> Job:
+    html, foreign = stand_ins(html)
+    return Job(part.name, html, pad_to, tuple(foreign))
+
+
+def _keys(job: Job) -> list:
+    return [part_key(job.html, job.pad_to, before) for before in (range(0, job.pad_to, 2) if job.pad_to else (0,))]
+
+
+def _cached_or_run(jobs: list, run, cache) -> list:
+    """[[LaidPart, …] for each job]: from the cache where every variant is there, the rest laid out by `run`."""
+    found = []
+    for job in jobs:
         try:
-            return cache[key]
-        except KeyError:  # gone or damaged since: laid out again
-            pass
-    item = lay_out_part(part.name, html, start, lay_out, write, pad_to=pad_to, before=before, foreign=tuple(foreign))
-    cache[key] = item
-    return item
+            found.append([cache[key] for key in _keys(job)])
+        except KeyError:  # not there, or gone or damaged since: laid out again
+            found.append(None)
+    todo = [i for i, item in enumerate(found) if item is None]
+    for i, variants in zip(todo, run([jobs[i] for i in todo]) if todo else []):
+        for key, item in zip(_keys(jobs[i]), variants):
+            cache[key] = item
+        found[i] = variants
+    return found

@@ -31,19 +31,22 @@ class RulebookOptions(options.PrintShopOptions):
 
 def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     """The reading PDF and, unless only one layout is asked for, booklets for each paper."""
-    from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
+    from dungeonpress import impose  # loaded when a product is made, not for --help (WeasyPrint: in PartLayout)
     from dungeonpress.paginate import book
     # 1. Chapters: Markdown with directives → HTML, and the headings for contents and bookmarks.
     if ctx.content.book is None:
         raise RenderError("no book.yaml in the content: nothing to build (expected content/dungeoneer/book.yaml)")
+    if hasattr(ctx.run_parts, "start"):  # worker processes: started now, they load WeasyPrint while the HTML is made
+        ctx.run_parts.start()
     parts = book_parts(ctx, opts)
 
     # 2. Lay the book out part by part (front matter, each chapter, back matter with spare notes pages,
-    #    just enough kept to fold into a booklet), each part written and freed, then bound into one PDF.
+    #    just enough kept to fold into a booklet), in the build's worker processes when it has them, each
+    #    part written and freed, then bound into one PDF with its page numbers stamped on.
     ctx.tick(0, 3, "laying out the rulebook")
-    variant = pdf.PRINT_VARIANT if opts.pdf_x else pdf.TAGGED_VARIANT
-    reading, laid = book.lay_out_book(parts, lambda html: layout(ctx, html),
-                                      lambda rendered: checked_pdf(rendered, variant=variant),
+    worker = PartLayout(ctx.templates_dir, tuple(ctx.roots), ctx.max_pages, opts.pdf_x)
+    run = ctx.run_parts or (lambda fn, jobs: [fn(job) for job in jobs])
+    reading, laid = book.lay_out_book(parts, lambda jobs: run(worker, jobs), furniture=furniture_part(ctx, opts),
                                       cache=ctx.part_cache, pad_to=4, name=NAME)
     ctx.warnings.extend(warning for part in laid for warning in part.warnings)
     ctx.tick(1, 3, "imposing booklets")
@@ -72,26 +75,61 @@ def book_html(ctx: BuildContext, opts: RulebookOptions) -> str:
 TOC_NUMBERS_CSS = ('.toc a::after { content: leader(". ") attr(data-page); } '
                    '.toc li.l1 a::after { content: leader(" ") attr(data-page); }')
 WIDEST_NUMBER = "000"  # what the contents print before the chapters are placed (its length must not change)
+# A part prints no page numbers: where it falls is not known while it is laid out (paginate.book's
+# furniture stamps them, from book.css's own @page rules).
+NO_FOLIOS_CSS = "@page { @bottom-center { content: none; } }"
 
 
-def book_parts(ctx: BuildContext, opts: RulebookOptions) -> list:
+@dataclass(frozen=True)
+class PartLayout:
+    """Lays out one paginate.book Job against the templates (what a worker process is sent: plain values)."""
+
+    templates_dir: Path
+    roots: tuple
+    max_pages: int | None  # None: pdf.MAX_PAGES
+    print_shop: bool  # PDF/X rather than PDF/UA
+
+    def __call__(self, job):
+        from dungeonpress import pdf
+        from dungeonpress.paginate import book
+        variant = pdf.PRINT_VARIANT if self.print_shop else pdf.TAGGED_VARIANT
+        return book.lay_out_job(job, lambda html: pdf.layout_html(html, base_url=self.templates_dir, roots=self.roots,
+                                                                  max_pages=self.max_pages or pdf.MAX_PAGES),
+                                lambda rendered: checked_pdf(rendered, variant=variant))
+
+
+def _shared(ctx: BuildContext, opts: RulebookOptions) -> dict:
+    return dict(book=ctx.content.book, chapters=chapter_views(ctx), notes_pages=notes_view(MAX_NOTES),
+                quickref=quickref_view(ctx), charsheet=simple_sheet_view(), digest=ctx.content.digest[:12],
+                page_css=opts.page_css())
+
+
+def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = None) -> list:
     """The book as paginate.book parts: the front matter (numbered last), each chapter, the back matter."""
     from collections import defaultdict
     from dungeonpress.paginate.book import Part
-    shared = dict(book=ctx.content.book, chapters=chapter_views(ctx), notes_pages=notes_view(MAX_NOTES),
-                  quickref=quickref_view(ctx), charsheet=simple_sheet_view(), digest=ctx.content.digest[:12],
-                  page_css=opts.page_css())
+    shared = shared or _shared(ctx, opts)
 
     def part(which, numbered=False):
         def html(page_css: str, numbers: dict) -> str:
             pages = numbers or defaultdict(lambda: WIDEST_NUMBER)
             return html_from_template(ctx, "book.html.j2", part=which, toc_pages=pages if numbered else None,
-                                      part_css=page_css + (" " + TOC_NUMBERS_CSS if numbered else ""), **shared)
+                                      part_css=" ".join([page_css, NO_FOLIOS_CSS] + ([TOC_NUMBERS_CSS] if numbered else [])),
+                                      **shared)
         return html
 
     return [Part("contents", part("front", numbered=True), numbered=True),
             *[Part(f"chapter {n}", part(n - 1)) for n in range(1, len(shared["chapters"]) + 1)],
             Part("back matter", part("back"))]
+
+
+def furniture_part(ctx: BuildContext, opts: RulebookOptions):
+    """The book's stylesheets with its page numbers (paginate.book takes the head for the book's furniture)."""
+    from dungeonpress.paginate.book import Part
+    shared = dict(book=ctx.content.book, chapters=[], notes_pages=[], quickref={}, charsheet=simple_sheet_view(),
+                  digest=ctx.content.digest[:12], page_css=opts.page_css())
+    return Part("furniture", lambda page_css, numbers: html_from_template(ctx, "book.html.j2", part="furniture",
+                                                                          toc_pages=None, part_css=page_css, **shared))
 
 
 def chapter_views(ctx: BuildContext) -> list:
