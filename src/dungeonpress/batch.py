@@ -83,7 +83,7 @@ def make_item(settings: Settings, item: Item):
     """
     from dungeonpress import build
     from dungeonpress.products import options as option_types
-    content = _content(settings.user_packs)
+    content = _content(settings.user_packs, settings.out_dir)
     command = next(c for c in build.commands() if c.full_name == item.command)
     opts = option_types.parse(command.options, item.options)
     ctx = build.context_for(content, seed=item.seed, user_packs=list(settings.user_packs), strict=settings.strict,
@@ -97,10 +97,12 @@ def make_item(settings: Settings, item: Item):
 _CONTENT: dict = {}
 
 
-def _content(user_packs: tuple):
+def _content(user_packs: tuple, out_dir: str = "build"):
+    from pathlib import Path
+
     from dungeonpress import build
-    if user_packs not in _CONTENT:
-        _CONTENT[user_packs] = build.load_content(list(user_packs))
+    if user_packs not in _CONTENT:  # the model the run checked first is in the build folder's cache
+        _CONTENT[user_packs] = build.load_content(list(user_packs), Path(out_dir) / build.CONTENT_CACHE)
     return _CONTENT[user_packs]
 
 

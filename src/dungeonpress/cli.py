@@ -341,7 +341,7 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
     items = _supervised_items(args, jobs, stderr)
     if items is not None:
         return _run_supervised(args, items, level, stdout, stderr)
-    content = build.load_content(args.content)
+    content = build.load_content(args.content, _content_cache(args))
     for warning in content.warnings:  # files a pack holds that were not read: say so, never pass them over
         if level != progress.QUIET or strict:
             print(f"{'error' if strict else 'warning'}: {warning}", file=stderr)
@@ -384,6 +384,13 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
         if found != EXIT_OK and args.strict:
             status = EXIT_FAILED
     return status
+
+
+def _content_cache(args) -> Path | None:
+    """Where a build keeps its checked content model: OUT/.cache/content, in a build folder that is already there
+    (a first run that fails leaves no folder behind). `validate` reads every file every time."""
+    out = Path(args.out)
+    return out / build.CONTENT_CACHE if args.command != "validate" and out.is_dir() else None
 
 
 def _run_jobs(args, content, jobs, display, pdfs) -> bool:
@@ -486,7 +493,7 @@ def _run_supervised(args, items, level, stdout, stderr) -> int:
             display.event(Event(event.kind, label))
 
     def check_content():  # content mistakes are reported once, here, not once per item by every worker
-        for warning in build.load_content(args.content).warnings:
+        for warning in build.load_content(args.content, args.out / build.CONTENT_CACHE).warnings:  # the run writes there
             display.warning(warning, error=args.strict)
 
     try:
