@@ -382,6 +382,7 @@ def build_and_record(items, settings: Settings, out_dir, *, on_event=None, befor
 
     if todo and before:
         before()
+    made: dict = {}  # this run's entries: written over whatever the manifest holds when each is recorded
 
     def record(result: Result) -> None:
         status, error = result.status, result.error
@@ -402,7 +403,10 @@ def build_and_record(items, settings: Settings, out_dir, *, on_event=None, befor
                                              status=status, outputs=result.outputs if status == "built" else (),
                                              error=error, seconds=result.seconds, peak_mib=result.peak_mib,
                                              worker=result.worker, native=result.native)
-        build.write_outputs(out_dir, [_manifest_output(manifest, entries)])
+        made[item.label] = entries[item.label]
+        with build.folder_lock(out_dir):  # other parts of a --shard run may write this folder's manifest too
+            merged = dict(manifest.read(out_dir).get("items", {})) | made
+            build.write_outputs(out_dir, [_manifest_output(manifest, merged)])
         summary.manifest = out_dir / manifest.NAME
 
     try:

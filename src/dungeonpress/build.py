@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -249,6 +250,66 @@ def _ours(stat) -> bool:
     if not hasattr(os, "getuid"):
         return True
     return stat.st_uid == os.getuid() and not stat.st_mode & 0o022
+
+
+def read_seeds(path: Path, *, max_digits: int, max_seeds: int) -> list[int]:
+    """The seeds a `--seeds` file lists: one whole number a line, blank lines and `#` comments skipped.
+
+    UsageError, one line naming FILE:LINE, for a line that is not a seed or a seed listed twice (two
+    outputs of one name); for a file that is missing, not a regular file, too big or lists none.
+    """
+    from dungeonpress.errors import UsageError
+    shown = str(path)
+    try:
+        if not Path(path).is_file():  # a FIFO or a device would block or never end
+            raise UsageError(f"--seeds {shown}: no such file" if not Path(path).exists() else
+                             f"--seeds {shown}: not a regular file")
+        if Path(path).stat().st_size > max_seeds * (max_digits + 2) + 1_000_000:
+            raise UsageError(f"--seeds {shown}: the file is too big for {max_seeds:,} seeds")
+        text = Path(path).read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"--seeds {shown}: not UTF-8 text (one seed a line)") from None
+    except OSError as exc:
+        raise UsageError(f"--seeds {shown}: {exc.strerror or exc}") from None
+    seeds, first = [], {}
+    for number, line in enumerate(text.splitlines(), 1):
+        word = line.split("#", 1)[0].strip()
+        if not word:
+            continue
+        if not (word.isascii() and word.isdigit() and len(word) <= max_digits):
+            raise UsageError(f"--seeds {shown}:{number}: {word[:40]!r} is not a seed (a whole number of at most "
+                             f"{max_digits} digits)")
+        seed = int(word)
+        if seed in first:
+            raise UsageError(f"--seeds {shown}:{number}: seed {seed} is listed twice (first on line {first[seed]})")
+        first[seed] = number
+        seeds.append(seed)
+        if len(seeds) > max_seeds:
+            raise UsageError(f"--seeds {shown}:{number}: more than {max_seeds:,} seeds (split the file)")
+    if not seeds:
+        raise UsageError(f"--seeds {shown}: lists no seeds (one whole number a line)")
+    return seeds
+
+
+@contextlib.contextmanager
+def folder_lock(folder: Path):
+    """Hold an exclusive lock on `folder` while the block runs (runs writing one folder at once take turns).
+
+    The lock is a file this tool makes, `.cache/lock`; where the system has no flock the block just runs.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    lock = Path(folder) / ".cache" / "lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def context_for(content: Content, *, seed=None, progress=None, on_item=None, user_packs=(), strict: bool = False,
