@@ -23,7 +23,15 @@ ITEM_MEMORY_MB = 2048  # address space per worker (RLIMIT_AS); a zine worker pea
 # at 256 MiB one zine in four died that way. 512 MiB leaves a zine or booklet room to spare; the
 # rulebook there fails cleanly ("memory limit (512 MiB) exceeded") and builds at 640.
 MIN_ITEM_MEMORY_MB = 512
-_START = "spawn"  # a fresh interpreter per worker: no locks or threads inherited from the parent
+# Workers are forked from a fork server: a fresh, single-threaded interpreter (no locks or threads of the
+# parent's) that has imported everything an item needs once, so each worker starts warm and a dead one is
+# replaced in a moment. Where there is no fork server (Windows) each worker is a fresh interpreter.
+_START = "forkserver"
+# What the fork server imports: the products (each imports its generators, views and templates code), the
+# one door to WeasyPrint, and the parts of WeasyPrint and fontTools it imports only at its first render.
+_PRELOAD = ("dungeonpress.build", "dungeonpress.pdf", "dungeonpress.impose", "dungeonpress.model.plain",
+            "dungeonpress.preflight.readback", "weasyprint.css", "weasyprint.layout", "weasyprint.draw",
+            "weasyprint.pdf", "weasyprint.text.fonts", "fontTools.subset")
 STARTUP = 120.0  # seconds a fresh worker may take to start (imports) before its first item's clock runs
 
 
@@ -94,6 +102,17 @@ def make_item(settings: Settings, item: Item):
     return outputs, list(ctx.warnings), pages, pdf.native_versions()
 
 
+def worker_context():
+    """The multiprocessing context workers start from: the warm fork server (see _START), or spawn without one."""
+    if _START not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    from dungeonpress import products
+    context = multiprocessing.get_context(_START)
+    # Taken when the fork server starts (once a process); later calls change nothing.
+    context.set_forkserver_preload([*_PRELOAD, *(f"dungeonpress.products.{m}" for m, _, _ in products.index())])
+    return context
+
+
 _CONTENT: dict = {}
 
 
@@ -127,13 +146,18 @@ def ready_to_die_with_parent():
         return None
 
 
-def _worker(conn, runner, settings: Settings, memory_mb: int) -> None:
+def _worker(conn, runner, settings: Settings, memory_mb: int, environ: dict | None = None) -> None:
     """A worker's loop: take an item, make it, send back ("ok", outputs, warnings) or ("error", reason).
 
     Ctrl-C and SIGTERM are the supervisor's to handle: it stops the workers itself. A worker whose
-    supervisor is gone (its pipe broken) ends quietly: there is no one left to tell.
+    supervisor is gone (its pipe broken) ends quietly: there is no one left to tell. `environ` is the
+    supervisor's environment now (a fork server keeps the one it started with).
     """
+    import os
     import resource
+    if environ is not None:
+        os.environ.clear()
+        os.environ.update(environ)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     die_with_parent()
@@ -177,7 +201,9 @@ class _Slot:
         _Slot.started_workers += 1
         self.number = _Slot.started_workers
         parent, child = context.Pipe()
-        self.process = context.Process(target=_worker, args=(child, runner, settings, memory_mb), daemon=True)
+        import os
+        self.process = context.Process(target=_worker, args=(child, runner, settings, memory_mb, dict(os.environ)),
+                                       daemon=True)
         self.process.start()
         child.close()
         self.conn = parent
@@ -249,7 +275,7 @@ def _terminate_as_interrupt():
 
 def _run(items, settings, results, *, on_result, on_event, runner, workers, timeout, memory_mb) -> list[Result]:
     total = len(items)
-    context = multiprocessing.get_context(_START)
+    context = worker_context()
     _Slot.started_workers = 0
     pending = list(reversed(items))
     slots = [_Slot(context, runner, settings, memory_mb) for _ in range(min(workers, total))]
