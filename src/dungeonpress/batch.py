@@ -104,13 +104,40 @@ def make_item(settings: Settings, item: Item):
 
 def worker_context():
     """The multiprocessing context workers start from: the warm fork server (see _START), or spawn without one."""
-    if _START not in multiprocessing.get_all_start_methods():
+    if _START not in multiprocessing.get_all_start_methods() or not _pango_loads():
+        # Without Pango, importing WeasyPrint would stop the fork server itself; a spawned worker instead
+        # fails its item with the one line pdf.MISSING_PANGO says.
         return multiprocessing.get_context("spawn")
     from dungeonpress import products
     context = multiprocessing.get_context(_START)
     # Taken when the fork server starts (once a process); later calls change nothing.
     context.set_forkserver_preload([*_PRELOAD, *(f"dungeonpress.products.{m}" for m, _, _ in products.index())])
     return context
+
+
+@functools.lru_cache(maxsize=1)
+def _pango_loads() -> bool:
+    """Whether the system's Pango library loads (by the names WeasyPrint tries), without importing WeasyPrint."""
+    import ctypes
+    for name in ("libpango-1.0.so.0", "libpango-1.0.dylib", "libpango-1.0-0.dll", "libpango-1.0-0"):
+        try:
+            ctypes.CDLL(name)
+            return True
+        except OSError:
+            continue
+    return False
+
+
+def start_worker(target, args):
+    """A started daemon worker process: forked from the warm fork server, or spawned if that cannot start one."""
+    for context in (worker_context(), multiprocessing.get_context("spawn")):
+        process = context.Process(target=target, args=args, daemon=True)
+        try:
+            process.start()
+            return process
+        except (EOFError, ConnectionError):  # the fork server stopped (its imports failed): a fresh interpreter
+            continue
+    raise RuntimeError("could not start a worker process")
 
 
 _CONTENT: dict = {}
@@ -202,9 +229,7 @@ class _Slot:
         self.number = _Slot.started_workers
         parent, child = context.Pipe()
         import os
-        self.process = context.Process(target=_worker, args=(child, runner, settings, memory_mb, dict(os.environ)),
-                                       daemon=True)
-        self.process.start()
+        self.process = start_worker(_worker, (child, runner, settings, memory_mb, dict(os.environ)))
         child.close()
         self.conn = parent
         self.item = None

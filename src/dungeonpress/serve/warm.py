@@ -14,10 +14,11 @@ import os
 import runpy
 import signal
 import sys
+from multiprocessing import Pipe
 from multiprocessing.connection import wait
 from pathlib import Path
 
-from dungeonpress.batch import die_with_parent, ready_to_die_with_parent, worker_context
+from dungeonpress.batch import die_with_parent, ready_to_die_with_parent, start_worker
 
 # Laid out once by a new worker: WeasyPrint loads the bundled fonts, its stylesheet code and PDF writer.
 WARM_UP_PAGE = ('<link rel="stylesheet" href="css/zine.css"><h1>Warm</h1><p>Roll <b>2d6</b>, '
@@ -29,12 +30,9 @@ class WarmWorker:
 
     def __init__(self, packs, cache: Path | None, cwd: Path | None = None):
         ready_to_die_with_parent()
-        context = worker_context()
-        self.conn, child = context.Pipe()
-        self.process = context.Process(target=_work, args=(child, [str(p) for p in packs],
-                                                           str(cache) if cache else None, str(cwd or Path.cwd()),
-                                                           dict(os.environ)), daemon=True)
-        self.process.start()
+        self.conn, child = Pipe()
+        self.process = start_worker(_work, (child, [str(p) for p in packs], str(cache) if cache else None,
+                                            str(cwd or Path.cwd()), dict(os.environ)))
         child.close()
         self.stopped = False  # killed, timed out or dead: never given another roll
 
