@@ -411,8 +411,10 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
 def _content_cache(args) -> Path | None:
     """Where a build keeps its checked content model: OUT/.cache/content, in a build folder that is already there
     (a first run that fails leaves no folder behind). `validate` reads every file every time."""
-    out = Path(args.out)
-    return out / build.CONTENT_CACHE if args.command != "validate" and out.is_dir() else None
+    out = getattr(args, "out", None)  # `tables` writes nothing and has no build folder
+    if out is None or args.command == "validate" or not Path(out).is_dir():
+        return None
+    return Path(out) / build.CONTENT_CACHE
 
 
 def _run_jobs(args, content, jobs, display, pdfs) -> bool:
