@@ -277,10 +277,12 @@ def test_the_cli_keeps_the_model_in_the_build_folder_and_reads_it_back(user_pack
     dungeon = ("dungeon", "--seed", "1", "--format", "json", "--content", user_pack, "--out", out)
     assert run("validate", "--content", user_pack, "--out", out)[0] == 0
     assert not out.exists()  # validate reads every file every time and keeps nothing
+    bad = ("dungeon", "--seed", "1", "--layout", "booklet", "--max-pages", "1", "--content", user_pack, "--out", out)
+    out.mkdir()
+    assert run(*bad)[0] == 1  # content read, then the build fails: nothing written in the build folder
+    assert list(out.iterdir()) == []
     assert run(*dungeon)[0] == 0
-    assert not (out / build.CONTENT_CACHE).exists()  # a first run makes no folder only to keep a model in it
-    assert run(*dungeon)[0] == 0
-    assert len(list((out / build.CONTENT_CACHE).iterdir())) == 1
+    assert len(list((out / build.CONTENT_CACHE).iterdir())) == 1  # kept once a run has succeeded
     before = len(content_reads)
     _forget_memory(monkeypatch)
     status, _, err = run(*dungeon)

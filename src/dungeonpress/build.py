@@ -32,12 +32,14 @@ def commands_by_module() -> dict[str, list[Command]]:
     return found
 
 
-def load_content(user_packs: list[Path] | None = None, cache: Path | None = None) -> Content:
+def load_content(user_packs: list[Path] | None = None, cache: Path | None = None, *, keep: bool = True) -> Content:
     """Read and check the built-in packs and any user packs (which may replace tables by id).
 
     With `cache` (a build folder's .cache/content, see ContentCache), a model checked earlier from
     the very same files is read back instead of composing the YAML again; any change to a content
     file misses it, so mistakes are always found, and shown as `file:line`, by reading the files.
+    A model read from the files is kept there at once, or with `keep=False` only in memory until
+    keep_content is called (a run that fails then writes nothing into the build folder).
     """
     user_packs = list(user_packs or [])
     if cache is None:
@@ -47,8 +49,21 @@ def load_content(user_packs: list[Path] | None = None, cache: Path | None = None
     content = store.get(key)
     if content is None:
         content = _read_content(user_packs)  # ContentErrors propagate: a model with mistakes is never kept
-        store.put(key, content)
+        store.put(key, content, write=keep)
     return content
+
+
+def keep_content(user_packs: list[Path] | None, cache: Path | None) -> None:
+    """Write the model this process read from these packs (load_content with keep=False) into `cache`.
+
+    Nothing is written when the content changed since (its key is new) or the model is already there.
+    """
+    if cache is None:
+        return
+    store = ContentCache(cache)
+    key = store.key([CONTENT_DIR, *list(user_packs or [])])
+    if key in ContentCache._memory and not store._path(key).is_file():
+        store.write(key, ContentCache._memory[key])
 
 
 def _read_content(user_packs: list) -> Content:
@@ -192,17 +207,21 @@ class ContentCache:
         expected = {"format": self.FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()}
         return body if head == expected else None
 
-    def put(self, key: str, content: Content) -> None:
-        """Keep `content` under `key` (atomically; a folder that cannot be written only means no cache)."""
-        import hashlib
-        import json
-
+    def put(self, key: str, content: Content, *, write: bool = True) -> None:
+        """Keep `content` under `key`: in memory, and on disk unless `write` is False."""
         from dungeonpress.model import plain
         try:
             body = plain.encode(content)
         except plain.NotPlain:
             return  # a model holding something the format does not know: read from the files every time
         self._remember(key, body)
+        if write:
+            self.write(key, body)
+
+    def write(self, key: str, body: bytes) -> None:
+        """The encoded model on disk, atomically (a folder that cannot be written only means no cache)."""
+        import hashlib
+        import json
         header = json.dumps({"format": self.FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()},
                             sort_keys=True).encode()
         try:
