@@ -363,7 +363,8 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
     items = _supervised_items(args, jobs, stderr)
     if items is not None:
         return _run_supervised(args, items, level, stdout, stderr)
-    content = build.load_content(args.content, _content_cache(args), keep=False)  # kept when the run succeeds
+    cache = _content_cache(args)
+    content = build.load_content(args.content, cache, keep=False)  # kept when the run succeeds
     for warning in content.warnings:  # files a pack holds that were not read: say so, never pass them over
         if level != progress.QUIET or strict:
             print(f"{'error' if strict else 'warning'}: {warning}", file=stderr)
@@ -399,7 +400,7 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
         display.close(summary_line=False)  # the error says what happened; the bar must not hide it
         raise
     status = EXIT_FAILED if strict_failed else EXIT_OK
-    build.keep_content(args.content, _content_cache(args))
+    build.keep_content(args.content, cache)
     display.close(_shown(args.out) + "/")
     if args.preflight and pdfs:
         # Page problems are reported for every build; they fail it only with --strict until every product is clean.
@@ -410,8 +411,8 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
 
 
 def _content_cache(args) -> Path | None:
-    """Where a build keeps its checked content model: OUT/.cache/content, once the build folder is there (a
-    run that fails leaves no folder and writes nothing in one). `validate` reads every file every time."""
+    """Where a build keeps its checked content model: OUT/.cache/content, when the build folder was already
+    there (a first run writes only its outputs; a run that fails, nothing). `validate` reads every file every time."""
     out = getattr(args, "out", None)  # `tables` writes nothing and has no build folder
     if out is None or args.command == "validate" or not Path(out).is_dir():
         return None
