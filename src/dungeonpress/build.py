@@ -277,17 +277,17 @@ def read_seeds(path: Path, *, max_digits: int, max_seeds: int) -> list[int]:
     UsageError, one line naming FILE:LINE, for a line that is not a seed or a seed listed twice (two
     outputs of one name); for a file that is missing, not a regular file, too big or lists none.
     """
+    from dungeonpress import sealed
     from dungeonpress.errors import UsageError
-    shown = str(path)
-    try:
-        if not Path(path).is_file():  # a FIFO or a device would block or never end
-            raise UsageError(f"--seeds {shown}: no such file" if not Path(path).exists() else
-                             f"--seeds {shown}: not a regular file")
-        if Path(path).stat().st_size > max_seeds * (max_digits + 2) + 1_000_000:
-            raise UsageError(f"--seeds {shown}: the file is too big for {max_seeds:,} seeds")
-        text = Path(path).read_bytes().decode("utf-8")
+    shown, path = str(path), Path(path)
+    if not path.is_file():  # a FIFO or a device would block or never end
+        raise UsageError(f"--seeds {shown}: no such file" if not path.exists() else f"--seeds {shown}: not a regular file")
+    try:  # read as content is: no link out of its folder, no special file, a size limit
+        text = sealed.read_bytes(path, [path.parent], max_seeds * (max_digits + 2) + 1_000_000).decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"--seeds {shown}: not UTF-8 text (one seed a line)") from None
+    except sealed.Refused as exc:
+        raise UsageError(f"--seeds {shown}: refused: {exc}") from None
     except OSError as exc:
         raise UsageError(f"--seeds {shown}: {exc.strerror or exc}") from None
     seeds, first = [], {}
