@@ -32,7 +32,7 @@ def commands_by_module() -> dict[str, list[Command]]:
     return found
 
 
-def load_content(user_packs: list[Path] | None = None, cache: Path | None = None, *, keep: bool = True) -> Content:
+def load_content(user_packs: list[Path] | None = None, cache: Path | None = None, keep: bool = True) -> Content:
     """Read and check the built-in packs and any user packs (which may replace tables by id).
 
     With `cache` (a build folder's .cache/content, see ContentCache), a model checked earlier from

@@ -364,7 +364,7 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
     if items is not None:
         return _run_supervised(args, items, level, stdout, stderr)
     cache = _content_cache(args)
-    content = build.load_content(args.content, cache, keep=False)  # kept when the run succeeds
+    content = build.load_content(args.content, cache, False)  # not kept until the run succeeds (keep_content)
     for warning in content.warnings:  # files a pack holds that were not read: say so, never pass them over
         if level != progress.QUIET or strict:
             print(f"{'error' if strict else 'warning'}: {warning}", file=stderr)
