@@ -241,3 +241,123 @@ def test_a_memory_cap_below_what_pango_needs_is_refused_in_one_line(capsys, valu
         f"dungeonpress dungeon: error: argument --item-memory: must be a number from {batch.MIN_ITEM_MEMORY_MB} "
         f"to 65536 (got {value}) (see dungeonpress dungeon --help)"]
     assert batch.MIN_ITEM_MEMORY_MB == 512
+
+
+# --- A batch spread over machines: --seeds FILE and --shard K/N give disjoint parts that merge --------------
+
+def _dungeon_batch(out, *extra):
+    from tests.conftest import run_cli
+    return run_cli("dungeon", "--format", "json", "--quiet", "--out", out, *extra)
+
+
+def _made(folder: Path) -> dict:
+    """name → bytes of every output in a build folder (not the manifest, not .cache/)."""
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file() and p.name != manifest.NAME}
+
+
+def _entries(folder: Path) -> dict:
+    """label → (inputs hash, each output's sha256) of a build folder's manifest."""
+    return {label: (e["inputs"], [o["sha256"] for o in e["outputs"]]) for label, e in recorded(folder).items()}
+
+
+@pytest.mark.slow  # five runs of two workers each
+def test_shards_are_disjoint_and_together_make_the_whole_batch(tmp_path):
+    whole = tmp_path / "whole"
+    assert _dungeon_batch(whole, "--batch", "7", "--seed", "100")[0] == 0
+    parts = [tmp_path / f"part-{k}" for k in (1, 2, 3)]
+    for k, part in enumerate(parts, 1):
+        status, _, err = _dungeon_batch(part, "--batch", "7", "--seed", "100", "--shard", f"{k}/3")
+        assert status == 0, err
+    made = [_made(part) for part in parts]
+    assert [len(m) for m in made] == [3, 2, 2]  # every third item: parts even in size
+    assert all(set(a).isdisjoint(b) for i, a in enumerate(made) for b in made[i + 1:])
+    assert {name: data for m in made for name, data in m.items()} == _made(whole)  # the same bytes, all of them
+    entries = [_entries(part) for part in parts]
+    assert all(set(a).isdisjoint(b) for i, a in enumerate(entries) for b in entries[i + 1:])
+    assert {label: e for part in entries for label, e in part.items()} == _entries(whole)
+    # Parts run into one folder (one after another here, at once below) leave one manifest of all of them.
+    shared = tmp_path / "shared"
+    for k in (3, 1, 2):
+        assert _dungeon_batch(shared, "--batch", "7", "--seed", "100", "--shard", f"{k}/3")[0] == 0
+    assert _made(shared) == _made(whole) and _entries(shared) == _entries(whole)
+
+
+@pytest.mark.slow  # three processes at once
+def test_shards_running_at_once_into_one_folder_keep_every_manifest_entry(tmp_path):
+    import subprocess
+    import sys
+    out = tmp_path / "out"
+    argv = [sys.executable, "-m", "dungeonpress", "dungeon", "--format", "json", "--quiet", "--out", str(out),
+            "--batch", "9", "--seed", "40"]
+    procs = [subprocess.Popen([*argv, "--shard", f"{k}/3"], stderr=subprocess.PIPE, text=True) for k in (1, 2, 3)]
+    assert [p.wait(timeout=600) for p in procs] == [0, 0, 0], [p.stderr.read() for p in procs]
+    assert sorted(recorded(out)) == sorted(f"dungeon --format json --map-style clean --show-rolls --vtt --seed {s}"
+                                           for s in range(40, 49))
+    assert sorted(_made(out)) == sorted(f"dungeon-{s}.json" for s in range(40, 49))
+
+
+@pytest.mark.slow  # two runs of two workers each
+def test_seeds_from_a_file_make_what_batch_makes_for_each_seed(tmp_path):
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("# the seeds my players asked for\n12\n\n7  # a second one\n300\n")
+    status, _, err = _dungeon_batch(tmp_path / "listed", "--seeds", seeds, "--shard", "1/1")
+    assert status == 0, err
+    assert sorted(_made(tmp_path / "listed")) == ["dungeon-12.json", "dungeon-300.json", "dungeon-7.json"]
+    assert _dungeon_batch(tmp_path / "counted", "--batch", "2", "--seed", "12")[0] == 0
+    same = _entries(tmp_path / "counted")
+    label = next(iter(sorted(same)))  # seed 12: the same item, the same inputs hash, the same bytes
+    assert _entries(tmp_path / "listed")[label] == same[label]
+    assert _made(tmp_path / "listed")["dungeon-12.json"] == _made(tmp_path / "counted")["dungeon-12.json"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--batch", "4", "--shard", "0/3"], "argument --shard: must be K/N, part K of N parts with 1 <= K <= N, such as "
+                                         "2/4 (got 0/3) (see dungeonpress dungeon --help)"),
+    (["--batch", "4", "--shard", "4/3"], "argument --shard: must be K/N"),
+    (["--batch", "4", "--shard", "1/0"], "argument --shard: must be K/N"),
+    (["--batch", "4", "--shard", "half"], "argument --shard: must be K/N"),
+    (["--batch", "4", "--shard", "1/2/3"], "argument --shard: must be K/N"),
+    (["--shard", "1/2"], "--shard K/N splits a run of many items: give --batch N or --seeds FILE"),
+    (["--seeds", "{missing}"], "--seeds {missing}: no such file"),
+    (["--seeds", "{folder}"], "--seeds {folder}: not a regular file"),
+    (["--seeds", "{empty}"], "--seeds {empty}: lists no seeds (one whole number a line)"),
+    (["--seeds", "{bad}"], "--seeds {bad}:2: 'twelve' is not a seed (a whole number of at most 18 digits)"),
+    (["--seeds", "{negative}"], "--seeds {negative}:1: '-4' is not a seed"),
+    (["--seeds", "{twice}"], "--seeds {twice}:3: seed 5 is listed twice (first on line 1)"),
+    (["--seeds", "{good}", "--batch", "3"], "give --batch N or --seeds FILE, not both"),
+    (["--seeds", "{good}", "--seed", "3"], "--seeds FILE lists every seed of the batch: leave out --seed"),
+])
+def test_bad_seeds_or_shard_are_one_line_and_exit_2_before_any_work(argv, message, tmp_path):
+    from tests.conftest import run_cli
+    files = {"missing": tmp_path / "nope.txt", "folder": tmp_path, "empty": tmp_path / "empty.txt",
+             "bad": tmp_path / "bad.txt", "negative": tmp_path / "neg.txt", "twice": tmp_path / "twice.txt",
+             "good": tmp_path / "good.txt"}
+    texts = {"empty": "# nothing yet\n\n", "bad": "1\ntwelve\n", "negative": "-4\n", "twice": "5\n6\n5\n",
+             "good": "1\n2\n"}
+    for name, text in texts.items():
+        files[name].write_text(text)
+    argv = [word.format(**files) for word in argv]
+    status, out, err = run_cli("dungeon", *argv, "--out", tmp_path / "out")
+    assert (status, out) == (cli.EXIT_USAGE, "")
+    assert len(err.splitlines()) == 1 and message.format(**files) in err, err
+    assert not (tmp_path / "out").exists()
+
+
+# --- Where workers come from: the warm fork server, or a fresh interpreter when it cannot start one ------
+
+def test_without_pango_workers_are_spawned_so_an_item_can_say_so_in_one_line(monkeypatch):
+    monkeypatch.setattr(batch, "_pango_loads", lambda: False)  # importing WeasyPrint would stop a fork server
+    assert batch.worker_context().get_start_method() == "spawn"
+
+
+def test_a_fork_server_that_cannot_start_a_worker_gives_way_to_a_fresh_interpreter(monkeypatch):
+    class Broken:
+        def Process(self, **kwargs):
+            process = multiprocessing.get_context("spawn").Process(**kwargs)
+            process.start = lambda: (_ for _ in ()).throw(EOFError("unexpected EOF"))  # its fork server died
+            return process
+
+    monkeypatch.setattr(batch, "worker_context", lambda: Broken())
+    process = batch.start_worker(os.getpid, ())
+    process.join(timeout=120)
+    assert process.exitcode == 0

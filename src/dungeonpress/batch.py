@@ -23,7 +23,15 @@ ITEM_MEMORY_MB = 2048  # address space per worker (RLIMIT_AS); a zine worker pea
 # at 256 MiB one zine in four died that way. 512 MiB leaves a zine or booklet room to spare; the
 # rulebook there fails cleanly ("memory limit (512 MiB) exceeded") and builds at 640.
 MIN_ITEM_MEMORY_MB = 512
-_START = "spawn"  # a fresh interpreter per worker: no locks or threads inherited from the parent
+# Workers are forked from a fork server: a fresh, single-threaded interpreter (no locks or threads of the
+# parent's) that has imported everything an item needs once, so each worker starts warm and a dead one is
+# replaced in a moment. Where there is no fork server (Windows) each worker is a fresh interpreter.
+_START = "forkserver"
+# What the fork server imports: the products (each imports its generators, views and templates code), the
+# one door to WeasyPrint, and the parts of WeasyPrint and fontTools it imports only at its first render.
+_PRELOAD = ("dungeonpress.build", "dungeonpress.pdf", "dungeonpress.impose", "dungeonpress.model.plain",
+            "dungeonpress.preflight.readback", "weasyprint.css", "weasyprint.layout", "weasyprint.draw",
+            "weasyprint.pdf", "weasyprint.text.fonts", "fontTools.subset")
 STARTUP = 120.0  # seconds a fresh worker may take to start (imports) before its first item's clock runs
 
 
@@ -81,7 +89,7 @@ def make_item(settings: Settings, item: Item):
     """
     from dungeonpress import build, pdf
     from dungeonpress.products import options as option_types
-    content = _content(settings.user_packs)
+    content = _content(settings.user_packs, settings.out_dir)
     command = next(c for c in build.commands() if c.full_name == item.command)
     opts = option_types.parse(command.options, item.options)
     ctx = build.context_for(content, seed=item.seed, user_packs=list(settings.user_packs), strict=settings.strict,
@@ -90,13 +98,48 @@ def make_item(settings: Settings, item: Item):
     return (*build.make(command, ctx, opts, count_pages=True), pdf.native_versions())
 
 
+def worker_context():
+    """The multiprocessing context workers start from: the warm fork server (see _START), or spawn without one."""
+    if _START not in multiprocessing.get_all_start_methods() or not _pango_loads():
+        # Without Pango, importing WeasyPrint would stop the fork server itself; a spawned worker instead
+        # fails its item with the one line pdf.MISSING_PANGO says.
+        return multiprocessing.get_context("spawn")
+    from dungeonpress import products
+    context = multiprocessing.get_context(_START)
+    # Taken when the fork server starts (once a process); later calls change nothing.
+    context.set_forkserver_preload([*_PRELOAD, *(f"dungeonpress.products.{m}" for m, _, _ in products.index())])
+    return context
+
+
+@functools.lru_cache(maxsize=1)
+def _pango_loads() -> bool:
+    """Whether the system has Pango, found as the system's loader would find it: neither loaded here (the
+    preview server must stay free of it) nor WeasyPrint imported. Not found: workers are spawned (slower, safe)."""
+    import ctypes.util
+    return any(ctypes.util.find_library(name) for name in ("pango-1.0", "pango-1.0-0"))
+
+
+def start_worker(target, args):
+    """A started daemon worker process: forked from the warm fork server, or spawned if that cannot start one."""
+    for context in (worker_context(), multiprocessing.get_context("spawn")):
+        process = context.Process(target=target, args=args, daemon=True)
+        try:
+            process.start()
+            return process
+        except (EOFError, ConnectionError):  # the fork server stopped (its imports failed): a fresh interpreter
+            continue
+    raise RuntimeError("could not start a worker process")
+
+
 _CONTENT: dict = {}
 
 
-def _content(user_packs: tuple):
+def _content(user_packs: tuple, out_dir: str = "build"):
+    from pathlib import Path
+
     from dungeonpress import build
-    if user_packs not in _CONTENT:
-        _CONTENT[user_packs] = build.load_content(list(user_packs))
+    if user_packs not in _CONTENT:  # the model the run checked first is in the build folder's cache
+        _CONTENT[user_packs] = build.load_content(list(user_packs), Path(out_dir) / build.CONTENT_CACHE)
     return _CONTENT[user_packs]
 
 
@@ -121,13 +164,18 @@ def ready_to_die_with_parent():
         return None
 
 
-def _worker(conn, runner, settings: Settings, memory_mb: int) -> None:
+def _worker(conn, runner, settings: Settings, memory_mb: int, environ: dict | None = None) -> None:
     """A worker's loop: take an item, make it, send back ("ok", outputs, warnings) or ("error", reason).
 
     Ctrl-C and SIGTERM are the supervisor's to handle: it stops the workers itself. A worker whose
-    supervisor is gone (its pipe broken) ends quietly: there is no one left to tell.
+    supervisor is gone (its pipe broken) ends quietly: there is no one left to tell. `environ` is the
+    supervisor's environment now (a fork server keeps the one it started with).
     """
+    import os
     import resource
+    if environ is not None:
+        os.environ.clear()
+        os.environ.update(environ)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     die_with_parent()
@@ -171,8 +219,8 @@ class _Slot:
         _Slot.started_workers += 1
         self.number = _Slot.started_workers
         parent, child = context.Pipe()
-        self.process = context.Process(target=_worker, args=(child, runner, settings, memory_mb), daemon=True)
-        self.process.start()
+        import os
+        self.process = start_worker(_worker, (child, runner, settings, memory_mb, dict(os.environ)))
         child.close()
         self.conn = parent
         self.item = None
@@ -243,7 +291,7 @@ def _terminate_as_interrupt():
 
 def _run(items, settings, results, *, on_result, on_event, runner, workers, timeout, memory_mb) -> list[Result]:
     total = len(items)
-    context = multiprocessing.get_context(_START)
+    context = worker_context()
     _Slot.started_workers = 0
     pending = list(reversed(items))
     slots = [_Slot(context, runner, settings, memory_mb) for _ in range(min(workers, total))]
@@ -376,6 +424,7 @@ def build_and_record(items, settings: Settings, out_dir, *, on_event=None, befor
 
     if todo and before:
         before()
+    made: dict = {}  # this run's entries: written over whatever the manifest holds when each is recorded
 
     def record(result: Result) -> None:
         status, error = result.status, result.error
@@ -396,7 +445,10 @@ def build_and_record(items, settings: Settings, out_dir, *, on_event=None, befor
                                              status=status, outputs=result.outputs if status == "built" else (),
                                              error=error, seconds=result.seconds, peak_mib=result.peak_mib,
                                              worker=result.worker, native=result.native)
-        build.write_outputs(out_dir, [_manifest_output(manifest, entries)])
+        made[item.label] = entries[item.label]
+        with build.folder_lock(out_dir):  # other parts of a --shard run may write this folder's manifest too
+            merged = dict(manifest.read(out_dir).get("items", {})) | made
+            build.write_outputs(out_dir, [_manifest_output(manifest, merged)])
         summary.manifest = out_dir / manifest.NAME
 
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -24,10 +25,42 @@ def commands() -> list[Command]:
     return products.commands()
 
 
-def load_content(user_packs: list[Path] | None = None) -> Content:
-    """Read and check the built-in packs and any user packs (which may replace tables by id)."""
-    from dungeonpress import load, validate  # loaded when a product is made, not for --help
+def load_content(user_packs: list[Path] | None = None, cache: Path | None = None, keep: bool = True) -> Content:
+    """Read and check the built-in packs and any user packs (which may replace tables by id).
+
+    With `cache` (a build folder's .cache/content, see ContentCache), a model checked earlier from
+    the very same files is read back instead of composing the YAML again; any change to a content
+    file misses it, so mistakes are always found, and shown as `file:line`, by reading the files.
+    A model read from the files is kept there at once, or with `keep=False` only in memory until
+    keep_content is called (a run that fails then writes nothing into the build folder).
+    """
     user_packs = list(user_packs or [])
+    if cache is None:
+        return _read_content(user_packs)
+    store = ContentCache(cache)
+    key = store.key([CONTENT_DIR, *user_packs])
+    content = store.get(key)
+    if content is None:
+        content = _read_content(user_packs)  # ContentErrors propagate: a model with mistakes is never kept
+        store.put(key, content, write=keep)
+    return content
+
+
+def keep_content(user_packs: list[Path] | None, cache: Path | None) -> None:
+    """Write the model this process read from these packs (load_content with keep=False) into `cache`.
+
+    Nothing is written when the content changed since (its key is new) or the model is already there.
+    """
+    if cache is None:
+        return
+    store = ContentCache(cache)
+    key = store.key([CONTENT_DIR, *list(user_packs or [])])
+    if key in ContentCache._memory and not store._path(key).is_file():
+        store.write(key, ContentCache._memory[key])
+
+
+def _read_content(user_packs: list) -> Content:
+    from dungeonpress import load, validate  # loaded when a product is made, not for --help
     raw = load.load_content([CONTENT_DIR])
     first_user = len(raw.packs)
     if user_packs:
@@ -159,6 +192,203 @@ def _native_versions() -> dict:
 PART_WORKERS = 2  # the machines we build on have two cores
 
 
+CONTENT_CACHE = Path(".cache") / "content"  # under the build folder: checked content models kept between runs
+
+
+class ContentCache:
+    """Checked content models kept under a build folder, each under a key of everything it was read from.
+
+    The key covers every file of every pack read (the manifest's tree digest, so one edited byte
+    misses), where they are and the folder the command runs in (errors and notes name files relative
+    to it), and the tool's code, Python and library versions. Files are plain data (model.plain: JSON
+    that can only name the model's own classes, never code) behind a header with their key and a
+    sha256 of the rest; a file that is not whole, not ours (another user's, a link) or made for
+    another key is passed over. The last few are kept; only files named as this class names them
+    are ever removed. In one process a model read is also kept in memory (encoded, so each caller
+    gets objects of its own), which is what a warm worker reuses from roll to roll.
+    """
+
+    FORMAT = 1
+    KEEP = 8  # models kept on disk (the built-in content, with and without a user's pack or two, ...)
+    MAX_BYTES = 50_000_000  # the built-in content's model is about 0.5 MB
+    _NAME = re.compile(r"[0-9a-f]{64}\.json")
+    _memory: dict = {}  # key -> encoded model, the last few read or made in this process
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+
+    @staticmethod
+    def key(roots) -> str:
+        import hashlib
+        import json
+
+        from dungeonpress import manifest
+        described = {"format": ContentCache.FORMAT, "cwd": os.getcwd(), "code": _code_fingerprint(),
+                     "packs": [[str(Path(root).resolve()), manifest.tree_digest(root)] for root in roots]}
+        return hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.folder / f"{key}.json"
+
+    def get(self, key: str) -> Content | None:
+        """The model kept under `key`, or None (nothing kept, or a file that is not a whole one of ours)."""
+        from dungeonpress.model import plain
+        body = self._memory.get(key) or self._read(key)
+        if body is None:
+            return None
+        try:
+            content = plain.decode(body)
+        except plain.NotPlain:
+            return None
+        if not isinstance(content, Content):
+            return None
+        self._remember(key, body)
+        return content
+
+    def _read(self, key: str) -> bytes | None:
+        import hashlib
+        import json
+
+        from dungeonpress import sealed
+        path = self._path(key)
+        try:
+            if path.is_symlink() or not _ours(path.stat()):
+                return None
+            data = sealed.read_bytes(path, [self.folder], self.MAX_BYTES)
+        except (OSError, sealed.Refused):
+            return None
+        header, _, body = data.partition(b"\n")
+        try:
+            head = json.loads(header)
+        except ValueError:
+            return None
+        expected = {"format": self.FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()}
+        return body if head == expected else None
+
+    def put(self, key: str, content: Content, *, write: bool = True) -> None:
+        """Keep `content` under `key`: in memory, and on disk unless `write` is False."""
+        from dungeonpress.model import plain
+        try:
+            body = plain.encode(content)
+        except plain.NotPlain:
+            return  # a model holding something the format does not know: read from the files every time
+        self._remember(key, body)
+        if write:
+            self.write(key, body)
+
+    def write(self, key: str, body: bytes) -> None:
+        """The encoded model on disk, atomically (a folder that cannot be written only means no cache)."""
+        import hashlib
+        import json
+        header = json.dumps({"format": self.FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()},
+                            sort_keys=True).encode()
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            write_atomic(self._path(key), header + b"\n" + body, mode=0o600)
+            self._prune()
+        except OSError:
+            pass
+
+    def _remember(self, key: str, body: bytes) -> None:
+        memory = type(self)._memory
+        memory.pop(key, None)
+        memory[key] = body
+        while len(memory) > 4:
+            memory.pop(next(iter(memory)))
+
+    def _prune(self) -> None:
+        """Remove all but the KEEP newest models (only files named as this class names them)."""
+        kept = []
+        for name in os.listdir(self.folder):
+            path = self.folder / name
+            if self._NAME.fullmatch(name) and path.is_file() and not path.is_symlink():
+                kept.append((path.stat().st_mtime_ns, name))
+        for _, name in sorted(kept, reverse=True)[self.KEEP:]:
+            (self.folder / name).unlink(missing_ok=True)
+
+
+def _code_fingerprint() -> dict:
+    """What a checked model depends on besides the content: our code (the validator, the schemas) and versions.
+
+    Read once a process: the code a process runs is the code it imported.
+    """
+    global _CODE
+    if _CODE is None:
+        from dungeonpress import manifest
+        _CODE = {"source": manifest.tree_digest(manifest.SOURCE_DIR), "versions": manifest.versions()}
+    return _CODE
+
+
+_CODE: dict | None = None
+
+
+def _ours(stat) -> bool:
+    """A file this user made and no one else may change (another user's file in a shared folder is not read)."""
+    if not hasattr(os, "getuid"):
+        return True
+    return stat.st_uid == os.getuid() and not stat.st_mode & 0o022
+
+
+def read_seeds(path: Path, *, max_digits: int, max_seeds: int) -> list[int]:
+    """The seeds a `--seeds` file lists: one whole number a line, blank lines and `#` comments skipped.
+
+    UsageError, one line naming FILE:LINE, for a line that is not a seed or a seed listed twice (two
+    outputs of one name); for a file that is missing, not a regular file, too big or lists none.
+    """
+    from dungeonpress import sealed
+    from dungeonpress.errors import UsageError
+    shown, path = str(path), Path(path)
+    if not path.is_file():  # a FIFO or a device would block or never end
+        raise UsageError(f"--seeds {shown}: no such file" if not path.exists() else f"--seeds {shown}: not a regular file")
+    try:  # read as content is: no link out of its folder, no special file, a size limit
+        text = sealed.read_bytes(path, [path.parent], max_seeds * (max_digits + 2) + 1_000_000).decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"--seeds {shown}: not UTF-8 text (one seed a line)") from None
+    except sealed.Refused as exc:
+        raise UsageError(f"--seeds {shown}: refused: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"--seeds {shown}: {exc.strerror or exc}") from None
+    seeds, first = [], {}
+    for number, line in enumerate(text.splitlines(), 1):
+        word = line.split("#", 1)[0].strip()
+        if not word:
+            continue
+        if not (word.isascii() and word.isdigit() and len(word) <= max_digits):
+            raise UsageError(f"--seeds {shown}:{number}: {word[:40]!r} is not a seed (a whole number of at most "
+                             f"{max_digits} digits)")
+        seed = int(word)
+        if seed in first:
+            raise UsageError(f"--seeds {shown}:{number}: seed {seed} is listed twice (first on line {first[seed]})")
+        first[seed] = number
+        seeds.append(seed)
+        if len(seeds) > max_seeds:
+            raise UsageError(f"--seeds {shown}:{number}: more than {max_seeds:,} seeds (split the file)")
+    if not seeds:
+        raise UsageError(f"--seeds {shown}: lists no seeds (one whole number a line)")
+    return seeds
+
+
+@contextlib.contextmanager
+def folder_lock(folder: Path):
+    """Hold an exclusive lock on `folder` while the block runs (runs writing one folder at once take turns).
+
+    The lock is a file this tool makes, `.cache/lock`; where the system has no flock the block just runs.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    lock = Path(folder) / ".cache" / "lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def context_for(content: Content, *, seed=None, progress=None, on_item=None, user_packs=(), strict: bool = False,
                 theme: str = "standard", out_dir: Path = DEFAULT_OUT, max_pages: int | None = None,
                 keep_parts: bool = False) -> BuildContext:
@@ -266,9 +496,9 @@ def write_outputs(out_dir: Path, outputs: list[Output]) -> list[Path]:
     return [target for _, target in staged]
 
 
-def write_atomic(target: Path, data: bytes) -> None:
-    """One file: temp file beside it, fsync, rename over the old one, fsync the folder."""
-    temp = write_temp(target, data)
+def write_atomic(target: Path, data: bytes, *, mode: int | None = None) -> None:
+    """One file: temp file beside it, fsync, rename over the old one, fsync the folder (`mode`: its permissions)."""
+    temp = write_temp(target, data, mode=mode)
     try:
         os.replace(temp, target)
     except BaseException:
@@ -277,11 +507,12 @@ def write_atomic(target: Path, data: bytes) -> None:
     _fsync_folder(target.parent)
 
 
-def write_temp(target: Path, data: bytes) -> str:
+def write_temp(target: Path, data: bytes, *, mode: int | None = None) -> str:
     """`data` in a new fsynced temp file beside `target` (named so remove_stale_temps knows it); its path."""
     fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target) + f"{os.getpid()}-", suffix=".part")
     try:
-        os.fchmod(fd, 0o666 & ~current_umask())  # mkstemp makes 0600; outputs are ordinary files
+        # mkstemp makes 0600; outputs are ordinary files
+        os.fchmod(fd, 0o666 & ~current_umask() if mode is None else mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

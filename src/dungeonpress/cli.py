@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import difflib
 import json
 import re
@@ -116,6 +117,7 @@ def _parser(commands) -> argparse.ArgumentParser:
     all_parser = build_sub.add_parser("all", help="build every main product into build/ (what `make` runs); "
                                       "unchanged ones are skipped (build/manifest.json)")
     common(all_parser, seeded=False)
+    _spread_options(all_parser, seeds=False)
     export_parser = top.add_parser("export", help="export content as data files (tables as JSON, CSV, Foundry VTT)")
     export_sub = export_parser.add_subparsers(dest="product", metavar="WHAT", required=True)
     parents = {"": top, "build": build_sub, "export": export_sub}
@@ -126,6 +128,8 @@ def _parser(commands) -> argparse.ArgumentParser:
         sub = parents[command.parent].add_parser(command.name, help=command.help, description=command.help,
                                                  epilog=f"example: {command.example}" if command.example else None)
         common(sub, seeded=command.seeded)
+        if command.batch:  # a product that makes batches: their seeds from a file, and the run in parts
+            _spread_options(sub, seeds=command.seeded)
         for field, spec in options.specs(command.options):
             if spec.switch:
                 sub.add_argument(options.flag_of(field), dest=field.name, action="store_true", help=spec.help)
@@ -138,6 +142,24 @@ def _parser(commands) -> argparse.ArgumentParser:
         subparsers[command.full_name] = sub
     parser.set_defaults(_subparsers=subparsers)
     return parser
+
+
+def _spread_options(sub, *, seeds: bool) -> None:
+    """--seeds FILE and --shard K/N: a run of many items spread over machines by the runners people already use."""
+    if seeds:
+        sub.add_argument("--seeds", type=Path, default=None, metavar="FILE",
+                         help="a batch of one output per seed listed in FILE (one whole number a line; # comments)")
+    sub.add_argument("--shard", type=_shard, default=None, metavar="K/N",
+                     help="make only part K of N of the run's items (every N-th from the K-th): the N parts are "
+                          "disjoint, and their outputs and manifest entries together are the whole run")
+
+
+def _shard(text: str) -> tuple:
+    match = re.fullmatch(r"(\d{1,6})/(\d{1,6})", text.strip())
+    if not match or not 1 <= int(match[1]) <= int(match[2]):
+        raise argparse.ArgumentTypeError(f"must be K/N, part K of N parts with 1 <= K <= N, such as 2/4 "
+                                         f"(got {options.shown(text)})")
+    return int(match[1]), int(match[2])
 
 
 def main(argv=None, stdout=None, stderr=None) -> int:
@@ -322,7 +344,8 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
     items = _supervised_items(args, jobs, stderr)
     if items is not None:
         return _run_supervised(args, items, level, stdout, stderr)
-    content = build.load_content(args.content)
+    cache = _content_cache(args)
+    content = build.load_content(args.content, cache, False)  # not kept until the run succeeds (keep_content)
     for warning in content.warnings:  # files a pack holds that were not read: say so, never pass them over
         if level != progress.QUIET or strict:
             print(f"{'error' if strict else 'warning'}: {warning}", file=stderr)
@@ -356,6 +379,7 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
         display.close(summary_line=False)  # the error says what happened; the bar must not hide it
         raise
     status = EXIT_FAILED if strict_failed else EXIT_OK
+    build.keep_content(args.content, cache)
     display.close(_shown(args.out) + "/")
     if args.preflight and pdfs:
         # Page problems are reported for every build; they fail it only with --strict until every product is clean.
@@ -363,6 +387,15 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
         if found != EXIT_OK and args.strict:
             status = EXIT_FAILED
     return status
+
+
+def _content_cache(args) -> Path | None:
+    """Where a build keeps its checked content model: OUT/.cache/content, when the build folder was already
+    there (a first run writes only its outputs; a run that fails, nothing). `validate` reads every file every time."""
+    out = getattr(args, "out", None)  # `tables` writes nothing and has no build folder
+    if out is None or args.command == "validate" or not Path(out).is_dir():
+        return None
+    return Path(out) / build.CONTENT_CACHE
 
 
 def _run_jobs(args, content, jobs, display, pdfs) -> bool:
@@ -405,6 +438,12 @@ def _supervised_items(args, jobs, stderr) -> list | None:
     many = args.command == "build" and getattr(args, "product", None) == "all"
     runs = []
     for command, opts, seed in jobs:
+        listed = _listed_seeds(args, command, opts, seed)
+        if listed is not None:  # --seeds FILE: the batch --batch N makes, with the file's seeds
+            made = command.batch(dataclasses.replace(opts, batch=len(listed)), 0)
+            runs.extend((command, given, one_seed) for (given, _), one_seed in zip(made, listed))
+            many = True
+            continue
         if command.seeded and seed is None and command.batch and command.batch(opts, 0) is not None:
             seed = secrets.randbelow(10**9)
             print(f"seed: {seed}", file=stderr)
@@ -414,8 +453,13 @@ def _supervised_items(args, jobs, stderr) -> list | None:
             runs.extend((command, given, one_seed) for given, one_seed in expanded)
         else:
             runs.append((command, _given(opts), seed if command.seeded else None))
+    shard = getattr(args, "shard", None)
+    if shard and not many:
+        raise UsageError("--shard K/N splits a run of many items: give --batch N or --seeds FILE")
     if not many:
         return None
+    if shard:  # round robin: parts of one run are disjoint, even in size, and together the whole run
+        runs = runs[shard[0] - 1::shard[1]]
     prints = manifest.Fingerprints(build.CONTENT_DIR, build.TEMPLATES_DIR, args.content)
     settings = {"strict": args.strict, "theme": args.theme}
     items = []
@@ -426,6 +470,21 @@ def _supervised_items(args, jobs, stderr) -> list | None:
         key = manifest.item_key(label, command.full_name, given, seed, settings, prints.inputs(command.inputs.packs))
         items.append(batch.Item(label=label, command=command.full_name, options=given, seed=seed, key=key))
     return items
+
+
+MAX_LISTED_SEEDS = 100_000  # seeds one --seeds file may list (a batch of them is spread with --shard)
+
+
+def _listed_seeds(args, command, opts, seed) -> list | None:
+    """The seeds of `--seeds FILE` (None without it); UsageError when they cannot make a batch."""
+    path = getattr(args, "seeds", None)
+    if path is None:
+        return None
+    if getattr(opts, "batch", None) is not None:
+        raise UsageError("give --batch N or --seeds FILE, not both")
+    if seed is not None:
+        raise UsageError("--seeds FILE lists every seed of the batch: leave out --seed")
+    return build.read_seeds(path, max_digits=MAX_SEED_DIGITS, max_seeds=MAX_LISTED_SEEDS)
 
 
 def _history(out_dir) -> dict:
@@ -459,7 +518,7 @@ def _run_supervised(args, items, level, stdout, stderr) -> int:
                     pdfs.append(path)
 
     def check_content():  # content mistakes are reported once, here, not once per item by every worker
-        for warning in build.load_content(args.content).warnings:
+        for warning in build.load_content(args.content, args.out / build.CONTENT_CACHE).warnings:  # the run writes there
             display.warning(warning, error=args.strict)
 
     try:

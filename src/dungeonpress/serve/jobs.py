@@ -1,4 +1,4 @@
-"""Rolls → `python -m dungeonpress …` subprocesses with a timeout, each kept whole in its own folder under build/rolls/."""
+"""Rolls → `dungeonpress …` runs in warm workers with a timeout, each kept whole in its own folder under build/rolls/."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import signal
 import shlex
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -18,11 +17,13 @@ from pathlib import Path
 from dungeonpress.batch import die_with_parent, ready_to_die_with_parent  # a killed server leaves no build running
 from dungeonpress.serve.paths import shown
 from dungeonpress.serve.rolls import RollRequest
+from dungeonpress.serve.warm import WarmWorker
 
 PARALLEL = 2  # builds at once; more wait their turn (the machine, not the page, is the limit)
 MAX_WAITING = 4  # rolls queued or running at once; one more is refused (Busy) rather than piled up
 RETRY_AFTER = 30  # seconds a refused roll is told to wait: about one zine build on a busy machine
 KEEP_JOBS = 12  # rolls the page remembers (their folders stay in the build folder)
+CONTENT_CACHE = Path(".cache") / "content"  # build.CONTENT_CACHE (build is not imported by the server itself)
 ROLLS_DIR = "rolls"  # under the build folder: one folder per roll, kept after the server stops
 STAGING = ".staging-"  # a roll is built in rolls/.staging-PID-N/ and renamed into place only when whole
 
@@ -59,13 +60,16 @@ class Job:
 
 
 class Runner:
-    """Starts builds in threads, each a subprocess with a timeout; calls `on_change` when a job moves.
+    """Starts builds in threads, each with a timeout; calls `on_change` when a job moves.
 
-    A roll is built into a staging folder and renamed to rolls/NAME/ only when it succeeded, so a
-    roll folder is always whole; staging folders of a server that was killed are removed by the next.
+    A build runs in a warm worker (serve.warm: WeasyPrint, content and fonts loaded once; a worker
+    that is stopped or dies is not used again), or, given `python`, as a `python -m dungeonpress`
+    subprocess of that interpreter. A roll is built into a staging folder and renamed to
+    rolls/NAME/ only when it succeeded, so a roll folder is always whole; staging folders of a
+    server that was killed are removed by the next.
     """
 
-    def __init__(self, out_dir: Path, packs: list, *, timeout: float, on_change, python: str = sys.executable,
+    def __init__(self, out_dir: Path, packs: list, *, timeout: float, on_change, python: str | None = None,
                  cwd: Path | None = None):
         self.out_dir = out_dir
         self.packs = [Path(p) for p in packs]
@@ -80,7 +84,10 @@ class Runner:
         self._staging: set = set()  # staging folders of builds under way
         self._closing = False
         self._next = 1
+        self._idle: list = []  # warm workers waiting for a roll
         ready_to_die_with_parent()
+        if python is None:  # the first worker warms up while the page loads
+            self._idle.append(self._new_worker())
 
     @property
     def rolls_dir(self) -> Path:
@@ -171,7 +178,7 @@ class Runner:
                 return
             job.state, job.started = "running", time.monotonic()
             self.on_change()
-            command = [self.python, "-m", "dungeonpress", *job.argv]
+            command = list(job.argv)
             staging = None
             if job.folder is not None:
                 self.rolls_dir.mkdir(parents=True, exist_ok=True)
@@ -181,27 +188,59 @@ class Runner:
                 command += ["--quiet", "--out", str(staging)]
             for pack in self.packs:
                 command += ["--content", str(pack)]
-            try:
-                proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        cwd=self.cwd, start_new_session=True, preexec_fn=die_with_parent)
-            except OSError as exc:
-                self._finish(job, 1, "", f"error: could not start the build: {exc}", staging)
-                return
-            with self._lock:
-                self._procs[job.id] = proc
-            if job.superseded:  # stopped while it was starting
-                _kill(proc)
-            try:
-                out, err = proc.communicate(timeout=self.timeout)
-                code = proc.returncode
-            except subprocess.TimeoutExpired:
-                _kill(proc)
-                out, err = proc.communicate()
-                code, err = 1, err + f"\nerror: the build took longer than {self.timeout:g} s and was stopped"
-            finally:
-                with self._lock:
-                    self._procs.pop(job.id, None)
+            if self.python is None:
+                code, out, err = self._run_warm(job, command)
+            else:
+                try:
+                    code, out, err = self._run_subprocess(job, command)
+                except OSError as exc:
+                    self._finish(job, 1, "", f"error: could not start the build: {exc}", staging)
+                    return
             self._finish(job, code, out, err, staging)
+
+    def _new_worker(self) -> WarmWorker:
+        return WarmWorker(self.packs, self.out_dir / CONTENT_CACHE, self.cwd)
+
+    def _run_warm(self, job: Job, argv: list) -> tuple:
+        """(exit status, stdout, stderr) of the build in a warm worker; one that did not end well is let go."""
+        with self._lock:
+            while self._idle and not self._idle[0].usable:
+                self._idle.pop(0).close()
+            worker = self._idle.pop(0) if self._idle else None
+        worker = worker or self._new_worker()
+        with self._lock:
+            self._procs[job.id] = worker
+        if job.superseded:  # stopped while it was starting
+            worker.kill()
+        try:
+            return worker.run(argv, self.timeout)
+        finally:
+            with self._lock:
+                self._procs.pop(job.id, None)
+                keep = worker.usable and not self._closing
+                if keep:
+                    self._idle.append(worker)
+            if not keep:
+                worker.close()
+
+    def _run_subprocess(self, job: Job, argv: list) -> tuple:
+        proc = subprocess.Popen([self.python, "-m", "dungeonpress", *argv], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, cwd=self.cwd, start_new_session=True,
+                                preexec_fn=die_with_parent)
+        with self._lock:
+            self._procs[job.id] = proc
+        if job.superseded:  # stopped while it was starting
+            _kill(proc)
+        try:
+            out, err = proc.communicate(timeout=self.timeout)
+            return proc.returncode, out, err
+        except subprocess.TimeoutExpired:
+            _kill(proc)
+            out, err = proc.communicate()
+            return 1, out, err + f"\nerror: the build took longer than {self.timeout:g} s and was stopped"
+        finally:
+            with self._lock:
+                self._procs.pop(job.id, None)
 
     def _finish(self, job: Job, code: int, out: str, err: str, staging: Path | None = None) -> None:
         for line in err.splitlines():
@@ -266,8 +305,11 @@ class Runner:
         self._closing = True
         with self._lock:
             procs = list(self._procs.values())
+            idle, self._idle = self._idle, []
         for proc in procs:
             _kill(proc)
+        for worker in idle:
+            worker.close()
         for staging in list(self._staging):
             shutil.rmtree(staging, ignore_errors=True)
 
@@ -299,8 +341,11 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _kill(proc: subprocess.Popen) -> None:
-    """Stop a build and anything it started (it runs in its own session, so its group is its own)."""
+def _kill(proc) -> None:
+    """Stop a build and anything it started (a subprocess runs in its own session, so its group is its own)."""
+    if isinstance(proc, WarmWorker):
+        proc.kill()
+        return
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except ProcessLookupError:
