@@ -94,6 +94,7 @@ def test_a_dungeon_rolls_on_the_new_packs_table(tmp_path, monkeypatch):
 
 # --- schemas ---------------------------------------------------------------------------------
 
+@pytest.mark.slow  # reads every content file against its JSON schema
 def test_every_built_in_content_file_matches_its_schema():
     files = [p for p in sorted(build.CONTENT_DIR.rglob("*.yaml"))]
     assert len(files) > 90

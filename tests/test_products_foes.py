@@ -13,7 +13,7 @@ from dungeonpress.products import options
 from dungeonpress.products.dungeon import roll_dungeon
 from dungeonpress.products.foes import COMMANDS, FoesOptions
 from dungeonpress.views import foes as views
-from tests.conftest import slow_fixture
+from tests.conftest import slow_fixture, standard_build
 
 MM = 72 / 25.4
 
@@ -28,8 +28,11 @@ def run(content, seed=1234, **given):
 
 @pytest.fixture(scope="module")
 @slow_fixture
-def bestiary(content):
-    return run(content)
+def bestiary():
+    """The bestiary deck, seed 1234 (`build all`'s first foes job, shared by the run)."""
+    outputs, warnings = standard_build("foes", 0)
+    assert warnings == []
+    return outputs
 
 
 def page_texts(data: bytes) -> list[str]:

@@ -86,6 +86,7 @@ def test_x2_a_240_character_id_is_refused_before_anything_is_written(pack, tmp_p
     assert not (tmp_path / "out").exists()  # figure: 0 files written (was 91, without index.json)
 
 
+@pytest.mark.slow  # four whole exports
 def test_x2_the_longest_id_allowed_fits_every_export(pack, tmp_path):
     longest = "b" * 64
     root = pack(f"{longest}.yaml", id=longest)
