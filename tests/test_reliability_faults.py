@@ -138,6 +138,7 @@ def test_r1_two_processes_with_other_hash_seeds_zones_and_locales_give_identical
     assert again == {name: hashlib.sha256(shared[name]).hexdigest() for name in again}
 
 
+@pytest.mark.slow  # three CLI runs
 def test_r2_the_same_seed_gives_the_same_html_and_another_seed_other_html(tmp_path):
     html = {}
     for run_name, seed in (("one", "5"), ("again", "5"), ("other", "6")):
