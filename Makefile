@@ -34,12 +34,16 @@ system-check:
 build: $(STAMP)
 	$(BIN)/dungeonpress build all --quiet
 
+# Two worker processes (pytest-xdist): each whole-product build is made once by one of them and read by
+# both (tests/conftest.py). TEST_WORKERS=0 runs everything in this one process.
+TEST_WORKERS ?= 2
+
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 # The quick tier while working: no PDF layout, no many-seed sweeps (under a minute); CI runs `make test`.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python -m scripts.bench

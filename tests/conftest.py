@@ -33,6 +33,9 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if _uses_slow_fixture(item) or item.get_closest_marker("builds"):
             item.add_marker(pytest.mark.slow)
+    # Tests reading shared builds (every product in every theme) run first: the builds are most of the run's
+    # work, and begun first they keep both workers busy instead of leaving them to the last minutes.
+    items.sort(key=lambda item: item.get_closest_marker("builds") is None)
 
 
 _UNMARKED_SLOW: list = []
@@ -116,73 +119,165 @@ rows:
 """
 
 
-# --- Slow builds made once per session, in a second process ------------------------------------
-# Several test files need whole-product builds (every product in every theme; `build all` read back
-# by the preflight). A worker process started after collection makes the ones the selected tests
-# ask for, in order, on the machine's other core while this process runs the rest of the suite;
-# a test that needs a build the worker has not started yet makes it here instead. Results are the
-# same either way: each job is a plain function of its arguments.
+# --- Slow builds made once per run, shared by every process of the run ----------------------------
+# Several test files need whole-product builds (every product in every theme; the product tests read the
+# standard theme's). Each is a job (module, function, args) named by a key, THEME/COMMAND/INDEX for one
+# `build all` job, and is made once per run by whichever process reaches it first: it creates the job's
+# claim file (only one process can) and leaves the result beside it for the others. A process waiting
+# for a job another one is making makes the next unclaimed job in the meantime, so with pytest-xdist
+# both workers keep laying out. Without xdist, a worker process started after collection makes the
+# jobs the selected tests name, from the last needed to the first, on the machine's other core.
+# Results are the same whoever makes them: each job is a plain function of its arguments.
+
+_FOLDER_VARIABLE = "DUNGEONPRESS_TEST_BUILDS"  # the run's shared folder, handed from xdist's controller to its workers
+
 
 class SharedBuilds:
-    """Jobs (module, function, args) run by one worker process, or here when the worker has not begun them.
+    """Jobs made once per run by one of the run's processes and read by all of them.
 
-    The worker is a plain subprocess in its own session: tests that count this process's children
-    or signal its process group do not see it. A job is taken by creating its claim file, which
-    only one side can do.
+    The background worker (runs without xdist) is a plain subprocess in its own session: tests that
+    count this process's children or signal its process group do not see it.
     """
 
     def __init__(self):
-        self.keys: list = []
+        self.folder = None
+        self.keys: list = []  # the jobs the selected tests name, in the order they are first needed
         self.worker = None
+        self.owner = False  # this process made the folder (and removes it at the end)
+        self.made: dict = {}
 
-    def start(self, jobs: dict) -> None:
+    def open(self, config) -> None:
+        import os
+        import tempfile
+        if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get(_FOLDER_VARIABLE):
+            self.folder = Path(os.environ[_FOLDER_VARIABLE])
+        else:
+            self.folder, self.owner = Path(tempfile.mkdtemp(prefix="dungeonpress-tests-")), True
+            os.environ[_FOLDER_VARIABLE] = str(self.folder)  # xdist's workers start after this and inherit it
+
+    def start(self, jobs: dict, background: bool) -> None:
         import json
         import subprocess
         import sys
-        import tempfile
         self.keys = list(jobs)
-        if not self.keys:
+        if not self.keys or not background:
             return
-        self.folder = Path(tempfile.mkdtemp(prefix="dungeonpress-tests-"))
-        (self.folder / "jobs.json").write_text(json.dumps([list(jobs[k]) for k in self.keys]))
+        (self.folder / "jobs.json").write_text(json.dumps([[k, list(jobs[k])] for k in self.keys]))
         self.worker = subprocess.Popen(
             [sys.executable, "-c", "import sys; from tests.conftest import _worker_main; _worker_main(sys.argv[1])",
              str(self.folder)], cwd=Path(__file__).resolve().parents[1], start_new_session=True,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
-    def result(self, key: str, here):
-        """The job's value: from the worker when it has taken the job, else `here()` made now in this process."""
-        if key not in self.keys or self.worker is None or _claim(self.folder, self.keys.index(key)):
-            return here()
-        import pickle
-        import time
-        done = self.folder / f"{self.keys.index(key)}.pickle"
-        while not done.exists():
-            if self.worker.poll() is not None and not done.exists():
-                return here()  # the worker is gone: make it here
-            time.sleep(0.2)
-        ok, value = pickle.loads(done.read_bytes())
+    def result(self, key: str, here=None):
+        """The job's value, made here (by `here()`, or from the key) unless another process has made it or is making it."""
+        if key not in self.made:
+            self.made[key] = self._result(key, here)
+        ok, value = self.made[key]
         if not ok:
             raise AssertionError(value)
         return value
 
+    def _result(self, key: str, here):
+        import time
+        make = here or (lambda: _call(shared_job(key)))
+        if self.folder is None:
+            return _outcome(make)
+        while True:
+            done = _read(self.folder, key)
+            if done is not None:
+                return done
+            if _claim(self.folder, key):
+                return _make(self.folder, key, make)
+            if not _claimant_alive(self.folder, key):
+                return _outcome(make)  # its maker died part way (a test killed it): make it here
+            if not self._help():
+                time.sleep(0.2)
+
+    def _help(self) -> bool:
+        """Make the next job the selected tests need that no process has begun; False when there is none."""
+        for key in self.keys:
+            if key not in self.made and _claim(self.folder, key):
+                self.made[key] = _make(self.folder, key, lambda key=key: _call(shared_job(key)))
+                return True
+        return False
+
     def stop(self) -> None:
+        import shutil
         if self.worker is not None:
             if self.worker.poll() is None:
                 self.worker.terminate()
             self.worker.wait()
-            import shutil
-            shutil.rmtree(self.folder, ignore_errors=True)
             self.worker = None
+        if self.owner and self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
 
 
-def _claim(folder: Path, index: int) -> bool:
+def _file(folder: Path, key: str, suffix: str) -> Path:
+    return folder / (key.replace("/", "--") + suffix)
+
+
+def _claim(folder: Path, key: str) -> bool:
     import os
     try:
-        os.close(os.open(folder / f"{index}.claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        descriptor = os.open(_file(folder, key, ".claim"), os.O_CREAT | os.O_EXCL | os.O_WRONLY)
     except FileExistsError:
         return False
+    os.write(descriptor, str(os.getpid()).encode())
+    os.close(descriptor)
     return True
+
+
+def _claimant_alive(folder: Path, key: str) -> bool:
+    """Whether the process that claimed the job still runs (a claim just made may not name it yet)."""
+    import os
+    try:
+        pid = int(_file(folder, key, ".claim").read_text() or 0)
+    except (OSError, ValueError):
+        return True
+    if not pid:
+        return True
+    try:
+        os.kill(pid, 0)
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except ProcessLookupError:
+        return False
+    except (OSError, IndexError):
+        return True
+    return state != "Z"
+
+
+def _outcome(make) -> tuple:
+    """(True, value), or (False, what went wrong) for a failed job: every test reading it fails with that."""
+    import traceback
+    try:
+        return True, make()
+    except AssertionError as exc:
+        return False, str(exc)
+    except Exception:
+        return False, traceback.format_exc()
+
+
+def _make(folder: Path, key: str, make) -> tuple:
+    """Make a claimed job and leave its outcome for the other processes whatever happens (an interrupt, an outcome
+    that does not pickle): a process waiting for a job whose maker lives on would otherwise wait for ever."""
+    import os
+    import pickle
+    data = pickle.dumps((False, f"{key}: not made (its maker was stopped part way)"))
+    try:
+        outcome = _outcome(make)
+        data = pickle.dumps(outcome)
+        return outcome
+    finally:
+        part = _file(folder, key, f".{os.getpid()}.part")
+        part.write_bytes(data)
+        part.rename(_file(folder, key, ".pickle"))
+
+
+def _read(folder: Path, key: str):
+    import pickle
+    done = _file(folder, key, ".pickle")
+    return pickle.loads(done.read_bytes()) if done.exists() else None
 
 
 def _call(job) -> object:
@@ -192,24 +287,12 @@ def _call(job) -> object:
 
 
 def _worker_main(folder: str) -> None:
-    """The worker: every job not yet claimed, from the last needed to the first (pytest reaches the first ones itself)."""
+    """The background worker: every job not yet claimed, from the last needed to the first (pytest reaches the first ones itself)."""
     import json
-    import pickle
-    import traceback
     folder = Path(folder)
-    jobs = json.loads((folder / "jobs.json").read_text())
-    for index in reversed(range(len(jobs))):
-        if not _claim(folder, index):
-            continue
-        try:
-            outcome = (True, _call(jobs[index]))
-        except AssertionError as exc:
-            outcome = (False, str(exc))
-        except Exception:
-            outcome = (False, traceback.format_exc())
-        part = folder / f"{index}.part"
-        part.write_bytes(pickle.dumps(outcome))
-        part.rename(folder / f"{index}.pickle")
+    for key, job in reversed(json.loads((folder / "jobs.json").read_text())):
+        if _claim(folder, key):
+            _make(folder, key, lambda job=job: _call(job))
 
 
 SHARED = SharedBuilds()
@@ -218,10 +301,13 @@ SHARED = SharedBuilds()
 def pytest_configure(config):
     config.addinivalue_line("markers", "builds(*keys): whole-product builds the test reads, made once (see SHARED); "
                                        "theme:NAME is every `build all` job in that theme")
+    SHARED.open(config)
 
 
 def pytest_collection_finish(session):
-    """Start the worker on every shared build the selected tests name, in the order they are first needed."""
+    """Note every shared build the selected tests name, in the order they are first needed; without xdist, start
+    the background worker on them."""
+    import os
     wanted: dict = {}
     for item in session.items:
         for marker in item.iter_markers("builds"):
@@ -231,10 +317,10 @@ def pytest_collection_finish(session):
                 keys = ([f"{key[6:]}/{name}/{index}" for name, index in theme_jobs()] if key.startswith("theme:") else [key])
                 for key in keys:
                     wanted.setdefault(key, shared_job(key))
-    SHARED.start(wanted)
+    SHARED.start(wanted, background=not os.environ.get("PYTEST_XDIST_WORKER"))
 
 
-def pytest_sessionfinish(session):
+def pytest_unconfigure(config):
     SHARED.stop()
 
 
@@ -244,12 +330,15 @@ def theme_jobs() -> list:
 
 
 def shared_job(key: str) -> tuple:
-    """What a shared build key means: THEME/COMMAND/INDEX, one `build all` job in a theme; or
-    build-all-preflight, `build all` read back by the preflight."""
-    if key == "build-all-preflight":
-        return ("tests.test_preflight", "build_all_and_preflight", ())
+    """What a shared build key means: THEME/COMMAND/INDEX, one `build all` job in a theme: ({output name: bytes},
+    WeasyPrint's warnings)."""
     theme, name, index = key.split("/")
     return ("tests.test_themes", "build_job", (theme, name, int(index)))
+
+
+def standard_build(name: str, index: int = 0) -> tuple:
+    """One `build all` job in the standard theme, as every test reading it shares it: ({name: bytes}, warnings)."""
+    return SHARED.result(f"standard/{name}/{index}")
 
 
 @pytest.fixture(scope="session")

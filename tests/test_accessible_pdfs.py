@@ -9,12 +9,8 @@ from pathlib import Path
 import pikepdf
 import pytest
 
-from dungeonpress import build, impose, pdf
-from dungeonpress.products import options
-from dungeonpress.products.dungeon import COMMANDS as DUNGEON
-from dungeonpress.products.oracle import build_oracle_card
-from dungeonpress.products.common import NoOptions
-from dungeonpress.products.rulebook import COMMANDS as RULEBOOK
+from dungeonpress import impose, pdf
+from tests.conftest import slow_fixture, standard_build
 
 
 def structure(data: bytes) -> tuple[dict, Counter, list]:
@@ -59,9 +55,14 @@ def _outline_count(root) -> int:
     return count
 
 
+# The products read here are `build all`'s own jobs in the standard theme, made once per run and shared with
+# the product, theme and preflight tests.
 @pytest.fixture(scope="module")
-def oracle(content):
-    return build_oracle_card(build.context_for(content), NoOptions())[0].data
+@slow_fixture
+def oracle():
+    outputs, warnings = standard_build("oracle")
+    assert warnings == []
+    return next(iter(outputs.values()))  # the card (the oracle command's first output)
 
 
 def test_the_oracle_card_is_tagged_with_language_title_and_table_headers(oracle):
@@ -84,11 +85,9 @@ def test_every_answer_cell_names_its_row_and_column_headers(oracle):
 
 
 @pytest.fixture(scope="module")
-def booklet_reading(content):
-    command = DUNGEON[0]
-    ctx = build.context_for(content, seed=5)
-    outputs = command.run(ctx, options.parse(command.options, {"layout": "booklet", "rooms": 8}))
-    return {o.name: o.data for o in outputs}
+@slow_fixture
+def booklet_reading():
+    return standard_build("dungeon", 2)[0]  # the dungeon booklet, seed 1234
 
 
 def test_dungeon_booklet_maps_and_figures_carry_alternative_text(booklet_reading):
@@ -117,9 +116,7 @@ def test_imposition_copies_metadata_of_any_weasyprint_pdf(tmp_path):
 
 @pytest.mark.slow
 def test_rulebook_is_tagged_with_bookmarks_headings_and_table_headers(content):
-    command = RULEBOOK[0]
-    ctx = build.context_for(content)
-    data = command.run(ctx, options.parse(command.options, {"layout": "pages"}))[0].data
+    data = standard_build("rulebook")[0]["dungeoneer-rulebook.pdf"]  # the reading copy, laid out as pages
     facts, kinds, alts = structure(data)
     assert facts["tree"] and facts["marked"] and facts["lang"] == "en"
     assert facts["title"] == content.book.title and "Bisceglie" in facts["author"]
@@ -151,18 +148,17 @@ def test_an_imposed_sheet_is_a_tagged_artifact_that_names_its_reading_copy(bookl
             assert stream.startswith(b"/Artifact BMC\n") and stream.endswith(b"\nEMC")
 
 
-def test_the_zine_comes_with_its_pages_as_a_tagged_reading_copy(content):
-    command = DUNGEON[0]
-    ctx = build.context_for(content, seed=5)
-    outputs = {o.name: o.data for o in command.run(ctx, options.parse(command.options, {"rooms": 8}))}
-    assert sorted(outputs) == ["dungeon-5-zine-a4.pdf", "dungeon-5-zine-reading.pdf", "dungeon-5.json"]
-    facts, kinds, alts = structure(outputs["dungeon-5-zine-reading.pdf"])
+@pytest.mark.slow
+def test_the_zine_comes_with_its_pages_as_a_tagged_reading_copy():
+    outputs = standard_build("dungeon", 0)[0]  # the A4 zine, seed 1234
+    assert sorted(outputs) == ["dungeon-1234-zine-a4.pdf", "dungeon-1234-zine-reading.pdf", "dungeon-1234.json"]
+    facts, kinds, alts = structure(outputs["dungeon-1234-zine-reading.pdf"])
     assert facts["tree"] and facts["marked"] and facts["lang"] == "en" and facts["title"]
     assert kinds["/H1"] + kinds["/H2"] >= 4 and kinds["/Figure"] >= 1 and all(alts)
-    with pikepdf.open(io.BytesIO(outputs["dungeon-5-zine-reading.pdf"])) as doc:
+    with pikepdf.open(io.BytesIO(outputs["dungeon-1234-zine-reading.pdf"])) as doc:
         assert len(doc.pages) == 8
-    with pikepdf.open(io.BytesIO(outputs["dungeon-5-zine-a4.pdf"])) as doc:
-        assert str(doc.docinfo.Subject).endswith("dungeon-5-zine-reading.pdf.")
+    with pikepdf.open(io.BytesIO(outputs["dungeon-1234-zine-a4.pdf"])) as doc:
+        assert str(doc.docinfo.Subject).endswith("dungeon-1234-zine-reading.pdf.")
 
 
 # Warnings of the PDF/UA checker we accept, each with why. None today: every file of `build all`

@@ -94,6 +94,7 @@ def test_a_dungeon_rolls_on_the_new_packs_table(tmp_path, monkeypatch):
 
 # --- schemas ---------------------------------------------------------------------------------
 
+@pytest.mark.slow  # reads every content file against its JSON schema
 def test_every_built_in_content_file_matches_its_schema():
     files = [p for p in sorted(build.CONTENT_DIR.rglob("*.yaml"))]
     assert len(files) > 90
@@ -171,6 +172,7 @@ def test_built_in_packs_still_name_a_known_source(tmp_path, monkeypatch):
 
 # --- tables ----------------------------------------------------------------------------------
 
+@pytest.mark.slow  # loads and lists the whole content through the CLI
 def test_tables_lists_every_table_with_die_pack_and_users():
     code, out, _ = run("tables")
     assert code == 0
@@ -201,6 +203,7 @@ class _Recording(dict):
         return super().get(key, default)
 
 
+@pytest.mark.slow  # rolls 40 seeds of each generator
 @pytest.mark.parametrize("command, generate", [("dungeon", generate_dungeon), ("character", generate_character)])
 def test_tables_listing_names_every_table_a_generator_reads(content, command, generate):
     recording = _Recording(content.tables)
@@ -212,6 +215,7 @@ def test_tables_listing_names_every_table_a_generator_reads(content, command, ge
     assert {t for t in recording.read if command not in used[t]} == set()
 
 
+@pytest.mark.slow  # every export of a pack
 def test_a_third_party_credit_goes_through_every_export(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "mine" / "tables").mkdir(parents=True)

@@ -44,6 +44,7 @@ def test_packs_label_is_safe_in_any_file_name(packs, label, tmp_path, monkeypatc
     assert build.packs_label(packs) == label
 
 
+@pytest.mark.slow  # lays the oracle card out twice, in two themes
 def test_a_large_print_run_keeps_the_standard_oracle_card(tmp_path):
     out = tmp_path / "out"
     assert run("oracle", "--out", str(out), "--quiet")[0] == 0

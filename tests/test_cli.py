@@ -184,6 +184,7 @@ def test_validate_takes_the_common_options(tmp_path):
     assert (code, out, err) == (0, "", "")
 
 
+@pytest.mark.slow  # three whole exports
 def test_a_run_ends_with_one_summary_and_names_files_only_when_verbose(tmp_path):
     code, out, err = run("export", "tables", "--format", "csv", "--out", str(tmp_path / "a"))
     files = sorted(p for p in (tmp_path / "a").rglob("*") if p.is_file())

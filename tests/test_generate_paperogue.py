@@ -203,6 +203,7 @@ def test_any_seed_locks_a_door_for_every_key_and_keeps_the_stairs_below_the_room
         assert level.stairs_room < level.room_count
 
 
+@pytest.mark.slow  # rolls over 1,500 levels
 def test_over_1500_levels_no_key_is_a_spare_and_no_stairs_land_on_the_last_room(content):
     # The playthrough that found these counted 160 spare keys of 2,944 and 99 last-room stairs in 1,500 levels.
     levels = [level for seed in range(500)

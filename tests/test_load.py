@@ -69,6 +69,7 @@ def test_the_renderer_may_read_each_pack_but_not_the_folder_that_holds_them(pack
         fetcher.fetch((packs / "notes.md").as_uri())
 
 
+@pytest.mark.slow  # composes a file past the value limit
 def test_a_file_of_more_values_than_any_content_needs_stops_early():
     # the figure: a 1.9 MB table of 60,000 rows took 11 s to compose before its one error; six values a row here
     from dungeonpress import load

@@ -11,7 +11,6 @@ import pytest
 
 from dungeonpress import build, cli, pdf, preflight
 from dungeonpress.preflight.text import SHIPPED_FAMILIES
-from tests.conftest import SHARED
 from tests.conftest import slow_fixture
 
 FONTS_CSS = (build.TEMPLATES_DIR / "css" / "fonts.css").read_text().replace("url(../fonts/", "url(fonts/")
@@ -235,24 +234,22 @@ def test_bad_input_is_one_line_and_exit_1(tmp_path):
         assert "Traceback" not in err
 
 
-def build_all_and_preflight() -> tuple:
-    """`build all` into a fresh folder and every PDF read back: (PDF names, findings)."""
-    import tempfile
-    with tempfile.TemporaryDirectory() as out:
-        code = cli.main(["build", "all", "--quiet", "--no-preflight", "--out", out], stdout=io.StringIO(), stderr=io.StringIO())
-        assert code == 0
-        pdfs = sorted(Path(out).glob("*.pdf"))
-        return [p.name for p in pdfs], [f for path in pdfs for f in preflight.check_file(path)]
-
-
 @pytest.fixture(scope="module")
 @slow_fixture
-def product_findings():
-    """Build everything once and preflight every PDF once (made by the session's build worker when it can)."""
-    return SHARED.result("build-all-preflight", build_all_and_preflight)
+def product_findings(content, tmp_path_factory):
+    """Every PDF `build all` makes in the standard theme (the builds the whole run shares), each preflighted once:
+    (PDF names, findings). The other four themes are preflighted in tests/test_themes.py."""
+    from tests.test_themes import built_in
+    folder = tmp_path_factory.mktemp("build-all")
+    names, found = [], []
+    for name, data in sorted(built_in(content, "standard").items()):
+        (folder / name).write_bytes(data)
+        names.append(name)
+        found += preflight.check_file(folder / name)
+    return names, found
 
 
-@pytest.mark.builds("build-all-preflight")
+@pytest.mark.builds("theme:standard")
 def test_every_product_is_free_of_preflight_errors(product_findings):
     pdfs, found = product_findings
     assert len(pdfs) >= 30

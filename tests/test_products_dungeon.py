@@ -18,7 +18,7 @@ from dungeonpress.products import dungeon as product
 from dungeonpress.products.options import parse
 from dungeonpress.views import data as data_views
 from dungeonpress.views import dungeon as dungeon_views
-from tests.conftest import run_cli, slow_fixture
+from tests.conftest import run_cli, slow_fixture, standard_build
 
 MM = 72 / 25.4
 SEED = 1234
@@ -31,37 +31,55 @@ def make(content, **options):
     return {o.name: o.data for o in outputs}, ctx
 
 
+# The zines, booklet and pack are `build all`'s own dungeon jobs in the standard theme, made once per run and
+# shared with the theme, preflight and accessibility tests: ({name: bytes}, WeasyPrint's warnings).
 @pytest.fixture(scope="module")
 @slow_fixture
-def zine_a4(content):
-    return make(content, seed=SEED, layout="zine", paper="a4")
-
-
-@pytest.fixture(scope="module")
-@slow_fixture
-def zine_letter(content):
-    return make(content, seed=SEED, layout="zine", paper="letter")
+def zine_a4():
+    return standard_build("dungeon", 0)  # seed 1234, zine, A4
 
 
 @pytest.fixture(scope="module")
 @slow_fixture
-def booklet(content):
-    return make(content, seed=SEED, layout="booklet")
+def zine_letter():
+    return standard_build("dungeon", 1)  # seed 1234, zine, Letter
 
 
 @pytest.fixture(scope="module")
 @slow_fixture
-def pack(content):
-    return make(content, seed=66, count=3)
+def booklet():
+    return standard_build("dungeon", 2)  # seed 1234, booklet
+
+
+PACK_SEED, PACK_COUNT = 66, 6
 
 
 @pytest.fixture(scope="module")
 @slow_fixture
-def zine_pages_a4(content):
-    """The zine's eight reading pages, made again from scratch (same seed)."""
-    ctx = build.context_for(content, seed=SEED)
-    dungeon = product.roll_dungeon(ctx, SEED, 8)
-    return product.zine_pages(ctx, dungeon, SEED, 8, "a4"), ctx
+def pack():
+    return standard_build("dungeon", 3)  # seed 66, a pack of six
+
+
+@pytest.fixture(scope="module")
+@slow_fixture
+def pack_texts(pack):
+    """The text of each page of the pack's reading copy (read once: extraction is most of these tests' time)."""
+    return [page.extract_text() for page in reader(pack[0][f"pack-{PACK_SEED}.pdf"]).pages]
+
+
+@pytest.fixture(scope="module")
+@slow_fixture
+def zine_pages_a4(zine_a4):
+    """The zine's eight reading pages: its tagged reading copy is those pages as laid out (imposed, they are the
+    A4 sheet: test_same_seed_same_pdf_bytes)."""
+    return zine_a4[0][f"dungeon-{SEED}-zine-reading.pdf"], zine_a4[1]
+
+
+def test_the_shared_builds_are_the_jobs_these_tests_name():
+    jobs = next(c for c in build.commands() if c.name == "dungeon" and c.parent != "export").build_all
+    assert [(job.seed, job.options) for job in jobs] == [
+        (SEED, {"layout": "zine", "paper": "a4"}), (SEED, {"layout": "zine", "paper": "letter"}),
+        (SEED, {"layout": "booklet"}), (PACK_SEED, {"count": PACK_COUNT})]
 
 
 def reader(data: bytes) -> pypdf.PdfReader:
@@ -79,13 +97,13 @@ def test_outputs_are_named_as_documented(zine_a4, zine_letter, booklet, pack):
     assert sorted(zine_letter[0]) == [f"dungeon-{SEED}-zine-letter.pdf", f"dungeon-{SEED}-zine-reading-us.pdf",
                                       f"dungeon-{SEED}.json"]
     assert sorted(booklet[0]) == [f"dungeon-{SEED}-a5.pdf", f"dungeon-{SEED}-booklet.pdf", f"dungeon-{SEED}.json"]
-    assert sorted(pack[0]) == ["pack-66-booklet.pdf", "pack-66.json", "pack-66.pdf"]
+    assert sorted(pack[0]) == [f"pack-{PACK_SEED}-booklet.pdf", f"pack-{PACK_SEED}.json", f"pack-{PACK_SEED}.pdf"]
 
 
 @pytest.mark.slow
 def test_no_weasyprint_warnings(zine_a4, zine_letter, booklet, pack, zine_pages_a4):
-    for _, ctx in (zine_a4, zine_letter, booklet, pack, zine_pages_a4):
-        assert ctx.warnings == []
+    for _, warnings in (zine_a4, zine_letter, booklet, pack, zine_pages_a4):
+        assert warnings == []
 
 
 def test_zine_is_one_landscape_sheet_of_eight_quarter_pages(zine_a4, zine_letter, zine_pages_a4):
@@ -126,8 +144,9 @@ def test_zine_panel_order_and_orientation(zine_a4, zine_pages_a4):
 
 def test_same_seed_same_pdf_bytes(zine_a4, zine_pages_a4):
     reading = f"dungeon-{SEED}-zine-reading.pdf"
+    # The A4 sheet is its reading pages imposed, and imposing is a plain function of them. The zine laid out
+    # again in another process, with another hash seed, gives the same bytes: test_reliability_faults.py (R1).
     assert impose.impose_zine(zine_pages_a4[0], "a4", reading_copy=reading) == zine_a4[0][f"dungeon-{SEED}-zine-a4.pdf"]
-    assert zine_a4[0][reading] == zine_pages_a4[0]  # the reading copy is the zine's pages as laid out
 
 
 def test_different_seeds_differ(content, zine_a4):
@@ -136,9 +155,9 @@ def test_different_seeds_differ(content, zine_a4):
 
 
 @pytest.mark.slow
-def test_zine_pages_read_in_order(zine_pages_a4):
+def test_zine_pages_read_in_order(content, zine_pages_a4):
     texts = [page.extract_text() for page in reader(zine_pages_a4[0]).pages]
-    data = json.loads(make_json(zine_pages_a4[1]))
+    data = json.loads(make_json(build.context_for(content, seed=SEED)))
     assert data["name"].split()[-1] in texts[0] and f"seed {SEED}" in texts[0].lower()
     assert texts[1].startswith("Map")
     assert "Room Key" in texts[2]
@@ -226,18 +245,18 @@ def test_booklet_folds_from_whole_sheets(booklet):
 
 
 @pytest.mark.slow
-def test_pack_index_seeds_and_dungeons(pack, content):
-    data = json.loads(pack[0]["pack-66.json"])
-    seeds = product.pack_seeds(66, 3)
-    assert [d["seed"] for d in data["dungeons"]] == seeds
-    text = "\n".join(page.extract_text() for page in reader(pack[0]["pack-66.pdf"]).pages)
+def test_pack_index_seeds_and_dungeons(pack, pack_texts, content):
+    data = json.loads(pack[0][f"pack-{PACK_SEED}.json"])
+    seeds = product.pack_seeds(PACK_SEED, PACK_COUNT)
+    assert [d["seed"] for d in data["dungeons"]] == seeds and len(set(seeds)) == PACK_COUNT
+    text = "\n".join(pack_texts)
     assert "Roll 1d6, then turn to the page shown." in text
-    for seed, pick in zip(seeds, ("1–2", "3–4", "5–6")):
+    for seed, pick in zip(seeds, dungeon_views.pick_die(PACK_COUNT)["ranges"]):
         assert f"seed {seed}" in text and pick in text
     # a pack's delve is the dungeon its own seed makes alone
     alone, _ = make(content, seed=seeds[0], format="json")
     assert json.loads(alone[f"dungeon-{seeds[0]}.json"]) == data["dungeons"][0]
-    assert len(reader(pack[0]["pack-66.pdf"]).pages) % 4 == 0
+    assert len(pack_texts) % 4 == 0
 
 
 def test_pick_die():
@@ -317,21 +336,20 @@ def test_html_output_carries_no_path_of_the_building_machine(tmp_path, monkeypat
     assert '<base href="../../templates/">' in html
 
 
-def test_pack_maps_face_their_keys(pack):
+def test_pack_maps_face_their_keys(pack_texts):
     """Every delve's map is on a left-hand (even) page, with its Room Key on the page facing it."""
-    texts = [page.extract_text() for page in reader(pack[0]["pack-66.pdf"]).pages]
+    texts = pack_texts
     maps = [n for n, text in enumerate(texts, start=1) if "rooms · seed" in text and "Room Key" not in text
             and n > 2]
-    assert len(maps) == 3
+    assert len(maps) == PACK_COUNT
     for n in maps:
         assert n % 2 == 0, n
         assert texts[n].lstrip().startswith("Room Key")  # texts[n] is page n + 1
 
 
-def test_each_delves_pre_rolled_oracle_is_one_page(booklet, pack):
+def test_each_delves_pre_rolled_oracle_is_one_page(booklet, pack_texts):
     """The booklet's oracle page holds its whole table: no page of three leftover rows after it."""
-    for data in (booklet[0][f"dungeon-{SEED}-a5.pdf"], pack[0]["pack-66.pdf"]):
-        pages = [page.extract_text() for page in reader(data).pages]
+    for pages in ([page.extract_text() for page in reader(booklet[0][f"dungeon-{SEED}-a5.pdf"]).pages], pack_texts):
         starts = [n for n, text in enumerate(pages) if "Pre-rolled Oracle" in text]
         assert starts
         for n in starts:

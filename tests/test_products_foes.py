@@ -15,7 +15,7 @@ from dungeonpress.products.dungeon import roll_dungeon
 from dungeonpress.preflight.reading import open_pdf
 from dungeonpress.products.foes import COMMANDS, FoesOptions, deck_cards
 from dungeonpress.views import foes as views
-from tests.conftest import slow_fixture
+from tests.conftest import slow_fixture, standard_build
 
 MM = 72 / 25.4
 
@@ -30,8 +30,11 @@ def run(content, seed=1234, **given):
 
 @pytest.fixture(scope="module")
 @slow_fixture
-def bestiary(content):
-    return run(content)
+def bestiary():
+    """The bestiary deck, seed 1234 (`build all`'s first foes job, shared by the run)."""
+    outputs, warnings = standard_build("foes", 0)
+    assert warnings == []
+    return outputs
 
 
 def page_texts(data: bytes) -> list[str]:

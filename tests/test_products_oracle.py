@@ -7,19 +7,15 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from dungeonpress import build
 from dungeonpress.generate import oracle
-from dungeonpress.products import oracle as product
-from dungeonpress.products.common import NoOptions
-from tests.conftest import slow_fixture
+from tests.conftest import slow_fixture, standard_build
 
 
 @pytest.fixture(scope="module")
 @slow_fixture
-def built(content):
-    ctx = build.context_for(content)
-    outputs = product.build_oracle_card(ctx, NoOptions())
-    return {o.name: o.data for o in outputs}, ctx.warnings
+def built():
+    """`build all`'s oracle job, shared by the run: ({name: bytes}, WeasyPrint's warnings)."""
+    return standard_build("oracle")
 
 
 def test_one_a6_page_with_every_answer_and_its_odds(built):

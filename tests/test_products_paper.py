@@ -15,7 +15,7 @@ from dungeonpress import build, cli
 from dungeonpress.draw import paperogue_grid as grid
 from dungeonpress.products import paper as product
 from dungeonpress.views import paperogue as paper_views
-from tests.conftest import slow_fixture
+from tests.conftest import slow_fixture, standard_build
 
 MM = 72 / 25.4  # PDF points per millimetre
 PAGE_PT = {"a4": (595, 842), "letter": (612, 792)}
@@ -23,11 +23,9 @@ PAGE_PT = {"a4": (595, 842), "letter": (612, 792)}
 
 @pytest.fixture(scope="module")
 @slow_fixture
-def sheets(content):
-    """The default `paper` run: square and dot, A4 and Letter."""
-    ctx = build.context_for(content)
-    outputs = {o.name: o.data for o in product.build_paper(ctx, product.PaperOptions())}
-    return outputs, ctx.warnings
+def sheets():
+    """The default `paper` run: square and dot, A4 and Letter (`build all`'s paper job, shared by the run)."""
+    return standard_build("paper")
 
 
 @pytest.mark.slow

@@ -202,10 +202,12 @@ SMALL_PACK = Path(__file__).parent / "fixtures" / "small_pack"
 @pytest.fixture(scope="module")
 def small_book():
     """The small fixture pack's book (three short chapters, three tables) as the rulebook product makes it."""
-    content = build.load_content([SMALL_PACK])
-    ctx = build.context_for(content)
-    outputs = {o.name: o.data for o in rulebook.build_rulebook(ctx, rulebook.RulebookOptions(paper="a4"))}
-    return outputs, ctx.warnings, PdfReader(io.BytesIO(outputs["dungeoneer-rulebook.pdf"]), strict=True)
+    def here():
+        ctx = build.context_for(build.load_content([SMALL_PACK]))
+        outputs = {o.name: o.data for o in rulebook.build_rulebook(ctx, rulebook.RulebookOptions(paper="a4"))}
+        return outputs, ctx.warnings
+    outputs, warnings = SHARED.result("small-pack/rulebook/0", here)  # laid out once, whichever worker runs these
+    return outputs, warnings, PdfReader(io.BytesIO(outputs["dungeoneer-rulebook.pdf"]), strict=True)
 
 
 @pytest.mark.slow  # lays the small book out a second time, whole

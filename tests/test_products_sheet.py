@@ -15,7 +15,7 @@ from dungeonpress.generate.paperogue_character import generate_paperogue_charact
 from dungeonpress.products import character, sheet as sheets
 from dungeonpress.views import sheet as sheet_views
 from dungeonpress.products.options import flag_of, parse, specs
-from tests.conftest import slow_fixture
+from tests.conftest import slow_fixture, standard_build
 
 _OPTIONS = {"build_sheets": sheets.SheetOptions, "build_characters": character.CharacterOptions}
 
@@ -29,51 +29,60 @@ def _run(content, run, options, seed=None):
     return {o.name: o.data for o in outputs}, list(ctx.warnings)
 
 
+# The blank sheets are `build all`'s sheet job in the standard theme (every game, paper and form, each laid
+# out on its own), made once per run and shared with the theme, preflight and accessibility tests.
 @pytest.fixture(scope="module")
 @slow_fixture
-def dungeoneer_fillable(content):
-    """The fillable Dungeoneer sheet on every paper (one build per paper for the whole module)."""
-    made = {}
-    for paper in sheets.PAPERS:
-        outputs, warnings = _run(content, sheets.build_sheets, {"game": "dungeoneer", "paper": paper, "fillable": True})
-        assert warnings == []
-        assert list(outputs) == [f"sheet-dungeoneer-{paper}-fillable.pdf"]
-        made[paper] = outputs[f"sheet-dungeoneer-{paper}-fillable.pdf"]
-    return made
-
-
-@pytest.fixture(scope="module")
-@slow_fixture
-def dungeoneer_print(content):
-    outputs, warnings = _run(content, sheets.build_sheets, {"game": "dungeoneer", "paper": "letter", "print": True})
+def blank_sheets():
+    outputs, warnings = standard_build("sheet")
     assert warnings == []
-    return outputs["sheet-dungeoneer-letter-print.pdf"]
+    assert sorted(outputs) == sorted(sheets.sheet_file_name(game, paper, form) for game in sheets.GAMES
+                                     for paper in sheets.PAPERS for form in ("fillable", "print"))
+    return outputs
 
 
 @pytest.fixture(scope="module")
 @slow_fixture
-def paperogue_sheets(content):
+def dungeoneer_fillable(blank_sheets):
+    """The fillable Dungeoneer sheet on every paper."""
+    return {paper: blank_sheets[f"sheet-dungeoneer-{paper}-fillable.pdf"] for paper in sheets.PAPERS}
+
+
+@pytest.fixture(scope="module")
+@slow_fixture
+def dungeoneer_print(blank_sheets):
+    return blank_sheets["sheet-dungeoneer-letter-print.pdf"]
+
+
+@pytest.fixture(scope="module")
+@slow_fixture
+def paperogue_sheets(blank_sheets):
     """Paperogue A4 fillable and A5 for pencil."""
-    made = {}
-    for paper, form in (("a4", "fillable"), ("a5", "print")):
-        outputs, warnings = _run(content, sheets.build_sheets, {"game": "paperogue", "paper": paper, form: True})
-        assert warnings == []
-        made.update(outputs)
-    return made
+    return {name: blank_sheets[name] for name in ("sheet-paperogue-a4-fillable.pdf", "sheet-paperogue-a5.pdf")}
+
+
+PREROLLED = 4  # `build all`'s character job: four Dungeoneer delvers, seed 1234
 
 
 @pytest.fixture(scope="module")
 @slow_fixture
 def prerolled(content):
-    """Two pre-rolled characters of each game, PDF and JSON; one Paperogue rogue built twice, for determinism."""
-    made = {}
-    for game in sheets.GAMES:
-        outputs, warnings = _run(content, character.build_characters, {"game": game, "count": 2}, seed=1234)
-        assert warnings == []
-        made.update(outputs)
+    """Pre-rolled characters, PDF and JSON: `build all`'s four Dungeoneer delvers (shared), two Paperogue rogues;
+    one Paperogue rogue built twice, for determinism."""
+    made, warnings = standard_build("character")
+    assert warnings == [] and sorted(made) == ["characters-1234.json", "characters-1234.pdf"]
+    made = dict(made)
+    outputs, warnings = _run(content, character.build_characters, {"game": "paperogue", "count": 2}, seed=1234)
+    assert warnings == []
+    made.update(outputs)
     for run in ("first", "again"):
         made[run], _ = _run(content, character.build_characters, {"game": "paperogue", "count": 1}, seed=99)
     return made
+
+
+def test_the_shared_character_job_is_four_dungeoneer_delvers():
+    (job,) = next(c for c in build.commands() if c.name == "character").build_all
+    assert (job.seed, job.options) == (1234, {"count": PREROLLED})
 
 
 def _reader(data: bytes) -> PdfReader:
@@ -185,10 +194,10 @@ def test_paperogue_sheets(paperogue_sheets):
 @pytest.mark.slow
 def test_prerolled_dungeoneer_sheets_show_every_value(content, prerolled):
     pdf = prerolled["characters-1234.pdf"]
-    assert len(_reader(pdf).pages) == 5  # two characters, each with its log, then the rules they play by
+    assert len(_reader(pdf).pages) == 2 * PREROLLED + 1  # each character with its log, then the rules they play by
     text = _text(pdf)
     assert "How to play these delvers" in text and "Harm & Luck" in text
-    for n in (1, 2):
+    for n in range(1, PREROLLED + 1):
         c = generate_character(content, sub_rng(1234, "character", "dungeoneer", str(n)))
         for value in (c.first_name.value, c.surname.value, c.nickname.value, c.concept.value, c.frailty.value,
                       c.goal.value, c.motive.value, c.nemesis.value, *(s.value for s in c.skills),
@@ -198,7 +207,7 @@ def test_prerolled_dungeoneer_sheets_show_every_value(content, prerolled):
 
 def test_prerolled_json_records_every_roll(content, prerolled):
     doc = json.loads(prerolled["characters-1234.json"])
-    assert (doc["game"], doc["seed"], doc["count"]) == ("dungeoneer", 1234, 2)
+    assert (doc["game"], doc["seed"], doc["count"]) == ("dungeoneer", 1234, PREROLLED)
     first = doc["characters"][0]
     c = generate_character(content, sub_rng(1234, "character", "dungeoneer", "1"))
     assert first["name"] == c.name

@@ -229,6 +229,7 @@ def test_issue_links_only_to_the_web_mail_and_anchors():
     assert "notes.md" not in html and "file:" not in html.replace("[f](file:///etc/passwd)", "")
 
 
+@pytest.mark.slow  # lays a whole book out
 def test_issue_hostile_book_builds_with_its_svg_and_no_file_links(tmp_path, monkeypatch):
     """The rulebook of tests/fixtures/hostile_book: SVG drawn, links sealed, markup and templates as text."""
     import pypdfium2

@@ -86,6 +86,7 @@ def test_x2_a_240_character_id_is_refused_before_anything_is_written(pack, tmp_p
     assert not (tmp_path / "out").exists()  # figure: 0 files written (was 91, without index.json)
 
 
+@pytest.mark.slow  # four whole exports
 def test_x2_the_longest_id_allowed_fits_every_export(pack, tmp_path):
     longest = "b" * 64
     root = pack(f"{longest}.yaml", id=longest)
@@ -140,6 +141,7 @@ def test_x5_a_pack_table_cannot_name_a_built_in_source(pack, claimed):
 
 # X6: invisible characters warn, and fail under --strict ---------------------------------------
 
+@pytest.mark.slow  # validates the whole content twice for each character
 @pytest.mark.parametrize("char", ["\u202e", "\u200b", "\U000e0041"])
 def test_x6_invisible_characters_warn_and_fail_under_strict(pack, tmp_path, char):
     root = pack("mood.yaml", id="mood", three=f'"Qu{char}iet"')

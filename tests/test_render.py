@@ -62,6 +62,7 @@ class _Rendered(Exception):
     """Raised once a product has rendered its first HTML: the test reads the HTML, not the PDF."""
 
 
+@pytest.mark.slow  # renders every product's HTML
 def test_no_product_html_carries_a_path_of_the_building_machine(content, monkeypatch):
     """The HTML every product renders (before layout) names no folder of this machine: repo, home, temp."""
     import os
