@@ -274,6 +274,7 @@ def test_a_folder_that_cannot_be_written_only_means_no_cache(content, tmp_path, 
     assert store.get("2" * 64) is None
 
 
+@pytest.mark.slow
 def test_the_cli_keeps_the_model_in_the_build_folder_and_reads_it_back(user_pack, content_reads, tmp_path, monkeypatch):
     out = tmp_path / "out"
     dungeon = ("dungeon", "--seed", "1", "--format", "json", "--content", user_pack, "--out", out)
@@ -283,6 +284,9 @@ def test_the_cli_keeps_the_model_in_the_build_folder_and_reads_it_back(user_pack
     out.mkdir()
     assert run(*bad)[0] == 1  # content read, then the build fails: nothing written in the build folder
     assert list(out.iterdir()) == []
+    assert run(*dungeon)[0] == 0
+    assert not (out / ".cache").exists()  # a folder of the user's own (or a serve roll's) gets only its outputs
+    (out / "manifest.json").write_text("{}")  # a build folder: `build all` and --batch leave their manifest in it
     assert run(*dungeon)[0] == 0
     assert len(list((out / build.CONTENT_CACHE).iterdir())) == 1  # kept once a run has succeeded
     before = len(content_reads)

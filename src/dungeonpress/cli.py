@@ -390,12 +390,16 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
 
 
 def _content_cache(args) -> Path | None:
-    """Where a build keeps its checked content model: OUT/.cache/content, when the build folder was already
-    there (a first run writes only its outputs; a run that fails, nothing). `validate` reads every file every time."""
+    """Where a build keeps its checked content model: OUT/.cache/content, when the build folder is one this tool
+    has built into before (it holds a manifest or a cache): a first run, or a run into a folder of a user's own
+    (or a serve roll's), writes only its outputs; a run that fails, nothing. `validate` reads every file every time."""
     out = getattr(args, "out", None)  # `tables` writes nothing and has no build folder
-    if out is None or args.command == "validate" or not Path(out).is_dir():
+    if out is None or args.command == "validate":
         return None
-    return Path(out) / build.CONTENT_CACHE
+    out = Path(out)
+    if not ((out / "manifest.json").is_file() or (out / ".cache").is_dir()):
+        return None
+    return out / build.CONTENT_CACHE
 
 
 def _run_jobs(args, content, jobs, display, pdfs) -> bool:
