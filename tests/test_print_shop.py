@@ -92,7 +92,7 @@ def test_pdf_x_is_declared_tagged_and_rebuilds_byte_identical(content, shop):
         assert str(pdf.docinfo["/Title"]) == content.book.title
     with pikepdf.open(io.BytesIO(shop["dungeoneer-rulebook-booklet-a4.pdf"])) as pdf:
         assert str(pdf.Root.Lang) == "en" and str(pdf.docinfo["/Author"])
-    # Rebuilt, the same bytes: shown on the 12-page book of tests/fixtures/small_pack made twice with the same
+    # Rebuilt, the same bytes: shown on the 16-page book of tests/fixtures/small_pack made twice with the same
     # print-shop options (what PDF/X adds, the output intent and its profile, is the same for any book; the
     # 112-page book is rebuilt byte for byte in another process by test_products_rulebook.py).
     small = build.load_content([Path(__file__).parent / "fixtures" / "small_pack"])
@@ -100,5 +100,5 @@ def test_pdf_x_is_declared_tagged_and_rebuilds_byte_identical(content, shop):
     first, again = (command.run(build.context_for(small), options.parse(RulebookOptions, shop_pages))[0].data
                     for _ in range(2))
     with pikepdf.open(io.BytesIO(first)) as pdf:
-        assert str(pdf.docinfo["/GTS_PDFXVersion"]).startswith("PDF/X-3") and len(pdf.pages) == 12
+        assert str(pdf.docinfo["/GTS_PDFXVersion"]).startswith("PDF/X-3") and len(pdf.pages) == 16
     assert again == first

@@ -14,6 +14,7 @@ from dungeonpress.generate.character import generate_character
 from dungeonpress.generate.paperogue_character import generate_paperogue_character
 from dungeonpress.products import character, sheet as sheets
 from dungeonpress.views import sheet as sheet_views
+from dungeonpress.views.quotes import typographic
 from dungeonpress.products.options import flag_of, parse, specs
 from tests.conftest import slow_fixture, standard_build
 
@@ -202,7 +203,7 @@ def test_prerolled_dungeoneer_sheets_show_every_value(content, prerolled):
         for value in (c.first_name.value, c.surname.value, c.nickname.value, c.concept.value, c.frailty.value,
                       c.goal.value, c.motive.value, c.nemesis.value, *(s.value for s in c.skills),
                       *(g.item.value for g in c.gear)):
-            assert value in text, value
+            assert typographic(value) in text, value  # printed with typographic quotes (views.quotes)
 
 
 def test_prerolled_json_records_every_roll(content, prerolled):

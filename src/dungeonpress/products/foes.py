@@ -44,7 +44,7 @@ def build_foes(ctx: BuildContext, opts: FoesOptions) -> list[Output]:
         geometry = views.sheet_geometry(size, paper)
         cards, label = deck_cards(ctx, deck, opts.rooms or DEFAULT_ROOMS, per_sheet=geometry["per_sheet"],
                                   extra=len(aids))
-        cards = views.with_blanks([views.fit_text(card, size) for card in cards] + aids, geometry["per_sheet"])
+        cards = views.with_blanks([views.fit_text(card, size, ctx.theme) for card in cards] + aids, geometry["per_sheet"])
         data = pdf_from_template(ctx, "foes.html.j2", sheets=views.sheets(cards, geometry), geometry=geometry,
                                  size=size, paper=paper, deck_label=label,
                                  doc_title=f"Foe and NPC cards: {label} ({size.upper()} cards)")

@@ -198,6 +198,8 @@ MIN_PT = 9.0  # the cards print on an A4 or Letter sheet: the preflight's body m
 LARGEST_PT = {"a7": 10.0, "3x5": 11.0}  # one deck's sizes stay close: no card shouts
 PT = 25.4 / 72
 LETTER_EM = 0.43    # an average letter of Vollkorn, in ems (measured on the bestiary)
+# Themes whose face sets wider: Atkinson Hyperlegible, with the dyslexia theme's letter and word spacing.
+THEME_LETTER_EM = {"dyslexia-friendly": 0.53}
 LEADING = 1.2
 LABEL_MM = 3.4      # a tag's small-capital label and the space above it
 FLAVOUR_GAP_MM = 2.0
@@ -206,8 +208,8 @@ TEXT_BOX = {"a7": (62.0, 70.0), "3x5": (67.2, 94.0)}
 WHERE_MM = 4.5
 
 
-def _lines(text: str, width_mm: float, pt: float) -> int:
-    per_line = max(1, int(width_mm / (pt * PT * LETTER_EM)))
+def _lines(text: str, width_mm: float, pt: float, letter_em: float = LETTER_EM) -> int:
+    per_line = max(1, int(width_mm / (pt * PT * letter_em)))
     lines, used = 1, 0
     for word in text.split():
         if used and used + 1 + len(word) > per_line:
@@ -217,22 +219,23 @@ def _lines(text: str, width_mm: float, pt: float) -> int:
     return lines
 
 
-def text_height(card: dict, width_mm: float, pt: float) -> float:
-    """About how tall (mm) a card's tags and flavour print at `pt`."""
+def text_height(card: dict, width_mm: float, pt: float, letter_em: float = LETTER_EM) -> float:
+    """About how tall (mm) a card's tags and flavour print at `pt`, in a face whose average letter is `letter_em`."""
     line = pt * PT * LEADING
-    height = sum(LABEL_MM + _lines(tag["text"], width_mm, pt) * line for tag in card["tags"])
+    height = sum(LABEL_MM + _lines(tag["text"], width_mm, pt, letter_em) * line for tag in card["tags"])
     if card["flavour"]:
-        height += FLAVOUR_GAP_MM + _lines(card["flavour"], width_mm, pt) * line
+        height += FLAVOUR_GAP_MM + _lines(card["flavour"], width_mm, pt, letter_em) * line
     return height
 
 
-def fit_text(card: dict, size: str) -> dict:
-    """The card with the type size (`text_pt`) that fills it best: its flavour kept where it fits at MIN_PT,
-    else left out (the bestiary in the rulebook has it)."""
+def fit_text(card: dict, size: str, theme: str = "standard") -> dict:
+    """The card with the type size (`text_pt`) that fills it best in `theme`'s face: its flavour kept where it
+    fits at MIN_PT, else left out (the bestiary in the rulebook has it)."""
     width, height = TEXT_BOX[size]
-    room = height - (WHERE_MM * _lines(card["where"], width, 9.0) if card["where"] else 0)
+    letter_em = THEME_LETTER_EM.get(theme, LETTER_EM)
+    room = height - (WHERE_MM * _lines(card["where"], width, 9.0, letter_em) if card["where"] else 0)
     for candidate in (card, card | {"flavour": ""}):
         for pt in (pt for pt in TEXT_PT if pt <= LARGEST_PT[size]):
-            if text_height(candidate, width, pt) <= room and (pt >= MIN_PT or not candidate["flavour"]):
+            if text_height(candidate, width, pt, letter_em) <= room and (pt >= MIN_PT or not candidate["flavour"]):
                 return candidate | {"text_pt": pt}
     return card | {"flavour": "", "text_pt": MIN_PT}
