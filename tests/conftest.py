@@ -357,3 +357,23 @@ def processes_where(field: int, value: int) -> list:
         if int(fields[field]) == value and fields[0] != "Z":
             found.append(int(stat.parent.name))
     return found
+
+
+class RecordingTables(dict):
+    """A content's tables mapping that remembers every id read from it (what a command really reads)."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.read = set()
+
+    def __getitem__(self, key):
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __contains__(self, key):
+        self.read.add(key)
+        return super().__contains__(key)

@@ -14,7 +14,7 @@ from dungeonpress.dice import DICE_NAMES
 from dungeonpress.errors import ContentErrors
 from dungeonpress.generate.character import generate_character
 from dungeonpress.generate.dungeon import generate_dungeon
-from tests.conftest import run_cli as run
+from tests.conftest import RecordingTables, run_cli as run
 
 MOOD = """\
 id: mood
@@ -187,26 +187,10 @@ def test_tables_lists_every_table_with_die_pack_and_users():
     assert lines[-1] == f"{len(content.tables)} tables; `build tables` and `export tables` show every one"
 
 
-class _Recording(dict):
-    """A tables mapping that remembers every id read from it."""
-
-    def __init__(self, *args):
-        super().__init__(*args)
-        self.read = set()
-
-    def __getitem__(self, key):
-        self.read.add(key)
-        return super().__getitem__(key)
-
-    def get(self, key, default=None):
-        self.read.add(key)
-        return super().get(key, default)
-
-
 @pytest.mark.slow  # rolls 40 seeds of each generator
 @pytest.mark.parametrize("command, generate", [("dungeon", generate_dungeon), ("character", generate_character)])
 def test_tables_listing_names_every_table_a_generator_reads(content, command, generate):
-    recording = _Recording(content.tables)
+    recording = RecordingTables(content.tables)
     watched = dataclasses.replace(content, tables=recording)
     for seed in range(40):
         generate(watched, random.Random(seed))

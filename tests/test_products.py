@@ -20,30 +20,10 @@ from dungeonpress.products import options
 from dungeonpress.views import dunginoes as dunginoes_views
 from dungeonpress.views import paperogue as paperogue_views
 from dungeonpress.views.sheet import SPACE, dungeoneer_view, paperogue_view
-from tests.conftest import run_cli as run
+from tests.conftest import RecordingTables, run_cli as run
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "product"
-
-
-class _Recording(dict):
-    """A tables mapping that remembers every id read from it."""
-
-    def __init__(self, *args):
-        super().__init__(*args)
-        self.read = set()
-
-    def __getitem__(self, key):
-        self.read.add(key)
-        return super().__getitem__(key)
-
-    def get(self, key, default=None):
-        self.read.add(key)
-        return super().get(key, default)
-
-    def __contains__(self, key):
-        self.read.add(key)
-        return super().__contains__(key)
 
 
 def _sheets(content, seed):
@@ -83,7 +63,7 @@ READERS = {"dungeon": lambda content, seed: generate_dungeon(content, random.Ran
 
 @pytest.mark.parametrize("command", sorted(READERS))
 def test_every_table_a_command_reads_is_in_its_declared_inputs(content, command):
-    recording = _Recording(content.tables)
+    recording = RecordingTables(content.tables)
     watched = dataclasses.replace(content, tables=recording)
     for seed in range(12):
         READERS[command](watched, seed)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import random
 
-from dungeonpress.draw.geometry import bbox, clip_inside, rect_polygon
+from dungeonpress.draw.geometry import bbox, clip_inside, grow, rect_polygon
 
 TILE = 3.7       # the tile's side, in cells: not a whole number, so the repeat never lines up with the grid
 SPACING = 0.42   # cells between bundle centres
@@ -57,7 +57,7 @@ def hatch_band(floor, straight: bool, width: float, height: float, rng: random.R
     (caves, round rooms) are pushed out from their centre. The outer edge wanders by up to RAGGED, the
     way a pen's hatching stops unevenly, and stays inside the map's frame.
     """
-    outline = _rounded(floor, BAND) if straight else _pushed(floor, BAND)
+    outline = _rounded(floor, BAND) if straight else list(grow(floor, BAND))
     out = []
     n = len(outline)
     cx = sum(p[0] for p in outline) / n
@@ -85,13 +85,3 @@ def _rounded(polygon, by: float) -> list:
             out.append((cx + math.cos(a) * by, cy + math.sin(a) * by))
     return out
 
-
-def _pushed(polygon, by: float) -> list:
-    """A star-shaped polygon pushed out from its centre by `by`."""
-    cx = sum(p[0] for p in polygon) / len(polygon)
-    cy = sum(p[1] for p in polygon) / len(polygon)
-    out = []
-    for x, y in polygon:
-        length = math.hypot(x - cx, y - cy) or 1.0
-        out.append((x + (x - cx) / length * by, y + (y - cy) / length * by))
-    return out
