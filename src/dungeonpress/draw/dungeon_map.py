@@ -27,13 +27,13 @@ from dungeonpress.draw.furnish import INWARD, FreeFloor, furnish
 from dungeonpress.draw.geometry import clip_inside, num, rect_polygon
 from dungeonpress.draw.hatching import TILE, hatch_band, hatch_tile
 from dungeonpress.draw.map_reading import read_rooms
-from dungeonpress.draw.round_room import round_outline
+from dungeonpress.draw.round_room import MOUTH, round_outline
 from dungeonpress.draw.pen import UNIT, Pen, u
 from dungeonpress.model.plan import OUTSIDE
 
 STYLES = ("clean", "sketch")
 PASSAGE = 1.0        # a passage's width between its walls' middles, in cells: one square, on the grid
-ALCOVE = (0.7, 0.35)  # an alcove's width and depth, in cells
+ALCOVE = (0.8, 0.5)  # an alcove's width and depth, in cells: a niche cut half a square into the wall
 OPENING = (0.84, 0.36)  # an open exit's gap: along the wall (the passage's floor), across it (over the wall's ink)
 NUMBER_UNITS, NUMBER_PT = 9.5, 6.5  # a room number's size in user units, and its least printed size in points
 
@@ -51,7 +51,7 @@ class MapDrawing:
     hatch: tuple      # sketch style: the bands of rock (polygons in cells) the hatching pattern fills; clean: ()
     size: tuple       # (width, height) in mm as printed
     view: tuple       # (width, height) of the view box in cells
-    outlines: tuple = ()  # (room number, polygon in cells) of each room walled off its rectangle: caves, round rooms
+    outlines: tuple = ()  # (room number, polygon in cells) of each room walled off its rectangle: caves, round rooms, niched hallways
 
 
 def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str = "clean",
@@ -82,9 +82,12 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
             outlines[room.number] = ("round", None, round_outline(room.x, room.y, room.w, room.h, doors))
         else:
             outlines[room.number] = ("rect", None, rect_polygon(room.x, room.y, room.w, room.h))
-        floors.append(outlines[room.number][2])
         if "alcoves" in looks[room.number - 1].marks:
-            alcoves.extend((room.number, a) for a in _alcoves(room))
+            niches = _alcoves(room)
+            alcoves.extend((room.number, a) for a in niches)
+            if niches and shape == "rect":  # the wall runs round each niche: cut into it, not boxed off
+                outlines[room.number] = ("notched", None, notched(room, niches))
+        floors.append(outlines[room.number][2])
     floors.extend(a for _, a in alcoves)
     passages = [_passage_rects(c) for c in plan.corridors]
     floors.extend(r for rects in passages for r in rects)
@@ -107,7 +110,7 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     if style == "sketch":
         hatch_rng = random.Random(rng.random())
         tile = hatch_tile(hatch_rng)
-        straight = [outlines[r.number][0] == "rect" for r in plan.rooms] + [True] * (len(floors) - len(plan.rooms))
+        straight = [outlines[r.number][0] in ("rect", "notched") for r in plan.rooms] + [True] * (len(floors) - len(plan.rooms))
         hatch = [hatch_band(f, flat, W, H, hatch_rng) for f, flat in zip(floors, straight)]
         pattern_id = f"hatch-{hatch_rng.getrandbits(40):010x}"  # one per map: a pack inlines many maps in one page
 
@@ -131,7 +134,7 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         *(_floor(outlines[room.number]) for room in plan.rooms),
         *(f'<path class="floor" data-room="{n}" data-mark="alcoves" d="{_d(a)}"/>' for n, a in alcoves),
         _grid(plan, outlines),
-        *(_room_walls(room, outlines[room.number], alcoves, pen) for room in plan.rooms),
+        *(_room_walls(outlines[room.number], pen) for room in plan.rooms),
         "".join(_mark(number, item) for number, item in items),
         *(_doors(room, look) for room, look in zip(plan.rooms, looks)),
         _dead_ends(plan),
@@ -281,30 +284,50 @@ def _grid(plan, outlines) -> str:
         lines = [((room.x + i, room.y), (room.x + i, room.y + room.h)) for i in range(1, room.w)]
         lines += [((room.x, room.y + j), (room.x + room.w, room.y + j)) for j in range(1, room.h)]
         for a, b in lines:
-            for p, q in (clip_inside(a, b, flat) if kind != "rect" else [(a, b)]):
+            for p, q in (clip_inside(a, b, flat) if kind not in ("rect", "notched") else [(a, b)]):
                 d.append(f"M{u(p[0])} {u(p[1])}L{u(q[0])} {u(q[1])}")
     return f'<path class="grid" d="{"".join(d)}"/>'
 
 
-def _room_walls(room, outline, alcoves, pen: Pen) -> str:
-    """The wall line; alcoves are drawn as notches (three sides), the wall across them left open."""
-    d = _outline_d(outline, pen, walls=True)
-    for number, (p0, p1, p2, p3) in alcoves:
-        if number != room.number:
-            continue
-        # The side of the niche lying on the room's wall stays open: draw the other three.
-        on_wall = [(a, b) for a, b in ((p0, p1), (p1, p2), (p2, p3), (p3, p0)) if _on_rect(room, a, b)]
-        corners = [p0, p1, p2, p3]
-        start = corners.index(on_wall[0][1]) if on_wall else 0
-        ring = corners[start:] + corners[:start]
-        d += pen.path(ring)
-        d += f'M{u(ring[0][0])} {u(ring[0][1])}L{u(ring[-1][0])} {u(ring[-1][1])}'
-    return f'<path class="wall" d="{d}"/>'
+def _room_walls(outline, pen: Pen) -> str:
+    """The wall line round the room's outline (a hallway's niches are cut into it, open to the room)."""
+    return f'<path class="wall" d="{_outline_d(outline, pen, walls=True)}"/>'
 
 
-def _on_rect(room, a, b) -> bool:
-    xs, ys = (room.x, room.x + room.w), (room.y, room.y + room.h)
-    return (a[0] == b[0] and a[0] in xs) or (a[1] == b[1] and a[1] in ys)
+def notched(room, niches) -> tuple:
+    """The room's rectangle with each niche cut into its wall: one outline, clockwise from the top-left corner.
+
+    Each door's gap is marked by its ends and middle, as on a round room's outline, so the VTT export
+    opens the wall there."""
+    corners = rect_polygon(room.x, room.y, room.w, room.h)
+    out = []
+    for k, a in enumerate(corners):
+        b = corners[(k + 1) % 4]
+        dx, dy = (b[0] > a[0]) - (b[0] < a[0]), (b[1] > a[1]) - (b[1] < a[1])
+
+        def along(p, a=a, dx=dx, dy=dy):  # how far along this wall, and whether on its line
+            return (p[0] - a[0]) * dx + (p[1] - a[1]) * dy
+
+        def on_wall(p, a=a, dx=dx, dy=dy):
+            return (p[0] - a[0]) * dy - (p[1] - a[1]) * dx == 0
+
+        cuts = []
+        for niche in niches:
+            mouth = sorted((p for p in niche if on_wall(p)), key=along)
+            if len(mouth) != 2:
+                continue
+            back = [p for p in niche if p not in mouth]
+            b0 = min(back, key=lambda p: abs(along(p) - along(mouth[0])))
+            b1 = next(p for p in back if p is not b0)
+            cuts.append((along(mouth[0]), (mouth[0], b0, b1, mouth[1])))
+        for door in room.doors:
+            if on_wall((door.x, door.y)):
+                gap = tuple((door.x + dx * t, door.y + dy * t) for t in (-MOUTH, 0.0, MOUTH))
+                cuts.append((along(gap[0]), gap))
+        for p in (a, *(p for _, points in sorted(cuts) for p in points)):
+            if not out or p != out[-1]:  # a gap's end may fall on a corner
+                out.append(p)
+    return tuple(out[:-1] if out[-1] == out[0] else out)
 
 
 def _doors(room, look) -> str:

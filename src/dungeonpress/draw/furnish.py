@@ -152,21 +152,19 @@ def _columns(room: FreeFloor) -> list:
     length, span = (p.w, p.h) if long_x else (p.h, p.w)
     if span < 2 or length < 2:
         return []
-    step = 1 if length >= 5 else 2
     points = []
-    for a in range(1, length, step):
+    for a in range(1, length):  # a pillar at every crossing along the row: a colonnade
         for b in sorted({1, span - 1}):  # a narrow room (span 2): one row down its middle
             points.append((p.x + a, p.y + b) if long_x else (p.x + b, p.y + a))
     def clear(px, py):  # the four cells round a crossing are free floor: not number, stairs or threshold
         around = [(px - 1, py - 1), (px, py - 1), (px - 1, py), (px, py)]
-        r = 0.26  # a column's radius and a hair: it never touches a mark drawn before it
+        r = small_marks.PILLAR[1] + 0.04  # a pillar's base and a hair: it never touches a mark drawn before it
         return sum(1 for c in around if c in room.free) >= 2 and not any(
             b[0] < px + r and px - r < b[2] and b[1] < py + r and py - r < b[3] for b in room.drawn)
 
     def column(px, py):
-        r = 0.2
-        return Furnishing("columns", (px - r, py - r, px + r, py + r),
-                          f'<circle class="column" cx="{u(px)}" cy="{u(py)}" r="{u(r)}"/>')
+        r = small_marks.PILLAR[1]
+        return Furnishing("columns", (px - r, py - r, px + r, py + r), small_marks.pillar(px, py))
 
     # Columns come in symmetric sets: one stands only if its mirror images could stand too.
     items = [column(px, py) for px, py in points
@@ -218,32 +216,36 @@ def _pool(room: FreeFloor, x, y, w, h) -> Furnishing:
 
 
 def _altar(room: FreeFloor) -> list:
+    """An altar: a stone slab against the wall across from the way in, two squares long where two are free there."""
     way_in = min(room.placed.doors, key=lambda door: door.to if door.to is not None else 99, default=None)
     far = {"N": "S", "S": "N", "E": "W", "W": "E"}.get(way_in.side if way_in else "S")
-    cells = [c for c in room.by_corner() if far in room.walls(c)] or [c for c in room.by_corner() if room.walls(c)]
-    if not cells:
-        return []
-    cell = room.take(sorted(cells, key=lambda c: -room._far(c))[0])  # the wall cell nearest the middle
-    x, y = cell[0] + 0.5, cell[1] + 0.5
-    side = next(s for s in (far, "N", "S", "E", "W") if s in room.walls(cell))
-    w, h = (0.75, 0.4) if side in ("N", "S") else (0.4, 0.75)
-    dx, dy = INWARD[side]
-    x, y = x - dx * 0.2, y - dy * 0.2  # against the wall
-    body = (f'<rect class="altar" x="{u(x - w / 2)}" y="{u(y - h / 2)}" width="{u(w)}" height="{u(h)}"/>'
-            f'<circle class="candle" cx="{u(x + dx * 0.38 - dy * 0.22)}" cy="{u(y + dy * 0.38 - dx * 0.22)}" r="0.7"/>'
-            f'<circle class="candle" cx="{u(x + dx * 0.38 + dy * 0.22)}" cy="{u(y + dy * 0.38 + dx * 0.22)}" r="0.7"/>')
-    return [Furnishing("altar", (x - w / 2, y - h / 2, x + w / 2, y + h / 2), body)]
+    along = 0 if far in ("N", "S") else 1  # the coordinate that runs along the far wall
+    middle = room.centre[along] - 0.5
+    on_far = sorted((c for c in room.free if far in room.walls(c)), key=lambda c: (abs(c[along] - middle), c))
+    pairs = sorted(((a, b) for a in on_far for b in on_far if b[along] == a[along] + 1),
+                   key=lambda pair: (abs(pair[0][along] + 0.5 - middle), pair))
+    if pairs:
+        cells = list(pairs[0])
+    elif on_far:
+        cells = on_far[:1]
+    else:  # no free square against the far wall: the wall square nearest the middle, on whichever wall it touches
+        walled = sorted((c for c in room.by_corner() if room.walls(c)), key=lambda c: room._far(c))
+        if not walled:
+            return []
+        cells = walled[:1]
+        far = room.walls(cells[0])[0]
+        along = 0 if far in ("N", "S") else 1
+    for cell in cells:
+        room.take(cell)
+    return [Furnishing("altar", *small_marks.altar_slab(cells, far))]
 
 
 def _crates(room: FreeFloor) -> list:
+    """Two piles of crates in the corners, each a few boxes stacked askew, the top ones over the ones below."""
     items = []
     for cell in room.by_corner()[:2]:
         room.take(cell)
-        for k, (ox, oy, s) in enumerate(((0.1, 0.1, 0.45), (0.52, 0.45, 0.36))):
-            x, y = cell[0] + ox + room.rng.random() * 0.06, cell[1] + oy + room.rng.random() * 0.06
-            items.append(Furnishing("crates", (x, y, x + s, y + s),
-                                    f'<rect class="furniture" x="{u(x)}" y="{u(y)}" width="{u(s)}" height="{u(s)}"/>'
-                                    f'<path class="detail" d="M{u(x)} {u(y)}L{u(x + s)} {u(y + s)}M{u(x + s)} {u(y)}L{u(x)} {u(y + s)}"/>'))
+        items.append(Furnishing("crates", *small_marks.crate_pile(cell[0] + 0.1, cell[1] + 0.1, 0.8, room.rng)))
     return items
 
 

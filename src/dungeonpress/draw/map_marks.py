@@ -7,7 +7,7 @@ import random
 
 from dungeonpress.draw.furnish import flight
 from dungeonpress.draw.map_reading import WORDS
-from dungeonpress.draw.small_marks import rubble, statue
+from dungeonpress.draw.small_marks import crate_pile, draw_small, pillar, rubble, statue
 from dungeonpress.draw.pen import UNIT, u
 from dungeonpress.model.plan import OUTSIDE
 
@@ -179,17 +179,16 @@ def legend_icon(mark: str, css: str = "") -> str:
         "stairs": flight(0.2, 0.2, 1.2, "N"),
         "boss": '<circle class="boss" cx="8" cy="7" r="4.6"/><rect class="boss" x="5.6" y="10" width="4.8" height="3"/>'
                 '<circle class="boss-eye" cx="6.2" cy="7.2" r="1.2"/><circle class="boss-eye" cx="9.8" cy="7.2" r="1.2"/>',
-        "columns": '<circle class="column" cx="8" cy="8" r="3"/>',
+        "columns": pillar(0.8, 0.8, 2.2),
         "statues": statue(0.8, 0.8, 0.55),
         "water": '<path class="water" d="M2 8Q2 3 8 3Q14 3 14 8Q14 13 8 13Q2 13 2 8Z"/>'
                  '<path class="ripple" d="M5 7Q8 5.6 11 7M5 10Q8 8.6 11 10"/>',
-        "altar": '<rect class="altar" x="2.5" y="5" width="11" height="6"/><circle class="candle" cx="4.5" cy="3" r="0.9"/>'
-                 '<circle class="candle" cx="11.5" cy="3" r="0.9"/>',
+        "altar": draw_small("altar", 0, 0, 1.6, random.Random("legend altar"))[1],
         "forge": '<circle class="furniture" cx="5.2" cy="5.6" r="4.4"/><circle class="hearth" cx="5.2" cy="5.6" r="2.4"/>'
                  '<path class="anvil" d="M8 11H15L13.5 12.7H12.7V14.7H10.3V12.7H9.5Z"/>',
         "library": '<rect class="furniture" x="1" y="6" width="14" height="4"/>'
                    '<path class="detail" d="M3 6V10M5 6V10M7 6V10M9 6V10M11 6V10M13 6V10"/>',
-        "crates": '<rect class="furniture" x="3" y="3" width="10" height="10"/><path class="detail" d="M3 3L13 13M13 3L3 13"/>',
+        "crates": crate_pile(0.1, 0.1, 1.4, random.Random("legend crates"))[1],
         "vault": '<rect class="chest" x="2" y="4" width="12" height="8"/><path class="band" d="M2 8H14"/>',
         "furniture": '<rect class="furniture" x="4" y="5" width="8" height="6"/><rect class="furniture" x="1" y="6.5" '
                      'width="2" height="3"/><rect class="furniture" x="13" y="6.5" width="2" height="3"/>',

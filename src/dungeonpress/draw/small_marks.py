@@ -21,9 +21,73 @@ def draw_small(mark: str, x: float, y: float, size: float, rng: random.Random) -
     return SMALL[mark](x, y, size, rng)
 
 
+PILLAR = (0.19, 0.27)  # a round pillar's shaft and its base, radii in cells
+SLAB_DEPTH, SLAB_OFF = 0.5, 0.1  # an altar slab's depth out from the wall, and the gap it keeps to the wall
+
+
 def _column(x, y, s, rng):
-    cx, cy, r = x + s / 2, y + s / 2, min(0.2, s / 2 - 0.05)
-    return (cx - r, cy - r, cx + r, cy + r), f'<circle class="column" cx="{u(cx)}" cy="{u(cy)}" r="{u(r)}"/>'
+    cx, cy = x + s / 2, y + s / 2
+    scale = min(1.0, (s / 2 - 0.05) / PILLAR[1])
+    r = PILLAR[1] * scale
+    return (cx - r, cy - r, cx + r, cy + r), pillar(cx, cy, scale)
+
+
+def pillar(x: float, y: float, scale: float = 1.0) -> str:
+    """A round pillar seen from above: its shaft, dark, standing on a round base a little wider."""
+    shaft, base = PILLAR[0] * scale, PILLAR[1] * scale
+    return (f'<circle class="column-base" cx="{u(x)}" cy="{u(y)}" r="{u(base)}"/>'
+            f'<circle class="column" cx="{u(x)}" cy="{u(y)}" r="{u(shaft)}"/>')
+
+
+def altar_slab(cells, wall: str) -> tuple:
+    """(box, svg) of an altar: a slab against `wall` spanning the wall cells `cells`, a candle at each end on it."""
+    x0, y0 = min(c[0] for c in cells), min(c[1] for c in cells)
+    x1, y1 = max(c[0] for c in cells) + 1, max(c[1] for c in cells) + 1
+    end = 0.15 if len(cells) > 1 else 0.1  # in from the ends of the cells it spans
+    if wall in ("N", "S"):
+        x0, x1 = x0 + end, x1 - end
+        y0 = y0 + SLAB_OFF if wall == "N" else y1 - SLAB_OFF - SLAB_DEPTH
+        y1 = y0 + SLAB_DEPTH
+        candles = ((x0 + 0.14, (y0 + y1) / 2), (x1 - 0.14, (y0 + y1) / 2))
+    else:
+        y0, y1 = y0 + end, y1 - end
+        x0 = x0 + SLAB_OFF if wall == "W" else x1 - SLAB_OFF - SLAB_DEPTH
+        x1 = x0 + SLAB_DEPTH
+        candles = (((x0 + x1) / 2, y0 + 0.14), ((x0 + x1) / 2, y1 - 0.14))
+    return (x0, y0, x1, y1), _slab(x0, y0, x1, y1, candles)
+
+
+def _slab(x0, y0, x1, y1, candles) -> str:
+    """A stone slab with its top's edge drawn inside it, and candles on it."""
+    inset = min(0.07, (x1 - x0) / 6, (y1 - y0) / 6)
+    lights = "".join(f'<circle class="candle" cx="{u(cx)}" cy="{u(cy)}" r="{u(min(0.07, inset * 1.2))}"/>'
+                     for cx, cy in candles)
+    return (f'<rect class="altar" x="{u(x0)}" y="{u(y0)}" width="{u(x1 - x0)}" height="{u(y1 - y0)}"/>'
+            f'<rect class="detail" x="{u(x0 + inset)}" y="{u(y0 + inset)}" width="{u(x1 - x0 - 2 * inset)}" '
+            f'height="{u(y1 - y0 - 2 * inset)}"/>{lights}')
+
+
+def crate_pile(x: float, y: float, s: float, rng: random.Random, count: int = 3) -> tuple:
+    """(box, svg) of `count` crates stacked askew in the `s` square at (x, y): each drawn over the ones before it."""
+    sides = (0.52, 0.44, 0.38)[:count]
+    spots = ((0.0, 0.0), (1.0, 0.3), (0.45, 1.0))  # where each sits in the square: 0 at its left/top, 1 at its right/bottom
+    crates, xs, ys = [], [], []
+    for k, side in enumerate(sides):
+        k_side = side * s
+        turn = (rng.random() - 0.5) * 0.5
+        reach = k_side / 2 * (abs(math.cos(turn)) + abs(math.sin(turn)))  # half the turned crate's width
+        fx, fy = spots[k]
+        cx = x + reach + fx * (s - 2 * reach)
+        cy = y + reach + fy * (s - 2 * reach)
+        corners = [(cx + math.cos(turn + a) * k_side / math.sqrt(2), cy + math.sin(turn + a) * k_side / math.sqrt(2))
+                   for a in (math.pi * (2 * j + 1) / 4 for j in range(4))]
+        xs += [p[0] for p in corners]
+        ys += [p[1] for p in corners]
+        a, b, c, d = corners
+        # a plank across the lid, corner to corner: what tells a crate from a block of stone
+        crates.append(f'<path class="furniture" d="M{"L".join(f"{u(px)} {u(py)}" for px, py in corners)}Z"/>'
+                      f'<path class="detail" d="M{u(a[0])} {u(a[1])}L{u(c[0])} {u(c[1])}"/>')
+    return (min(xs), min(ys), max(xs), max(ys)), "".join(crates)
 
 
 def _statue(x, y, s, rng):
@@ -32,11 +96,15 @@ def _statue(x, y, s, rng):
 
 
 def _crate(x, y, s, rng):
-    k = s - 2 * INSET
-    x, y = x + INSET, y + INSET
-    return ((x, y, x + k, y + k),
-            f'<rect class="furniture" x="{u(x)}" y="{u(y)}" width="{u(k)}" height="{u(k)}"/>'
-            f'<path class="detail" d="M{u(x)} {u(y)}L{u(x + k)} {u(y + k)}M{u(x + k)} {u(y)}L{u(x)} {u(y + k)}"/>')
+    return crate_pile(x + INSET, y + INSET, s - 2 * INSET, rng, 2)
+
+
+def _altar(x, y, s, rng):
+    """A small altar: a slab across the spot, its candles on it."""
+    w, h = s - 2 * INSET, (s - 2 * INSET) * 0.55
+    x0, y0 = x + INSET, y + (s - h) / 2
+    candles = ((x0 + w * 0.2, y0 + h / 2), (x0 + w * 0.8, y0 + h / 2))
+    return (x0, y0, x0 + w, y0 + h), _slab(x0, y0, x0 + w, y0 + h, candles)
 
 
 def _rubble(x, y, s, rng):
@@ -60,18 +128,13 @@ def _crack(x, y, s, rng):
 
 
 def _boxed(cls: str, detail):
-    """A small mark drawn as one low box with a detail inside: an altar, a forge, a shelf, a strongbox, a table."""
+    """A small mark drawn as one low box with a detail inside: a forge, a shelf, a strongbox, a table."""
     def draw(x, y, s, rng):
         w, h = s - 2 * INSET, (s - 2 * INSET) * 0.6
         x0, y0 = x + INSET, y + (s - h) / 2
         return ((x0, y0, x0 + w, y0 + h),
                 f'<rect class="{cls}" x="{u(x0)}" y="{u(y0)}" width="{u(w)}" height="{u(h)}"/>' + detail(x0, y0, w, h))
     return draw
-
-
-def _candles(x, y, w, h):
-    return (f'<circle class="candle" cx="{u(x + w * 0.2)}" cy="{u(y + h / 2)}" r="0.6"/>'
-            f'<circle class="candle" cx="{u(x + w * 0.8)}" cy="{u(y + h / 2)}" r="0.6"/>')
 
 
 def _hearth(x, y, w, h):
@@ -131,6 +194,6 @@ def smooth_ring(points) -> str:
 
 # Every floor mark a table row may state (model.MAP_MARKS but the doors and alcoves, which are walls).
 SMALL = {"columns": _column, "statues": _statue, "water": _water, "crates": _crate, "rubble": _rubble,
-         "cracks": _crack, "altar": _boxed("altar", _candles), "forge": _boxed("furniture", _hearth),
+         "cracks": _crack, "altar": _altar, "forge": _boxed("furniture", _hearth),
          "library": _boxed("furniture", _shelf_ticks), "vault": _boxed("chest", _band),
          "furniture": _boxed("furniture", _chairs)}

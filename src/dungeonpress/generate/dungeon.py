@@ -53,6 +53,7 @@ SIZES = {2: (3, 3), 3: (2, 5), 4: (5, 4), 5: (2, 4), 6: (3, 3), 7: (4, 3), 8: (3
          10: (4, 4), 11: (3, 4), 12: (5, 5)}
 DEFAULT_SIZE = (3, 3)
 CAVE_ROOM = 10  # natural cave or underground pool: drawn with rounded walls
+ROUND_ROOM = 11  # shrine or ritual space: drawn with a round wall
 SHUT_MARKS = ("barred", "locked")  # marks that shut one of the room's doors
 CAVE_MARKS, ROOM_MARKS = 0, 2  # floor marks a cave (its rough walls eat the edge squares) and a room hold at their size
 DOOR_SLOT = "{door}"  # where a reading names the wall of the door it shuts ("The {door} door is barred shut")
@@ -218,8 +219,14 @@ def _spec(room: DungeonRoom) -> RoomSpec:
     floor_marks = sum(1 for mark in room.marks if mark not in SHUT_MARKS)
     grow = max(0, floor_marks - (CAVE_MARKS if cave else ROOM_MARKS))
     width, height = width + grow, height + grow
-    return RoomSpec(exits=room.exit_count, width=width, height=height, boss=room.boss,
-                               shape="cave" if room.type.value == CAVE_ROOM else "rect")
+    return RoomSpec(exits=room.exit_count, width=width, height=height, boss=room.boss, shape=_shape(room))
+
+
+def _shape(room: DungeonRoom) -> str:
+    """A cave's rough walls, a shrine's round one (its doors then keep off the corners), else a rectangle."""
+    if room.type.value == CAVE_ROOM:
+        return "cave"
+    return "round" if room.type.value == ROUND_ROOM and not room.special else "rect"
 
 
 def _renumber(room: DungeonRoom, number: int) -> DungeonRoom:

@@ -264,7 +264,7 @@ def _geometry(plan: _Plan, specs, rng) -> FloorPlan:
             if isinstance(target, int) and side in ("E", "S"):
                 corridors.append(_join(index, side, target, rect, door_at, numbers, col_x, row_y, plan, rng))
             elif target in (_DEAD, _OUT):
-                corridors.append(_stub(index, side, target, rect, door_at, numbers, height, rng))
+                corridors.append(_stub(index, side, target, rect, door_at, numbers, height, rng, specs[index].shape))
 
     # 4. Rooms in key order, with depth and doors.
     depth = plan.depths()
@@ -289,10 +289,15 @@ def _geometry(plan: _Plan, specs, rng) -> FloorPlan:
                   width=width, height=height)
 
 
-def _cells(rect, side: str) -> range:
-    """The cell offsets along the wall on `side`."""
+def _cells(rect, side: str, shape: str = "rect") -> range:
+    """The cell offsets along the wall on `side` a door may take.
+
+    A round room's wall curves away at its corners: its doors keep off the corner cells (where the
+    wall has three or more), so each passage meets a straight stretch of wall and the curve stays.
+    """
     _, _, w, h = rect
-    return range(w) if side in ("N", "S") else range(h)
+    length = w if side in ("N", "S") else h
+    return range(1, length - 1) if shape == "round" and length >= 3 else range(length)
 
 
 def _door_point(rect, side: str, cell: int) -> tuple:
@@ -307,11 +312,13 @@ def _join(a, side, b, rect, door_at, numbers, col_x, row_y, plan, rng) -> Corrid
     axis = 1 if side == "E" else 0  # the coordinate along the wall
     lo = max(ra[axis], rb[axis])
     hi = min(ra[axis] + ra[axis + 2], rb[axis] + rb[axis + 2])
-    if lo < hi:
-        shared = lo + int(rng.random() * (hi - lo))
-        ca, cb = shared - ra[axis], shared - rb[axis]
+    cells_a, cells_b = _cells(ra, side, plan.specs[a].shape), _cells(rb, OPPOSITE[side], plan.specs[b].shape)
+    shared = [c for c in range(lo, hi) if c - ra[axis] in cells_a and c - rb[axis] in cells_b]
+    if shared:  # a cell both walls may open: a straight passage
+        at = pick(rng, shared)
+        ca, cb = at - ra[axis], at - rb[axis]
     else:
-        ca, cb = pick(rng, _cells(ra, side)), pick(rng, _cells(rb, OPPOSITE[side]))
+        ca, cb = pick(rng, cells_a), pick(rng, cells_b)
     pa, pb = _door_point(ra, side, ca), _door_point(rb, OPPOSITE[side], cb)
     door_at[(a, side)], door_at[(b, OPPOSITE[side])] = pa, pb
     if side == "E":  # the jog runs down the middle cell of the gap before b's column
@@ -326,9 +333,9 @@ def _join(a, side, b, rect, door_at, numbers, col_x, row_y, plan, rng) -> Corrid
     return Corridor(start, end, _simplify(points))
 
 
-def _stub(index, side, target, rect, door_at, numbers, height, rng) -> Corridor:
+def _stub(index, side, target, rect, door_at, numbers, height, rng, shape="rect") -> Corridor:
     """A dead-end passage one cell long, or the entrance passage running to the bottom edge."""
-    cell = pick(rng, _cells(rect[index], side))
+    cell = pick(rng, _cells(rect[index], side, shape))
     point = _door_point(rect[index], side, cell)
     door_at[(index, side)] = point
     if target == _OUT:

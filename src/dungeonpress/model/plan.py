@@ -15,7 +15,7 @@ class RoomSpec:
     width: int
     height: int
     boss: bool = False
-    shape: str = "rect"  # "rect", or "cave" (drawn with rounded walls)
+    shape: str = "rect"  # "rect", "cave" (drawn with rough walls) or "round" (a shrine: doors keep off its corners)
 
 
 @dataclass(frozen=True)
