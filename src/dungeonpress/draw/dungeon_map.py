@@ -388,7 +388,8 @@ def _entrance(plan) -> str:
 
 def text_units(scale_mm: float, base: float, least_pt: float) -> float:
     """A font size in user units: `base`, or more if that would print under `least_pt` at `scale_mm` mm a square."""
-    return max(base, math.ceil(least_pt * 25.4 / 72 / (scale_mm / UNIT) * 100) / 100)  # rounded up, never under
+    # rounded up, never under (with slack for the printed width, written rounded to 0.01 mm)
+    return max(base, math.ceil(least_pt * 25.4 / 72 / (scale_mm / UNIT) * map_marks.PRINT_SLACK * 100) / 100)
 
 
 def _number(room, size: float) -> str:

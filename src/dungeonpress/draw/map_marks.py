@@ -21,6 +21,7 @@ LEGEND = (("entrance", "entrance"), ("open", "opening"), ("barred", "barred door
 DIRECTIONS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 SCALE_CELLS = 3  # the scale bar spans three squares of ten feet
 TEXT_PT = 6.0  # the least printed size of the scale bar's and north mark's letters
+PRINT_SLACK = 1.0001  # a little over: the map's printed width is written rounded to 0.01 mm, maybe down
 
 
 def legend_marks(plan, looks, items, alcoves, doors=()) -> tuple:
@@ -137,7 +138,8 @@ def scale_and_north(plan, scale_mm: float) -> str:
     """
     W, H = plan.width, plan.height
     unit_mm = scale_mm / UNIT
-    least = math.ceil(TEXT_PT * 25.4 / 72 / unit_mm * 100) / 100  # in user units, rounded up: never a hair under
+    # in user units, rounded up: never a hair under (PRINT_SLACK: the SVG's printed width is rounded to 0.01 mm)
+    least = math.ceil(TEXT_PT * 25.4 / 72 / unit_mm * PRINT_SLACK * 100) / 100
     label, letter = max(6.0, least) / UNIT, max(7.0, least) / UNIT  # font sizes, in cells
     ax = next((c.points[-1][0] for c in plan.corridors if c.end == OUTSIDE), W / 2)
     need = SCALE_CELLS + 2.6  # bar, a gap, the north arrow

@@ -215,6 +215,8 @@ def _spec(room: DungeonRoom) -> RoomSpec:
         width, height = max(width, 4), max(height, 4)
     # A room whose key states more floor marks than its size holds comfortably is drawn a square
     # larger each way per mark over: every mark stated is drawn, full size where it can be.
+    if "columns" in room.marks:  # a pillared hall: a square longer, so its rows of pillars run down its length
+        width += 1
     cave = room.type.value == CAVE_ROOM
     floor_marks = sum(1 for mark in room.marks if mark not in SHUT_MARKS)
     grow = max(0, floor_marks - (CAVE_MARKS if cave else ROOM_MARKS))
