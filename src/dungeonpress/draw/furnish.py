@@ -170,8 +170,12 @@ def _columns(room: FreeFloor) -> list:
     items = [column(px, py) for px, py in points
              if all(clear(qx, qy) for qx, qy in ((px, py), (2 * p.x + p.w - px, py), (px, 2 * p.y + p.h - py),
                                                  (2 * p.x + p.w - px, 2 * p.y + p.h - py)))]
-    if not items:  # the other marks broke every symmetric set: the crossings still clear, up to four
-        items = [column(px, py) for px, py in points if clear(px, py)][:4]
+    if not items:  # the other marks broke every symmetric set: the row with most crossings still clear
+        rows = {}
+        for px, py in points:
+            if clear(px, py):
+                rows.setdefault(py if long_x else px, []).append(column(px, py))
+        items = max(rows.values(), key=len, default=[])
     for item in items:
         x0, y0, x1, y1 = item.box
         room.block(x0, y0, x1, y1)

@@ -1,0 +1,242 @@
+"""The drawn map's properties over many seeds (the map SVG only, no PDF): every mark inside its room and off
+every door's mouth, every door on a wall where its passage meets it, pillars standing inside their hall in
+rows, every passage ruled with the floor grid a square apart, the player's map without a key secret, and
+the same bytes for the same seed."""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from dungeonpress.dice import sub_rng
+from dungeonpress.draw.dungeon_map import draw_dungeon_map
+from dungeonpress.draw.geometry import inside, segment_distance
+from dungeonpress.draw.map_reading import read_rooms
+from dungeonpress.draw.small_marks import PILLAR
+from dungeonpress.generate.dungeon import generate_dungeon
+from dungeonpress.model.plan import OUTSIDE
+from dungeonpress.products.dungeon import MAP_BOX
+
+SVG = "{http://www.w3.org/2000/svg}"
+SEEDS = range(200, 320)
+EPS = 1e-6
+INWARD = {"N": (0, 1), "S": (0, -1), "E": (-1, 0), "W": (1, 0)}
+MOUTH = (0.5, 0.35)  # a door's mouth inside the room: half its width along the wall, its depth into the room
+
+
+@pytest.fixture(scope="module")
+def maps(content):
+    """(seed, dungeon, clean drawing) for many seeds and room counts: the zine's A7 map box."""
+    out = []
+    for seed in SEEDS:
+        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=4 + seed % 9)
+        out.append((seed, dungeon, draw_dungeon_map(dungeon, width_mm=MAP_BOX["zine-a4"][0], height_mm=MAP_BOX["zine-a4"][1],
+                                                    rng=sub_rng(seed, "map"), title="Map")))
+    return out
+
+
+def _edge_distance(point, polygon) -> float:
+    n = len(polygon)
+    return min(segment_distance(point, polygon[i], polygon[(i + 1) % n]) for i in range(n))
+
+
+def _within(point, polygon) -> bool:
+    return inside(point, polygon) or _edge_distance(point, polygon) < EPS
+
+
+def _mouth(door) -> tuple:
+    """The box a door's mouth keeps clear just inside the room: the passage's width, a third of a square deep."""
+    dx, dy = INWARD[door.side]
+    half, depth = MOUTH
+    if dx == 0:
+        y0, y1 = sorted((door.y, door.y + dy * depth))
+        return door.x - half, y0, door.x + half, y1
+    x0, x1 = sorted((door.x, door.x + dx * depth))
+    return x0, door.y - half, x1, door.y + half
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] - EPS and b[0] < a[2] - EPS and a[1] < b[3] - EPS and b[1] < a[3] - EPS
+
+
+def test_every_mark_lies_inside_its_room_and_off_every_doors_mouth(maps):
+    marks = 0
+    for seed, dungeon, drawing in maps:
+        for number, item in drawing.items:
+            room = dungeon.plan.room(number)
+            floor = drawing.floors[number - 1]
+            x0, y0, x1, y1 = item.box
+            assert all(_within(p, floor) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))), (seed, number, item.mark)
+            for other in dungeon.plan.rooms:  # a door of any room: marks never spill into a passage either
+                for door in other.doors:
+                    assert not _overlap(item.box, _mouth(door)), (seed, number, item.mark, other.number, door)
+            marks += 1
+    assert marks >= 600
+
+
+def test_every_door_sits_on_its_rooms_wall_where_its_passage_meets_it(maps):
+    """The door's point and both ends of its gap lie on the drawn wall (straight across the gap, round room
+    or cave), and a passage ends at the door, leaving the wall square to it."""
+    rounds = 0
+    for seed, dungeon, drawing in maps:
+        ends = {}
+        for corridor in dungeon.plan.corridors:
+            ends.setdefault(corridor.points[0], []).append(corridor.points[1])
+            ends.setdefault(corridor.points[-1], []).append(corridor.points[-2])
+        looks = read_rooms(dungeon)
+        for room, look in zip(dungeon.plan.rooms, looks):
+            floor = drawing.floors[room.number - 1]
+            rounds += look.shape == "round"
+            for door in room.doors:
+                along = (1, 0) if door.side in ("N", "S") else (0, 1)
+                for t in ((-0.5, 0.0, 0.5) if look.shape != "cave" else (0.0,)):
+                    point = (door.x + along[0] * t, door.y + along[1] * t)
+                    assert _edge_distance(point, floor) < EPS, (seed, room.number, door, t)
+                (nxt,) = ends[(door.x, door.y)]  # exactly one passage leaves the door, straight out of the wall
+                dx, dy = INWARD[door.side]
+                out = (nxt[0] - door.x, nxt[1] - door.y)
+                assert out[0] * dy - out[1] * dx == 0 and out[0] * dx + out[1] * dy < 0, (seed, room.number, door)
+    assert rounds >= 10
+
+
+def test_a_round_shrines_doors_keep_off_its_curved_corners(maps):
+    for seed, dungeon, drawing in maps:
+        for room, look in zip(dungeon.plan.rooms, read_rooms(dungeon)):
+            if look.shape != "round":
+                continue
+            for door in room.doors:
+                offset = (door.x - room.x) if door.side in ("N", "S") else (door.y - room.y)
+                length = room.w if door.side in ("N", "S") else room.h
+                if length >= 3:
+                    assert 1 < offset < length - 1, (seed, room.number, door)
+
+
+def _pillars(svg: str) -> dict:
+    """Each room's pillar centres and radii, read from the SVG's column marks."""
+    out = {}
+    for group in ET.fromstring(svg).iter(f"{SVG}g"):
+        if group.get("data-mark") == "columns":
+            for circle in group.iter(f"{SVG}circle"):
+                if circle.get("class") == "column-base":
+                    out.setdefault(int(group.get("data-room")), []).append(
+                        (float(circle.get("cx")) / 10, float(circle.get("cy")) / 10, float(circle.get("r")) / 10))
+    return out
+
+
+def test_pillars_stand_inside_their_hall_in_rows(maps):
+    halls = 0
+    for seed, dungeon, drawing in maps:
+        for number, pillars in _pillars(drawing.svg).items():
+            halls += 1
+            floor = drawing.floors[number - 1]
+            for x, y, r in pillars:
+                assert inside((x, y), floor) and _edge_distance((x, y), floor) >= r + 0.25, (seed, number, x, y)
+                assert r <= PILLAR[1] + EPS
+            room = dungeon.plan.room(number)
+            if len(pillars) >= 4:  # a colonnade: every pillar has a neighbour in its row along the hall
+                long_x = room.w >= room.h
+                rows = {}
+                for x, y, _ in pillars:
+                    rows.setdefault(round(y if long_x else x, 6), []).append(x if long_x else y)
+                assert all(len(row) >= 2 for row in rows.values()), (seed, number, rows)
+    assert halls >= 10
+
+
+def test_every_passage_is_ruled_a_square_apart(maps):
+    """The floor grid runs across every passage: a line at each whole coordinate along each straight run."""
+    for seed, dungeon, drawing in maps:
+        root = ET.fromstring(drawing.svg)
+        ticks = set()
+        for path in root.iter(f"{SVG}path"):
+            if path.get("class") == "grid":
+                for x0, y0, cmd, v in re.findall(r"M([\d.]+) ([\d.]+)([VH])([\d.]+)", path.get("d")):
+                    ticks.add((cmd, round(float(x0) / 10, 2), round(float(y0) / 10, 2)))
+        runs = 0
+        for corridor in dungeon.plan.corridors:
+            for (x0, y0), (x1, y1) in zip(corridor.points, corridor.points[1:]):
+                if y0 == y1:
+                    wanted = {("V", float(k), round(y0 - 0.42, 2)) for k in range(math.floor(min(x0, x1)) + 1,
+                                                                                   math.ceil(max(x0, x1)))}
+                else:
+                    wanted = {("H", round(x0 - 0.42, 2), float(k)) for k in range(math.floor(min(y0, y1)) + 1,
+                                                                                  math.ceil(max(y0, y1)))}
+                assert wanted <= ticks, (seed, corridor.start, corridor.end, sorted(wanted - ticks)[:3])
+                runs += bool(wanted)
+        assert runs >= len([c for c in dungeon.plan.corridors if c.end not in (None,)]) // 2
+
+
+def test_doors_drawn_only_where_the_key_has_one(maps):
+    """An exit the key gives as a plain passage is a gap in the wall; a leaf is drawn only for a barred or
+    locked door the key states, and a ragged hole only where a room broke through."""
+    for seed, dungeon, drawing in maps:
+        root = ET.fromstring(drawing.svg)
+        drawn = {(int(el.get("data-room")), el.get("data-side")): el.get("data-kind")
+                 for el in root.iter() if el.get("data-kind")}
+        for room in dungeon.rooms:
+            placed = dungeon.plan.room(room.number)
+            for door in placed.doors:
+                kind = drawn[(room.number, door.side)]
+                if door.extra:
+                    assert kind == "broken"
+                elif door.side == room.shut_door and room.shut_door and kind in ("barred", "locked"):
+                    assert kind in room.marks, (seed, room.number)
+                else:
+                    assert kind == "open", (seed, room.number, door.side, kind)
+        leaves = [el for el in root.iter(f"{SVG}rect") if re.search(r"\bdoor (barred|locked)\b", el.get("class", ""))]
+        stated = sum(1 for room in dungeon.rooms for mark in room.marks if mark in ("barred", "locked"))
+        assert len(leaves) == stated, seed
+
+
+def test_the_players_map_shows_walls_and_doors_and_no_key_secret(content):
+    for seed in range(40, 60):
+        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8)
+        keyed = draw_dungeon_map(dungeon, width_mm=64, height_mm=79, rng=sub_rng(seed, "map"), style="sketch")
+        players = draw_dungeon_map(dungeon, width_mm=64, height_mm=79, rng=sub_rng(seed, "map"), style="sketch",
+                                   players=True)
+        root = ET.fromstring(players.svg)
+        assert not players.items and not players.legend
+        # no furnishing, pool, altar, stairs or lair (a niche's floor is wall, and shown)
+        assert not [el for el in root.iter() if el.get("data-mark") not in (None, "alcoves")]
+        assert sorted(t.text for t in root.iter(f"{SVG}text")) == ["30 ft", "N"]  # no room numbers
+        walls = [el.get("d") for el in root.iter(f"{SVG}path") if el.get("class") == "wall"]
+        keyed_walls = [el.get("d") for el in ET.fromstring(keyed.svg).iter(f"{SVG}path") if el.get("class") == "wall"]
+        assert walls == keyed_walls and players.floors == keyed.floors
+        assert players.doors == keyed.doors
+        # its words for screen readers say how many rooms and where the way in is, and nothing of the key
+        assert players.alt == (f"Dungeon map: {len(dungeon.rooms)} rooms joined by passages, the way in at the "
+                               "bottom edge; nothing in the rooms is shown"), seed
+        assert root.find(f"{SVG}desc").text == players.alt
+
+
+@pytest.mark.parametrize("style", ["clean", "sketch"])
+def test_the_same_seed_rebuilds_the_same_svg_bytes(content, style):
+    for seed in (1234, 42, 2024, 7, 13, 66):
+        svgs = {draw_dungeon_map(generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8), width_mm=64.2,
+                                 height_mm=79, rng=sub_rng(seed, "map"), style=style).svg for _ in range(2)}
+        assert len(svgs) == 1, seed
+
+
+def test_marks_read_at_a7(maps):
+    """On the zine's A7 panel every furnishing prints at least 0.4 mm across (cracks are lines along a wall)."""
+    for seed, _, drawing in maps:
+        mm = drawing.size[0] / drawing.view[0]
+        for number, item in drawing.items:
+            if item.mark == "cracks":
+                continue
+            x0, y0, x1, y1 = item.box
+            assert min(x1 - x0, y1 - y0) * mm >= 0.4, (seed, number, item.mark, item.box)
+
+
+def test_property_checks_can_fail(maps):
+    """A mark moved onto a door's mouth and a pillar pushed into the wall are both caught."""
+    seed, dungeon, drawing = next(m for m in maps if _pillars(m[2].svg))
+    room = dungeon.plan.rooms[0]
+    door = room.doors[0]
+    assert _overlap(_mouth(door), (door.x - 0.2, door.y - 0.2, door.x + 0.2, door.y + 0.2))
+    number, pillars = next(iter(_pillars(drawing.svg).items()))
+    floor = drawing.floors[number - 1]
+    placed = dungeon.plan.room(number)
+    assert _edge_distance((placed.x + 0.1, placed.y + 1), floor) < pillars[0][2] + 0.25
