@@ -240,3 +240,21 @@ def test_property_checks_can_fail(maps):
     floor = drawing.floors[number - 1]
     placed = dungeon.plan.room(number)
     assert _edge_distance((placed.x + 0.1, placed.y + 1), floor) < pillars[0][2] + 0.25
+
+
+@pytest.mark.parametrize("box", [(60.0, 35.0), (92.0, 72.0), (64.2, 79.0)])  # the zine's cover, the A5 cover, A7
+def test_the_scale_label_keeps_clear_of_the_north_mark_on_a_small_map(content, box):
+    """On a cover's small outline the words keep 6 pt and outgrow the three-square bar: "30 ft" (about two ems
+    wide, centred) still ends before the N begins (under one em, centred) wherever the two share the bottom strip."""
+    for seed in range(40):
+        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8 + seed % 5)
+        root = ET.fromstring(draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], rng=sub_rng(seed, "map"),
+                                              players=True).svg)
+        texts = {t.text: t for t in root.iter(f"{SVG}text")}
+        label, north = texts["30 ft"], texts["N"]
+        size = {k: float(re.search(r"font-size:([\d.]+)px", t.get("style")).group(1)) for k, t in texts.items()}
+        if abs(float(label.get("y")) - float(north.get("y"))) > size["N"]:
+            continue  # the N stands in the top corner of a narrow map
+        right = float(label.get("x")) + size["30 ft"]  # half of two ems
+        left = float(north.get("x")) - 0.45 * size["N"]
+        assert right < left, (seed, right, left)

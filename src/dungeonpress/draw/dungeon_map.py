@@ -112,7 +112,9 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         tile = hatch_tile(hatch_rng)
         straight = [outlines[r.number][0] in ("rect", "notched") for r in plan.rooms] + [True] * (len(floors) - len(plan.rooms))
         hatch = [hatch_band(f, flat, W, H, hatch_rng) for f, flat in zip(floors, straight)]
-        pattern_id = f"hatch-{hatch_rng.getrandbits(40):010x}"  # one per map: a pack inlines many maps in one page
+        # one per map: a pack inlines many maps in one page, and a zine its cover's outline (the player's map,
+        # same rng) beside the keyed map
+        pattern_id = f"hatch-{hatch_rng.getrandbits(40):010x}{'-outline' if players else ''}"
 
     scale = min(width_mm / W, height_mm / H)
     # Words on the map keep a legible printed size however small the squares come out: sizes are set

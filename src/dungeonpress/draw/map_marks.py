@@ -21,6 +21,7 @@ LEGEND = (("entrance", "entrance"), ("open", "opening"), ("barred", "barred door
 DIRECTIONS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 SCALE_CELLS = 3  # the scale bar spans three squares of ten feet
 TEXT_PT = 6.0  # the least printed size of the scale bar's and north mark's letters
+LABEL_EMS = 2.0  # "30 ft" is about two ems wide in the map's face
 PRINT_SLACK = 1.0001  # a little over: the map's printed width is written rounded to 0.01 mm, maybe down
 
 
@@ -142,12 +143,16 @@ def scale_and_north(plan, scale_mm: float) -> str:
     least = math.ceil(TEXT_PT * 25.4 / 72 / unit_mm * PRINT_SLACK * 100) / 100
     label, letter = max(6.0, least) / UNIT, max(7.0, least) / UNIT  # font sizes, in cells
     ax = next((c.points[-1][0] for c in plan.corridors if c.end == OUTSIDE), W / 2)
-    need = SCALE_CELLS + 2.6  # bar, a gap, the north arrow
+    # On a small map the words keep their printed size and outgrow the bar: "30 ft" (about two ems wide) and the
+    # N (under one) then keep apart by moving the bar and the arrow further apart, by `push` squares.
+    half_label, half_n = LABEL_EMS / 2 * label, 0.45 * letter
+    push = max(0.0, half_label + half_n - 2.35)
+    need = SCALE_CELLS + 2.6 + push  # bar, a gap, the north arrow
     corner = False
     if W - ax - 0.8 >= need:  # both on the right of the way in, north in the corner
-        north_x, bar_x = W - 0.8, W - 1.8 - SCALE_CELLS
+        north_x, bar_x = W - 0.8, W - 1.8 - SCALE_CELLS - push
     elif ax - 0.8 >= need:
-        bar_x, north_x = 0.5, 0.5 + SCALE_CELLS + 1.3
+        bar_x, north_x = 0.5, 0.5 + SCALE_CELLS + 1.3 + push
     else:  # a narrow map: the bar on the wider side, north in the top corner
         bar_x = 0.5 if ax > W / 2 else W - 0.5 - SCALE_CELLS
         north_x = W - 0.8
