@@ -220,13 +220,17 @@ def test_the_same_seed_rebuilds_the_same_svg_bytes(content, style):
 
 
 def test_marks_read_at_a7(maps):
-    """On the zine's A7 panel every furnishing prints at least 0.4 mm across (cracks are lines along a wall)."""
+    """On the zine's A7 panel every furnishing prints at least 0.4 mm across (cracks are lines along a wall; a
+    half-pillar set in a wall is measured along it, and stands out at least 0.3 mm)."""
     for seed, _, drawing in maps:
         mm = drawing.size[0] / drawing.view[0]
         for number, item in drawing.items:
             if item.mark == "cracks":
                 continue
             x0, y0, x1, y1 = item.box
+            if 'class="column" d=' in item.svg:  # a pilaster
+                assert max(x1 - x0, y1 - y0) * mm >= 0.4 and min(x1 - x0, y1 - y0) * mm >= 0.3, (seed, number)
+                continue
             assert min(x1 - x0, y1 - y0) * mm >= 0.4, (seed, number, item.mark, item.box)
 
 
@@ -258,3 +262,27 @@ def test_the_scale_label_keeps_clear_of_the_north_mark_on_a_small_map(content, b
         right = float(label.get("x")) + size["30 ft"]  # half of two ems
         left = float(north.get("x")) - 0.45 * size["N"]
         assert right < left, (seed, right, left)
+
+
+def test_a_pillared_halls_rows_end_in_half_pillars_set_in_its_end_walls(maps):
+    """Where a hall's rows end against walls with no door in the way, each row ends in a half-pillar at both
+    walls, set on the wall line in line with the row; never one alone."""
+    halls = 0
+    for seed, dungeon, drawing in maps:
+        by_room = {}
+        for number, item in drawing.items:
+            if 'class="column" d=' in item.svg:
+                by_room.setdefault(number, []).append(item.box)
+        for number, boxes in by_room.items():
+            halls += 1
+            room = dungeon.plan.room(number)
+            rows = {round(y if room.w >= room.h else x, 6) for x, y, _ in _pillars(drawing.svg)[number]}
+            assert len(boxes) == 2 * len(rows), (seed, number)
+            for x0, y0, x1, y1 in boxes:
+                if room.w >= room.h:  # rows run east-west: half-pillars on the west and east walls
+                    assert x0 == room.x or x1 == room.x + room.w, (seed, number)
+                    assert round((y0 + y1) / 2, 6) in rows
+                else:
+                    assert y0 == room.y or y1 == room.y + room.h, (seed, number)
+                    assert round((x0 + x1) / 2, 6) in rows
+    assert halls >= 3

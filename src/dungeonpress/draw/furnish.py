@@ -170,6 +170,8 @@ def _columns(room: FreeFloor) -> list:
     items = [column(px, py) for px, py in points
              if all(clear(qx, qy) for qx, qy in ((px, py), (2 * p.x + p.w - px, py), (px, 2 * p.y + p.h - py),
                                                  (2 * p.x + p.w - px, 2 * p.y + p.h - py)))]
+    if items and room.floor == _rectangle(p):  # whole rows in a straight-walled hall: each row ends in the walls
+        items += _pilasters(room, items, long_x)
     if not items:  # the other marks broke every symmetric set: the row with most crossings still clear
         rows = {}
         for px, py in points:
@@ -180,6 +182,34 @@ def _columns(room: FreeFloor) -> list:
         x0, y0, x1, y1 = item.box
         room.block(x0, y0, x1, y1)
     return items
+
+
+def _rectangle(p) -> tuple:
+    return ((p.x, p.y), (p.x + p.w, p.y), (p.x + p.w, p.y + p.h), (p.x, p.y + p.h))
+
+
+PILASTER_CLEAR = 0.85  # a pilaster's middle keeps this far along the wall from a door's middle (off its mouth)
+
+
+def _pilasters(room: FreeFloor, pillars, long_x: bool) -> list:
+    """Half-pillars set in the two end walls where each row of pillars meets them, when no door or mark is in the way."""
+    p = room.placed
+    r = small_marks.PILASTER
+    rows = sorted({(item.box[1] + item.box[3]) / 2 if long_x else (item.box[0] + item.box[2]) / 2 for item in pillars})
+    ends = (("W", p.x), ("E", p.x + p.w)) if long_x else (("N", p.y), ("S", p.y + p.h))
+    out = []
+    for side, at in ends:
+        for row in rows:
+            x, y = (at, row) if long_x else (row, at)
+            if any(door.side == side and abs((door.y if long_x else door.x) - row) < PILASTER_CLEAR for door in p.doors):
+                continue
+            dx, dy = INWARD[side]
+            box = (min(x, x + dx * r), y - r, max(x, x + dx * r), y + r) if long_x else \
+                (x - r, min(y, y + dy * r), x + r, max(y, y + dy * r))
+            if any(b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3] for b in room.drawn):
+                continue
+            out.append(Furnishing("columns", box, small_marks.pilaster(x, y, side)))
+    return out if len(out) == 2 * len(rows) else []  # every row ends in both walls, or none does: no stray bump
 
 
 def _statues(room: FreeFloor) -> list:

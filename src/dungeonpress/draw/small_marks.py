@@ -22,6 +22,7 @@ def draw_small(mark: str, x: float, y: float, size: float, rng: random.Random) -
 
 
 PILLAR = (0.19, 0.27)  # a round pillar's shaft and its base, radii in cells
+PILASTER = 0.24  # a half-pillar's radius, out from the wall it is set in
 SLAB_DEPTH, SLAB_OFF = 0.5, 0.1  # an altar slab's depth out from the wall, and the gap it keeps to the wall
 
 
@@ -37,6 +38,18 @@ def pillar(x: float, y: float, scale: float = 1.0) -> str:
     shaft, base = PILLAR[0] * scale, PILLAR[1] * scale
     return (f'<circle class="column-base" cx="{u(x)}" cy="{u(y)}" r="{u(base)}"/>'
             f'<circle class="column" cx="{u(x)}" cy="{u(y)}" r="{u(shaft)}"/>')
+
+
+INWARD = {"N": (0, 1), "S": (0, -1), "E": (-1, 0), "W": (1, 0)}
+
+
+def pilaster(x: float, y: float, wall: str) -> str:
+    """A half-pillar set in the wall at (x, y), standing out into the room: the row of pillars ends in it."""
+    dx, dy = INWARD[wall]
+    r = PILASTER
+    ring = [(x + (dx * math.sin(a) - dy * math.cos(a)) * r, y + (dy * math.sin(a) + dx * math.cos(a)) * r)
+            for a in (math.pi * k / 6 for k in range(7))]
+    return f'<path class="column" d="M{"L".join(f"{u(px)} {u(py)}" for px, py in ring)}Z"/>'
 
 
 def altar_slab(cells, wall: str) -> tuple:
