@@ -1,4 +1,5 @@
-"""The drawn map's properties over many seeds (the map SVG only, no PDF): every mark inside its room and off
+"""The drawn map's properties over many seeds (the map SVG only, no PDF; it checks the floor plan and the drawing
+together, so it mirrors no one module): every mark inside its room and off
 every door's mouth, every door on a wall where its passage meets it, pillars standing inside their hall in
 rows, every passage ruled with the floor grid a square apart, the player's map without a key secret, and
 the same bytes for the same seed."""
