@@ -263,12 +263,11 @@ def _altar(room: FreeFloor) -> list:
     elif on_far:
         cells = on_far[:1]
     else:  # no free square against the far wall: the wall square nearest the middle, on whichever wall it touches
-        walled = sorted((c for c in room.by_corner() if room.walls(c)), key=lambda c: room._far(c))
+        walled = sorted((c for c in room.by_corner() if room.walls(c)), key=lambda c: -room._far(c))
         if not walled:
             return []
         cells = walled[:1]
         far = room.walls(cells[0])[0]
-        along = 0 if far in ("N", "S") else 1
     for cell in cells:
         room.take(cell)
     return [Furnishing("altar", *small_marks.altar_slab(cells, far))]
