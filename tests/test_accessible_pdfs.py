@@ -69,7 +69,7 @@ def test_the_oracle_card_is_tagged_with_language_title_and_table_headers(oracle)
     facts, kinds, _ = structure(oracle)
     assert facts["tree"] and facts["marked"]
     assert facts["lang"] == "en" and facts["title"] == "Oracle card"
-    assert kinds["/Table"] == 2 and kinds["/TH"] >= 10 and kinds["/TD"] >= 20 and kinds["/H1"] == 1
+    assert kinds["/Table"] == 3 and kinds["/TH"] >= 10 and kinds["/TD"] >= 20 and kinds["/H1"] == 1  # grid, odds, twist
 
 
 def test_every_answer_cell_names_its_row_and_column_headers(oracle):
@@ -130,7 +130,7 @@ def test_every_header_cell_has_its_scope(oracle):
     with pikepdf.open(io.BytesIO(oracle)) as doc:
         scopes = Counter(str(o.A.get("/Scope")) for o in doc.objects
                          if isinstance(o, pikepdf.Dictionary) and o.get("/S") == "/TH")
-    assert scopes == Counter({"/Column": 7, "/Row": 3})  # two tables' header rows; the grid's three dice rows
+    assert scopes == Counter({"/Column": 10, "/Row": 9})  # three tables' header rows; the grid's and the twists' rolls
 
 
 def test_an_imposed_sheet_is_a_tagged_artifact_that_names_its_reading_copy(booklet_reading):

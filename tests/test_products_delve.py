@@ -149,3 +149,21 @@ def test_the_booklet_keeps_whole_turn_log_pages_and_a_long_log_folds(content):
     assert len(log) > 4 and len(log) % 4 == 0
     footers = re.findall(r"PAGE (\d+) OF (\d+)", " ".join(p.extract_text() for p in log).upper())
     assert footers and {int(total) for _, total in footers} == {len(log)}  # the notes pages are counted
+
+
+# ---------------------------------------------------------------- words that never part (issue 27: "Procedure based /
+# on" and "(Appendix / A)" were read across line breaks)
+
+def test_an_appendix_letter_and_based_on_never_part_at_a_line_end(built):
+    """'Appendix A' and 'based on' are joined by no-break spaces: no line of the kit or the log ends before them."""
+    import pypdfium2 as pdfium
+    (_, outputs), _ = built
+    templates = build.TEMPLATES_DIR
+    assert re.search(r"Appendix [A-F]\b", (templates / "delve_procedure.html.j2").read_text()) is None
+    for name in ("solo-procedure.pdf", "solo-procedure-card.pdf", "delve-1234.pdf"):
+        document = pdfium.PdfDocument(outputs[name])
+        lines = [line.strip() for i in range(len(document))
+                 for line in document[i].get_textpage().get_text_range().replace("\r", "").split("\n")]
+        assert any("Appendix" in line for line in lines) or name == "delve-1234.pdf"
+        for line in lines:
+            assert not re.search(r"\bAppendix$|\bbased$", line), (name, line)

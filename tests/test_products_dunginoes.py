@@ -76,3 +76,25 @@ def test_cli_refuses_a_size_the_set_cannot_make(tmp_path):
                       stdout=io.StringIO(), stderr=err)
     assert status == 2 and "--size must be a whole number from 2 to 28 (got 40)" in err.getvalue()
     assert not list(tmp_path.iterdir())
+
+
+# ---------------------------------------------------------------- the key as a play record (issue 27: its sheet was 60% empty)
+
+def test_a_key_laid_before_the_game_is_a_play_record_and_the_fly_key_is_not(built):
+    """The 'before' key has a box to tick and a line to write on per room; the on-the-fly key (risk, reward) does not."""
+    (_, outputs), _ = built
+    before = " ".join(PdfReader(io.BytesIO(outputs["dunginoes-map-1234-before.pdf"])).pages[1].extract_text().split())
+    fly = " ".join(PdfReader(io.BytesIO(outputs["dunginoes-map-1234-fly.pdf"])).pages[1].extract_text().split())
+    assert "Done Your notes in play" in before
+    assert "Your notes in play" not in fly
+
+
+@pytest.mark.slow  # lays the key sheet out
+@pytest.mark.parametrize("size", [20, 28])
+def test_a_long_before_key_with_its_play_record_stays_on_one_page(size):
+    ctx = build.context_for(build.load_content(), seed=1)
+    outputs = {o.name: o.data for o in product.build_dunginoes(ctx, product.DunginoesOptions(size=size, mode="before"))}
+    pages = PdfReader(io.BytesIO(outputs["dunginoes-map-1-before.pdf"])).pages
+    texts = [" ".join(page.extract_text().split()) for page in pages]
+    assert len(texts) == 2 and texts[1].title().startswith("Room Key")
+    assert "Your notes in play" in texts[1] and "Made with dungeonpress" in texts[1]

@@ -28,3 +28,14 @@ def test_one_a6_page_with_every_answer_and_its_odds(built):
     for answer in oracle.ANSWERS:
         assert answer in text
     assert oracle.percent(oracle.oracle_odds("plain")[oracle.YES]) in text
+
+
+def test_the_card_closes_with_the_twist_table_and_its_counter(built):
+    """Issue 27: the card left a fifth of its page white; the twist table the equal dice lead to fills it."""
+    from dungeonpress import build
+    outputs, _ = built
+    text = " ".join(PdfReader(io.BytesIO(outputs["oracle-card.pdf"])).pages[0].extract_text().split())
+    twist = build.load_content().table("twist")
+    assert text.upper().index("EXACT ODDS") < text.upper().index("TWIST (")
+    for row in twist.rows:
+        assert row.get("subject") in text and row.get("action") in text

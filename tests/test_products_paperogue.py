@@ -234,3 +234,21 @@ def test_seed_1234_is_pinned(content):
              + " ".join(f"{r.monster or '-'}{r.treasure.initial}{r.treasure.mark}" for r in lv.rooms)
              for lv in dungeon.levels]
     assert "\n".join(lines) == GOLDEN_1234
+
+
+# ---------------------------------------------------------------- the card's second page (issue 27: it was 41% full)
+
+@pytest.mark.slow  # lays the card out
+def test_the_spells_page_holds_the_level_steps_and_every_monster(tmp_path):
+    from dungeonpress.cli import main
+    assert main(["paperogue", "--seed", "1", "--format", "pdf", "--out", str(tmp_path), "--quiet"],
+                io.StringIO(), io.StringIO()) == 0
+    pages = PdfReader(tmp_path / "paperogue-reference.pdf").pages
+    assert len(pages) == 4
+    second = " ".join(pages[1].extract_text().split())
+    assert "Making a level" in second
+    for step in ("Rooms.", "Stairs.", "Exits.", "Monsters.", "Treasure."):
+        assert step in second
+    for monster in ("Giant rat", "Centipede", "Hobgoblin", "Vampire", "Dragon"):
+        assert monster in second
+    assert "Based on Paperogue" in second  # the credit still closes the page

@@ -100,3 +100,18 @@ def test_the_legend_shows_the_symbols_asked_for():
     legend = views.legend_view(("lock", "up"))
     assert [s["label"] for s in legend["symbols"]] == ["locked door", "stairs up"]
     assert legend["room"].startswith("<svg")
+
+
+# ---------------------------------------------------------------- the card's second page (issue 27: it was 41% full)
+
+def test_the_monster_grid_reads_down_each_column_in_roll_order(content):
+    grid = views.monster_grid(content.tables["paperogue_monsters"])
+    assert grid["die"] == "d20" and len(grid["rows"]) == 5 and all(len(row) == 4 for row in grid["rows"])
+    read_down = [grid["rows"][r][c]["roll"] for c in range(4) for r in range(5)]
+    assert read_down == [str(n) for n in range(1, 21)]
+    assert grid["rows"][0][0] == {"roll": "1", "initial": "R", "name": "Giant rat"}
+
+
+def test_the_card_view_carries_the_level_steps_in_order(content):
+    card = views.card_view(content)
+    assert [step["step"] for step in card["level_steps"]] == ["Rooms", "Stairs", "Exits", "Monsters", "Treasure"]

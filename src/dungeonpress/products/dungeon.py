@@ -185,7 +185,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
                               body_class=f"zine zine-{paper}" + FIT_CLASSES.get(fit, ""), packed=fit in PACKED,
-                              geometry_css=geometry.zine_css(), probe=probe, gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
+                              geometry_css=geometry.zine_css(), probe=probe, fold_cut_on="oracle" if fit == "split" else "aids", gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
                                                  for page in ("aids",)})
 
 

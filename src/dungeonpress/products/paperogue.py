@@ -19,7 +19,8 @@ TREASURE_TABLES = ("paperogue_treasure_type", "paperogue_gold", "paperogue_armor
                    "paperogue_potions", "paperogue_scrolls", "paperogue_magic_books", "paperogue_jewelry")
 IDENTIFY_TABLES = ("paperogue_equipment_bonus", "paperogue_jewelry_effects", "paperogue_potion_effects",
                    "paperogue_scroll_effects")
-CARD_TABLES = TREASURE_TABLES + IDENTIFY_TABLES + ("paperogue_spells", "paperogue_rules")
+CARD_TABLES = TREASURE_TABLES + IDENTIFY_TABLES + ("paperogue_spells", "paperogue_rules", "paperogue_level_steps",
+                                                   "paperogue_monsters")
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,8 @@ def build_levels(ctx: BuildContext, opts: PaperogueOptions) -> list[Output]:
 def _require_card_tables(ctx: BuildContext) -> None:
     """Every table the reference card prints, with the columns it reads, or one error per problem."""
     columns = {"paperogue_treasure_type": ("initial", "treasure"), "paperogue_spells": ("spell", "effect"),
-               "paperogue_rules": ("topic", "rule")}
+               "paperogue_rules": ("topic", "rule"), "paperogue_level_steps": ("step", "rule"),
+               "paperogue_monsters": ("initial", "monster")}
     needs = {table_id: columns.get(table_id, ()) for table_id in CARD_TABLES}
     problems = ctx.content.table_problems(needs, needer="the Paperogue kit needs",
                                           purpose="for the Paperogue reference card", rolled=False)

@@ -110,8 +110,19 @@ def card_view(content: Content, css: str = "") -> dict:
         "table_one": table_one, "table_one_title": treasure.title, "grids": grids, "notes": notes,
         "spells": [{"name": row.get("spell"), "text": row.get("effect")} for row in tables["paperogue_spells"].rows],
         "rules": [{"topic": row.get("topic"), "text": row.get("rule")} for row in tables["paperogue_rules"].rows],
+        # The spells leave half their page: the steps that make a level and the stock monster list fill it.
+        "level_steps": [{"step": row.get("step"), "text": row.get("rule")} for row in tables["paperogue_level_steps"].rows],
+        "monsters": monster_grid(tables["paperogue_monsters"]),
         "legend": legend_view(css=css),
     }
+
+
+def monster_grid(table, columns: int = 4) -> dict:
+    """The stock monster list as a grid read down each column: rows of `columns` (roll, mark, name) cells."""
+    cells = [{"roll": row.label, "initial": row.get("initial"), "name": row.get("monster")} for row in table.rows]
+    depth = -(-len(cells) // columns)
+    rows = [[cells[c * depth + r] for c in range(columns) if c * depth + r < len(cells)] for r in range(depth)]
+    return {"title": table.title, "die": table.die, "columns": columns, "rows": rows}
 
 
 def _table_number(title: str) -> str:
