@@ -11,6 +11,7 @@ from dungeonpress.generate.dungeon import NEEDED, generate_dungeon
 from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
 from dungeonpress.views.notes import notes_page, notes_view
+from dungeonpress.views.tracker import tracker_view
 from dungeonpress.views import dungeon as views
 from dungeonpress.views.delve_rules import keep_ranges_whole, rule_sections, rule_table_view
 from dungeonpress.paginate import geometry
@@ -240,7 +241,7 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
                                                          cls="bpage notes", tag="h2"),
                                   fillers={anchor: [notes_page(f"{anchor}-before", heading="Delve Notes", lines=24,
                                                                cls="bpage notes", tag="h2")] for anchor in fillers},
-                                  body_class=f"dbook dbook-{page}", doc_title=title)
+                                  tracker=tracker_view(), body_class=f"dbook dbook-{page}", doc_title=title)
     html = booklet_html()
     if fmt == "html":
         return [Output(f"{name}.html", _standalone(ctx, html))]
