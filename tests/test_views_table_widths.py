@@ -60,3 +60,12 @@ def test_a_phrase_column_beside_prose_is_widened_to_two_lines():
     assert sum(widths) == 100
     assert max(wrapped_lines(p, chars(widths[2])) for p in phrases) <= 2
     assert widths[3] > widths[2]  # the prose keeps the larger share
+
+
+@pytest.mark.parametrize("title, lead, last", [
+    ("Puzzles and Locked Mechanisms", "Puzzles and Locked", "Mechanisms"), ("Traps", "", "Traps"),
+    ("Loner: Dungeoneer, filled tables", "Loner: Dungeoneer, filled", "tables"),
+])
+def test_a_contents_title_splits_off_its_last_word_for_the_leader(title, lead, last):
+    assert views.title_parts(title) == {"lead": lead, "last": last}
+    assert " ".join(filter(None, [lead, last])) == title

@@ -24,6 +24,13 @@ def roll_label(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}–{high}"
 
 
+def title_parts(title: str) -> dict:
+    """A title as its words before the last and its last word: a contents line keeps the last word on the
+    line of its leader and page number, so a title that fills its line never leaves them alone below it."""
+    lead, _, last = title.rpartition(" ")
+    return {"lead": lead, "last": last}
+
+
 def die_label(table: Table) -> str:
     return {"none": "", "d66": "d66", "2d6": "2d6"}.get(table.die, table.die)
 
@@ -70,6 +77,7 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
         "id": table.id,
         "anchor": f"table-{table.id}",
         "title": table.title,
+        "title_parts": title_parts(table.title),
         "note": table.note if note else "",
         "die": die_label(table),
         "rolled": table.rolled,
