@@ -14,8 +14,8 @@ LINES = (("Stress and Fatigue tags", 3), ("Found, lost and owed", 4))
 
 
 def tracker_view() -> dict:
-    """Rows of boxes (one item per box) and ruled fields (one item per line) for the template to draw."""
+    """Rows of boxes (one item per box), and writing fields sized by the lines of pencil they hold (zine.css)."""
     return {
         "tracks": [{"label": label, "boxes": list(range(count)), "hint": hint} for label, count, hint in TRACKS],
-        "fields": [{"label": label, "lines": list(range(count))} for label, count in LINES],
+        "fields": [{"label": label, "rows": count} for label, count in LINES],
     }
