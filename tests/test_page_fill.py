@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from dungeonpress.preflight.reading import MM, open_pdf
-from dungeonpress.views.tracker import tracker_view
 from tests.conftest import standard_build
 
 MIN_FILL = 0.35   # a page with less of its body in use reads as abandoned (issue 27: p25 22%, p38 12%, back 16%)
@@ -61,10 +60,3 @@ def test_the_dungeon_booklet_and_pack_have_no_near_empty_page(tmp_path):
     assert near_empty(booklet["dungeon-1234-a5.pdf"], tmp_path) == []
     assert near_empty(pack["pack-66.pdf"], tmp_path) == []
 
-
-def test_the_delve_tracker_counts_what_the_rules_page_uses_up():
-    view = tracker_view()
-    counts = {track["label"]: len(track["boxes"]) for track in view["tracks"]}
-    assert counts["Luck"] == 6 and counts["Twist counter"] == 3  # Luck starts at 6; a twist comes at 3
-    assert all(track["hint"] for track in view["tracks"])
-    assert view["fields"] and all(field["rows"] in (3, 4) for field in view["fields"])  # zine.css rules rows-3 and rows-4
