@@ -164,6 +164,19 @@ def chapter_directives(text: str) -> list:
     return found
 
 
+def text_above_directives(text: str) -> list[str]:
+    """For every directive line of a chapter, in order, the prose between it and the heading above it."""
+    found, since = [], []
+    for line in text.splitlines():
+        if DIRECTIVE_LINE.match(line.strip()):
+            found.append(" ".join(since).strip())
+        elif line.startswith("#"):
+            since = []
+        else:
+            since.append(line)
+    return found
+
+
 def render_chapter(templates_dir: Path, text: str, prefix: str, blocks: list, *, base: Path | None = None, roots=None,
                    where: str = "", **common) -> tuple[str, list]:
     """Markdown chapter → (HTML, headings) where headings are (level, text, id) for h1 and h2.

@@ -11,6 +11,7 @@ from dungeonpress.generate.dungeon import NEEDED, generate_dungeon
 from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
 from dungeonpress.views.notes import notes_page, notes_view
+from dungeonpress.views.tracker import tracker_view
 from dungeonpress.views import dungeon as views
 from dungeonpress.views.delve_rules import keep_ranges_whole, rule_sections, rule_table_view
 from dungeonpress.paginate import geometry
@@ -40,6 +41,11 @@ MAP_BOX = geometry.MAP_BOX  # where the map goes, in mm (width, height), on each
 ZINE_COVER_MAP = (60.0, 35.0)
 BOOKLET_COVER_MAP = {"a5": (92.0, 72.0), "half-letter": (88.0, 72.0)}
 LARGE_PRINT_COVER_MAP = (80.0, 46.0)  # large print's bigger words leave the outline less of the same cover
+# Large print's two-line title and condition pushed the map's legend onto a page of its own (10% full):
+# its booklet map is drawn shorter, so map and legend share the page.
+BOOKLET_NOTE_LINES = 24  # ruled lines on a booklet's notes page
+LARGE_PRINT_NOTE_LINES = 22  # large print's taller heading leaves room for two fewer (24 ran one line overleaf)
+LARGE_PRINT_MAP_BOX = {"a5": (122.0, 116.0), "half-letter": (113.0, 122.0)}
 PACK_THUMB = (26.0, 19.0)
 # How much of the pre-rolled oracle each layout prints (the JSON always has all of it).
 ORACLE = {"zine": {"oracle_rows": 6, "twists": 3, "d6s": 10}, "booklet": {"oracle_rows": 30, "twists": 8, "d6s": 36}}
@@ -221,7 +227,8 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     page = "a5" if paper == "a4" else "half-letter"
     cover = LARGE_PRINT_COVER_MAP if ctx.theme == "large-print" else BOOKLET_COVER_MAP[page]
     outline = PACK_THUMB if pack_seed is not None else cover
-    shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=MAP_BOX[page], map_rng=map_rng(s),
+    map_box = LARGE_PRINT_MAP_BOX[page] if ctx.theme == "large-print" else MAP_BOX[page]
+    shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=map_box, map_rng=map_rng(s),
                                map_style=map_style, map_css=map_css(ctx), **ORACLE["booklet"], outline_box=outline)
              for n, (dg, s) in enumerate(dungeons, start=1)]
     index, title = None, shown[0]["name"]
@@ -233,14 +240,16 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         index = {"seed": pack_seed, "count": len(dungeons), "rooms": rooms, "die": die["die"],
                  "reroll": die["reroll"], "entries": [{"view": view} for view in shown]}
         title = f"A Pack of Delves, seed {pack_seed}"
+    note_lines = LARGE_PRINT_NOTE_LINES if ctx.theme == "large-print" else BOOKLET_NOTE_LINES
+
     def booklet_html(fillers=()):
         return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
                                   rules=rules,
-                                  notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=24,
+                                  notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=note_lines,
                                                          cls="bpage notes", tag="h2"),
-                                  fillers={anchor: [notes_page(f"{anchor}-before", heading="Delve Notes", lines=24,
+                                  fillers={anchor: [notes_page(f"{anchor}-before", heading="Delve Notes", lines=note_lines,
                                                                cls="bpage notes", tag="h2")] for anchor in fillers},
-                                  body_class=f"dbook dbook-{page}", doc_title=title)
+                                  tracker=tracker_view(), body_class=f"dbook dbook-{page}", doc_title=title)
     html = booklet_html()
     if fmt == "html":
         return [Output(f"{name}.html", _standalone(ctx, html))]

@@ -139,8 +139,9 @@ def chapter_views(ctx: BuildContext) -> list:
     creatures = [views.creature_view(c) for c in content.creatures]
     out = []
     for number, chapter in enumerate(content.book.chapters, start=1):
-        blocks = [directive_block(content, Directive(*found), creatures)
-                  for found in render.chapter_directives(chapter.text)]
+        blocks = [directive_block(content, Directive(*found, above=above), creatures)
+                  for found, above in zip(render.chapter_directives(chapter.text),
+                                          render.text_above_directives(chapter.text))]
         base = Path(chapter.source.path).resolve().parent  # the chapter's folder: its images are beside it
         # its pack's folder (the chapter's path in book.yaml is relative to it): the only place its images may be
         pack = Path(chapter.source.path).parents[len(Path(chapter.path).parts) - 1]

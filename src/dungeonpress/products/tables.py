@@ -26,7 +26,7 @@ def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> l
         by_origin.setdefault(table.origin, []).append(views.table_view(table, ctx.content))
     order = list(PACK_TITLES)  # then a user pack's own credits, whatever text they are
     origins = sorted(by_origin, key=lambda o: (order.index(o) if o in order else len(order), o))
-    sections = [{"title": PACK_TITLES.get(o, o), "anchor": "pack-" + re.sub(r"[^a-z0-9-]+", "-", o.lower()), "tables": by_origin[o]} for o in origins]
+    sections = [{"title": PACK_TITLES.get(o, o), "title_parts": views.title_parts(PACK_TITLES.get(o, o)), "anchor": "pack-" + re.sub(r"[^a-z0-9-]+", "-", o.lower()), "tables": by_origin[o]} for o in origins]
     bestiary = [views.creature_view(c) for c in ctx.content.creatures]
 
     # 2. Lay out, padded to whole sheets, and impose.

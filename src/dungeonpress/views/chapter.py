@@ -18,6 +18,7 @@ class Directive:
     name: str
     arg: str | None
     heading: str | None
+    above: str = ""  # the prose between the heading and the directive: what its caption need not repeat
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,30 @@ def same_name(heading: str, title: str) -> bool:
     return bool(a and b) and (a == b or f" {b} " in f" {a} " or f" {a} " in f" {b} ")
 
 
+_SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z*])")
+_SMALL_WORDS = frozenset("the a an and or of to in on at it is be as by for with you your when that this if".split())
+TOLD_SHARE = 0.7  # a caption's sentence whose words are this much in the text above says nothing new
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]+", text.casefold()) if w not in _SMALL_WORDS}
+
+
+def untold(note: str, above: str) -> str:
+    """A table's caption without the sentences the text just above it already says.
+
+    A caption that repeats the line above it ("Ask the Oracle: Do I detect a trap here?" over
+    "Ask: Do I detect a trap here?") reads as a stutter; in the tables booklet, with no text above,
+    the same caption is the table's only introduction, so it is written whole and trimmed here.
+    """
+    told = _content_words(above)
+    if not told:
+        return note
+    kept = [sentence for sentence in _SENTENCE.split(note.strip())
+            if len(_content_words(sentence) & told) < TOLD_SHARE * max(1, len(_content_words(sentence)))]
+    return " ".join(kept)
+
+
 def directive_block(content: Content, directive: Directive, creatures: list) -> Block:
     """The block a directive shows, resolved before rendering so the renderer never calls back for it."""
     name, arg, heading = directive.name, directive.arg, directive.heading
@@ -47,6 +72,7 @@ def directive_block(content: Content, directive: Directive, creatures: list) -> 
         table = content.table(arg)
         view = views.table_view(table, content)
         view["show_title"] = not heading or not same_name(heading, table.title)
+        view["note"] = untold(view["note"], directive.above)
         return Block("partials/table.html.j2", {"table": view})
     if name == "bestiary":
         return Block("partials/bestiary.html.j2", {"creatures": creatures})

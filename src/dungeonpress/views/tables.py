@@ -13,11 +13,22 @@ ROLL_WIDTH = 8  # percent of the measure for the roll column (about 2.8 em on an
 SHORT_CELL = 12  # a cell this short (characters) is a label: its column never wraps it
 MANY_COLUMNS = 5  # a table with this many columns (besides the roll) is set row by row in large print
 MEASURE_CHARS = 80  # characters of table text across an A5 measure, for sizing columns by their words
+MOVE_STEPS = (1, 2, 3, 5, 8, 13)  # percent of the measure one balancing move gives a column
+PHRASE_OVERFLOW_WEIGHT = 5  # table lines one line past two in a phrase cell counts as
+EXHAUSTIVE_COLUMNS = 3  # tables of this many columns or fewer try every split of the measure
+CELL_PADDING_CHARS = 2  # characters of a column's width its cell padding takes
 
 
 def roll_label(low: int, high: int) -> str:
     """`7`, or `1–3` with an en dash, as a printed table shows a range."""
     return str(low) if low == high else f"{low}–{high}"
+
+
+def title_parts(title: str) -> dict:
+    """A title as its words before the last and its last word: a contents line keeps the last word on the
+    line of its leader and page number, so a title that fills its line never leaves them alone below it."""
+    lead, _, last = title.rpartition(" ")
+    return {"lead": lead, "last": last}
 
 
 def die_label(table: Table) -> str:
@@ -66,6 +77,7 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
         "id": table.id,
         "anchor": f"table-{table.id}",
         "title": table.title,
+        "title_parts": title_parts(table.title),
         "note": table.note if note else "",
         "die": die_label(table),
         "rolled": table.rolled,
@@ -117,7 +129,65 @@ def column_widths(rows: list, headers: list, rolled: bool) -> list[int]:
         shares = [s - excess * x / spare for s, x in zip(shares, flexible)]
     widths = [int(round(s)) for s in shares]
     widths[widths.index(max(widths))] += room - sum(widths)
+    widths = _balance_lines(texts, widths, [min(int(f + 0.999), w) for f, w in zip(floors, widths)])
     return ([ROLL_WIDTH] if rolled else []) + widths
+
+
+def wrapped_lines(text: str, chars: int) -> int:
+    """How many lines `text` takes, wrapped at spaces, in a column `chars` characters wide (an estimate)."""
+    lines, used = 1, 0
+    for word in text.split():
+        if used and used + 1 + len(word) > chars:
+            lines, used = lines + 1, len(word)
+        else:
+            used += (1 if used else 0) + len(word)
+    return lines
+
+
+def _balance_lines(texts: list, widths: list[int], floors: list[int]) -> list[int]:
+    """Move the measure between columns while that makes the table shorter in lines.
+
+    Shares by average length set a column of short phrases (a trap's trigger) three or four words to a
+    line beside a long one: the rows are as tall as that narrow cell. Each move must lower the table's
+    height in lines (the tallest cell of each row, summed, and a phrase cell's lines past two) or, at
+    the same height, its wrapped cells.
+    """
+    if len(widths) < 2:
+        return widths
+    widths = list(widths)
+    cache: dict = {}
+
+    def lines(column: int, width: int) -> list[int]:
+        if (column, width) not in cache:
+            chars = max(1, int(width * MEASURE_CHARS / 100) - CELL_PADDING_CHARS)
+            cache[column, width] = [wrapped_lines(t, chars) for t in texts[column]]
+        return cache[column, width]
+
+    # A column of short phrases beside a column of prose should read in one or two lines: each third
+    # or later line of a phrase cell costs as much as a line more of the table's height.
+    prose = max(range(len(widths)), key=lambda i: sum(map(len, texts[i])))
+
+    def cost(ws: list[int]) -> tuple:
+        per_column = [lines(i, w) for i, w in enumerate(ws)]
+        overflow = PHRASE_OVERFLOW_WEIGHT * sum(max(0, n - 2) for i, cells in enumerate(per_column) if i != prose for n in cells)
+        return sum(max(cells) for cells in zip(*per_column)) + overflow, sum(map(sum, per_column))
+
+    if len(widths) <= EXHAUSTIVE_COLUMNS:  # few columns: try every split of the measure, in whole percents
+        total = sum(widths)
+        splits = [[a, total - a] for a in range(floors[0], total - floors[1] + 1)] if len(widths) == 2 else [
+            [a, b, total - a - b] for a in range(floors[0], total + 1) for b in range(floors[1], total - a - floors[2] + 1)]
+        return min(splits or [widths], key=lambda ws: (cost(ws), sum(abs(w - v) for w, v in zip(ws, widths))))
+    widths, best = list(widths), cost(widths)
+    for _ in range(200):  # each move strictly lowers the cost, so this ends well before
+        # moves of several sizes: a column's lines drop in steps, so one percent alone often changes nothing
+        moves = [(cost(trial), trial) for giver in range(len(widths)) for taker in range(len(widths))
+                 for step in MOVE_STEPS if giver != taker and widths[giver] - step >= floors[giver]
+                 for trial in [[w - step * (i == giver) + step * (i == taker) for i, w in enumerate(widths)]]]
+        found, trial = min(moves, default=(best, widths))
+        if found >= best:
+            break
+        best, widths = found, trial
+    return widths
 
 
 def _creature(content: Content, key) -> Creature | None:

@@ -1,0 +1,62 @@
+"""No near-empty page in the book-sized products: every page is blank on purpose or at least a third full."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dungeonpress.preflight.reading import MM, open_pdf
+from tests.conftest import standard_build
+
+MIN_FILL = 0.35   # a page with less of its body in use reads as abandoned (issue 27: p25 22%, p38 12%, back 16%)
+MARGINS_MM = 14   # the body: the page less a running head's and a folio's depth at top and foot
+
+
+def page_fills(data: bytes, tmp_path: Path) -> list[tuple[int, float]]:
+    """(page number, share of the body's height between its first and last ink) of each page with ink."""
+    path = tmp_path / "read.pdf"
+    path.write_bytes(data)
+    doc = open_pdf(path)
+    try:
+        fills = []
+        for page in doc.pages:
+            edge = 12 * MM  # running heads and folios lie outside this; they fill nothing
+            ink = [box for box in page.ink if box[4] != "text" or (box[1] >= edge and box[3] <= page.height - edge)]
+            if ink:
+                body = page.height - 2 * MARGINS_MM * MM
+                fills.append((page.number, (max(b[3] for b in ink) - min(b[1] for b in ink)) / body))
+        return fills
+    finally:
+        doc.close()
+
+
+def near_empty(data: bytes, tmp_path: Path) -> list[str]:
+    return [f"p{number} {100 * fill:.0f}%" for number, fill in page_fills(data, tmp_path) if fill < MIN_FILL]
+
+
+@pytest.mark.slow
+@pytest.mark.builds("standard/rulebook/0")
+def test_no_rulebook_page_is_near_empty(tmp_path):
+    # chapter ends carry a sidebar (the game, the generator, a creature of your own) instead of white;
+    # the left-hand pages left blank so a chapter opens on the right carry no ink at all
+    outputs, _ = standard_build("rulebook")
+    assert near_empty(outputs["dungeoneer-rulebook.pdf"], tmp_path) == []
+
+
+@pytest.mark.slow
+@pytest.mark.builds("standard/tables/0")
+def test_no_tables_booklet_page_is_near_empty(tmp_path):
+    outputs, _ = standard_build("tables")
+    assert near_empty(outputs["tables.pdf"], tmp_path) == []
+
+
+@pytest.mark.slow
+@pytest.mark.builds("standard/dungeon/2", "standard/dungeon/3")
+def test_the_dungeon_booklet_and_pack_have_no_near_empty_page(tmp_path):
+    # the back page was a seed box and credits under 80% white (16% full): it holds the delve tracker now
+    booklet, _ = standard_build("dungeon", 2)
+    pack, _ = standard_build("dungeon", 3)
+    assert near_empty(booklet["dungeon-1234-a5.pdf"], tmp_path) == []
+    assert near_empty(pack["pack-66.pdf"], tmp_path) == []
+
