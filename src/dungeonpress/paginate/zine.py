@@ -23,8 +23,10 @@ PAGES = 8
 FITS = ("whole", "flowing", "dense", "tight", "packed", "crowded", "turning", "split")
 PACKED = ("packed", "crowded", "split")  # the fits whose aids page opens on the key's last page (it spans two)
 # The cover, map, oracle and back pages: one page each in every fit (the full layout checks it); a probe
-# lays out one empty page in their place.
+# lays out one empty page in place of the cover and map, leaves the oracle out and lays the back page out
+# itself (PROBED), as its length follows the fit's type.
 FIXED_PAGES = 4
+PROBED = ("back",)  # one-panel pages the probe lays out as they will be in the zine
 # Zine pages that must each stay on their one panel. The aids page is not among them: when no fit keeps
 # it whole (Atkinson's wider letters), its fold-and-cut note takes the panel a spare notes page would
 # have had, and the oracle and rules pages keep theirs (the fit prefers one that keeps it whole).
@@ -77,11 +79,16 @@ def fit_zine(render, lay_out, rules: ZineRules, problem: str):
     # A fit should also keep the aids page to one page (in a theme with wider letters the
     # aids page can run over onto a page of its own, in a notes page's place); when no fit does, the first
     # that keeps eight pages is taken. In a packed fit the aids page opens on the key's last page by design.
+    # The probe holds the back page too (PROBED): a fit whose back page runs over is passed by, as the
+    # whole zine's layout would be (before, such a fit sent the zine to by_trial: five whole layouts).
     fits = {}  # fit → (the probe's measures, pages the zine will have)
     for fit in rules.fits:
         probe = pdf.measure(lay_out(render(Candidate(fit, probe=True))))
-        fits[fit] = probe, len(probe) - 1 + rules.fixed_pages
-        if fits[fit][1] <= rules.pages and (len(anchor_pages(probe)["zine-aids"]) == 1 or fit in PACKED):
+        probed = len(anchor_pages(probe).get("zine-back", ()))  # 0 for a product whose probe has no back page
+        # the empty page stands for the cover and map; the probed back page's pages are counted as laid out
+        fits[fit] = probe, len(probe) - 1 + rules.fixed_pages - (1 if probed else 0)
+        if fits[fit][1] <= rules.pages and not overflowing_pages(probe, rules) and \
+                (len(anchor_pages(probe)["zine-aids"]) == 1 or fit in PACKED):
             break
     else:
         fit = next((f for f, (_, pages) in fits.items() if pages <= rules.pages), fit)
