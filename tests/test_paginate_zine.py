@@ -98,7 +98,8 @@ def test_the_first_fit_whose_probe_keeps_eight_pages_is_laid_out_once():
     render, asked = toy_zine({"whole": 50, "flowing": 30, "dense": 10, "tight": 5})
     rendered = fitting.fit_zine(render, lay_out, rules_for(6), "the toy zine")
     assert rendered.page_count == 8
-    assert [(c.fit, c.probe) for c in asked] == [("whole", True), ("flowing", True), ("flowing", False)]
+    # probed from "dense" down (paginate.zine.first_fitting): "dense" and "flowing" fit, "whole" does not
+    assert [(c.fit, c.probe) for c in asked] == [("dense", True), ("flowing", True), ("whole", True), ("flowing", False)]
     where = pages.anchor_boxes(pdf.measure(rendered))
     assert where["zine-aids-foot"][2] - where["zine-aids"][1] == pytest.approx(geometry.ZINE_FOOT_AT_PX["aids"], abs=0.05)
 
