@@ -23,7 +23,7 @@ PARALLEL = 2  # builds at once; more wait their turn (the machine, not the page,
 MAX_WAITING = 4  # rolls queued or running at once; one more is refused (Busy) rather than piled up
 RETRY_AFTER = 30  # seconds a refused roll is told to wait: about one zine build on a busy machine
 KEEP_JOBS = 12  # rolls the page remembers (their folders stay in the build folder)
-CONTENT_CACHE = Path(".cache") / "content"  # build.CONTENT_CACHE (build is not imported by the server itself)
+CONTENT_CACHE = Path(".cache") / "content"  # cache.content.CONTENT_CACHE (build is not imported by the server itself)
 ROLLS_DIR = "rolls"  # under the build folder: one folder per roll, kept after the server stops
 STAGING = ".staging-"  # a roll is built in rolls/.staging-PID-N/ and renamed into place only when whole
 
