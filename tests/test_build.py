@@ -74,9 +74,9 @@ def content_reads(monkeypatch):
     count = []
     real = load.load_content
 
-    def counted(folders):
+    def counted(folders, parse=None):
         count.append(list(folders))
-        return real(folders)
+        return real(folders, parse)
 
     monkeypatch.setattr(load, "load_content", counted)
     return count

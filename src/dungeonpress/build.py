@@ -14,6 +14,7 @@ from dungeonpress import __version__, products, resources
 from dungeonpress.atomic import _fsync_folder, _temp_prefix, current_umask, write_atomic, write_temp  # noqa: F401
 from dungeonpress.cache.content import CONTENT_CACHE, ContentCache, _code_fingerprint  # noqa: F401
 from dungeonpress.cache.parts import PART_CACHE, PartCache  # noqa: F401
+from dungeonpress.cache.trees import TREE_CACHE, TreeCache
 from dungeonpress.part_workers import PART_WORKERS, PartWorkers, _import_engine, _native_versions  # noqa: F401
 from dungeonpress.model import Content
 from dungeonpress.products.common import BuildContext, Command, Output
@@ -44,7 +45,9 @@ def load_content(user_packs: list[Path] | None = None, cache: Path | None = None
     key = store.key([CONTENT_DIR, *user_packs])
     content = store.get(key)
     if content is None:
-        content = _read_content(user_packs)  # ContentErrors propagate: a model with mistakes is never kept
+        # Files not edited since give their parsed trees back (.cache/trees beside the model): one edit, one file parsed.
+        trees = TreeCache(Path(cache).parent / TREE_CACHE.name, keep=keep)
+        content = _read_content(user_packs, trees.parse)  # ContentErrors propagate: a model with mistakes is never kept
         store.put(key, content, write=keep)
     return content
 
@@ -60,14 +63,15 @@ def keep_content(user_packs: list[Path] | None, cache: Path | None) -> None:
     key = store.key([CONTENT_DIR, *list(user_packs or [])])
     if key in ContentCache._memory and not store._path(key).is_file():
         store.write(key, ContentCache._memory[key])
+    TreeCache(Path(cache).parent / TREE_CACHE.name).keep()
 
 
-def _read_content(user_packs: list) -> Content:
+def _read_content(user_packs: list, parse=None) -> Content:
     from dungeonpress import load, validate  # loaded when a product is made, not for --help
-    raw = load.load_content([CONTENT_DIR])
+    raw = load.load_content([CONTENT_DIR], parse)
     first_user = len(raw.packs)
     if user_packs:
-        extra = load.load_content(user_packs)
+        extra = load.load_content(user_packs, parse)
         raw.packs.extend(extra.packs)
         raw.errors.extend(extra.errors)
         raw.ignored.extend(extra.ignored)
