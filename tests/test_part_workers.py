@@ -27,3 +27,18 @@ def test_two_workers_give_results_in_the_jobs_order_and_raise_a_jobs_error():
             workers(_square, [2, -1])
     finally:
         workers.close()
+
+
+@pytest.mark.slow  # starts interpreters that import WeasyPrint
+def test_a_mostly_cached_book_starts_one_worker_early_and_a_second_only_for_two_jobs():
+    workers = PartWorkers(2, early=1)
+    try:
+        workers.start()
+        assert workers.ask(_square.__name__.upper) == "_SQUARE"  # answered by the one worker started
+        assert len(workers._pool._processes) == 1
+        assert workers(_square, [4]) == [16]
+        assert len(workers._pool._processes) == 1
+        assert workers(_square, [1, 2, 3]) == [1, 4, 9]
+        assert len(workers._pool._processes) == 2
+    finally:
+        workers.close()

@@ -156,7 +156,9 @@ def context_for(content: Content, *, seed=None, progress=None, on_item=None, use
     inside = out.is_relative_to(here) and templates.is_relative_to(here)
     href = Path(os.path.relpath(templates, out)).as_posix() if inside else ""
     # `keep_parts`: books reuse the parts an earlier run laid out into the same folder (an edit re-lays its part).
-    workers = PartWorkers(PART_WORKERS) if keep_parts else None
+    kept = Path(out_dir) / PART_CACHE
+    warm = keep_parts and kept.is_dir() and any(name.endswith(".laid") for name in os.listdir(kept))
+    workers = PartWorkers(PART_WORKERS, early=1 if warm else None) if keep_parts else None
     cache = PartCache(Path(out_dir) / PART_CACHE, user_packs, lambda: workers.ask(_native_versions)) if keep_parts else None
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
                         version=__version__, progress=progress, on_item=on_item, strict=strict, theme=theme, templates_href=href,

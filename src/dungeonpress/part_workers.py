@@ -14,9 +14,14 @@ class PartWorkers:
     (pickled); results come back in the jobs' order, and a worker's error is raised here.
     """
 
-    def __init__(self, processes: int = 2):
+    def __init__(self, processes: int = 2, early: int | None = None):
         self.processes = processes
+        # Workers start() starts before the jobs are known: all of them for a cold book; one when its parts are
+        # mostly cached (an edit re-lays a chapter or two: a second import of WeasyPrint would only load the
+        # machine). The pool starts more when more jobs wait than workers are idle.
+        self.early = processes if early is None else max(1, min(early, processes))
         self._pool = None
+        self._warming = []  # the early workers' first task: once done, they are idle and take the next ones
 
     def start(self) -> None:
         """Start the workers now (they import WeasyPrint while this process renders the book's HTML)."""
@@ -26,14 +31,16 @@ class PartWorkers:
         from concurrent.futures import ProcessPoolExecutor
         self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
                                          initializer=_import_engine)
-        for _ in range(self.processes):  # a pool starts a process per task waiting: one each
-            self._pool.submit(_import_engine)
+        # A spawning pool starts a process for a task when none is idle: one task each starts them.
+        self._warming = [self._pool.submit(_import_engine) for _ in range(self.early)]
 
     def ask(self, fn):
         """fn() in a worker: what only a process with WeasyPrint loaded can answer (this one never loads it)."""
         if self.processes < 2:
             return fn()
         self.start()
+        for started in self._warming:  # wait for an early worker (asking sooner would start another)
+            started.result()
         return self._pool.submit(fn).result()
 
     def __call__(self, fn, jobs: list) -> list:
