@@ -38,6 +38,7 @@ def pack(tmp_path, monkeypatch):
     return tmp_path / "mine"
 
 
+@pytest.mark.slow  # reads the built-in content two or three times (the fast tier keeps one such test)
 def test_every_built_in_file_reads_back_as_parse_yaml_gives_it(tmp_path):
     paths = sorted(build.CONTENT_DIR.rglob("*.yaml"))
     assert len(paths) > 50
@@ -102,6 +103,7 @@ def test_a_bad_edit_after_a_cached_build_gives_a_cold_runs_error_lines(pack, tmp
     assert any(line.startswith("mine/tables/fixture_weather.yaml:") and "YAML" in line for line in cached)
 
 
+@pytest.mark.slow  # reads the built-in content two or three times (the fast tier keeps one such test)
 def test_a_mistake_in_an_unedited_file_found_by_a_new_rule_keeps_its_line(pack, tmp_path, monkeypatch):
     # A tree read back carries its lines: a table that only breaks another (a duplicate id) is named where it is.
     def duplicate(folder):
@@ -110,6 +112,7 @@ def test_a_mistake_in_an_unedited_file_found_by_a_new_rule_keeps_its_line(pack, 
     assert cached == cold and len(cached) >= 2
 
 
+@pytest.mark.slow  # reads the built-in content two or three times (the fast tier keeps one such test)
 def test_the_cli_prints_the_same_error_lines_with_a_cache_as_without(pack, tmp_path, monkeypatch):
     out = tmp_path / "out"
     build.load_content([pack], out / build.CONTENT_CACHE)  # what a first build into `out` keeps
@@ -121,6 +124,7 @@ def test_the_cli_prints_the_same_error_lines_with_a_cache_as_without(pack, tmp_p
     assert warm[2] == cold[2] and "mine/tables/fixture_light.yaml:3: unknown dice 'd7'" in warm[2]
 
 
+@pytest.mark.slow  # reads the built-in content two or three times (the fast tier keeps one such test)
 def test_a_run_that_fails_writes_no_tree_until_it_is_kept(pack, tmp_path):
     cache = tmp_path / "build" / build.CONTENT_CACHE
     build.load_content([pack], cache, keep=False)
