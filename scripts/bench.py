@@ -297,6 +297,10 @@ def bench_edit(runs: int, work: Path) -> list:
     table.write_text(source)
     command = CLI + ["build", "rulebook", "--layout", "pages", "--quiet", "--content", str(pack), "--out"]
     run(command + [str(work / "warm")])  # the build the edits start from
+    # One edit untimed: the first run into a folder built into before keeps the checked model and every YAML
+    # file's parsed tree there (.cache/content, .cache/trees); each later edit finds them, as an author's does.
+    table.write_text(source.replace("\ntitle: ", "\ntitle: (edit 0) ", 1))
+    run(command + [str(work / "warm")])
     count = iter(range(1, 1000))
 
     def cold():

@@ -17,7 +17,8 @@ DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "mar
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
 ORDER = ["errors", "model", "dice", "resources", "budget", "sealed", "load", "validate", "generate", "draw", "views", "render",
-         "export", "pdf", "bind", "paginate", "impose", "raster", "guard", "preflight", "products", "manifest", "build", "batch",
+         "export", "pdf", "bind", "paginate", "impose", "raster", "guard", "preflight", "products", "manifest", "atomic",
+         "part_workers", "cache", "build", "batch",
          "authoring", "progress", "preview",
          "serve", "cli"]
 # Stages that take values and return values: no clock, no environment, no files, no global random.
@@ -31,9 +32,10 @@ PURE_ALLOWED = {"render": {"pathlib"}, "products": {"pathlib"}}  # folder names;
 # process) reads and serves the build folder, makes its roll folders there and prints its address;
 # manifest hashes raw input bytes (it parses nothing); batch runs workers and writes through build;
 # impose decodes a PDF's streams (pikepdf's read_bytes) to measure them before anything renders it; build reads
-# back, through the sealed reader, the laid-out book parts it kept under build/.cache.
-READERS = {"sealed", "load", "pdf", "authoring", "preflight", "serve", "manifest", "impose", "build"}
-WRITERS = {"build", "authoring", "preview", "serve"}
+# back, through the sealed reader, the laid-out book parts it kept under build/.cache; cache keeps those
+# parts and checked content models there (read back sealed); atomic writes one file by temp file and rename.
+READERS = {"sealed", "load", "pdf", "authoring", "preflight", "serve", "manifest", "impose", "build", "cache"}
+WRITERS = {"build", "authoring", "preview", "serve", "cache", "atomic"}
 OPENERS = {"load", "build"}
 # Modules (by name) whose library writes only to disk: they make a private scratch folder, read back
 # what it wrote and remove it, and return bytes (export.leveldb: plyvel writes a LevelDB folder).

@@ -634,3 +634,26 @@ def test_rolls_outlive_the_server_and_a_killed_one_leaves_no_build_running_and_n
         code = proc.wait(timeout=60)
     assert code == 0
     assert (rolls / "dungeon-seed-3-rooms-4" / "dungeon-3-zine-a4.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_the_rulebook_is_built_from_the_page_and_again_after_a_save(serve, build_dir, tmp_path):
+    live = serve(build_dir, python=_quick(tmp_path))
+    try:
+        live.server.content_changed([str(tmp_path / "pack" / "rules" / "a.md")])
+        assert live.server.runner.latest_book() is None  # never built here: a save does not start one
+        conn = http.client.HTTPConnection("127.0.0.1", live.port, timeout=30)
+        conn.request("POST", "/book", body="", headers={"Origin": live.url.rstrip("/")})
+        response = conn.getresponse()
+        assert response.status == 303 and response.getheader("Location") == "/#book"
+        conn.close()
+        first = live.server.runner.latest_book()
+        assert first is not None and first.argv == ["build", "rulebook", "--layout", "pages"]
+        status, body = live.get("/")
+        assert status == 200 and b"<section class=book id=book><h2>Rulebook</h2>" in body and b"Building" in body
+        live.server.content_changed([str(tmp_path / "pack" / "rules" / "a.md")])
+        second = live.server.runner.latest_book()
+        assert second is not first and first.superseded and second.reason == "changed a.md"
+        assert live.server.runner.rolls() == []  # the book is no roll
+    finally:
+        (tmp_path / "go").touch()
+        _wait_for(lambda: all(j.finished or j.superseded for j in live.server.runner.jobs))

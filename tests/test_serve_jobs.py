@@ -171,3 +171,69 @@ def test_only_the_newest_rolls_are_remembered_and_every_folder_is_kept(tmp_path)
     assert runner.latest_of(RollRequest(seed=1)) is None  # forgotten (its folder stays)
     assert changes  # the page was told each time a job moved
     runner.close()
+
+
+# -- the rulebook: built into the build folder itself (its part cache), never a roll
+
+_BOOK_SCRIPT = ('echo "$@" > "$OUT/book-args.txt"; echo x > "$OUT/dungeoneer-rulebook.pdf"; '
+                'echo x > "$OUT/dungeoneer-rulebook-booklet-a4.pdf"')
+
+
+def test_the_rulebook_is_built_into_the_build_folder_and_is_not_a_roll(tmp_path):
+    out = tmp_path / "build"
+    out.mkdir()
+    (out / "dungeoneer-rulebook-old.pdf").write_text("from before")
+    os.utime(out / "dungeoneer-rulebook-old.pdf", (1, 1))
+    runner = Runner(out, [tmp_path / "mypack"], timeout=30, on_change=lambda: None,
+                    python=fake_python(tmp_path, _BOOK_SCRIPT))
+    job = finished(runner.book())
+    assert job.state == "done" and job.book and runner.latest_book() is job
+    args = (out / "book-args.txt").read_text().split()
+    assert args[2:6] == ["build", "rulebook", "--layout", "pages"]
+    assert args[args.index("--out") + 1] == str(out)  # where OUT/.cache/parts is: an edit re-lays only its parts
+    assert args[-2:] == ["--content", str(tmp_path / "mypack")]
+    assert job.outputs == ["dungeoneer-rulebook.pdf"]  # the reading PDF it wrote; not a booklet, not an old file
+    assert runner.rolls() == [] and runner.latest_roll() is None and not (out / ROLLS_DIR).exists()
+    runner.close()
+
+
+def test_a_content_change_stops_a_running_rulebook_and_a_waiting_one_is_reused(tmp_path):
+    flag = tmp_path / "go"
+    (tmp_path / "build").mkdir()
+    runner = Runner(tmp_path / "build", [], timeout=60, on_change=lambda: None,
+                    python=fake_python(tmp_path, f'while [ ! -e "{flag}" ]; do sleep 0.05; done; ' + _BOOK_SCRIPT))
+    first = runner.book()
+    for _ in range(2000):
+        if first.id in runner._procs:
+            break
+        threading.Event().wait(0.01)
+    second = runner.book("changed a.yaml", supersede=True)
+    assert second is not first and first.superseded
+    assert runner.book("pressed") is second and not second.superseded  # asked again: the build under way
+    flag.touch()
+    finished(second, rounds=6000)
+    assert second.state == "done" and runner.latest_book() is second and second.reason == "pressed"
+    runner.close()
+
+
+@pytest.mark.slow  # lays the small book out twice
+def test_a_saved_edit_re_lays_only_the_changed_chapter(tmp_path, monkeypatch):
+    import shutil
+    pack = tmp_path / "mine"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "small_pack", pack)
+    out = tmp_path / "build"
+    monkeypatch.chdir(tmp_path)
+    runner = Runner(out, [pack], timeout=900, on_change=lambda: None, python=sys.executable,
+                    cwd=Path(__file__).resolve().parents[1])
+    first = finished(runner.book(), rounds=90_000)
+    assert first.state == "done", first.messages
+    parts = out / ".cache" / "parts"
+    before = {p.name for p in parts.iterdir()}
+    chapter = pack / "rules" / "02-weather.md"
+    chapter.write_text(chapter.read_text() + "\nA line added by the test, in its own words.\n")
+    second = finished(runner.book("changed mine/rules/02-weather.md", supersede=True), rounds=90_000)
+    assert second.state == "done" and second.outputs == first.outputs == ["dungeoneer-rulebook-mine.pdf"]
+    new = {p.name for p in parts.iterdir()} - before
+    # the chapter, and at most the contents and the page furniture when page numbers moved; nothing else
+    assert 1 <= len(new) <= 3 < len(before)
+    runner.close()

@@ -120,3 +120,16 @@ def test_kept_rolls_are_listed_with_a_link_to_every_page_of_each_pdf():
     assert "<li>dungeon-seed-3 <a href='/view/rolls/dungeon-seed-3/dungeon-3-zine-a4.pdf'>dungeon-3-zine-a4.pdf</a></li>" in html
     assert EVIL not in html
     assert "Kept rolls" not in page(kept=[])
+
+
+# -- the rulebook, built into the build folder through its part cache
+
+def test_the_rulebook_section_offers_a_build_then_shows_its_state_and_reading_pdf():
+    assert "<form class=book method=post action=/book><button type=submit>Build the rulebook</button>" in page()
+    running = page(book=job("running", book=True, reason="changed mine/rules/02-weather.md"))
+    assert "Building…" in running and "changed mine/rules/02-weather.md" in running and "Build it again" in running
+    done = page(book=job("done", book=True, outputs=["dungeoneer-rulebook.pdf"], seconds=12.5))
+    assert "<a href='/view/dungeoneer-rulebook.pdf'>" in done and "built in 12.5 s" in done
+    failed = page(book=job("failed", book=True, errors=[("mine/book.yaml", 3, "no such chapter")]))
+    assert "The rulebook failed" in failed and "<code>mine/book.yaml:3</code>: no such chapter" in failed
+    assert EVIL not in page(book=job("failed", book=True, messages=[EVIL]))

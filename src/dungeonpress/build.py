@@ -6,12 +6,16 @@ import contextlib
 import errno
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dungeonpress import __version__, products, resources
-from dungeonpress.errors import RenderError
+# Moved to modules of their own; their names stay here for the callers that use them through build.
+from dungeonpress.atomic import _fsync_folder, _temp_prefix, current_umask, write_atomic, write_temp  # noqa: F401
+from dungeonpress.cache.content import CONTENT_CACHE, ContentCache, _code_fingerprint  # noqa: F401
+from dungeonpress.cache.parts import PART_CACHE, PartCache  # noqa: F401
+from dungeonpress.cache.trees import TREE_CACHE, TreeCache
+from dungeonpress.part_workers import PART_WORKERS, PartWorkers, _import_engine, _native_versions  # noqa: F401
 from dungeonpress.model import Content
 from dungeonpress.products.common import BuildContext, Command, Output
 
@@ -41,7 +45,9 @@ def load_content(user_packs: list[Path] | None = None, cache: Path | None = None
     key = store.key([CONTENT_DIR, *user_packs])
     content = store.get(key)
     if content is None:
-        content = _read_content(user_packs)  # ContentErrors propagate: a model with mistakes is never kept
+        # Files not edited since give their parsed trees back (.cache/trees beside the model): one edit, one file parsed.
+        trees = TreeCache(Path(cache).parent / TREE_CACHE.name, keep=keep)
+        content = _read_content(user_packs, trees.parse)  # ContentErrors propagate: a model with mistakes is never kept
         store.put(key, content, write=keep)
     return content
 
@@ -57,14 +63,15 @@ def keep_content(user_packs: list[Path] | None, cache: Path | None) -> None:
     key = store.key([CONTENT_DIR, *list(user_packs or [])])
     if key in ContentCache._memory and not store._path(key).is_file():
         store.write(key, ContentCache._memory[key])
+    TreeCache(Path(cache).parent / TREE_CACHE.name).keep()
 
 
-def _read_content(user_packs: list) -> Content:
+def _read_content(user_packs: list, parse=None) -> Content:
     from dungeonpress import load, validate  # loaded when a product is made, not for --help
-    raw = load.load_content([CONTENT_DIR])
+    raw = load.load_content([CONTENT_DIR], parse)
     first_user = len(raw.packs)
     if user_packs:
-        extra = load.load_content(user_packs)
+        extra = load.load_content(user_packs, parse)
         raw.packs.extend(extra.packs)
         raw.errors.extend(extra.errors)
         raw.ignored.extend(extra.ignored)
@@ -76,257 +83,6 @@ def pack_roots(folders) -> list[Path]:
     """The folder of every pack below `folders`: each pack is a root of its own, never the folder that holds it."""
     from dungeonpress import load
     return [pack for folder in map(Path, folders) if folder.is_dir() for pack in load.pack_folders(folder)]
-
-
-PART_CACHE = Path(".cache") / "parts"  # under the build folder: books' laid-out parts kept between runs
-
-
-class PartCache:
-    """Laid-out parts of books (paginate.book.LaidPart) kept under the build folder between runs.
-
-    A part's key says its HTML (the text of every table and chapter it prints is in it); the file name adds
-    everything else its PDF depends on: templates with their stylesheets and fonts, our code, library and
-    engine versions, and the content's other files (images a chapter shows), so a cached part is only ever
-    reused by a build that would lay it out the same, and editing a table changes only the parts that print it.
-    Files are written atomically.
-    """
-
-    TEXT = (".yaml", ".yml", ".md")  # content whose words reach a part only through its HTML
-    MAX_BYTES = 200_000_000  # a part is a few hundred kB; more is not one of ours
-
-    def __init__(self, folder: Path, user_packs=(), engine=None):
-        self.folder = Path(folder)
-        self._roots = [CONTENT_DIR, *[Path(p) for p in user_packs]]
-        self._environment = None
-        self._engine = engine or _native_versions  # () -> the engine's C libraries' versions (in a worker, if any)
-
-    def _path(self, key: str) -> Path:
-        import hashlib
-        import json
-        if self._environment is None:  # hashed once, when a book first asks
-            from dungeonpress import manifest  # loaded when a book is laid out, not for --help
-            described = json.dumps({"templates": manifest.tree_digest(TEMPLATES_DIR),
-                                    "source": manifest.tree_digest(manifest.SOURCE_DIR), "versions": manifest.versions(),
-                                    "engine": self._engine(),
-                                    "media": manifest.media_digest(self._roots, self.TEXT)}, sort_keys=True)
-            self._environment = hashlib.sha256(described.encode()).hexdigest()
-        return self.folder / (hashlib.sha256(f"{self._environment}/{key}".encode()).hexdigest() + ".laid")
-
-    def __contains__(self, key: str) -> bool:
-        return self._path(key).is_file()
-
-    def __getitem__(self, key: str):
-        from dungeonpress import sealed
-        from dungeonpress.paginate.book import LaidPart
-        try:  # read as anything else is: sealed (no link out, no FIFO, a size limit)
-            return LaidPart.from_bytes(sealed.read_bytes(self._path(key), [self.folder], self.MAX_BYTES))
-        except (sealed.Refused, OSError, ValueError, KeyError) as exc:
-            raise KeyError(key) from exc
-
-    def __setitem__(self, key: str, part) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(self._path(key), part.to_bytes())
-
-
-class PartWorkers:
-    """Runs a book's parts (products' `ctx.run_parts(fn, jobs)`) in `processes` worker processes.
-
-    Each worker is a fresh interpreter (spawned, not forked: it holds WeasyPrint and one part at a time, never
-    a copy of this process's content), started when a book first asks and kept for the rest of the run. The
-    longest documents are sent first so the last one to finish is short. `fn` and the jobs are plain values
-    (pickled); results come back in the jobs' order, and a worker's error is raised here.
-    """
-
-    def __init__(self, processes: int = 2):
-        self.processes = processes
-        self._pool = None
-
-    def start(self) -> None:
-        """Start the workers now (they import WeasyPrint while this process renders the book's HTML)."""
-        if self.processes < 2 or self._pool is not None:
-            return
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-        self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_import_engine)
-        for _ in range(self.processes):  # a pool starts a process per task waiting: one each
-            self._pool.submit(_import_engine)
-
-    def ask(self, fn):
-        """fn() in a worker: what only a process with WeasyPrint loaded can answer (this one never loads it)."""
-        if self.processes < 2:
-            return fn()
-        self.start()
-        return self._pool.submit(fn).result()
-
-    def __call__(self, fn, jobs: list) -> list:
-        if self.processes < 2 or (len(jobs) < 2 and self._pool is None):
-            return [fn(job) for job in jobs]
-        self.start()
-        order = sorted(range(len(jobs)), key=lambda i: -len(getattr(jobs[i], "html", "")))
-        from concurrent.futures.process import BrokenProcessPool
-        futures = {i: self._pool.submit(fn, jobs[i]) for i in order}
-        try:
-            return [futures[i].result() for i in range(len(jobs))]
-        except BrokenProcessPool:
-            self.close()
-            raise RenderError("a worker laying out the book's parts stopped (killed, or out of memory: "
-                              "see --item-memory)") from None
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
-
-
-def _import_engine() -> None:
-    """What a worker does first: import WeasyPrint (through pdf), so its first part pays for no import."""
-    from dungeonpress import pdf  # noqa: F401
-
-
-def _native_versions() -> dict:
-    from dungeonpress import pdf
-    return pdf.native_versions()
-
-
-PART_WORKERS = 2  # the machines we build on have two cores
-
-
-CONTENT_CACHE = Path(".cache") / "content"  # under the build folder: checked content models kept between runs
-
-
-class ContentCache:
-    """Checked content models kept under a build folder, each under a key of everything it was read from.
-
-    The key covers every file of every pack read (the manifest's tree digest, so one edited byte
-    misses), where they are and the folder the command runs in (errors and notes name files relative
-    to it), and the tool's code, Python and library versions. Files are plain data (model.plain: JSON
-    that can only name the model's own classes, never code) behind a header with their key and a
-    sha256 of the rest; a file that is not whole, not ours (another user's, a link) or made for
-    another key is passed over. The last few are kept; only files named as this class names them
-    are ever removed. In one process a model read is also kept in memory (encoded, so each caller
-    gets objects of its own), which is what a warm worker reuses from roll to roll.
-    """
-
-    FORMAT = 1
-    KEEP = 8  # models kept on disk (the built-in content, with and without a user's pack or two, ...)
-    MAX_BYTES = 50_000_000  # the built-in content's model is about 0.5 MB
-    _NAME = re.compile(r"[0-9a-f]{64}\.json")
-    _memory: dict = {}  # key -> encoded model, the last few read or made in this process
-
-    def __init__(self, folder: Path):
-        self.folder = Path(folder)
-
-    @staticmethod
-    def key(roots) -> str:
-        import hashlib
-        import json
-
-        from dungeonpress import manifest
-        described = {"format": ContentCache.FORMAT, "cwd": os.getcwd(), "code": _code_fingerprint(),
-                     "packs": [[str(Path(root).resolve()), manifest.tree_digest(root)] for root in roots]}
-        return hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
-
-    def _path(self, key: str) -> Path:
-        return self.folder / f"{key}.json"
-
-    def get(self, key: str) -> Content | None:
-        """The model kept under `key`, or None (nothing kept, or a file that is not a whole one of ours)."""
-        from dungeonpress.model import plain
-        body = self._memory.get(key) or self._read(key)
-        if body is None:
-            return None
-        try:
-            content = plain.decode(body)
-        except plain.NotPlain:
-            return None
-        if not isinstance(content, Content):
-            return None
-        self._remember(key, body)
-        return content
-
-    def _read(self, key: str) -> bytes | None:
-        import hashlib
-        import json
-
-        from dungeonpress import sealed
-        path = self._path(key)
-        try:
-            if path.is_symlink() or not _ours(path.stat()):
-                return None
-            data = sealed.read_bytes(path, [self.folder], self.MAX_BYTES)
-        except (OSError, sealed.Refused):
-            return None
-        header, _, body = data.partition(b"\n")
-        try:
-            head = json.loads(header)
-        except ValueError:
-            return None
-        expected = {"format": self.FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()}
-        return body if head == expected else None
-
-    def put(self, key: str, content: Content, *, write: bool = True) -> None:
-        """Keep `content` under `key`: in memory, and on disk unless `write` is False."""
-        from dungeonpress.model import plain
-        try:
-            body = plain.encode(content)
-        except plain.NotPlain:
-            return  # a model holding something the format does not know: read from the files every time
-        self._remember(key, body)
-        if write:
-            self.write(key, body)
-
-    def write(self, key: str, body: bytes) -> None:
-        """The encoded model on disk, atomically (a folder that cannot be written only means no cache)."""
-        import hashlib
-        import json
-        header = json.dumps({"format": self.FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()},
-                            sort_keys=True).encode()
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            write_atomic(self._path(key), header + b"\n" + body, mode=0o600)
-            self._prune()
-        except OSError:
-            pass
-
-    def _remember(self, key: str, body: bytes) -> None:
-        memory = type(self)._memory
-        memory.pop(key, None)
-        memory[key] = body
-        while len(memory) > 4:
-            memory.pop(next(iter(memory)))
-
-    def _prune(self) -> None:
-        """Remove all but the KEEP newest models (only files named as this class names them)."""
-        kept = []
-        for name in os.listdir(self.folder):
-            path = self.folder / name
-            if self._NAME.fullmatch(name) and path.is_file() and not path.is_symlink():
-                kept.append((path.stat().st_mtime_ns, name))
-        for _, name in sorted(kept, reverse=True)[self.KEEP:]:
-            (self.folder / name).unlink(missing_ok=True)
-
-
-def _code_fingerprint() -> dict:
-    """What a checked model depends on besides the content: our code (the validator, the schemas) and versions.
-
-    Read once a process: the code a process runs is the code it imported.
-    """
-    global _CODE
-    if _CODE is None:
-        from dungeonpress import manifest
-        _CODE = {"source": manifest.tree_digest(manifest.SOURCE_DIR), "versions": manifest.versions()}
-    return _CODE
-
-
-_CODE: dict | None = None
-
-
-def _ours(stat) -> bool:
-    """A file this user made and no one else may change (another user's file in a shared folder is not read)."""
-    if not hasattr(os, "getuid"):
-        return True
-    return stat.st_uid == os.getuid() and not stat.st_mode & 0o022
 
 
 def read_seeds(path: Path, *, max_digits: int, max_seeds: int) -> list[int]:
@@ -400,7 +156,9 @@ def context_for(content: Content, *, seed=None, progress=None, on_item=None, use
     inside = out.is_relative_to(here) and templates.is_relative_to(here)
     href = Path(os.path.relpath(templates, out)).as_posix() if inside else ""
     # `keep_parts`: books reuse the parts an earlier run laid out into the same folder (an edit re-lays its part).
-    workers = PartWorkers(PART_WORKERS) if keep_parts else None
+    kept = Path(out_dir) / PART_CACHE
+    warm = keep_parts and kept.is_dir() and any(name.endswith(".laid") for name in os.listdir(kept))
+    workers = PartWorkers(PART_WORKERS, early=1 if warm else None) if keep_parts else None
     cache = PartCache(Path(out_dir) / PART_CACHE, user_packs, lambda: workers.ask(_native_versions)) if keep_parts else None
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
                         version=__version__, progress=progress, on_item=on_item, strict=strict, theme=theme, templates_href=href,
@@ -496,57 +254,10 @@ def write_outputs(out_dir: Path, outputs: list[Output]) -> list[Path]:
     return [target for _, target in staged]
 
 
-def write_atomic(target: Path, data: bytes, *, mode: int | None = None) -> None:
-    """One file: temp file beside it, fsync, rename over the old one, fsync the folder (`mode`: its permissions)."""
-    temp = write_temp(target, data, mode=mode)
-    try:
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    _fsync_folder(target.parent)
-
-
-def write_temp(target: Path, data: bytes, *, mode: int | None = None) -> str:
-    """`data` in a new fsynced temp file beside `target` (named so remove_stale_temps knows it); its path."""
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target) + f"{os.getpid()}-", suffix=".part")
-    try:
-        # mkstemp makes 0600; outputs are ordinary files
-        os.fchmod(fd, 0o666 & ~current_umask() if mode is None else mode)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    return temp
-
-
-def _fsync_folder(folder: Path) -> None:
-    handle = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(handle)
-    finally:
-        os.close(handle)
-
-
-def current_umask() -> int:
-    """The process's umask (reading it means setting it: it is put straight back)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def verify_pdf(output: Output) -> None:
     """A PDF we are about to write must be whole: header at the start, %%EOF at the end."""
     if not output.data.startswith(b"%PDF-") or b"%%EOF" not in output.data[-1024:]:
         raise RuntimeError(f"{output.name}: PDF is incomplete (bug: refusing to write it)")
-
-
-def _temp_prefix(target: Path) -> str:
-    """Our temp files for `target` are `.NAME.dp-PID-RANDOM.part` beside it: nothing else is ever removed."""
-    return f".{target.name}.dp-"
 
 
 def remove_stale_temps(target: Path) -> list[Path]:

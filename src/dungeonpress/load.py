@@ -225,8 +225,11 @@ def pack_folders(folder: Path) -> list[Path]:
     return [p for p in sorted(folder.iterdir()) if p.is_dir() and is_pack(p)]
 
 
-def load_content(folders: list[Path]) -> RawContent:
+def load_content(folders: list[Path], parse=None) -> RawContent:
     """Read every pack below `folders`, in order; collect read errors instead of stopping.
+
+    `parse(text, shown)` turns each YAML file's text into its located tree (default parse_yaml; a build's
+    cache.trees.TreeCache gives the same trees back without composing a file it has parsed before).
 
     Each pack is sealed on its own: nothing is read whose real path lies outside the pack's own
     folder, whatever folder holds it (a chapter linked to a file beside the pack is refused, with
@@ -243,7 +246,7 @@ def load_content(folders: list[Path]) -> RawContent:
             if problem:
                 errors.append(ContentError(Source(display_path(pack_dir), 1), f"refused to read: {problem}"))
                 continue
-            packs.append(_load_pack(pack_dir, pack_dir, errors))
+            packs.append(_load_pack(pack_dir, pack_dir, errors, parse or parse_yaml))
         if not is_pack(folder):
             ignored.extend(_outside_packs(folder))
     return RawContent(packs=packs, errors=errors, ignored=ignored)
@@ -271,14 +274,15 @@ def _pack_texts(root: Path, seal: Path, errors: list) -> list[Path]:
     return sorted(found)
 
 
-def _load_pack(root: Path, seal: Path, errors: list) -> RawPack:
+def _load_pack(root: Path, seal: Path, errors: list, parse=None) -> RawPack:
+    parse = parse or parse_yaml
     pack = RawPack(name=root.name, root=root)
 
     def located(path: Path):
         try:
             text = read_text(path, seal)
             pack.read[path] = text
-            return (Source(display_path(path), 1), parse_yaml(text, display_path(path)))
+            return (Source(display_path(path), 1), parse(text, display_path(path)))
         except ContentError as exc:
             errors.append(exc)
             return None

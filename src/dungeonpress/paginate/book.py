@@ -189,7 +189,7 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     in any order: no job reads another's result). `furniture.html(css, {})` gives the book's stylesheets
     with its page numbers kept. `cache` (a mapping, or None) holds laid parts by part_key; it must keep
     apart what the HTML does not say (stylesheets, fonts, templates, tool and library versions:
-    build.PartCache does). `pad_to` pads the last part's spare pages.
+    cache.parts.PartCache does). `pad_to` pads the last part's spare pages.
     """
     cache = {} if cache is None else cache
     last = len(parts) - 1

@@ -69,7 +69,7 @@ class BuildContext:
     # Laid-out parts of books by key (paginate.book): a dict kept for the run, or one kept on disk by build; None: no reuse
     part_cache: object = None
     max_pages: int | None = None  # pages one document may lay out (--max-pages); None: pdf.MAX_PAGES
-    # run_parts(fn, jobs) -> [fn(job) for job in jobs], maybe in worker processes (build.PartWorkers): how a
+    # run_parts(fn, jobs) -> [fn(job) for job in jobs], maybe in worker processes (part_workers.PartWorkers): how a
     # book lays out its parts; None: one after another in this process
     run_parts: object = None
 

@@ -117,6 +117,8 @@ class PreviewServer(ThreadingHTTPServer):
         reason = "changed " + ", ".join(self._short(Path(p)) for p in changed[:3]) + (" …" if len(changed) > 3 else "")
         current = self.runner.latest_roll()
         self.runner.check(reason)
+        if self.runner.latest_book() is not None:  # the rulebook was built here: show the edit in it
+            self.runner.book(reason, supersede=True)
         if current is not None and current.roll is not None:
             try:
                 self.runner.roll(current.roll, reason=reason, supersede=True)
@@ -208,6 +210,9 @@ class Handler(BaseHTTPRequestHandler):
         """A roll form sent in the body: checked, then redirected to its URL (which carries the seed)."""
         if not self._host_ok() or not self._origin_ok():
             return self._send(403, b"wrong host or origin\n", "text/plain")
+        if urlsplit(self.path).path == "/book":  # the rulebook, through the build folder's part cache
+            self.server.runner.book("asked for")
+            return self._redirect("/#book")
         if urlsplit(self.path).path != "/roll":
             return self._send(404, b"not found\n", "text/plain")
         length_text = self.headers.get("Content-Length", "0").strip()
@@ -263,7 +268,8 @@ class Handler(BaseHTTPRequestHandler):
                            products=server.products(), current=current, history=history,
                            check=server.runner.latest_check(), watched=server.watched_labels(), notice=notice,
                            defaults=roll or (current.roll if current is not None else None),
-                           catalog=server.catalog, pages=self._pages_of(current), kept=server.kept_rolls())
+                           catalog=server.catalog, pages=self._pages_of(current), kept=server.kept_rolls(),
+                           book=server.runner.latest_book())
         self._send(status, html.encode(), "text/html; charset=utf-8", cache=False, headers=headers)
 
     def _pages_of(self, job) -> dict:

@@ -23,9 +23,14 @@ PARALLEL = 2  # builds at once; more wait their turn (the machine, not the page,
 MAX_WAITING = 4  # rolls queued or running at once; one more is refused (Busy) rather than piled up
 RETRY_AFTER = 30  # seconds a refused roll is told to wait: about one zine build on a busy machine
 KEEP_JOBS = 12  # rolls the page remembers (their folders stay in the build folder)
-CONTENT_CACHE = Path(".cache") / "content"  # build.CONTENT_CACHE (build is not imported by the server itself)
+CONTENT_CACHE = Path(".cache") / "content"  # cache.content.CONTENT_CACHE (build is not imported by the server itself)
 ROLLS_DIR = "rolls"  # under the build folder: one folder per roll, kept after the server stops
 STAGING = ".staging-"  # a roll is built in rolls/.staging-PID-N/ and renamed into place only when whole
+# The rulebook is built as `dungeonpress build rulebook` would build it, into the build folder itself, so it
+# reuses the parts laid out before (OUT/.cache/parts) and lays them out in the CLI's two workers: after a saved
+# edit only the chapters whose HTML changed are laid out again. Only the reading PDF: the page shows it.
+BOOK_ARGV = ("build", "rulebook", "--layout", "pages")
+BOOK_PDF = "dungeoneer-rulebook"  # products.rulebook.NAME: its reading PDF is NAME[-look].pdf in the build folder
 
 CONTENT_ERROR = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+): (?P<message>.+)$")
 
@@ -51,8 +56,10 @@ class Job:
     outputs: list = field(default_factory=list)  # files written, relative to the build folder
     roll: RollRequest | None = None  # what to make again when the content changes
     started: float = 0.0
+    wall_started: int = 0  # seconds since the epoch, whole (a file written since has an mtime at least this)
     seconds: float = 0.0
     superseded: bool = False  # stopped because the content changed again: a newer build replaces it
+    book: bool = False  # the rulebook, built into the build folder itself (not a roll)
 
     @property
     def finished(self) -> bool:
@@ -124,6 +131,28 @@ class Runner:
         packs = [word for pack in self.packs for word in ("--content", shlex.quote(shown(pack)))]
         return " ".join(["dungeonpress", *roll.argv(), *packs])
 
+    def book(self, reason: str = "asked for", *, supersede: bool = False) -> Job:
+        """Build the rulebook into the build folder: one build at a time (asked again, the one under way answers).
+
+        With `supersede` (the content changed), a book build still running is stopped, its result would be
+        stale, and a new one started (or the one still queued reused). Each build lays out only the parts the
+        build folder's part cache lacks.
+        """
+        with self._lock:
+            waiting = [j for j in self.jobs if j.book and not j.finished and not j.superseded]
+            queued = next((j for j in waiting if j.state == "queued"), None)
+            if queued is not None or (waiting and not supersede):
+                (queued or waiting[0]).reason = reason
+                return queued or waiting[0]
+            for job in waiting:
+                job.superseded = True
+                proc = self._procs.get(job.id)
+                if proc is not None:
+                    _kill(proc)
+        packs = [word for pack in self.packs for word in ("--content", shlex.quote(shown(pack)))]
+        return self._start(" ".join(["dungeonpress", *BOOK_ARGV, *packs]), list(BOOK_ARGV), self.out_dir, reason,
+                           None, book=True)
+
     def check(self, reason: str) -> Job:
         """`dungeonpress validate`: what a content change is checked with when nothing was rolled yet."""
         with self._lock:
@@ -133,9 +162,9 @@ class Runner:
                 return queued
         return self._start("dungeonpress validate", ["validate"], None, reason, None)
 
-    def _start(self, label, argv, folder, reason, roll) -> Job:
+    def _start(self, label, argv, folder, reason, roll, *, book: bool = False) -> Job:
         with self._lock:
-            job = Job(self._next, label, list(argv), folder, reason, roll=roll)
+            job = Job(self._next, label, list(argv), folder, reason, roll=roll, book=book)
             self._next += 1
             self.jobs.append(job)
             self._trim()
@@ -176,11 +205,13 @@ class Runner:
         with self._slots:
             if self._closing or job.superseded:
                 return
-            job.state, job.started = "running", time.monotonic()
+            job.state, job.started, job.wall_started = "running", time.monotonic(), int(time.time()) - 1
             self.on_change()
             command = list(job.argv)
             staging = None
-            if job.folder is not None:
+            if job.book:  # into the build folder itself, where its parts are kept (written atomically, file by file)
+                command += ["--quiet", "--out", str(self.out_dir)]
+            elif job.folder is not None:
                 self.rolls_dir.mkdir(parents=True, exist_ok=True)
                 staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}{os.getpid()}-", dir=self.rolls_dir))
                 staging.chmod(0o777 & ~_umask())  # mkdtemp makes 0700; a kept roll is an ordinary folder
@@ -267,7 +298,10 @@ class Runner:
                     job.messages.append(f"error: could not keep the roll in {job.folder}: {exc.strerror or exc}")
             shutil.rmtree(staging, ignore_errors=True)
             self._staging.discard(staging)
-        if code == 0 and job.folder is not None and job.folder.is_dir():
+        if code == 0 and job.book:
+            job.outputs = sorted(p.name for p in self.out_dir.glob(f"{BOOK_PDF}*.pdf")
+                                 if "-booklet-" not in p.name and p.stat().st_mtime >= job.wall_started)
+        elif code == 0 and job.folder is not None and job.folder.is_dir():
             job.outputs = sorted(p.relative_to(self.out_dir).as_posix() for p in job.folder.rglob("*")
                                  if p.is_file() and not p.name.startswith("."))
         job.seconds = time.monotonic() - job.started
@@ -280,8 +314,13 @@ class Runner:
 
     def latest_roll(self) -> Job | None:
         with self._lock:
-            rolls = [j for j in self.jobs if j.folder is not None]
+            rolls = [j for j in self.jobs if j.folder is not None and not j.book]
             return rolls[-1] if rolls else None
+
+    def latest_book(self) -> Job | None:
+        with self._lock:
+            books = [j for j in self.jobs if j.book]
+            return books[-1] if books else None
 
     def latest_of(self, roll: RollRequest) -> Job | None:
         """The newest job of this roll this server remembers, or None."""
@@ -294,7 +333,7 @@ class Runner:
 
     def rolls(self) -> list[Job]:
         with self._lock:
-            return [j for j in self.jobs if j.folder is not None]
+            return [j for j in self.jobs if j.folder is not None and not j.book]
 
     def find(self, job_id: int) -> Job | None:
         with self._lock:

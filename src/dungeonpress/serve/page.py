@@ -98,7 +98,7 @@ if (form) { form.product.addEventListener("change", fit); fit(); }
 
 def render(*, generation: int, build_label: str, products: list, current: Job | None, history: list,
            check: Job | None, watched: list, catalog: dict, notice: str = "", defaults: RollRequest | None = None,
-           pages: dict | None = None, kept: list | None = None) -> str:
+           pages: dict | None = None, kept: list | None = None, book: Job | None = None) -> str:
     """The whole page: header, roll form, the current roll (every page of its PDFs), earlier rolls, the rolls
     kept in the build folder, the build folder's own PDFs."""
     defaults = defaults or RollRequest()
@@ -117,6 +117,7 @@ def render(*, generation: int, build_label: str, products: list, current: Job | 
         parts.append(f"<p class=notice role=alert>{escape(notice)}</p>")
     if current is not None:
         parts.append(_current(current, pages or {}))
+    parts.append(_book(book))
     if history:
         items = "".join(_earlier(j) for j in history)
         parts.append(f"<h2>Earlier rolls</h2><ul class=history>{items}</ul>")
@@ -228,6 +229,22 @@ def _current(job: Job, pages: dict) -> str:
     return (f"<section class=current id=current data-state=done><p class=what>Ready</p>{head}"
             f"{actions}<div class=downloads>{links}</div>"
             f"<p class=meta>{escape(job.reason)} · built in {job.seconds:.1f} s</p>{documents}</section>")
+
+
+def _book(job: Job | None) -> str:
+    """The rulebook: a button to build it into the build folder (again: only the chapters an edit changed)."""
+    form = ("<form class=book method=post action=/book><button type=submit>"
+            f"{'Build the rulebook' if job is None else 'Build it again'}</button></form>")
+    if job is None:
+        state = "<p class=meta>Built from the build folder's kept parts: after an edit only its chapter is laid out.</p>"
+    elif not job.finished:
+        state = f"<p class=what><span class=spinner></span>Building…</p><p class=meta>{escape(job.reason)}</p>"
+    elif job.state == "failed":
+        state = "<p class=what>The rulebook failed</p>" + _problems(job)
+    else:
+        links = "".join(f" <a href='/view/{quote(rel)}'>{escape(_name(rel))}</a>" for rel in job.outputs)
+        state = f"<p class=meta>{escape(job.reason)} · built in {job.seconds:.1f} s ·{links}</p>"
+    return f"<section class=book id=book><h2>Rulebook</h2>{form}{state}</section>"
 
 
 def _earlier(job: Job) -> str:

@@ -20,6 +20,9 @@ _UNBROKEN = re.compile(r"(?<![\w–-])(?:\d+\s?[–-]\s?\d+|\d*d\d+(?:\s?[+×x�
 _ENTITIES = {"&#39;": "'", "&#x27;": "'", "&#34;": '"', "&#x22;": '"', "&quot;": '"', "&apos;": "'"}
 _ENTITY = re.compile("|".join(map(re.escape, _ENTITIES)))
 _OPENS_AFTER = set(" \t\n\u00a0([{‘“—–-/") | {""}
+# Tags that start a new run of text (a block, or an SVG text element); compiled once: these run for every tag.
+_BLOCK = re.compile(r"</?(p|div|li|td|th|tr|h\d|br|section|table|text|tspan|dt|dd)\b", re.IGNORECASE)
+_REFERENCE = re.compile(r"&[#\w]+;")
 
 
 def typographic(text: str, before: str = "") -> str:
@@ -56,7 +59,7 @@ def typographic_html(html: str) -> str:
         out.append(match.group(0))
         tag = match.group(0)[:5].lower()
         svg += 1 if tag == "<svg " or tag == "<svg>" else -1 if tag == "</svg" else 0
-        if re.match(r"</?(p|div|li|td|th|tr|h\d|br|section|table|text|tspan|dt|dd)\b", match.group(0), re.IGNORECASE):
+        if _BLOCK.match(match.group(0)):
             last = ""  # a new block (or an SVG text element) starts a new run
         position = match.end()
     tail = _text(html[position:], last)
@@ -78,5 +81,5 @@ def _text(piece: str, before: str) -> str:
 
 
 def _last_char(piece: str, before: str) -> str:
-    stripped = re.sub(r"&[#\w]+;", "x", piece)
+    stripped = _REFERENCE.sub("x", piece)
     return stripped[-1] if stripped else before

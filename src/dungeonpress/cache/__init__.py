@@ -1,0 +1,1 @@
+"""What a build keeps under its folder's .cache between runs: checked content models, laid-out book parts."""

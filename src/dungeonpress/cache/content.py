@@ -1,0 +1,147 @@
+"""Checked content models kept under a build folder between runs (`.cache/content`), keyed by every file read."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from dungeonpress.atomic import write_atomic
+from dungeonpress.model import Content
+
+
+CONTENT_CACHE = Path(".cache") / "content"  # under the build folder: checked content models kept between runs
+
+
+class ContentCache:
+    """Checked content models kept under a build folder, each under a key of everything it was read from.
+
+    The key covers every file of every pack read (the manifest's tree digest, so one edited byte
+    misses), where they are and the folder the command runs in (errors and notes name files relative
+    to it), and the tool's code, Python and library versions. Files are plain data (model.plain: JSON
+    that can only name the model's own classes, never code) behind a header with their key and a
+    sha256 of the rest; a file that is not whole, not ours (another user's, a link) or made for
+    another key is passed over. The last few are kept; only files named as this class names them
+    are ever removed. In one process a model read is also kept in memory (encoded, so each caller
+    gets objects of its own), which is what a warm worker reuses from roll to roll.
+    """
+
+    FORMAT = 1
+    KEEP = 8  # models kept on disk (the built-in content, with and without a user's pack or two, ...)
+    MAX_BYTES = 50_000_000  # the built-in content's model is about 0.5 MB
+    _NAME = re.compile(r"[0-9a-f]{64}\.json")
+    _memory: dict = {}  # key -> encoded model, the last few read or made in this process
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+
+    @staticmethod
+    def key(roots) -> str:
+        import hashlib
+        import json
+
+        from dungeonpress import manifest
+        described = {"format": ContentCache.FORMAT, "cwd": os.getcwd(), "code": _code_fingerprint(),
+                     "packs": [[str(Path(root).resolve()), manifest.tree_digest(root)] for root in roots]}
+        return hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.folder / f"{key}.json"
+
+    def get(self, key: str) -> Content | None:
+        """The model kept under `key`, or None (nothing kept, or a file that is not a whole one of ours)."""
+        from dungeonpress.model import plain
+        body = self._memory.get(key) or self._read(key)
+        if body is None:
+            return None
+        try:
+            content = plain.decode(body)
+        except plain.NotPlain:
+            return None
+        if not isinstance(content, Content):
+            return None
+        self._remember(key, body)
+        return content
+
+    def _read(self, key: str) -> bytes | None:
+        import hashlib
+        import json
+
+        from dungeonpress import sealed
+        path = self._path(key)
+        try:
+            if path.is_symlink() or not _ours(path.stat()):
+                return None
+            data = sealed.read_bytes(path, [self.folder], self.MAX_BYTES)
+        except (OSError, sealed.Refused):
+            return None
+        header, _, body = data.partition(b"\n")
+        try:
+            head = json.loads(header)
+        except ValueError:
+            return None
+        expected = {"format": self.FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()}
+        return body if head == expected else None
+
+    def put(self, key: str, content: Content, *, write: bool = True) -> None:
+        """Keep `content` under `key`: in memory, and on disk unless `write` is False."""
+        from dungeonpress.model import plain
+        try:
+            body = plain.encode(content)
+        except plain.NotPlain:
+            return  # a model holding something the format does not know: read from the files every time
+        self._remember(key, body)
+        if write:
+            self.write(key, body)
+
+    def write(self, key: str, body: bytes) -> None:
+        """The encoded model on disk, atomically (a folder that cannot be written only means no cache)."""
+        import hashlib
+        import json
+        header = json.dumps({"format": self.FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()},
+                            sort_keys=True).encode()
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            write_atomic(self._path(key), header + b"\n" + body, mode=0o600)
+            self._prune()
+        except OSError:
+            pass
+
+    def _remember(self, key: str, body: bytes) -> None:
+        memory = type(self)._memory
+        memory.pop(key, None)
+        memory[key] = body
+        while len(memory) > 4:
+            memory.pop(next(iter(memory)))
+
+    def _prune(self) -> None:
+        """Remove all but the KEEP newest models (only files named as this class names them)."""
+        kept = []
+        for name in os.listdir(self.folder):
+            path = self.folder / name
+            if self._NAME.fullmatch(name) and path.is_file() and not path.is_symlink():
+                kept.append((path.stat().st_mtime_ns, name))
+        for _, name in sorted(kept, reverse=True)[self.KEEP:]:
+            (self.folder / name).unlink(missing_ok=True)
+
+
+def _code_fingerprint() -> dict:
+    """What a checked model depends on besides the content: our code (the validator, the schemas) and versions.
+
+    Read once a process: the code a process runs is the code it imported.
+    """
+    global _CODE
+    if _CODE is None:
+        from dungeonpress import manifest
+        _CODE = {"source": manifest.tree_digest(manifest.SOURCE_DIR), "versions": manifest.versions()}
+    return _CODE
+
+
+_CODE: dict | None = None
+
+
+def _ours(stat) -> bool:
+    """A file this user made and no one else may change (another user's file in a shared folder is not read)."""
+    if not hasattr(os, "getuid"):
+        return True
+    return stat.st_uid == os.getuid() and not stat.st_mode & 0o022

@@ -1,0 +1,76 @@
+"""Lay a book's parts out in worker processes (each imports WeasyPrint once and holds one part at a time)."""
+
+from __future__ import annotations
+
+from dungeonpress.errors import RenderError
+
+
+class PartWorkers:
+    """Runs a book's parts (products' `ctx.run_parts(fn, jobs)`) in `processes` worker processes.
+
+    Each worker is a fresh interpreter (spawned, not forked: it holds WeasyPrint and one part at a time, never
+    a copy of this process's content), started when a book first asks and kept for the rest of the run. The
+    longest documents are sent first so the last one to finish is short. `fn` and the jobs are plain values
+    (pickled); results come back in the jobs' order, and a worker's error is raised here.
+    """
+
+    def __init__(self, processes: int = 2, early: int | None = None):
+        self.processes = processes
+        # Workers start() starts before the jobs are known: all of them for a cold book; one when its parts are
+        # mostly cached (an edit re-lays a chapter or two: a second import of WeasyPrint would only load the
+        # machine). The pool starts more when more jobs wait than workers are idle.
+        self.early = processes if early is None else max(1, min(early, processes))
+        self._pool = None
+        self._warming = []  # the early workers' first task: once done, they are idle and take the next ones
+
+    def start(self) -> None:
+        """Start the workers now (they import WeasyPrint while this process renders the book's HTML)."""
+        if self.processes < 2 or self._pool is not None:
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_import_engine)
+        # A spawning pool starts a process for a task when none is idle: one task each starts them.
+        self._warming = [self._pool.submit(_import_engine) for _ in range(self.early)]
+
+    def ask(self, fn):
+        """fn() in a worker: what only a process with WeasyPrint loaded can answer (this one never loads it)."""
+        if self.processes < 2:
+            return fn()
+        self.start()
+        for started in self._warming:  # wait for an early worker (asking sooner would start another)
+            started.result()
+        return self._pool.submit(fn).result()
+
+    def __call__(self, fn, jobs: list) -> list:
+        if self.processes < 2 or (len(jobs) < 2 and self._pool is None):
+            return [fn(job) for job in jobs]
+        self.start()
+        order = sorted(range(len(jobs)), key=lambda i: -len(getattr(jobs[i], "html", "")))
+        from concurrent.futures.process import BrokenProcessPool
+        futures = {i: self._pool.submit(fn, jobs[i]) for i in order}
+        try:
+            return [futures[i].result() for i in range(len(jobs))]
+        except BrokenProcessPool:
+            self.close()
+            raise RenderError("a worker laying out the book's parts stopped (killed, or out of memory: "
+                              "see --item-memory)") from None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+
+def _import_engine() -> None:
+    """What a worker does first: import WeasyPrint (through pdf), so its first part pays for no import."""
+    from dungeonpress import pdf  # noqa: F401
+
+
+def _native_versions() -> dict:
+    from dungeonpress import pdf
+    return pdf.native_versions()
+
+
+PART_WORKERS = 2  # the machines we build on have two cores

@@ -1,0 +1,49 @@
+"""Laid-out book parts kept under the build folder (cache.parts): by key, with everything else they depend on."""
+
+from __future__ import annotations
+
+from dungeonpress import build
+from dungeonpress.cache.parts import PART_CACHE, PartCache
+from dungeonpress.paginate.book import LaidPart
+
+
+PART = LaidPart("chapter 2", b"%PDF-1.7 pretend", 3, {"c2-intro": 0, "c2-end": 2}, ("a warning",), ("c1-intro",),
+                page_names=("", "", None), before=2)
+
+
+def test_a_laid_part_survives_the_disk_as_it_was():
+    assert LaidPart.from_bytes(PART.to_bytes()) == PART
+    assert PART.to_bytes().startswith(b'{"anchor_pages": {"c2-end": 2, "c2-intro": 0}')  # JSON, not pickle: nothing runs
+
+
+def test_the_cache_keeps_parts_under_the_build_folder_by_key(content, tmp_path):
+    cache = build.context_for(content, out_dir=tmp_path, keep_parts=True).part_cache
+    assert "key" not in cache
+    cache["key"] = PART
+    assert "key" in cache and cache["key"] == PART
+    files = list((tmp_path / PART_CACHE).iterdir())
+    assert [f.suffix for f in files] == [".laid"]
+    assert build.context_for(content, out_dir=tmp_path).part_cache is None  # only the CLI keeps parts
+
+
+def test_a_pack_with_other_images_never_reads_a_part_laid_without_them(tmp_path):
+    cache = PartCache(tmp_path / "parts")
+    cache["key"] = PART
+    pack = tmp_path / "pack"
+    (pack / "tables").mkdir(parents=True)
+    (pack / "tables" / "mood.yaml").write_text("id: mood\n")
+    assert "key" in PartCache(tmp_path / "parts", [pack])  # its words reach a part through the HTML
+    (pack / "map.png").write_bytes(b"\x89PNG pretend")
+    assert "key" not in PartCache(tmp_path / "parts", [pack])  # an image does not
+
+
+def test_an_unreadable_part_is_a_miss(tmp_path):
+    cache = PartCache(tmp_path)
+    cache["key"] = PART
+    next(tmp_path.iterdir()).write_bytes(b"not json\n")
+    try:
+        cache["key"]
+    except KeyError:
+        pass
+    else:
+        raise AssertionError("a damaged part was read")
