@@ -55,6 +55,29 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(f"{seconds:5.1f} s  {nodeid}")
 
 
+# One child process reads the PDFs a test module preflights (guard.Reader: a fresh child after any file that is
+# refused or stops it, so no file's reading reaches the next). A new child for each file, as check_file makes
+# without a reader, costs a spawned interpreter and its imports (about 0.8 s of CPU): dozens of times over in the
+# fast tier. Opened on first use, closed when the module's last test has run (pytest tears module fixtures down
+# before the next module), so tests elsewhere that count this process's children never see it.
+_READERS: list = []
+
+
+def shared_reader():
+    """The guard.Reader of the test module running now."""
+    if not _READERS:
+        from dungeonpress import guard
+        _READERS.append(guard.Reader())
+    return _READERS[0]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _close_shared_reader():
+    yield
+    while _READERS:
+        _READERS.pop().close()
+
+
 @pytest.fixture(scope="session")
 def content():
     """The project's own content, loaded and validated once per test run."""
