@@ -364,6 +364,21 @@ def standard_build(name: str, index: int = 0) -> tuple:
     return SHARED.result(f"standard/{name}/{index}")
 
 
+SMALL_PACK = Path(__file__).parent / "fixtures" / "small_pack"
+
+
+def small_pack_book() -> tuple:
+    """The small fixture pack's rulebook (reading copy and A4 booklet), laid out in one process without part workers,
+    once per run whichever test reaches it first (test_products_rulebook, test_paginate_book): ({name: bytes},
+    warnings)."""
+    def here():
+        from dungeonpress.products import rulebook
+        ctx = build.context_for(build.load_content([SMALL_PACK]))
+        outputs = {o.name: o.data for o in rulebook.build_rulebook(ctx, rulebook.RulebookOptions(paper="a4"))}
+        return outputs, ctx.warnings
+    return SHARED.result("small-pack/rulebook/0", here)
+
+
 @pytest.fixture(scope="session")
 def shared_builds():
     return SHARED

@@ -6,7 +6,6 @@ import io
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pikepdf
 import pytest
@@ -16,7 +15,7 @@ from dungeonpress import build
 from dungeonpress.impose import booklet_order
 from dungeonpress.products import rulebook
 from tests.conftest import SHARED
-from tests.conftest import slow_fixture
+from tests.conftest import SMALL_PACK, slow_fixture, small_pack_book
 
 A5 = (419.53, 595.28)
 SHEETS = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}
@@ -196,17 +195,10 @@ def test_the_book_laid_out_part_by_part_is_the_book_laid_out_whole(built, conten
 
 # ---------------------------------------------------------------- the fast tier: a 12-page book from tests/fixtures
 
-SMALL_PACK = Path(__file__).parent / "fixtures" / "small_pack"
-
-
 @pytest.fixture(scope="module")
 def small_book():
     """The small fixture pack's book (three short chapters, three tables) as the rulebook product makes it."""
-    def here():
-        ctx = build.context_for(build.load_content([SMALL_PACK]))
-        outputs = {o.name: o.data for o in rulebook.build_rulebook(ctx, rulebook.RulebookOptions(paper="a4"))}
-        return outputs, ctx.warnings
-    outputs, warnings = SHARED.result("small-pack/rulebook/0", here)  # laid out once, whichever worker runs these
+    outputs, warnings = small_pack_book()  # laid out once, whichever worker runs these (test_paginate_book reads it too)
     return outputs, warnings, PdfReader(io.BytesIO(outputs["dungeoneer-rulebook.pdf"]), strict=True)
 
 
