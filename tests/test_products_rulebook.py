@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
-import sys
 
 import pikepdf
 import pytest
@@ -127,17 +125,6 @@ def test_booklet_pages_are_in_saddle_stitch_order(built, reader):
 def test_booklet_shares_fonts_and_stays_small(built):
     reading = len(built[0]["dungeoneer-rulebook.pdf"])
     assert len(built[0]["dungeoneer-rulebook-booklet-a4.pdf"]) < reading * 1.3
-
-
-@pytest.mark.slow
-def test_same_content_gives_the_same_bytes_in_another_process(built, tmp_path):
-    script = ("import sys; from dungeonpress import build; from dungeonpress.products import rulebook;"
-              "ctx = build.context_for(build.load_content());"
-              "out = rulebook.build_rulebook(ctx, rulebook.RulebookOptions(layout='pages'));"
-              "sys.stdout.buffer.write(out[0].data)")
-    again = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True,
-                           env={"PYTHONHASHSEED": "12345", "PATH": "/usr/bin:/bin"}).stdout
-    assert again == built[0]["dungeoneer-rulebook.pdf"]
 
 
 def whole_book(content) -> bytes:
