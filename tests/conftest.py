@@ -55,6 +55,29 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(f"{seconds:5.1f} s  {nodeid}")
 
 
+# One child process reads the PDFs a test module preflights (guard.Reader: a fresh child after any file that is
+# refused or stops it, so no file's reading reaches the next). A new child for each file, as check_file makes
+# without a reader, costs a spawned interpreter and its imports (about 0.8 s of CPU): dozens of times over in the
+# fast tier. Opened on first use, closed when the module's last test has run (pytest tears module fixtures down
+# before the next module), so tests elsewhere that count this process's children never see it.
+_READERS: list = []
+
+
+def shared_reader():
+    """The guard.Reader of the test module running now."""
+    if not _READERS:
+        from dungeonpress import guard
+        _READERS.append(guard.Reader())
+    return _READERS[0]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _close_shared_reader():
+    yield
+    while _READERS:
+        _READERS.pop().close()
+
+
 @pytest.fixture(scope="session")
 def content():
     """The project's own content, loaded and validated once per test run."""
@@ -339,6 +362,21 @@ def shared_job(key: str) -> tuple:
 def standard_build(name: str, index: int = 0) -> tuple:
     """One `build all` job in the standard theme, as every test reading it shares it: ({name: bytes}, warnings)."""
     return SHARED.result(f"standard/{name}/{index}")
+
+
+SMALL_PACK = Path(__file__).parent / "fixtures" / "small_pack"
+
+
+def small_pack_book() -> tuple:
+    """The small fixture pack's rulebook (reading copy and A4 booklet), laid out in one process without part workers,
+    once per run whichever test reaches it first (test_products_rulebook, test_paginate_book): ({name: bytes},
+    warnings)."""
+    def here():
+        from dungeonpress.products import rulebook
+        ctx = build.context_for(build.load_content([SMALL_PACK]))
+        outputs = {o.name: o.data for o in rulebook.build_rulebook(ctx, rulebook.RulebookOptions(paper="a4"))}
+        return outputs, ctx.warnings
+    return SHARED.result("small-pack/rulebook/0", here)
 
 
 @pytest.fixture(scope="session")

@@ -168,7 +168,10 @@ def small_book(run_parts=None) -> bytes:
 
 @pytest.fixture(scope="module")
 def in_one_process():
-    return small_book()
+    """The small book laid out in one process: the run's shared layout of it (the reading copy is the same bytes
+    whether or not the booklet is asked for too), not a second one."""
+    from tests.conftest import small_pack_book
+    return small_pack_book()[0]["dungeoneer-rulebook.pdf"]
 
 
 @pytest.mark.slow  # starts two worker processes, each importing WeasyPrint

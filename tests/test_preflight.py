@@ -11,7 +11,7 @@ import pytest
 
 from dungeonpress import build, cli, pdf, preflight
 from dungeonpress.preflight.text import SHIPPED_FAMILIES
-from tests.conftest import slow_fixture
+from tests.conftest import shared_reader, slow_fixture
 
 FONTS_CSS = (build.TEMPLATES_DIR / "css" / "fonts.css").read_text().replace("url(../fonts/", "url(fonts/")
 PARA = "The lantern gutters as you count the doors again, and the corridor keeps its secrets for now. " * 3
@@ -29,7 +29,8 @@ def make_pdf(tmp_path: Path, body: str, *, css: str = "", name: str = "test.pdf"
 
 
 def findings(path, check=None, **kw):
-    return [f for f in preflight.check_file(path, **kw) if check is None or f.check == check]
+    """check_file's findings (of one check), read by the module's one child process (conftest.shared_reader)."""
+    return [f for f in preflight.check_file(path, reader=shared_reader(), **kw) if check is None or f.check == check]
 
 
 def test_clean_page_has_no_findings(tmp_path):
@@ -245,7 +246,7 @@ def product_findings(content, tmp_path_factory):
     for name, data in sorted(built_in(content, "standard").items()):
         (folder / name).write_bytes(data)
         names.append(name)
-        found += preflight.check_file(folder / name)
+        found += preflight.check_file(folder / name, reader=shared_reader())
     return names, found
 
 

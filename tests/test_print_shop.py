@@ -94,7 +94,7 @@ def test_pdf_x_is_declared_tagged_and_rebuilds_byte_identical(content, shop):
         assert str(pdf.Root.Lang) == "en" and str(pdf.docinfo["/Author"])
     # Rebuilt, the same bytes: shown on the 16-page book of tests/fixtures/small_pack made twice with the same
     # print-shop options (what PDF/X adds, the output intent and its profile, is the same for any book; the
-    # 112-page book is rebuilt byte for byte in another process by test_products_rulebook.py).
+    # 112-page book is rebuilt byte for byte in another process by test_reliability_faults.py's R1).
     small = build.load_content([Path(__file__).parent / "fixtures" / "small_pack"])
     command, shop_pages = RULEBOOK[0], {"bleed": "3mm", "marks": "crop", "pdf_x": True, "paper": "a4", "layout": "pages"}
     first, again = (command.run(build.context_for(small), options.parse(RulebookOptions, shop_pages))[0].data

@@ -14,11 +14,6 @@ from tests.conftest import slow_fixture, standard_build
 
 
 @pytest.fixture(scope="module")
-def content():
-    return build.load_content()
-
-
-@pytest.fixture(scope="module")
 @slow_fixture
 def built():
     """`build all`'s delve job (seed 1234, default options) in the standard theme, made once per run:
@@ -121,17 +116,6 @@ def test_no_loner_term_in_any_table_or_template_of_the_kit(content):
         source = (build.TEMPLATES_DIR / template).read_text(encoding="utf-8")
         words.append(re.sub(r"<[^>]*>|\{[{%#].*?[}%#]\}", " ", source, flags=re.S))  # the words it prints
     assert loner_terms("\n".join(words)) == []
-
-
-def test_the_kit_and_the_log_pass_preflight(built, tmp_path):
-    """Body text at 8.5 pt, no hyphenation in narrow columns, a booklet of whole sheets: what a reader would notice."""
-    from dungeonpress import preflight
-    (_, outputs), _ = built
-    errors = []
-    for name, data in sorted(outputs.items()):
-        (tmp_path / name).write_bytes(data)
-        errors += [str(f) for f in preflight.check_file(tmp_path / name) if f.severity == preflight.ERROR]
-    assert errors == []
 
 
 @pytest.mark.slow  # lays a whole kit out with a long log

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pikepdf
 import pytest
@@ -16,7 +13,7 @@ from dungeonpress import build
 from dungeonpress.impose import booklet_order
 from dungeonpress.products import rulebook
 from tests.conftest import SHARED
-from tests.conftest import slow_fixture
+from tests.conftest import SMALL_PACK, slow_fixture, small_pack_book
 
 A5 = (419.53, 595.28)
 SHEETS = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}
@@ -130,17 +127,6 @@ def test_booklet_shares_fonts_and_stays_small(built):
     assert len(built[0]["dungeoneer-rulebook-booklet-a4.pdf"]) < reading * 1.3
 
 
-@pytest.mark.slow
-def test_same_content_gives_the_same_bytes_in_another_process(built, tmp_path):
-    script = ("import sys; from dungeonpress import build; from dungeonpress.products import rulebook;"
-              "ctx = build.context_for(build.load_content());"
-              "out = rulebook.build_rulebook(ctx, rulebook.RulebookOptions(layout='pages'));"
-              "sys.stdout.buffer.write(out[0].data)")
-    again = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True,
-                           env={"PYTHONHASHSEED": "12345", "PATH": "/usr/bin:/bin"}).stdout
-    assert again == built[0]["dungeoneer-rulebook.pdf"]
-
-
 def whole_book(content) -> bytes:
     """The rulebook laid out as one document, as it was made before it was laid out part by part: the reference."""
     from dungeonpress import pdf
@@ -196,17 +182,10 @@ def test_the_book_laid_out_part_by_part_is_the_book_laid_out_whole(built, conten
 
 # ---------------------------------------------------------------- the fast tier: a 12-page book from tests/fixtures
 
-SMALL_PACK = Path(__file__).parent / "fixtures" / "small_pack"
-
-
 @pytest.fixture(scope="module")
 def small_book():
     """The small fixture pack's book (three short chapters, three tables) as the rulebook product makes it."""
-    def here():
-        ctx = build.context_for(build.load_content([SMALL_PACK]))
-        outputs = {o.name: o.data for o in rulebook.build_rulebook(ctx, rulebook.RulebookOptions(paper="a4"))}
-        return outputs, ctx.warnings
-    outputs, warnings = SHARED.result("small-pack/rulebook/0", here)  # laid out once, whichever worker runs these
+    outputs, warnings = small_pack_book()  # laid out once, whichever worker runs these (test_paginate_book reads it too)
     return outputs, warnings, PdfReader(io.BytesIO(outputs["dungeoneer-rulebook.pdf"]), strict=True)
 
 

@@ -110,9 +110,19 @@ def test_f2_sigkill_mid_write_keeps_the_old_pdf_and_the_next_run_removes_the_tem
 
 # --- R1, R2: the same inputs give the same bytes ----------------------------------------------------
 
-def _build(out: Path, argv: list, env: dict) -> None:
-    subprocess.run([sys.executable, "-m", "dungeonpress", *argv, "--out", str(out), "--quiet", "--no-preflight"],
-                   env=os.environ | env, check=True, capture_output=True)
+# Several CLI runs in one other process: each run is the CLI's own main(), and one interpreter start (with its
+# imports) serves them all.
+CLI_RUNS = """
+import json, sys
+from dungeonpress.cli import main
+out, runs = sys.argv[1], json.loads(sys.argv[2])
+sys.exit(max([main([*argv, "--out", out, "--quiet", "--no-preflight"]) for argv in runs]))
+"""
+
+
+def _build_all_in_one_process(out: Path, runs: list, env: dict) -> None:
+    subprocess.run([sys.executable, "-c", CLI_RUNS, str(out), json.dumps(runs)], env=os.environ | env, check=True,
+                   capture_output=True)
 
 
 def _digests(folder: Path) -> dict:
@@ -123,18 +133,22 @@ def _digests(folder: Path) -> dict:
 def test_r1_two_processes_with_other_hash_seeds_zones_and_locales_give_identical_pdfs(tmp_path):
     """Products made again by the CLI in another process (another hash seed, time zone and locale) are byte for
     byte the run's shared `build all` jobs, made in the test processes: the imposed zine (form XObjects, tagged
-    reading pages), the fillable and pencil sheets (AcroForm), the delve kit and log, the Dunginoes maps."""
+    reading pages), the fillable and pencil sheets (AcroForm), the delve kit and log, the Dunginoes maps, and the
+    rulebook (laid out part by part in the CLI's two worker processes) with its booklets. The suite's one
+    comparison of bytes between processes; every run of it in one other process."""
     env = {"PYTHONHASHSEED": "4242", "TZ": "Pacific/Chatham", "LC_ALL": "C", "SOURCE_DATE_EPOCH": "1700000000"}
     if os.environ.get("PYTHONHASHSEED") == env["PYTHONHASHSEED"]:
         env["PYTHONHASHSEED"] = "4243"
+    runs = ((["dungeon", "--seed", "1234", "--layout", "zine", "--paper", "a4"], ("dungeon", 0)),
+            (["sheet", "--paper", "a5"], ("sheet", 0)), (["delve", "--seed", "1234"], ("delve", 0)),
+            (["dunginoes", "--seed", "1234"], ("dunginoes", 0)), (["build", "rulebook"], ("rulebook", 0)))
+    _build_all_in_one_process(tmp_path, [argv for argv, _ in runs], env)
     shared = {}
-    for argv, job in ((["dungeon", "--seed", "1234", "--layout", "zine", "--paper", "a4"], ("dungeon", 0)),
-                      (["sheet", "--paper", "a5"], ("sheet", 0)), (["delve", "--seed", "1234"], ("delve", 0)),
-                      (["dunginoes", "--seed", "1234"], ("dunginoes", 0))):
-        _build(tmp_path, argv, env)
+    for _, job in runs:
         shared.update(standard_build(*job)[0])
     again = _digests(tmp_path)
-    assert len(again) >= 10 and any("fillable" in n for n in again) and "dungeon-1234-zine-a4.pdf" in again
+    assert len(again) >= 13 and any("fillable" in n for n in again) and "dungeon-1234-zine-a4.pdf" in again
+    assert {"dungeoneer-rulebook.pdf", "dungeoneer-rulebook-booklet-a4.pdf"} <= set(again)
     assert again == {name: hashlib.sha256(shared[name]).hexdigest() for name in again}
 
 

@@ -13,7 +13,7 @@ import pytest
 from dungeonpress import build
 from dungeonpress.products import options
 from dungeonpress.products.common import THEMES
-from tests.conftest import SHARED, theme_jobs
+from tests.conftest import SHARED, shared_reader, theme_jobs
 
 THEMES_DIR = Path(build.TEMPLATES_DIR) / "css" / "themes"
 BOOKS = ("dungeoneer-rulebook.pdf", "tables.pdf")  # the books large print re-flows
@@ -300,7 +300,8 @@ def test_every_product_passes_the_print_preflight_in_every_theme(content, theme,
     for name, data in sorted(built_in(content, theme).items()):
         if name.endswith(".pdf"):
             (tmp_path / name).write_bytes(data)
-            errors += [str(f) for f in preflight.check_file(tmp_path / name) if f.severity == preflight.ERROR]
+            errors += [str(f) for f in preflight.check_file(tmp_path / name, reader=shared_reader())
+                       if f.severity == preflight.ERROR]
     assert errors == []
 
 
