@@ -6,7 +6,7 @@ import os
 import re
 from pathlib import Path
 
-from dungeonpress.atomic import write_atomic
+from dungeonpress.cache import records
 from dungeonpress.model import Content
 
 
@@ -64,24 +64,7 @@ class ContentCache:
         return content
 
     def _read(self, key: str) -> bytes | None:
-        import hashlib
-        import json
-
-        from dungeonpress import sealed
-        path = self._path(key)
-        try:
-            if path.is_symlink() or not _ours(path.stat()):
-                return None
-            data = sealed.read_bytes(path, [self.folder], self.MAX_BYTES)
-        except (OSError, sealed.Refused):
-            return None
-        header, _, body = data.partition(b"\n")
-        try:
-            head = json.loads(header)
-        except ValueError:
-            return None
-        expected = {"format": self.FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()}
-        return body if head == expected else None
+        return records.read(self._path(key), self.folder, self.FORMAT, key, self.MAX_BYTES)
 
     def put(self, key: str, content: Content, *, write: bool = True) -> None:
         """Keep `content` under `key`: in memory, and on disk unless `write` is False."""
@@ -96,13 +79,8 @@ class ContentCache:
 
     def write(self, key: str, body: bytes) -> None:
         """The encoded model on disk, atomically (a folder that cannot be written only means no cache)."""
-        import hashlib
-        import json
-        header = json.dumps({"format": self.FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()},
-                            sort_keys=True).encode()
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            write_atomic(self._path(key), header + b"\n" + body, mode=0o600)
+            records.write(self._path(key), self.FORMAT, key, body)
             self._prune()
         except OSError:
             pass
@@ -138,10 +116,3 @@ def _code_fingerprint() -> dict:
 
 
 _CODE: dict | None = None
-
-
-def _ours(stat) -> bool:
-    """A file this user made and no one else may change (another user's file in a shared folder is not read)."""
-    if not hasattr(os, "getuid"):
-        return True
-    return stat.st_uid == os.getuid() and not stat.st_mode & 0o022

@@ -17,8 +17,8 @@ import os
 import re
 from pathlib import Path
 
-from dungeonpress.atomic import write_atomic
-from dungeonpress.cache.content import _code_fingerprint, _ours
+from dungeonpress.cache import records
+from dungeonpress.cache.content import _code_fingerprint
 from dungeonpress.errors import Source
 
 TREE_CACHE = Path(".cache") / "trees"  # under the build folder, beside .cache/content
@@ -79,32 +79,15 @@ class TreeCache:
         return self.folder / f"{key}.json"
 
     def _read(self, key: str) -> bytes | None:
-        from dungeonpress import sealed
         pending = self._pending.get(self.folder, {})
         if key in pending:
             return pending[key]
-        path = self._path(key)
-        try:
-            if path.is_symlink() or not _ours(path.stat()):
-                return None
-            data = sealed.read_bytes(path, [self.folder], self.MAX_BYTES)
-        except (OSError, sealed.Refused):
-            return None
-        header, _, body = data.partition(b"\n")
-        try:
-            head = json.loads(header)
-        except ValueError:
-            return None
-        expected = {"format": self.FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()}
-        return body if head == expected else None
+        return records.read(self._path(key), self.folder, self.FORMAT, key, self.MAX_BYTES)
 
     def _write(self, key: str, body: bytes) -> None:
         """One tree on disk, atomically (a folder that cannot be written only means no cache)."""
-        header = json.dumps({"format": self.FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()},
-                            sort_keys=True).encode()
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            write_atomic(self._path(key), header + b"\n" + body, mode=0o600)
+            records.write(self._path(key), self.FORMAT, key, body)
         except OSError:
             return
         self._written += 1
