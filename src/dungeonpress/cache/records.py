@@ -39,6 +39,18 @@ def write(path: Path, fmt: int, key: str, body: bytes) -> None:
     write_atomic(path, header + b"\n" + body, mode=0o600)
 
 
+def prune(folder: Path, name, keep: int) -> None:
+    """Remove all but the `keep` newest files of `folder` whose names fully match `name` (a compiled
+    pattern): only plain files a cache of this tool named, never a link or anything else found there."""
+    kept = []
+    for entry in os.listdir(folder):
+        path = folder / entry
+        if name.fullmatch(entry) and path.is_file() and not path.is_symlink():
+            kept.append((path.stat().st_mtime_ns, entry))
+    for _, entry in sorted(kept, reverse=True)[keep:]:
+        (folder / entry).unlink(missing_ok=True)
+
+
 def ours(stat) -> bool:
     """A file this user made and no one else may change (another user's file in a shared folder is not read)."""
     if not hasattr(os, "getuid"):

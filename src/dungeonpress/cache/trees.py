@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from pathlib import Path
 
@@ -98,13 +97,7 @@ class TreeCache:
 
     def _prune(self) -> None:
         """Remove all but the KEEP newest trees (only files named as this class names them)."""
-        kept = []
-        for name in os.listdir(self.folder):
-            path = self.folder / name
-            if self._NAME.fullmatch(name) and path.is_file() and not path.is_symlink():
-                kept.append((path.stat().st_mtime_ns, name))
-        for _, name in sorted(kept, reverse=True)[self.KEEP:]:
-            (self.folder / name).unlink(missing_ok=True)
+        records.prune(self.folder, self._NAME, self.KEEP)
 
 
 _MISS = object()
