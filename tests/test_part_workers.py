@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
+
 import pytest
 
 from dungeonpress.part_workers import PartWorkers
@@ -42,3 +47,36 @@ def test_a_mostly_cached_book_starts_one_worker_early_and_a_second_only_for_two_
         assert len(workers._pool._processes) == 2
     finally:
         workers.close()
+
+
+def _gone(pid: int) -> bool:
+    """No such process, or only its exit status left (a zombie waiting for its new parent to reap it)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_a_worker_ends_when_the_build_that_started_it_is_killed(tmp_path):
+    # A build killed outright runs no clean-up; its workers must not wait for work forever.
+    script = ("import os, sys, time\n"
+              "from dungeonpress import part_workers\n"
+              "child = os.fork()\n"
+              "if child == 0:\n"
+              "    part_workers._end_with(os.getppid(), every=0.05)\n"
+              "    time.sleep(60)\n"
+              "    os._exit(0)\n"
+              "print(child, flush=True)\n"
+              "time.sleep(60)\n")
+    build = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    worker = int(build.stdout.readline())
+    assert not _gone(worker)
+    build.kill()
+    build.wait()
+    for _ in range(200):  # up to 20 s on a loaded machine; the watch looks every 0.05 s
+        if _gone(worker):
+            break
+        time.sleep(0.1)
+    assert _gone(worker)

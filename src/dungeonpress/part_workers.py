@@ -28,9 +28,10 @@ class PartWorkers:
         if self.processes < 2 or self._pool is not None:
             return
         import multiprocessing
+        import os
         from concurrent.futures import ProcessPoolExecutor
         self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_import_engine)
+                                         initializer=_start_worker, initargs=(os.getpid(),))
         # A spawning pool starts a process for a task when none is idle: one task each starts them.
         self._warming = [self._pool.submit(_import_engine) for _ in range(self.early)]
 
@@ -61,6 +62,30 @@ class PartWorkers:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
+
+
+def _start_worker(parent: int) -> None:
+    """A worker's start: watch its parent, then import the engine."""
+    _end_with(parent)
+    _import_engine()
+
+
+def _end_with(parent: int, every: float = 0.5) -> None:
+    """End this process when `parent` is gone: a build killed (SIGTERM, SIGKILL, a closed terminal) runs
+    no clean-up, and its idle workers would wait for work forever. Once orphaned, a process gets another
+    parent (init, or a subreaper), so a changed parent id is the sign. A thread asks, rather than
+    PR_SET_PDEATHSIG, because that signal follows the *thread* that started the worker, and a pool may be
+    started from a thread that ends before the build does (serve's request threads)."""
+    import os
+    import threading
+    import time
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 def _import_engine() -> None:
