@@ -175,7 +175,9 @@ class SharedBuilds:
         if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get(_FOLDER_VARIABLE):
             self.folder = Path(os.environ[_FOLDER_VARIABLE])
         else:
-            self.folder, self.owner = Path(tempfile.mkdtemp(prefix="dungeonpress-tests-")), True
+            _remove_abandoned(Path(tempfile.gettempdir()))
+            self.folder, self.owner = Path(tempfile.mkdtemp(prefix=_FOLDER_PREFIX)), True
+            (self.folder / _OWNER).write_text(str(os.getpid()))
             os.environ[_FOLDER_VARIABLE] = str(self.folder)  # xdist's workers start after this and inherit it
 
     def start(self, jobs: dict, background: bool) -> None:
@@ -236,6 +238,23 @@ class SharedBuilds:
             self.folder = None
 
 
+_FOLDER_PREFIX = "dungeonpress-tests-"
+_OWNER = "owner.pid"  # the run that made the folder, so a later run knows when it may remove it
+
+
+def _remove_abandoned(temp: Path) -> None:
+    """Remove the shared folders of earlier runs that were killed before they could: only folders named as
+    ours, holding an owner.pid, whose owner no longer runs (a run still going keeps its folder)."""
+    import shutil
+    for folder in temp.glob(_FOLDER_PREFIX + "*"):
+        try:
+            owner = int((folder / _OWNER).read_text())
+        except (OSError, ValueError):
+            continue
+        if not folder.is_symlink() and not _alive(owner):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 def _file(folder: Path, key: str, suffix: str) -> Path:
     return folder / (key.replace("/", "--") + suffix)
 
@@ -253,13 +272,16 @@ def _claim(folder: Path, key: str) -> bool:
 
 def _claimant_alive(folder: Path, key: str) -> bool:
     """Whether the process that claimed the job still runs (a claim just made may not name it yet)."""
-    import os
     try:
         pid = int(_file(folder, key, ".claim").read_text() or 0)
     except (OSError, ValueError):
         return True
-    if not pid:
-        return True
+    return not pid or _alive(pid)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie, only waiting to be reaped, does not)."""
+    import os
     try:
         os.kill(pid, 0)
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
