@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from dungeonpress.preflight.reading import MM, open_pdf
-from tests.conftest import standard_build
+from tests.conftest import SHARED, standard_build
 
 MIN_FILL = 0.35   # a page with less of its body in use reads as abandoned (issue 27: p25 22%, p38 12%, back 16%)
 MARGINS_MM = 14   # the body: the page less a running head's and a folio's depth at top and foot
@@ -60,3 +60,19 @@ def test_the_dungeon_booklet_and_pack_have_no_near_empty_page(tmp_path):
     assert near_empty(booklet["dungeon-1234-a5.pdf"], tmp_path) == []
     assert near_empty(pack["pack-66.pdf"], tmp_path) == []
 
+
+
+LARGE_THEMES = ("large-print", "dyslexia-friendly")  # the themes that set more pages than the standard one
+
+
+@pytest.mark.slow
+@pytest.mark.builds("{theme}/dungeon/2", "{theme}/dungeon/3")
+@pytest.mark.parametrize("theme", LARGE_THEMES)
+def test_the_dungeon_booklet_and_pack_have_no_near_empty_page_in_the_large_themes(theme, tmp_path):
+    # were: large print a room alone overleaf (booklet p5, pack p10), the twists alone (p7, pack p14), How to Play's
+    # last three lines alone (p13, pack p6), the index's last two lines alone (pack p3); dyslexia-friendly How to
+    # Play's last lines (booklet p8, pack p4) and a room alone (pack p15, p32)
+    booklet, _ = SHARED.result(f"{theme}/dungeon/2")
+    pack, _ = SHARED.result(f"{theme}/dungeon/3")
+    assert near_empty(booklet["dungeon-1234-a5.pdf"], tmp_path) == []
+    assert near_empty(pack["pack-66.pdf"], tmp_path) == []

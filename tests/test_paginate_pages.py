@@ -110,3 +110,11 @@ def test_lines_after_count_the_ruled_lines_left_under_a_section_that_ran_over():
     assert pages.lines_after(measured, "rules", line=25.0, reserve=40.0) == 12  # (460 - 110 - 40) // 25
     assert pages.lines_after(measured[1:], "rules", line=25.0, reserve=40.0) == 0  # on one page: its own white
     assert pages.lines_after(measured, "missing", line=25.0, reserve=40.0) == 0
+
+
+def test_after_the_tallest_page_the_others_are_evened_out_too():
+    """Pages 300 | 300 | 50 | 200: the tallest (room a1 alone) cannot be shortened, but room a5 need not sit alone
+    on a page a sixth full: 300 | 200 | 150 | 200."""
+    measured = _key([("a1", 300.0)], [("a2", 100.0), ("a3", 100.0), ("a4", 100.0)], [("a5", 50.0)], [("a6", 200.0)])
+    measured = (PageMeasure(500.0, {"a1": (100.0, 400.0)}),) + measured[1:]
+    assert pages.even_key_turns(measured, [["a1", "a2", "a3", "a4", "a5", "a6"]]) == ["a2", "a4", "a6"]

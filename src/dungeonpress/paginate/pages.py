@@ -110,23 +110,24 @@ def even_key_turns(measured, keys: list) -> list:
 
 def _fairest_cut(heights: list, parts: int, lead: float) -> list:
     """Indices where each of `parts` consecutive runs of `heights` starts, the tallest run as short as can be
-    (the first run also carries `lead`); among equals, the one whose first pages hold the most."""
+    (the first run also carries `lead`), then the next tallest, and so on (no page left much emptier than the
+    others); among equals, the one whose first pages hold the most."""
     count = len(heights)
     if parts > count:
         return list(range(count))
     best = None
-    def walk(start, part, cuts, tallest):
+    def walk(start, part, cuts, runs):
         nonlocal best
         if part == parts - 1:
-            run = sum(heights[start:]) + (lead if part == 0 else 0.0)
-            score = (max(tallest, run), [-c for c in cuts[1:]])
+            loads = runs + [sum(heights[start:]) + (lead if part == 0 else 0.0)]
+            score = (sorted(loads, reverse=True), [-c for c in cuts[1:]])
             if best is None or score < best[0]:
                 best = (score, list(cuts))
             return
         for end in range(start + 1, count - (parts - part - 1) + 1):
             run = sum(heights[start:end]) + (lead if part == 0 else 0.0)
-            walk(end, part + 1, cuts + [end], max(tallest, run))
-    walk(0, 0, [0], 0.0)
+            walk(end, part + 1, cuts + [end], runs + [run])
+    walk(0, 0, [0], [])
     return best[1]
 
 
