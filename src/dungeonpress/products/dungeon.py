@@ -247,7 +247,7 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
 
     def booklet_html(fillers=(), turns=(), rules_notes=0):
         return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
-                                  rules=rules, turns=list(turns), twists_with_oracle=ctx.theme == "large-print",
+                                  rules=rules, turns=list(turns), aids_with_oracle=ctx.theme == "large-print",
                                   rules_notes=list(range(rules_notes)),
                                   notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=note_lines,
                                                          cls="bpage notes", tag="h2"),
