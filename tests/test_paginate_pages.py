@@ -69,3 +69,52 @@ def test_keep_pages_drops_spares_to_an_exact_count_or_says_why_not():
     assert pages.keep_pages(small_book(5, 3), 6, "zine").page_count == 6
     with pytest.raises(RenderError, match=r"^zine came out at 9 pages, not 8$"):
         pages.keep_pages(small_book(9, 2), 8, "zine")
+
+
+def _key(*pages_of_rooms):
+    """Measured pages of one key: each page a list of (anchor, height) stacked from the top (the first page's
+    rooms start under a 30 px heading)."""
+    measured = []
+    for number, rooms in enumerate(pages_of_rooms):
+        top, boxes = (130.0 if number == 0 else 100.0), {}
+        for anchor, height in rooms:
+            boxes[anchor] = (top, top + height)
+            top += height
+        measured.append(PageMeasure(500.0, boxes))
+    return tuple(measured)
+
+
+def test_a_key_that_leaves_one_room_alone_overleaf_is_shared_evenly():
+    """Rooms 1-7 filled the first page, room 8 sat alone: the fairest cut of 8 rooms of 50 over 2 pages is 4 and 4."""
+    measured = _key([(f"r{n}", 50.0) for n in range(1, 8)], [("r8", 50.0)])
+    assert pages.even_key_turns(measured, [[f"r{n}" for n in range(1, 9)]]) == ["r5"]
+
+
+def test_the_first_page_carries_the_keys_heading_in_its_share():
+    """A 100 px heading and lead-in weigh like two rooms: the first page takes two rooms fewer than the second."""
+    measured = _key([("r1", 50.0), ("r2", 50.0)], [(f"r{n}", 50.0) for n in range(3, 9)])
+    measured = (PageMeasure(500.0, {"r1": (200.0, 250.0), "r2": (250.0, 300.0)}),) + measured[1:]
+    assert pages.even_key_turns(measured, [[f"r{n}" for n in range(1, 9)]]) == ["r4"]
+
+
+def test_a_key_over_three_pages_is_cut_in_three_and_keys_on_one_page_are_left_alone():
+    measured = _key([("a1", 200.0), ("a2", 200.0)], [("a3", 150.0), ("a4", 150.0)], [("a5", 100.0)],
+                    [("b1", 50.0), ("b2", 50.0)])
+    keys = [["a1", "a2", "a3", "a4", "a5"], ["b1", "b2"], ["missing", "b2"]]
+    assert pages.even_key_turns(measured, keys) == ["a2", "a4"]  # 230 | 350 | 250: no cut has a shorter tallest page
+
+
+def test_lines_after_count_the_ruled_lines_left_under_a_section_that_ran_over():
+    measured = (PageMeasure(500.0, {"rules": (50.0, 460.0)}, text_bottom=460.0),
+                PageMeasure(500.0, {"rules": (50.0, 110.0)}, text_bottom=460.0))
+    assert pages.lines_after(measured, "rules", line=25.0, reserve=40.0) == 12  # (460 - 110 - 40) // 25
+    assert pages.lines_after(measured[1:], "rules", line=25.0, reserve=40.0) == 0  # on one page: its own white
+    assert pages.lines_after(measured, "missing", line=25.0, reserve=40.0) == 0
+
+
+def test_after_the_tallest_page_the_others_are_evened_out_too():
+    """Pages 300 | 300 | 50 | 200: the tallest (room a1 alone) cannot be shortened, but room a5 need not sit alone
+    on a page a sixth full: 300 | 200 | 150 | 200."""
+    measured = _key([("a1", 300.0)], [("a2", 100.0), ("a3", 100.0), ("a4", 100.0)], [("a5", 50.0)], [("a6", 200.0)])
+    measured = (PageMeasure(500.0, {"a1": (100.0, 400.0)}),) + measured[1:]
+    assert pages.even_key_turns(measured, [["a1", "a2", "a3", "a4", "a5", "a6"]]) == ["a2", "a4", "a6"]

@@ -9,7 +9,7 @@ import pytest
 
 from dungeonpress import build
 from dungeonpress.views import tables as views
-from dungeonpress.views.tables import (CELL_PADDING_CHARS, MANY_COLUMNS, MAX_BOXES, MEASURE_CHARS, ROLL_WIDTH, boxes_for,
+from dungeonpress.views.tables import (CELL_PADDING_CHARS, MANY_COLUMNS, MAX_BOXES, MEASURE_CHARS, ROLL_WIDTH, TALL_ROW_CHARS, boxes_for,
                                        column_widths, roll_label, wrapped_lines)
 
 SMALL_PACK = Path(__file__).parent / "fixtures" / "small_pack"
@@ -219,3 +219,14 @@ def test_a_phrase_column_beside_prose_is_widened_to_two_lines():
 def test_a_contents_title_splits_off_its_last_word_for_the_leader(title, lead, last):
     assert views.title_parts(title) == {"lead": lead, "last": last}
     assert " ".join(filter(None, [lead, last])) == title
+
+
+def test_a_table_of_sentences_is_tall_and_a_list_of_names_is_not(content):
+    """Tall: rows of TALL_ROW_CHARS characters or more on average (the large themes let it turn the page sooner)."""
+    def average(table):
+        rows = views.table_view(table, content)["rows"]
+        return sum(len(cell["text"]) for row in rows for cell in row["cells"]) / len(rows)
+    for name, tall in (("solo_special", True), ("traps", True), ("solo_stairs", False), ("stress_tags", False)):
+        table = content.table(name)
+        assert views.table_view(table, content)["tall"] is tall, name
+        assert (average(table) >= TALL_ROW_CHARS) is tall, name

@@ -328,12 +328,14 @@ class PageMeasure:
     boxes: dict  # anchor (element id) -> (top, bottom) of its box on this page
     name: str = ""  # the page's name (CSS `page`: "cover", "sheet"…; "" for the default page)
     blank: bool = False  # a page a forced break to a left or right page left empty
+    text_bottom: float = 0.0  # where the page's text area ends (its bottom margin begins)
 
 
 def measure(rendered: Rendered) -> tuple:
     """Every page of a laid-out document as a PageMeasure, in order."""
     return tuple(PageMeasure(page.height, {name: (top, bottom) for name, (_, top, _, bottom) in page.anchors.items()},
-                             page._page_box.page_type.name, page._page_box.page_type.blank)
+                             page._page_box.page_type.name, page._page_box.page_type.blank,
+                             page._page_box.content_box_y() + page._page_box.height)
                  for page in rendered.document.pages)
 
 

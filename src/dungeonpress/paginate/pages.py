@@ -78,3 +78,64 @@ def even_page_fillers(measured, anchors: list) -> list:
             fillers.append(anchor)
             shift += 1
     return fillers
+
+
+def even_key_turns(measured, keys: list) -> list:
+    """The room anchors that should start a page so each room key that runs over pages shares them about evenly.
+
+    `keys` holds each key's room anchors in order. A key laid out on k pages is cut into k runs of rooms
+    whose fullest page is as short as can be (the first page also holds the key's heading and lead-in), so
+    its last page carries a fair share instead of one room alone on a page of white. Rooms keep their order
+    and the key keeps its page count; a key on one page, or whose rooms the layout lacks, is left as it is.
+    """
+    where = {}  # anchor -> (page index, top, bottom) of the page a room starts on
+    for index, page in enumerate(measured):
+        for name, (top, bottom) in page.boxes.items():
+            where.setdefault(name, (index, top, bottom))
+    turns = []
+    for rooms in keys:
+        if not rooms or any(room not in where for room in rooms):
+            continue
+        first, last = where[rooms[0]][0], where[rooms[-1]][0]
+        if first == last:
+            continue
+        heights = [where[room][2] - where[room][1] for room in rooms]
+        # Where a page's text begins: the top of the first room on a page the key runs onto.
+        text_top = min(where[room][1] for room in rooms if where[room][0] != first)
+        lead = max(0.0, where[rooms[0]][1] - text_top)  # the heading and lead-in above the first room
+        starts = _fairest_cut(heights, last - first + 1, lead)
+        turns += [rooms[start] for start in starts[1:]]
+    return turns
+
+
+def _fairest_cut(heights: list, parts: int, lead: float) -> list:
+    """Indices where each of `parts` consecutive runs of `heights` starts, the tallest run as short as can be
+    (the first run also carries `lead`), then the next tallest, and so on (no page left much emptier than the
+    others); among equals, the one whose first pages hold the most."""
+    count = len(heights)
+    if parts > count:
+        return list(range(count))
+    best = None
+    def walk(start, part, cuts, runs):
+        nonlocal best
+        if part == parts - 1:
+            loads = runs + [sum(heights[start:]) + (lead if part == 0 else 0.0)]
+            score = (sorted(loads, reverse=True), [-c for c in cuts[1:]])
+            if best is None or score < best[0]:
+                best = (score, list(cuts))
+            return
+        for end in range(start + 1, count - (parts - part - 1) + 1):
+            run = sum(heights[start:end]) + (lead if part == 0 else 0.0)
+            walk(end, part + 1, cuts + [end], runs + [run])
+    walk(0, 0, [0], [])
+    return best[1]
+
+
+def lines_after(measured, anchor: str, line: float, reserve: float) -> int:
+    """How many ruled lines `line` px tall fit under `anchor`'s box on the last page it runs onto, after `reserve`
+    px for a heading; 0 when the box is on one page (a section that ran over leaves the rest of its last page)."""
+    on = anchor_pages(measured).get(anchor, [])
+    if len(on) < 2:
+        return 0
+    page = measured[on[-1]]
+    return max(0, int((page.text_bottom - page.boxes[anchor][1] - reserve) // line))

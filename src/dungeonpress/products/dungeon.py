@@ -44,6 +44,9 @@ LARGE_PRINT_COVER_MAP = (80.0, 46.0)  # large print's bigger words leave the out
 # Large print's two-line title and condition pushed the map's legend onto a page of its own (10% full):
 # its booklet map is drawn shorter, so map and legend share the page.
 BOOKLET_NOTE_LINES = 24  # ruled lines on a booklet's notes page
+NOTE_LINE_PX = 7 * 96 / 25.4  # a booklet's ruled notes line (zine.css: .dbook .notes .line), in CSS px
+RULES_NOTES_HEAD_PX = 16 * 96 / 25.4  # the notes' heading and the space above it, at large print's 14 pt
+MIN_RULES_NOTE_LINES = 4  # fewer lines than this under How to Play are not worth a heading
 LARGE_PRINT_NOTE_LINES = 22  # large print's taller heading leaves room for two fewer (24 ran one line overleaf)
 LARGE_PRINT_MAP_BOX = {"a5": (122.0, 116.0), "half-letter": (113.0, 122.0)}
 PACK_THUMB = (26.0, 19.0)
@@ -242,9 +245,10 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         title = f"A Pack of Delves, seed {pack_seed}"
     note_lines = LARGE_PRINT_NOTE_LINES if ctx.theme == "large-print" else BOOKLET_NOTE_LINES
 
-    def booklet_html(fillers=()):
+    def booklet_html(fillers=(), turns=(), rules_notes=0):
         return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
-                                  rules=rules,
+                                  rules=rules, turns=list(turns), aids_with_oracle=ctx.theme == "large-print",
+                                  rules_notes=list(range(rules_notes)),
                                   notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=note_lines,
                                                          cls="bpage notes", tag="h2"),
                                   fillers={anchor: [notes_page(f"{anchor}-before", heading="Delve Notes", lines=note_lines,
@@ -254,11 +258,21 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     if fmt == "html":
         return [Output(f"{name}.html", _standalone(ctx, html))]
     # Laid out once with spare notes pages before the back cover; keep just enough to fold whole sheets.
-    # A delve whose map would fall on a right-hand page gets a notes page before it, and the book is laid out again.
+    # A delve whose map would fall on a right-hand page gets a notes page before it, a key that runs over its
+    # page is shared evenly by its pages (no room alone on a page of white), and How to Play, where it runs a few
+    # lines over its page (large print, dyslexia-friendly), ends with ruled lines for notes in the rest of its last
+    # page; then the book is laid out again.
     rendered = layout(ctx, html)
-    fillers = pages.even_page_fillers(pdf.measure(rendered), [view["anchor"] for view in shown])
-    if fillers:
-        rendered = layout(ctx, booklet_html(fillers))
+    measured = pdf.measure(rendered)
+    fillers = pages.even_page_fillers(measured, [view["anchor"] for view in shown])
+    turns = pages.even_key_turns(measured, [[room["anchor"] for room in view["rooms"]] for view in shown])
+    rules_notes = pages.lines_after(measured, "how-to-play", line=NOTE_LINE_PX, reserve=RULES_NOTES_HEAD_PX)
+    rules_notes = rules_notes if rules_notes >= MIN_RULES_NOTE_LINES else 0
+    if fillers or turns or rules_notes:
+        again = layout(ctx, booklet_html(fillers, turns, rules_notes))
+        if (turns or rules_notes) and again.page_count != rendered.page_count + len(fillers):  # they ran over: not them
+            again = layout(ctx, booklet_html(fillers)) if fillers else rendered
+        rendered = again
     rendered = pages.pad_to_multiple(rendered, 4, name)
     reading = write(ctx, rendered)
     suffix = "" if paper == "a4" else "-letter"

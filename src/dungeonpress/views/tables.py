@@ -12,6 +12,7 @@ FLOW_MAX = 32  # longest entry (characters) of a d66 list printed as two half-wi
 ROLL_WIDTH = 8  # percent of the measure for the roll column (about 2.8 em on an A5 page)
 SHORT_CELL = 12  # a cell this short (characters) is a label: its column never wraps it
 MANY_COLUMNS = 5  # a table with this many columns (besides the roll) is set row by row in large print
+TALL_ROW_CHARS = 60  # a table whose rows hold this many characters on average has rows of several lines in large type
 MEASURE_CHARS = 80  # characters of table text across an A5 measure, for sizing columns by their words
 MOVE_STEPS = (1, 2, 3, 5, 8, 13)  # percent of the measure one balancing move gives a column
 PHRASE_OVERFLOW_WEIGHT = 5  # table lines one line past two in a phrase cell counts as
@@ -93,6 +94,9 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
         "wide": len(keep) >= 3,
         # too many columns to keep whole words at a large type size: large print sets each row as a list
         "many": len(keep) >= MANY_COLUMNS,
+        # rows of sentences: in the large themes two or three of them fill a third of a page, so such a table may
+        # turn the page with fewer than the usual five rows on each side (large-print.css, dyslexia-friendly.css)
+        "tall": sum(len(cell["text"]) for row in rows for cell in row["cells"]) >= TALL_ROW_CHARS * max(len(rows), 1),
         "widths": [] if flow else column_widths(rows, [h for k, h in table.columns if k in keep], table.rolled),
     }
 
