@@ -6,6 +6,7 @@ the same bytes for the same seed."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -287,3 +288,91 @@ def test_a_pillared_halls_rows_end_in_half_pillars_set_in_its_end_walls(maps):
                     assert y0 == room.y or y1 == room.y + room.h, (seed, number)
                     assert round((x0 + x1) / 2, 6) in rows
     assert halls >= 3
+
+
+def _door_square(door) -> tuple:
+    """The square just inside a door: the way through, where no mark may stand."""
+    dx, dy = INWARD[door.side]
+    cx, cy = door.x + dx * 0.5, door.y + dy * 0.5
+    return cx - 0.5, cy - 0.5, cx + 0.5, cy + 0.5
+
+
+def _corner_doors(dungeon) -> list:
+    """(room, door) for each door in a corner square of a wall three or more squares long."""
+    out = []
+    for room in dungeon.plan.rooms:
+        for door in room.doors:
+            length = room.w if door.side in ("N", "S") else room.h
+            offset = (door.x - room.x) if door.side in ("N", "S") else (door.y - room.y)
+            if length >= 3 and not 1 < offset < length - 1:
+                out.append((room.number, door))
+    return out
+
+
+def test_no_door_sits_in_a_corner_square(maps):
+    """A door keeps off the corner squares of any wall three or more long, so its passage leaves the wall
+    straight out and never runs flush along the next wall (a two-square wall has only corner squares)."""
+    walls = 0
+    for seed, dungeon, _ in maps:
+        assert _corner_doors(dungeon) == [], seed
+        walls += sum(1 for room in dungeon.plan.rooms for door in room.doors
+                     if (room.w if door.side in ("N", "S") else room.h) >= 3)
+    assert walls >= 1000
+
+
+def test_no_mark_stands_in_a_doors_square_or_on_another_mark(maps):
+    """Whatever is drawn in a room (pillars, altar, crates, pools, stairs) leaves the square inside every door
+    free, and no two marks of a room overlap (a half-pillar set in the wall is part of its row)."""
+    marks = 0
+    for seed, dungeon, drawing in maps:
+        by_room = {}
+        for number, item in drawing.items:
+            by_room.setdefault(number, []).append(item)
+        for number, items in by_room.items():
+            squares = [_door_square(door) for door in dungeon.plan.room(number).doors]
+            for k, item in enumerate(items):
+                marks += 1
+                assert not any(_overlap(item.box, square) for square in squares), (seed, number, item.mark)
+                for other in items[k + 1:]:
+                    assert not _overlap(item.box, other.box), (seed, number, item.mark, other.mark)
+    assert marks >= 600
+
+
+def test_a_shrines_altar_stands_at_the_wall_across_from_its_way_in(maps):
+    """The key's shrine has "an altar at its far wall": the altar's slab lies against the wall opposite the door a
+    delver comes in by (the entrance, else the door from the lowest-numbered room), however many doors it has."""
+    altars = 0
+    for seed, dungeon, drawing in maps:
+        for number, item in drawing.items:
+            if item.mark == "altar":
+                assert _at_far_wall(dungeon.plan.room(number), item.box), (seed, number, item.box)
+                altars += 1
+    assert altars >= 30
+
+
+def _at_far_wall(room, box) -> bool:
+    """Whether `box` lies against the wall across from the room's way in."""
+    far = {"N": "S", "S": "N", "E": "W", "W": "E"}
+    way_in = min((door for door in room.doors if door.to is not None), key=lambda door: door.to)
+    x0, y0, x1, y1 = box
+    gap = {"N": y0 - room.y, "S": room.y + room.h - y1, "W": x0 - room.x, "E": room.x + room.w - x1}
+    return gap[far[way_in.side]] < 0.3
+
+
+def test_the_new_property_checks_can_fail(maps):
+    """A door moved into a corner square, a mark moved onto a door's square, and an altar on a side wall are caught."""
+    seed, dungeon, _ = maps[0]
+    room = next(room for room in dungeon.plan.rooms if room.w >= 3 and room.h >= 3)
+    door = room.doors[0]
+    cornered = dataclasses.replace(door, x=room.x + 0.5) if door.side in ("N", "S") else \
+        dataclasses.replace(door, y=room.y + 0.5)
+    rooms = tuple(dataclasses.replace(r, doors=(cornered,)) if r is room else r for r in dungeon.plan.rooms)
+    moved = dataclasses.replace(dungeon.plan, rooms=rooms)
+    assert _corner_doors(dataclasses.replace(dungeon, plan=moved))
+    square = _door_square(door)
+    assert _overlap((square[2] - 0.1, square[3] - 0.1, square[2] + 0.2, square[3] + 0.2), square)  # a pillar at its corner
+    way_in = min((door for door in room.doors if door.to is not None), key=lambda door: door.to)
+    beside = "W" if way_in.side in ("N", "S") else "N"  # a side wall: a slab against it
+    slab = (room.x + 0.1, room.y + 1, room.x + 0.5, room.y + 2) if beside == "W" else \
+        (room.x + 1, room.y + 0.1, room.x + 2, room.y + 0.5)
+    assert not _at_far_wall(room, slab)
