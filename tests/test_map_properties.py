@@ -376,3 +376,22 @@ def test_the_new_property_checks_can_fail(maps):
     slab = (room.x + 0.1, room.y + 1, room.x + 0.5, room.y + 2) if beside == "W" else \
         (room.x + 1, room.y + 0.1, room.x + 2, room.y + 0.5)
     assert not _at_far_wall(room, slab)
+
+
+@pytest.mark.parametrize("box", [(60.0, 35.0), (92.0, 72.0), (26.0, 19.0)])  # the zine's cover, the A5 cover, a thumbnail
+def test_on_a_small_outline_the_scale_words_clear_the_bar_and_the_n_clears_the_edges(content, box):
+    """The words keep their printed size as the squares shrink: "30 ft" stands a third of its size over the bar
+    (the old-style 3 hangs below the line), and the N keeps off the map's right and bottom edges, where a cover
+    draws its frame."""
+    for seed in range(30):
+        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8 + seed % 5)
+        drawing = draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], rng=sub_rng(seed, "map"), players=True)
+        root = ET.fromstring(drawing.svg)
+        texts = {t.text: t for t in root.iter(f"{SVG}text")}
+        size = {k: float(re.search(r"font-size:([\d.]+)px", t.get("style")).group(1)) for k, t in texts.items()}
+        bar_top = min(float(r.get("y")) for r in root.iter(f"{SVG}rect") if "scale" in r.get("class", "").split())
+        assert bar_top - float(texts["30 ft"].get("y")) >= 0.3 * size["30 ft"], seed
+        width, height = (v * 10 for v in drawing.view)
+        north = texts["N"]
+        assert width - (float(north.get("x")) + 0.4 * size["N"]) >= 0.1 * size["N"], seed
+        assert height - float(north.get("y")) >= 0.25 * size["N"], seed
