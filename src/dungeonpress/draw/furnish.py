@@ -38,6 +38,7 @@ class FreeFloor:
         self.centre = (x + w / 2, y + h / 2)
         self.boxes = []  # everything reserved so far: number, thresholds, marks
         self.drawn = []  # the boxes of the marks drawn so far (columns keep clear of them)
+        self.alone = False  # whether the mark being placed is the room's only one
         self.free = []
         for j in range(h):
             for i in range(w):
@@ -46,6 +47,9 @@ class FreeFloor:
                 mx, my = cell[0] + 0.5, cell[1] + 0.5
                 if all(inside((mx + (qx - mx) * 0.8, my + (qy - my) * 0.8), floor) for qx, qy in _corners(cell)):
                     self.free.append(cell)
+        # Among equally good cells (the four corners of a room, say) the dice choose: sorted by place alone,
+        # every room put its first pair of marks in its two top corners.
+        self.lot = {cell: rng.random() for cell in self.free}
         nx, ny = NUMBER_HALF
         self.block(self.centre[0] - nx, self.centre[1] - ny, self.centre[0] + nx, self.centre[1] + ny)
         self.door_squares = []  # the square inside each door: the way through, where nothing stands
@@ -95,7 +99,7 @@ class FreeFloor:
 
     def by_corner(self) -> list:
         """Free cells, those in corners and against walls first."""
-        return sorted(self.free, key=lambda c: (-len(self.walls(c)), self._far(c)))
+        return sorted(self.free, key=lambda c: (-len(self.walls(c)), round(self._far(c), 9), self.lot[c]))
 
     def _far(self, cell) -> float:
         return -math.hypot(cell[0] + 0.5 - self.centre[0], cell[1] + 0.5 - self.centre[1])
@@ -127,7 +131,9 @@ def furnish(room: FreeFloor, look) -> list:
             items.append(_skull(at if cells else (at[0] - 0.1, at[1] - 0.05)))
             room.drawn.append(items[-1].box)
     # Columns last: a row of them takes every crossing they stand on, and they can thin out for the others.
-    for mark in sorted(look.marks, key=lambda mark: mark == "columns"):
+    marks = sorted(look.marks, key=lambda mark: mark == "columns")
+    for mark in marks:
+        room.alone = len(marks) == 1  # the room's only mark may take more of its floor (a storeroom's crates)
         placed = PLACERS[mark](room)
         if not placed and mark in small_marks.SMALL:
             placed = _squeezed(room, mark)
@@ -276,10 +282,16 @@ def _altar(room: FreeFloor) -> list:
     return [Furnishing("altar", *small_marks.altar_slab(cells, far))]
 
 
+CRATE_FLOOR = 5  # a room's only mark, crates stack a pile for every this many free squares (two piles at least)
+
+
 def _crates(room: FreeFloor) -> list:
-    """Two piles of crates in the corners, each a few boxes stacked askew, the top ones over the ones below."""
+    """Piles of crates in the corners, then along the walls, each a few boxes stacked askew, the top ones over the
+    ones below: two, or in a room with nothing else (a storeroom) one for every CRATE_FLOOR free squares, up to four."""
     items = []
-    for cell in room.by_corner()[:2]:
+    piles = min(4, max(2, len(room.free) // CRATE_FLOOR)) if room.alone else 2
+    cells = room.by_corner()
+    for cell in cells[:2] + [c for c in cells[2:] if room.walls(c)][:piles - 2]:
         room.take(cell)
         items.append(Furnishing("crates", *small_marks.crate_pile(cell[0] + 0.1, cell[1] + 0.1, 0.8, room.rng)))
     return items
