@@ -51,13 +51,12 @@ class FreeFloor:
         # every room put its first pair of marks in its two top corners.
         self.lot = {cell: rng.random() for cell in self.free}
         nx, ny = NUMBER_HALF
-        self.block(self.centre[0] - nx, self.centre[1] - ny, self.centre[0] + nx, self.centre[1] + ny)
-        self.door_squares = []  # the square inside each door: the way through, where nothing stands
+        self.number = (self.centre[0] - nx, self.centre[1] - ny, self.centre[0] + nx, self.centre[1] + ny)
+        self.block(*self.number)
         for door in placed.doors:  # the threshold inside each door
             dx, dy = INWARD[door.side]
             cx, cy = door.x + dx * 0.5, door.y + dy * 0.5
             self.block(cx - 0.45, cy - 0.45, cx + 0.45, cy + 0.45)
-            self.door_squares.append((cx - 0.5, cy - 0.5, cx + 0.5, cy + 0.5))
 
     def block(self, x0, y0, x1, y1) -> None:
         """Reserve the box and take every free cell that overlaps it."""
@@ -167,9 +166,8 @@ def _columns(room: FreeFloor) -> list:
     def clear(px, py):  # the four cells round a crossing are free floor: not number, stairs or threshold
         around = [(px - 1, py - 1), (px, py - 1), (px - 1, py), (px, py)]
         r = small_marks.PILLAR[1] + 0.04  # a pillar's base and a hair: it never touches a mark drawn before it
-        # nor stands at the corner of a door's square, in the way of whoever comes through
-        return sum(1 for c in around if c in room.free) >= 2 and not any(
-            b[0] < px + r and px - r < b[2] and b[1] < py + r and py - r < b[3] for b in room.drawn + room.door_squares)
+        return sum(1 for c in around if c in room.free) >= 2 and not any(  # nor the room's number
+            b[0] < px + r and px - r < b[2] and b[1] < py + r and py - r < b[3] for b in room.drawn + [room.number])
 
     def column(px, py):
         r = small_marks.PILLAR[1]
