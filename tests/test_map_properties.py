@@ -449,3 +449,19 @@ def test_a_large_room_with_only_crates_is_stacked_with_them(maps):
             assert len(piles) >= 3, (seed, room.number)
             stores += 1
     assert stores >= 3
+
+
+@pytest.mark.slow
+def test_every_altar_stands_at_the_far_wall_over_a_wider_sweep(content):
+    """Over 300 more seeds: the altar is placed before the stairs and the lair (which took the far wall's only
+    free square, seed 1108), and in a round shrine whose far wall curves away from every square it stands on the
+    middle line against the curve (seed 1156's boss shrine)."""
+    altars = 0
+    for seed in range(1000, 1300):
+        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=4 + seed % 9)
+        drawing = draw_dungeon_map(dungeon, width_mm=64, height_mm=79, rng=sub_rng(seed, "map"), title="Map")
+        for number, item in drawing.items:
+            if item.mark == "altar":
+                assert _at_far_wall(dungeon.plan.room(number), item.box), (seed, number, item.box)
+                altars += 1
+    assert altars >= 100

@@ -120,25 +120,42 @@ def furnish(room: FreeFloor, look) -> list:
     A mark that finds no spot at all is missing from the list: the map check (tests) counts those.
     """
     items = []
+    # Columns last: a row of them takes every crossing they stand on, and they can thin out for the others.
+    marks = sorted(look.marks, key=lambda mark: (mark != "altar", mark == "columns"))
+    room.alone = len(marks) == 1  # the room's only mark may take more of its floor (a storeroom's crates)
+    # The stairs, then the lair, then the marks; but in a room with an altar the lair, the altar, then the stairs:
+    # the key sets the altar at one wall, whose only free square the stairs took (the stairs always find a spot).
+    altar = marks[:1] == ["altar"]
+    if look.boss and altar:
+        _lair(room, items)
+    if altar:
+        _place(room, marks.pop(0), items)
     if look.stairs:
         items.append(_stairs(room))
         room.drawn.append(items[-1].box)
-    if look.boss:  # the free cell nearest the middle, else any spot the skull fits
-        cells = room.by_corner()
-        at = room.take(cells[-1]) if cells else room.spot(0.8)
-        if at:
-            items.append(_skull(at if cells else (at[0] - 0.1, at[1] - 0.05)))
-            room.drawn.append(items[-1].box)
-    # Columns last: a row of them takes every crossing they stand on, and they can thin out for the others.
-    marks = sorted(look.marks, key=lambda mark: mark == "columns")
+    if look.boss and not altar:
+        _lair(room, items)
     for mark in marks:
-        room.alone = len(marks) == 1  # the room's only mark may take more of its floor (a storeroom's crates)
-        placed = PLACERS[mark](room)
-        if not placed and mark in small_marks.SMALL:
-            placed = _squeezed(room, mark)
-        items.extend(placed)
-        room.drawn.extend(item.box for item in placed)
+        _place(room, mark, items)
     return items
+
+
+def _lair(room: FreeFloor, items: list) -> None:
+    """The boss's skull in the free cell nearest the middle, else any spot it fits."""
+    cells = room.by_corner()
+    at = room.take(cells[-1]) if cells else room.spot(0.8)
+    if at:
+        items.append(_skull(at if cells else (at[0] - 0.1, at[1] - 0.05)))
+        room.drawn.append(items[-1].box)
+
+
+def _place(room: FreeFloor, mark: str, items: list) -> None:
+    """Place one mark (smaller between the others when no whole square is free) and add what was drawn to `items`."""
+    placed = PLACERS[mark](room)
+    if not placed and mark in small_marks.SMALL:
+        placed = _squeezed(room, mark)
+    items.extend(placed)
+    room.drawn.extend(item.box for item in placed)
 
 
 SQUEEZE = (0.7, 0.55, 0.42)  # sizes (in cells) tried, largest first, for a mark with no whole cell free
@@ -269,6 +286,8 @@ def _altar(room: FreeFloor) -> list:
         cells = list(pairs[0])
     elif on_far:
         cells = on_far[:1]
+    elif (curved := _against_the_curve(room, far)) is not None:
+        return [curved]
     else:  # no free square against the far wall: the wall square nearest the middle, on whichever wall it touches
         walled = sorted((c for c in room.by_corner() if room.walls(c)), key=lambda c: -room._far(c))
         if not walled:
@@ -281,6 +300,25 @@ def _altar(room: FreeFloor) -> list:
 
 
 CRATE_FLOOR = 5  # a room's only mark, crates stack a pile for every this many free squares (two piles at least)
+
+
+def _against_the_curve(room: FreeFloor, far: str):
+    """An altar a square long on the room's middle line, as near the far wall as the floor lets it: a round shrine's
+    far wall may curve away from every square along it. None when the middle line has no room for it."""
+    p, (cx, cy) = room.placed, room.centre
+    half, depth = 0.4, small_marks.SLAB_DEPTH
+    start = {"N": p.y, "S": p.y + p.h, "W": p.x, "E": p.x + p.w}[far]
+    inward = sum(INWARD[far])  # +1 from a north or west wall, -1 from a south or east one
+    for k in range(int(min(p.w, p.h) / 2 / 0.05)):
+        edge = start + inward * (small_marks.SLAB_OFF + k * 0.05)  # the slab's side toward the wall
+        near, back = sorted((edge, edge + inward * depth))
+        box = (cx - half, near, cx + half, back) if far in ("N", "S") else (near, cy - half, back, cy + half)
+        if all(inside(corner, room.floor) for corner in _corners_of(box)) and not any(
+                b[0] < box[2] + 0.05 and box[0] < b[2] + 0.05 and b[1] < box[3] + 0.05 and box[1] < b[3] + 0.05
+                for b in room.boxes):
+            room.block(*box)
+            return Furnishing("altar", box, small_marks.altar_in(box, far))
+    return None
 
 
 def _crates(room: FreeFloor) -> list:
