@@ -14,21 +14,30 @@ import random
 
 STEP = 0.5          # cells between wall points
 DOOR_FLAT = 0.6     # cells of straight wall either side of a door (past the square-wide passage's mouth)
-INSET = (0.06, 0.42)  # how far a wall point is pulled in, in cells
+INSET = (0.06, 0.3)  # how far a wall point is pulled in, in cells, at random point by point (the rough rock)
 CORNER = 0.55       # corners are cut deeper, so no cave looks like a box
+# Bays and bulges: a slow wave round the wall (two and three swells, random phase) pulls it in up to this share
+# of the room's shorter side, so a cave has lobes, not only a rough edge round a box. It fades out over
+# LOBE_FADE cells toward each door, which stays on its straight stretch.
+LOBE, LOBE_MAX, LOBE_FADE = 0.16, 0.7, 1.0
 
 
 def cave_outline(x: float, y: float, w: float, h: float, doors, rng: random.Random) -> tuple:
     """Control points of the cave wall (clockwise from the top-left); `doors` are (x, y) points on the rectangle."""
     cx, cy = x + w / 2, y + h / 2
+    phase = (rng.random() * 2 * math.pi, rng.random() * 2 * math.pi)
+    depth = min(LOBE_MAX, LOBE * min(w, h))
     points = []
     for px, py in _perimeter(x, y, w, h, doors):
-        near_door = any(math.hypot(px - dx, py - dy) <= DOOR_FLAT + 1e-9 for dx, dy in doors)
-        if near_door:
+        door = min((math.hypot(px - dx, py - dy) for dx, dy in doors), default=math.inf)
+        if door <= DOOR_FLAT + 1e-9:
             points.append((px, py))
             continue
         corner = min(math.hypot(px - qx, py - qy) for qx, qy in ((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
+        angle = math.atan2(py - cy, px - cx)
+        swell = 0.5 + 0.3 * math.sin(2 * angle + phase[0]) + 0.2 * math.sin(3 * angle + phase[1])  # 0 to 1
         inset = INSET[0] + rng.random() * (INSET[1] - INSET[0])
+        inset += depth * swell * min(1.0, (door - DOOR_FLAT) / LOBE_FADE)
         if corner < 0.75:
             inset += CORNER * (0.75 - corner) / 0.75
         length = math.hypot(px - cx, py - cy)

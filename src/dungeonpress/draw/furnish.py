@@ -38,6 +38,7 @@ class FreeFloor:
         self.centre = (x + w / 2, y + h / 2)
         self.boxes = []  # everything reserved so far: number, thresholds, marks
         self.drawn = []  # the boxes of the marks drawn so far (columns keep clear of them)
+        self.alone = False  # whether the mark being placed is the room's only one
         self.free = []
         for j in range(h):
             for i in range(w):
@@ -46,8 +47,12 @@ class FreeFloor:
                 mx, my = cell[0] + 0.5, cell[1] + 0.5
                 if all(inside((mx + (qx - mx) * 0.8, my + (qy - my) * 0.8), floor) for qx, qy in _corners(cell)):
                     self.free.append(cell)
+        # Among equally good cells (the four corners of a room, say) the dice choose: sorted by place alone,
+        # every room put its first pair of marks in its two top corners.
+        self.lot = {cell: rng.random() for cell in self.free}
         nx, ny = NUMBER_HALF
-        self.block(self.centre[0] - nx, self.centre[1] - ny, self.centre[0] + nx, self.centre[1] + ny)
+        self.number = (self.centre[0] - nx, self.centre[1] - ny, self.centre[0] + nx, self.centre[1] + ny)
+        self.block(*self.number)
         for door in placed.doors:  # the threshold inside each door
             dx, dy = INWARD[door.side]
             cx, cy = door.x + dx * 0.5, door.y + dy * 0.5
@@ -93,7 +98,7 @@ class FreeFloor:
 
     def by_corner(self) -> list:
         """Free cells, those in corners and against walls first."""
-        return sorted(self.free, key=lambda c: (-len(self.walls(c)), self._far(c)))
+        return sorted(self.free, key=lambda c: (-len(self.walls(c)), round(self._far(c), 9), self.lot[c]))
 
     def _far(self, cell) -> float:
         return -math.hypot(cell[0] + 0.5 - self.centre[0], cell[1] + 0.5 - self.centre[1])
@@ -115,23 +120,42 @@ def furnish(room: FreeFloor, look) -> list:
     A mark that finds no spot at all is missing from the list: the map check (tests) counts those.
     """
     items = []
+    # Columns last: a row of them takes every crossing they stand on, and they can thin out for the others.
+    marks = sorted(look.marks, key=lambda mark: (mark != "altar", mark == "columns"))
+    room.alone = len(marks) == 1  # the room's only mark may take more of its floor (a storeroom's crates)
+    # The stairs, then the lair, then the marks; but in a room with an altar the lair, the altar, then the stairs:
+    # the key sets the altar at one wall, whose only free square the stairs took (the stairs always find a spot).
+    altar = marks[:1] == ["altar"]
+    if look.boss and altar:
+        _lair(room, items)
+    if altar:
+        _place(room, marks.pop(0), items)
     if look.stairs:
         items.append(_stairs(room))
         room.drawn.append(items[-1].box)
-    if look.boss:  # the free cell nearest the middle, else any spot the skull fits
-        cells = room.by_corner()
-        at = room.take(cells[-1]) if cells else room.spot(0.8)
-        if at:
-            items.append(_skull(at if cells else (at[0] - 0.1, at[1] - 0.05)))
-            room.drawn.append(items[-1].box)
-    # Columns last: a row of them takes every crossing they stand on, and they can thin out for the others.
-    for mark in sorted(look.marks, key=lambda mark: mark == "columns"):
-        placed = PLACERS[mark](room)
-        if not placed and mark in small_marks.SMALL:
-            placed = _squeezed(room, mark)
-        items.extend(placed)
-        room.drawn.extend(item.box for item in placed)
+    if look.boss and not altar:
+        _lair(room, items)
+    for mark in marks:
+        _place(room, mark, items)
     return items
+
+
+def _lair(room: FreeFloor, items: list) -> None:
+    """The boss's skull in the free cell nearest the middle, else any spot it fits."""
+    cells = room.by_corner()
+    at = room.take(cells[-1]) if cells else room.spot(0.8)
+    if at:
+        items.append(_skull(at if cells else (at[0] - 0.1, at[1] - 0.05)))
+        room.drawn.append(items[-1].box)
+
+
+def _place(room: FreeFloor, mark: str, items: list) -> None:
+    """Place one mark (smaller between the others when no whole square is free) and add what was drawn to `items`."""
+    placed = PLACERS[mark](room)
+    if not placed and mark in small_marks.SMALL:
+        placed = _squeezed(room, mark)
+    items.extend(placed)
+    room.drawn.extend(item.box for item in placed)
 
 
 SQUEEZE = (0.7, 0.55, 0.42)  # sizes (in cells) tried, largest first, for a mark with no whole cell free
@@ -159,8 +183,8 @@ def _columns(room: FreeFloor) -> list:
     def clear(px, py):  # the four cells round a crossing are free floor: not number, stairs or threshold
         around = [(px - 1, py - 1), (px, py - 1), (px - 1, py), (px, py)]
         r = small_marks.PILLAR[1] + 0.04  # a pillar's base and a hair: it never touches a mark drawn before it
-        return sum(1 for c in around if c in room.free) >= 2 and not any(
-            b[0] < px + r and px - r < b[2] and b[1] < py + r and py - r < b[3] for b in room.drawn)
+        return sum(1 for c in around if c in room.free) >= 2 and not any(  # nor the room's number
+            b[0] < px + r and px - r < b[2] and b[1] < py + r and py - r < b[3] for b in room.drawn + [room.number])
 
     def column(px, py):
         r = small_marks.PILLAR[1]
@@ -262,6 +286,8 @@ def _altar(room: FreeFloor) -> list:
         cells = list(pairs[0])
     elif on_far:
         cells = on_far[:1]
+    elif (curved := _against_the_curve(room, far)) is not None:
+        return [curved]
     else:  # no free square against the far wall: the wall square nearest the middle, on whichever wall it touches
         walled = sorted((c for c in room.by_corner() if room.walls(c)), key=lambda c: -room._far(c))
         if not walled:
@@ -273,10 +299,35 @@ def _altar(room: FreeFloor) -> list:
     return [Furnishing("altar", *small_marks.altar_slab(cells, far))]
 
 
+CRATE_FLOOR = 5  # a room's only mark, crates stack a pile for every this many free squares (two piles at least)
+
+
+def _against_the_curve(room: FreeFloor, far: str):
+    """An altar a square long on the room's middle line, as near the far wall as the floor lets it: a round shrine's
+    far wall may curve away from every square along it. None when the middle line has no room for it."""
+    p, (cx, cy) = room.placed, room.centre
+    half, depth = 0.4, small_marks.SLAB_DEPTH
+    start = {"N": p.y, "S": p.y + p.h, "W": p.x, "E": p.x + p.w}[far]
+    inward = sum(INWARD[far])  # +1 from a north or west wall, -1 from a south or east one
+    for k in range(int(min(p.w, p.h) / 2 / 0.05)):
+        edge = start + inward * (small_marks.SLAB_OFF + k * 0.05)  # the slab's side toward the wall
+        near, back = sorted((edge, edge + inward * depth))
+        box = (cx - half, near, cx + half, back) if far in ("N", "S") else (near, cy - half, back, cy + half)
+        if all(inside(corner, room.floor) for corner in _corners_of(box)) and not any(
+                b[0] < box[2] + 0.05 and box[0] < b[2] + 0.05 and b[1] < box[3] + 0.05 and box[1] < b[3] + 0.05
+                for b in room.boxes):
+            room.block(*box)
+            return Furnishing("altar", box, small_marks.altar_in(box, far))
+    return None
+
+
 def _crates(room: FreeFloor) -> list:
-    """Two piles of crates in the corners, each a few boxes stacked askew, the top ones over the ones below."""
+    """Piles of crates in the corners, then along the walls, each a few boxes stacked askew, the top ones over the
+    ones below: two, or in a room with nothing else (a storeroom) one for every CRATE_FLOOR free squares, up to four."""
     items = []
-    for cell in room.by_corner()[:2]:
+    piles = min(4, max(2, len(room.free) // CRATE_FLOOR)) if room.alone else 2
+    cells = room.by_corner()
+    for cell in cells[:2] + [c for c in cells[2:] if room.walls(c)][:piles - 2]:
         room.take(cell)
         items.append(Furnishing("crates", *small_marks.crate_pile(cell[0] + 0.1, cell[1] + 0.1, 0.8, room.rng)))
     return items

@@ -147,24 +147,28 @@ def scale_and_north(plan, scale_mm: float) -> str:
     # N (under one) then keep apart by moving the bar and the arrow further apart, by `push` squares.
     half_label, half_n = LABEL_EMS / 2 * label, 0.45 * letter
     push = max(0.0, half_label + half_n - 2.35)
-    need = SCALE_CELLS + 2.6 + push  # bar, a gap, the north arrow
+    # The N's middle keeps its half and a margin from the map's right edge (a cover frames the map there).
+    edge = max(0.8, half_n + 0.3)
+    need = SCALE_CELLS + 2.6 + push + edge - 0.8  # bar, a gap, the north arrow
     corner = False
     if W - ax - 0.8 >= need:  # both on the right of the way in, north in the corner
-        north_x, bar_x = W - 0.8, W - 1.8 - SCALE_CELLS - push
+        north_x, bar_x = W - edge, W - edge - 1.0 - SCALE_CELLS - push
     elif ax - 0.8 >= need:
         bar_x, north_x = 0.5, 0.5 + SCALE_CELLS + 1.3 + push
     else:  # a narrow map: the bar on the wider side, north in the top corner
         bar_x = 0.5 if ax > W / 2 else W - 0.5 - SCALE_CELLS
-        north_x = W - 0.8
+        north_x = W - edge
         corner = True
     y = H - 0.95
     cells = "".join(f'<rect class="scale{" scale-fill" if i % 2 == 0 else ""}" x="{u(bar_x + i)}" y="{u(y)}" '
                     f'width="{u(1)}" height="{u(0.22)}"/>' for i in range(SCALE_CELLS))
     # One label, centred over the bar: it stays within the bar's three squares at any size it is given.
-    words = (f'<text class="scale-text" x="{u(bar_x + SCALE_CELLS / 2)}" y="{u(y - 0.32)}" '
+    # Its baseline clears the bar by a third of its size at least: on a cover's small outline the words keep
+    # their printed size while the squares shrink, and a fixed gap in squares let the old-style 3 touch the bar.
+    words = (f'<text class="scale-text" x="{u(bar_x + SCALE_CELLS / 2)}" y="{u(y - max(0.32, 0.35 * label))}" '
              f'style="font-size:{u(label)}px">30 ft</text>')
     cap = 0.7 * letter  # the N's height: the arrow stands on it
-    ny = (0.35 + 1.3 + cap) if corner else H - 0.35
+    ny = (0.35 + 1.3 + cap) if corner else H - max(0.35, 0.3 * letter)  # off the bottom edge (a cover's frame)
     tip = ny - cap - 0.2
     north = (f'<path class="north" d="M{u(north_x)} {u(tip - 0.95)}L{u(north_x + 0.32)} {u(tip)}'
              f'L{u(north_x)} {u(tip - 0.2)}L{u(north_x - 0.32)} {u(tip)}Z"/>'

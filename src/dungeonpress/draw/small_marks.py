@@ -70,6 +70,16 @@ def altar_slab(cells, wall: str) -> tuple:
     return (x0, y0, x1, y1), _slab(x0, y0, x1, y1, candles)
 
 
+def altar_in(box, wall: str) -> str:
+    """The SVG of an altar slab filling `box` (x0, y0, x1, y1), its long side along `wall`, a candle at each end."""
+    x0, y0, x1, y1 = box
+    if wall in ("N", "S"):
+        candles = ((x0 + 0.14, (y0 + y1) / 2), (x1 - 0.14, (y0 + y1) / 2))
+    else:
+        candles = (((x0 + x1) / 2, y0 + 0.14), ((x0 + x1) / 2, y1 - 0.14))
+    return _slab(x0, y0, x1, y1, candles)
+
+
 def _slab(x0, y0, x1, y1, candles) -> str:
     """A stone slab with its top's edge drawn inside it, and candles on it."""
     inset = min(0.07, (x1 - x0) / 6, (y1 - y0) / 6)

@@ -230,10 +230,16 @@ def _numbering(plan: _Plan) -> list:
 def _geometry(plan: _Plan, specs, rng) -> FloorPlan:
     """Turn the slot plan into cell rectangles, door points and corridor polylines."""
     # 1. Room sizes (long rooms may lie either way), then column widths and row heights from them.
+    numbers = {index: n for n, index in enumerate(_numbering(plan), start=1)}
     size = {}
     for index in plan.order:
         w, h = specs[index].width, specs[index].height
         size[index] = (h, w) if w != h and d(rng, 2) == 2 else (w, h)
+        if specs[index].shape == "round" and w != h:
+            # A shrine's altar stands at the wall across from its way in: that wall is the long one, so a
+            # door through it (kept off the rounded corners) still leaves the altar a square of it.
+            long, short = max(w, h), min(w, h)
+            size[index] = (long, short) if _way_in(plan, index, numbers) in ("N", "S") else (short, long)
     cols = sorted({c for c, _ in plan.at})
     rows = sorted({r for _, r in plan.at})
     col_w = {c: max(size[i][0] for (cc, _), i in plan.at.items() if cc == c) + BEFORE + AFTER for c in cols}
@@ -256,7 +262,6 @@ def _geometry(plan: _Plan, specs, rng) -> FloorPlan:
         rect[index] = (col_x[c] + ox, row_y[r] + oy, w, h)
 
     # 3. Doors and corridors: neighbours share one door cell when their walls overlap (a straight corridor).
-    numbers = {index: n for n, index in enumerate(_numbering(plan), start=1)}
     door_at, corridors = {}, []
     for index in plan.order:
         for side in SIDES:
@@ -264,7 +269,7 @@ def _geometry(plan: _Plan, specs, rng) -> FloorPlan:
             if isinstance(target, int) and side in ("E", "S"):
                 corridors.append(_join(index, side, target, rect, door_at, numbers, col_x, row_y, plan, rng))
             elif target in (_DEAD, _OUT):
-                corridors.append(_stub(index, side, target, rect, door_at, numbers, height, rng, specs[index].shape))
+                corridors.append(_stub(index, side, target, rect, door_at, numbers, height, rng))
 
     # 4. Rooms in key order, with depth and doors.
     depth = plan.depths()
@@ -289,15 +294,24 @@ def _geometry(plan: _Plan, specs, rng) -> FloorPlan:
                   width=width, height=height)
 
 
-def _cells(rect, side: str, shape: str = "rect") -> range:
-    """The cell offsets along the wall on `side` a door may take.
+def _way_in(plan: _Plan, index: int, numbers: dict) -> str:
+    """The side of room `index` a delver comes in by: the entrance, else its door to the lowest-numbered room."""
+    def rank(side):
+        target = plan.doors[index][side]
+        return 0 if target == _OUT else numbers[target] if isinstance(target, int) else len(numbers) + 1
+    return min(plan.doors[index], key=rank)
 
-    A round room's wall curves away at its corners: its doors keep off the corner cells (where the
-    wall has three or more), so each passage meets a straight stretch of wall and the curve stays.
+
+def _cells(rect, side: str) -> range:
+    """The cell offsets along the wall on `side` a door may take: never a corner cell where the wall has three or more.
+
+    A door in a corner cell puts its passage flush with the next wall, so the passage reads as that
+    wall running on (and a round room's wall curves away there): doors sit mid-wall, and each passage
+    leaves its wall straight out, a square clear of the corner. A two-cell wall has only corner cells.
     """
     _, _, w, h = rect
     length = w if side in ("N", "S") else h
-    return range(1, length - 1) if shape == "round" and length >= 3 else range(length)
+    return range(1, length - 1) if length >= 3 else range(length)
 
 
 def _door_point(rect, side: str, cell: int) -> tuple:
@@ -312,7 +326,7 @@ def _join(a, side, b, rect, door_at, numbers, col_x, row_y, plan, rng) -> Corrid
     axis = 1 if side == "E" else 0  # the coordinate along the wall
     lo = max(ra[axis], rb[axis])
     hi = min(ra[axis] + ra[axis + 2], rb[axis] + rb[axis + 2])
-    cells_a, cells_b = _cells(ra, side, plan.specs[a].shape), _cells(rb, OPPOSITE[side], plan.specs[b].shape)
+    cells_a, cells_b = _cells(ra, side), _cells(rb, OPPOSITE[side])
     shared = [c for c in range(lo, hi) if c - ra[axis] in cells_a and c - rb[axis] in cells_b]
     if shared:  # a cell both walls may open: a straight passage
         at = pick(rng, shared)
@@ -333,9 +347,9 @@ def _join(a, side, b, rect, door_at, numbers, col_x, row_y, plan, rng) -> Corrid
     return Corridor(start, end, _simplify(points))
 
 
-def _stub(index, side, target, rect, door_at, numbers, height, rng, shape="rect") -> Corridor:
+def _stub(index, side, target, rect, door_at, numbers, height, rng) -> Corridor:
     """A dead-end passage one cell long, or the entrance passage running to the bottom edge."""
-    cell = pick(rng, _cells(rect[index], side, shape))
+    cell = pick(rng, _cells(rect[index], side))
     point = _door_point(rect[index], side, cell)
     door_at[(index, side)] = point
     if target == _OUT:
