@@ -506,13 +506,28 @@ def test_the_longest_keys_keep_their_oracle_answers_and_every_entry_whole(conten
 
 
 @pytest.mark.slow  # lays whole zines out
-def test_compact_answers_that_do_not_fit_leave_the_page_to_its_rules(content, monkeypatch):
-    """Where the answers would push the oracle page's rules over (here: thirty rows), the same fit is laid out
-    without them ("bare"), before any fit that lets an entry turn the page."""
+@pytest.mark.parametrize("snug,fits,rows", [(2, ["crowded", "snug"], 2), (30, ["crowded", "snug", "bare"], 0)])
+def test_compact_answers_that_do_not_fit_leave_the_page_to_its_rules(content, monkeypatch, snug, fits, rows):
+    """Where the answers would push the oracle page's rules over (here: thirty rows), the same fit is laid out with
+    fewer ("snug"), then without them ("bare"), before any fit that lets an entry turn the page."""
     monkeypatch.setattr(product, "CROWDED_ORACLE_ROWS", 30)
-    fits = laid_out_fits(monkeypatch)
+    monkeypatch.setattr(product, "SNUG_ORACLE_ROWS", snug)
+    laid_out = laid_out_fits(monkeypatch)
     ctx = build.context_for(content, seed=22)
     pages = reader(product.zine_pages(ctx, product.roll_dungeon(ctx, 22, 8), 22, 8, "a4"))
-    assert fits == ["crowded", "bare"] and len(pages.pages) == 8
+    assert laid_out == fits and len(pages.pages) == 8
     oracle = pages.pages[6].extract_text()
-    assert not re.search(r"Plain\s+Advantage", oracle) and "Doors, Puzzles and the End" in oracle and "Twists" in oracle
+    assert bool(re.search(r"Plain\s+Advantage", oracle)) == bool(rows)
+    assert len(re.findall(r"(?:Yes|No)(?:, (?:and|but)…)?", oracle.split("Twists")[0])) == 3 * rows
+    assert "Doors, Puzzles and the End" in oracle and "Twists" in oracle
+
+
+@pytest.mark.slow  # lays whole zines out
+def test_the_dyslexia_themes_wider_letters_keep_two_rows_of_answers(content, monkeypatch):
+    """Three compact rows run seed 22's oracle page over in Atkinson's wider letters (A4): two are printed."""
+    laid_out = laid_out_fits(monkeypatch)
+    ctx = build.context_for(content, seed=22, theme="dyslexia-friendly")
+    pages = reader(product.zine_pages(ctx, product.roll_dungeon(ctx, 22, 8), 22, 8, "a4"))
+    assert laid_out == ["crowded", "snug"] and len(pages.pages) == 8
+    oracle = pages.pages[6].extract_text()
+    assert len(re.findall(r"(?:Yes|No)(?:, (?:and|but)…)?", oracle.split("Twists")[0])) == 3 * product.SNUG_ORACLE_ROWS
