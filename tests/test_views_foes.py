@@ -127,6 +127,7 @@ def test_a_tag_is_as_tall_as_its_lines_beside_the_label_column():
     card = {"tags": [{"label": "Concept", "text": "Thieving Swarm"}, {"label": "Skills", "text": "word " * 30}],
             "flavour": ""}
     line = 10 * views.PT * views.LEADING
-    beside = views._lines("word " * 30, 62.0 - views.LABEL_COL_MM, 10)
+    beside = views._lines("word " * 30, 62.0 - views.label_column_mm(10), 10)
+    assert views.label_column_mm(11) > views.label_column_mm(9)  # the labels' column grows with the type
     assert beside > views._lines("word " * 30, 62.0, 10)  # the words run in the narrower column
     assert views.text_height(card, 62.0, 10) == pytest.approx(2 * views.TAG_GAP_MM + (1 + beside) * line)
