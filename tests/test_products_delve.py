@@ -151,3 +151,36 @@ def test_an_appendix_letter_and_based_on_never_part_at_a_line_end(built):
         assert any("Appendix" in line for line in lines) or name == "delve-1234.pdf"
         for line in lines:
             assert not re.search(r"\bAppendix$|\bbased$", line), (name, line)
+
+
+# ---------------------------------------------------------------- the way out's page: its room holds a grid to map on
+# (seed 1234's log ended half-way down its fourth page, the rest white)
+
+def test_the_grid_fills_the_room_under_the_way_out_and_a_little_room_is_left_white():
+    from dungeonpress.pdf import PageMeasure
+    height = 210 * product.PX_PER_MM  # an A5 page, in CSS px
+    ends_at = {mm: (PageMeasure(height, {"delve-way-out": (10.0, mm * product.PX_PER_MM)}),) for mm in (100, 170)}
+    assert product.log_map_height(ends_at[100]) == f"{210 - 100 - product.LOG_FOOT_MM - product.MAP_GAP_MM:.2f}mm"
+    assert product.log_map_height(ends_at[170]) == ""  # 22 mm: less than MIN_MAP_MM
+    assert product.log_map_height((PageMeasure(height, {}),)) == ""
+
+
+@pytest.mark.slow
+def test_the_delve_logs_last_page_maps_as_you_go_down_to_its_foot(built):
+    (_, outputs), _ = built
+    pages = PdfReader(io.BytesIO(outputs["delve-1234.pdf"])).pages
+    assert len(pages) == 4
+    last = pages[-1].extract_text()
+    assert "MAP AS YOU GO" in last.upper() and last.upper().index("THE WAY OUT") < last.upper().index("MAP AS YOU GO")
+    assert all("MAP AS YOU GO" not in page.extract_text().upper() for page in pages[:-1])
+
+
+@pytest.mark.slow  # lays a whole kit out with a long log
+def test_a_delver_who_does_not_map_gets_lines_for_notes_under_the_way_out(content):
+    ctx = build.context_for(content, seed=1234)
+    outputs = {o.name: o.data for o in product.build_delve(ctx, product.DelveOptions(no_map=True))}
+    pages = PdfReader(io.BytesIO(outputs["delve-1234.pdf"])).pages
+    way_out = next(page.extract_text() for page in pages if "The way out" in page.extract_text()
+                   or "THE WAY OUT" in page.extract_text().upper())
+    assert "NOTES" in way_out.upper() and "MAP AS YOU GO" not in way_out.upper()
+    assert len(pages) % 4 == 0

@@ -456,3 +456,78 @@ def test_a_long_key_in_wide_letters_stays_eight_pages(content, seed, paper, them
     text = [" ".join(page.extract_text().split()) for page in pages]
     assert sum(page.count(NOTE) for page in text) == 1
     assert sum(page.count("Exits") for page in text[2:5]) == rooms
+
+
+# The crowded zine (the longest keys) keeps its pre-rolled oracle answers: compact, three rows, on the oracle page
+# with the rule its key pages have no room for, every key entry whole on one page. Seeds ranked by key length
+# over 1-400 and laid out: all of these take the crowded fit (on main its answers were left out).
+CROWDED_KEYS = [(22, "a4"), (82, "a4"), (334, "a4"), (195, "letter"), (349, "letter"), (31337, "letter")]
+
+
+def laid_out_fits(monkeypatch) -> list:
+    """The fit of every whole zine laid out from here on (probes left out), in order."""
+    fits, real = [], product.zine_html
+
+    def spy(*args, **kwargs):
+        if not kwargs.get("probe"):
+            fits.append(args[5] if len(args) > 5 else kwargs.get("fit", "whole"))
+        return real(*args, **kwargs)
+    monkeypatch.setattr(product, "zine_html", spy)
+    return fits
+
+
+@pytest.mark.slow  # renders three zines' HTML with their maps
+def test_a_crowded_zine_prints_compact_answers_and_a_bare_one_none(content):
+    ctx = build.context_for(content, seed=22)
+    dungeon = product.roll_dungeon(ctx, 22, 8)
+    crowded = product.zine_html(ctx, dungeon, 22, 8, "a4", "crowded")
+    oracle = crowded.split('id="zine-oracle"')[1].split("</table>")[0]
+    assert 'class="oracle compact"' in oracle and oracle.count('<span class="box">') == product.CROWDED_ORACLE_ROWS == 3
+    assert 'class="dice"' not in oracle  # the dice are left out, so each answer keeps to one line
+    assert "z-rule-doors-puzzles-and-the-end" in crowded.split('id="zine-oracle"')[1]
+    bare = product.zine_html(ctx, dungeon, 22, 8, "a4", "bare")
+    assert 'class="oracle' not in bare.split('id="zine-oracle"')[1] and "Twists" in bare.split('id="zine-oracle"')[1]
+    whole = product.zine_html(ctx, dungeon, 22, 8, "a4", "whole")
+    assert whole.split('id="zine-oracle"')[1].count('<span class="box">') >= 6 and "compact" not in whole
+
+
+@pytest.mark.slow  # lays whole zines out
+@pytest.mark.parametrize("seed,paper", CROWDED_KEYS)
+def test_the_longest_keys_keep_their_oracle_answers_and_every_entry_whole(content, monkeypatch, seed, paper):
+    fits = laid_out_fits(monkeypatch)
+    ctx = build.context_for(content, seed=seed)
+    pages = reader(product.zine_pages(ctx, product.roll_dungeon(ctx, seed, 8), seed, 8, paper))
+    assert len(pages.pages) == 8 and fits[-1] == "crowded"  # not "turning" or "split": no entry turns the page
+    oracle = pages.pages[6].extract_text()
+    assert re.search(r"Plain\s+Advantage\s+Disadvantage", oracle)
+    answers = re.findall(r"(?:Yes|No)(?:, (?:and|but)…)?", oracle.split("Disadvantage", 1)[1].split("Twists")[0])
+    assert len(answers) == 3 * product.CROWDED_ORACLE_ROWS
+    assert "Doors, Puzzles and the End" in oracle and "Twists" in oracle
+
+
+@pytest.mark.slow  # lays whole zines out
+@pytest.mark.parametrize("snug,fits,rows", [(2, ["crowded", "snug"], 2), (30, ["crowded", "snug", "bare"], 0)])
+def test_compact_answers_that_do_not_fit_leave_the_page_to_its_rules(content, monkeypatch, snug, fits, rows):
+    """Where the answers would push the oracle page's rules over (here: thirty rows), the same fit is laid out with
+    fewer ("snug"), then without them ("bare"), before any fit that lets an entry turn the page."""
+    monkeypatch.setattr(product, "CROWDED_ORACLE_ROWS", 30)
+    monkeypatch.setattr(product, "SNUG_ORACLE_ROWS", snug)
+    laid_out = laid_out_fits(monkeypatch)
+    ctx = build.context_for(content, seed=22)
+    pages = reader(product.zine_pages(ctx, product.roll_dungeon(ctx, 22, 8), 22, 8, "a4"))
+    assert laid_out == fits and len(pages.pages) == 8
+    oracle = pages.pages[6].extract_text()
+    assert bool(re.search(r"Plain\s+Advantage", oracle)) == bool(rows)
+    assert len(re.findall(r"(?:Yes|No)(?:, (?:and|but)…)?", oracle.split("Twists")[0])) == 3 * rows
+    assert "Doors, Puzzles and the End" in oracle and "Twists" in oracle
+
+
+@pytest.mark.slow  # lays whole zines out
+def test_the_dyslexia_themes_wider_letters_keep_two_rows_of_answers(content, monkeypatch):
+    """Three compact rows run seed 22's oracle page over in Atkinson's wider letters (A4): two are printed."""
+    laid_out = laid_out_fits(monkeypatch)
+    ctx = build.context_for(content, seed=22, theme="dyslexia-friendly")
+    pages = reader(product.zine_pages(ctx, product.roll_dungeon(ctx, 22, 8), 22, 8, "a4"))
+    assert laid_out == ["crowded", "snug"] and len(pages.pages) == 8
+    oracle = pages.pages[6].extract_text()
+    assert len(re.findall(r"(?:Yes|No)(?:, (?:and|but)…)?", oracle.split("Twists")[0])) == 3 * product.SNUG_ORACLE_ROWS

@@ -56,6 +56,9 @@ def test_bestiary_deck_has_every_creature_with_luck_and_an_oracle_and_twist_card
         blanks = -cards % per_sheet  # the last sheet is made whole with blank foe cards, each with its Luck track
         assert len(re.findall(r"^Luck\s*$", text, re.M)) == len(content.creatures) + blanks
         assert "Chance higher" in text and "Alters the location" in text
+        # a stat block: every creature's tag reads on one line with its label, the label first
+        tags = sum(len(views.creature_card(creature)["tags"]) for creature in content.creatures)
+        assert len(re.findall(r"^(?:Concept|Skills|Frailty|Gear|Goal|Motive|Nemesis) \S", text, re.M)) == tags
 
 
 @pytest.mark.slow

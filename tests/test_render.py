@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from dungeonpress import render
@@ -51,6 +53,28 @@ def test_a_short_worked_example_stays_whole_and_a_long_one_may_break(templates):
     assert "keep example" not in html
     html, _ = render.render_chapter(templates, chapter.replace("Example of Exploring", "Exploring further"), "c1", [])
     assert "keep example" not in html
+
+
+@pytest.mark.parametrize("quote", ["> [!aside]\n> **On one hand.**\n>\n> 1. Roll.\n", "> [!aside] **On one hand.**\n>\n> 1. Roll.\n"])
+def test_an_aside_is_a_blockquote_of_its_own_kind_and_an_example_stays_plain(templates, quote):
+    """`> [!aside]` (on its own line or before the title) marks the quote an aside and is not printed."""
+    html, _ = render.render_chapter(templates, f"## Play\n\n> Solis rolls a 5.\n\n{quote}", "c1", [])
+    assert html.count("<blockquote>") == 1 and html.count('<blockquote class="aside">') == 1
+    aside = html.split('<blockquote class="aside">')[1]
+    assert aside.startswith("\n<p><strong>On one hand.</strong></p>") and "[!aside]" not in html
+    assert "<li>Roll.</li>" in aside
+
+
+def test_the_rulebooks_asides_are_marked_and_its_worked_examples_are_not(content, templates):
+    """The summaries that end chapters and the designer's note are asides; no quote that tells play is."""
+    asides, examples = [], []
+    for chapter in content.book.chapters:
+        prose = "\n".join(line for line in chapter.text.splitlines() if not render.DIRECTIVE_LINE.match(line.strip()))
+        html, _ = render.render_chapter(templates, prose, "c", [])
+        asides += re.findall(r'<blockquote class="aside">\n<p><strong>([^<]+)</strong>', html)
+        examples += re.findall(r"<blockquote>\n<p>(.{0,40})", html)
+    assert asides == ["Designer’s note.", "The game on one hand.", "The generator on one hand.", "A creature of your own."]
+    assert len(examples) > 10 and not any("on one hand" in text for text in examples)
 
 
 def test_a_missing_block_is_a_bug_not_a_silent_gap(templates):

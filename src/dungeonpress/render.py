@@ -74,6 +74,35 @@ def _seal_links(state) -> None:
 
 _MD.core.ruler.push("dungeonpress_seal_links", _seal_links)
 
+# An aside (a chapter's summary "on one hand", a designer's note) is a blockquote that opens with `[!aside]`, as
+# GitHub marks its alerts; worked examples are plain blockquotes. The two share a box shape but not a style, so a
+# reader can tell "how it plays out" from "what to remember" at a glance (book.css: blockquote.aside).
+_ASIDE_MARK = "[!aside]"
+
+
+def _mark_asides(state) -> None:
+    """Core rule: give a blockquote that opens with `[!aside]` the class "aside" and drop the mark."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens[:-2]):
+        if token.type != "blockquote_open" or tokens[index + 1].type != "paragraph_open":
+            continue
+        inline = tokens[index + 2]
+        children = inline.children or []
+        if inline.type != "inline" or not children or children[0].type != "text" \
+                or not children[0].content.startswith(_ASIDE_MARK):
+            continue
+        token.attrSet("class", "aside")
+        children[0].content = children[0].content[len(_ASIDE_MARK):].lstrip()
+        if not children[0].content:  # the mark on a line of its own: drop its line break too
+            children = children[1:]
+            if children and children[0].type in ("softbreak", "hardbreak"):
+                children = children[1:]
+        inline.children = children
+        inline.content = inline.content[len(_ASIDE_MARK):].lstrip()
+
+
+_MD.core.ruler.push("dungeonpress_asides", _mark_asides)
+
 DIRECTIVE_LINE = re.compile(r"^\[\[\s*(\w+)(?:\s+([\w-]+))?\s*\]\]\s*$")
 _PLACEHOLDER = "DPDIRECTIVE{}X"
 

@@ -20,8 +20,13 @@ PAGES = 8
 # last page; "crowded" is for the longest keys (the product moves a rule off the key's pages), and "split", where a
 # key entry may turn the page between its paragraphs, the last resorts: "turning" (the aids on a page of their own,
 # the rules after the key: seed 13 on A4) and then "split" (packed and crowded too).
-FITS = ("whole", "flowing", "dense", "tight", "packed", "crowded", "turning", "split")
-PACKED = ("packed", "crowded", "split")  # the fits whose aids page opens on the key's last page (it spans two)
+FITS = ("whole", "flowing", "dense", "tight", "packed", "crowded", "snug", "bare", "turning", "split")
+PACKED = ("packed", "crowded", "snug", "bare", "split")  # the fits whose aids page opens on the key's last page
+# The crowded fit prints its pre-rolled answers compact on the oracle page, which the probe does not lay out; where
+# they leave the page's rules no room (a theme with larger or wider letters) the whole layout finds it, and the same
+# fit with fewer answers ("snug"), then none ("bare": the twists and the d6s stay) is taken, before any fit that
+# turns an entry's page. The three share one probe: they differ only on the oracle page.
+BARE = {"crowded": "snug", "snug": "bare"}
 # The cover, map, oracle and back pages: one page each in every fit (the full layout checks it); a probe
 # lays out one empty page in place of the cover and map, leaves the oracle out and lays the back page out
 # itself (PROBED), as its length follows the fit's type.
@@ -85,6 +90,9 @@ def fit_zine(render, lay_out, rules: ZineRules, problem: str):
 
     def probed(fit: str) -> tuple:
         """(the probe's measures, pages the zine will have) of `fit`, laid out once."""
+        plain = next((full for full, bare in BARE.items() if bare == fit), None)
+        if plain in rules.fits:  # a barer fit's probe is its fuller fit's (the probe leaves the oracle page out)
+            return probed(plain)
         if fit not in fits:
             probe = pdf.measure(lay_out(render(Candidate(fit, probe=True))))
             back = len(anchor_pages(probe).get("zine-back", ()))  # 0 for a product whose probe has no back page
@@ -105,6 +113,10 @@ def fit_zine(render, lay_out, rules: ZineRules, problem: str):
     turns = balanced_turns(probe, rules) if fit == "whole" else []
     rendered = lay_out(render(Candidate(fit, tuple(turns), gaps=foot_gaps(probe, rules))))
     measured = pdf.measure(rendered)
+    while fit in BARE and BARE[fit] in rules.fits and overflowing_pages(measured, rules) == ["oracle"]:
+        fit = BARE[fit]  # its probe is the crowded one's: they differ only on the oracle page
+        rendered = lay_out(render(Candidate(fit, gaps=foot_gaps(probe, rules))))
+        measured = pdf.measure(rendered)
     if len(measured) - len(spare_pages(measured)) != expected or overflowing_pages(measured, rules):
         rendered = by_trial(render, lay_out, rules)
         measured = pdf.measure(rendered)

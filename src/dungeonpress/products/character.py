@@ -12,6 +12,7 @@ from dungeonpress.generate.paperogue_character import generate_paperogue_charact
 from dungeonpress.products import options
 from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output
 from dungeonpress.products.dungeon import delve_rules
+from dungeonpress.views.oracle import oracle_odds_view
 from dungeonpress.products.sheet import GAMES, PAPERS, TABLES as SHEET_TABLES, sheet_pdf
 from dungeonpress.views import data as data_views
 from dungeonpress.views.sheet import SPACE, dungeoneer_view, paperogue_view
@@ -28,6 +29,8 @@ class CharacterOptions(options.Options):
     format: str | None = options.output_format(FORMATS, help="pdf or json (default: both)")
     paper: str | None = options.paper(help="paper size of the PDF (default: a4)", choices=PAPERS)
 
+
+NO_ROOM_FOR_ODDS = ("dyslexia-friendly",)  # themes whose rules page the delve rules fill alone
 
 def build_characters(ctx: BuildContext, opts: CharacterOptions) -> list[Output]:
     """Pre-rolled characters: N filled sheets in one PDF, and the same characters as JSON."""
@@ -51,8 +54,11 @@ def build_characters(ctx: BuildContext, opts: CharacterOptions) -> list[Output]:
                       for n, c in enumerate(characters, start=1)]
             # The sheets name the Oracle, tags, twists, Harm & Luck, Stress and Fatigue: a page after them says
             # what each is (the delve rules every pre-rolled dungeon prints), so the stack plays as printed.
+            # On A4 and Letter the rules fill half the page: the oracle's exact odds take the room left (A5's one
+            # column has none; nor has the dyslexia theme's wider type, where the odds ran onto a page of their own).
+            odds = oracle_odds_view() if paper != "a5" and ctx.theme not in NO_ROOM_FOR_ODDS else None
             data = sheet_pdf(ctx, "sheet_dungeoneer.html.j2", paper, False, sheets, f"Pre-rolled delvers, seed {ctx.seed}",
-                             rules=delve_rules(ctx, "c"))
+                             rules=delve_rules(ctx, "c"), odds=odds)
         else:
             sheets = [paperogue_view(ctx.content, layout, c, kicker=f"Pre-rolled rogue {n} · seed {ctx.seed}",
                                      legend="Grey numbers: the rolls", anchor=f"sheet-{n}")

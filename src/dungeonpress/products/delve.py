@@ -28,7 +28,8 @@ class DelveOptions(options.Options):
 
 def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     """The procedure card with appendices and blank turn log, and one pre-rolled delve log."""
-    from dungeonpress.paginate import pages  # loaded when a product is made, not for --help
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
+    from dungeonpress.paginate import pages
     # 1. Check that the content has every table, column and monster line the procedure rolls on.
     turns, light, mapping = opts.turns, opts.light, not opts.no_map
     delve.check_content(ctx.content)
@@ -53,13 +54,37 @@ def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     # laid out again with just the notes it needs, so its "page n of m" counts the pages printed.
     log_view = delve_view(rolled, seed)
     rendered = layout(ctx, html_from_template(ctx, "delve_log.html.j2", delve=log_view, notes_pages=[]))
-    if rendered.page_count > 4 and rendered.page_count % 4:
-        notes = notes_view(-rendered.page_count % 4)
-        rendered = layout(ctx, html_from_template(ctx, "delve_log.html.j2", delve=log_view, notes_pages=notes))
+    notes = notes_view(-rendered.page_count % 4) if rendered.page_count > 4 and rendered.page_count % 4 else []
+    # The way out ends the log part-way down its page: the room left takes a grid to map on (laid out again with
+    # it, the page count kept; else without), so the last page is not left half white.
+    map_height = log_map_height(pdf.measure(rendered))
+    if notes or map_height:
+        again = layout(ctx, html_from_template(ctx, "delve_log.html.j2", delve=log_view, notes_pages=notes,
+                                               map_height=map_height))
+        if map_height and again.page_count != rendered.page_count + len(notes):
+            again = layout(ctx, html_from_template(ctx, "delve_log.html.j2", delve=log_view, notes_pages=notes))
+        rendered = again
     log = write(ctx, pages.pad_to_multiple(rendered, 4, f"delve-{seed}.pdf") if rendered.page_count > 4 else rendered)
     ctx.tick(2, 2, "delve done")
     return [Output("solo-procedure.pdf", card), Output("solo-procedure-card.pdf", card_only),
             Output(f"delve-{seed}.pdf", log)]
+
+
+LOG_FOOT_MM = 13.0  # delve.css: the log page's bottom margin
+MAP_GAP_MM = 5.0  # the grid's margin above it and a little to spare
+MIN_MAP_MM = 30.0  # less room than this is left white: a grid this small maps nothing
+PX_PER_MM = 96 / 25.4
+
+
+def log_map_height(measured) -> str:
+    """The height (a CSS length) of the grid that fills the room under the way out on its page, or "" if too little."""
+    from dungeonpress.paginate.pages import anchor_boxes  # loaded when a product is made, not for --help
+    where = anchor_boxes(measured).get("delve-way-out")
+    if where is None:
+        return ""
+    page, _, bottom = where
+    room_mm = (measured[page].height - bottom) / PX_PER_MM - LOG_FOOT_MM - MAP_GAP_MM
+    return f"{room_mm:.2f}mm" if room_mm >= MIN_MAP_MM else ""
 
 
 COMMANDS = (

@@ -59,14 +59,24 @@ ORACLE = {"zine": {"oracle_rows": 6, "twists": 3, "d6s": 10}, "booklet": {"oracl
 # through the rooms follow the key there. The oracle's rule stands over its pre-rolled answers; Conflict and
 # Fatigue are on the back page.
 ZINE_RULE_PAGES = {"the-oracle": "oracle", "navigation-and-light": "key", "doors-puzzles-and-the-end": "key"}
-# The last resort, for the longest keys (seed 22's): doors, puzzles and the end move onto the oracle page in place
-# of its pre-rolled answers (the pre-rolled twists and d6s are still there for play without dice).
+# The last resort, for the longest keys (seed 22's): doors, puzzles and the end move onto the oracle page, and its
+# pre-rolled answers print compact (three rows, no dice, one line on how; dungeon_aids.oracle_compact) in the room
+# left: play without dice still has answers, twists and d6s.
 CROWDED_RULE_PAGES = ZINE_RULE_PAGES | {"doors-puzzles-and-the-end": "oracle"}
-CROWDED_ORACLE_ROWS = 0
+CROWDED_ORACLE_ROWS = 3
+SNUG_ORACLE_ROWS = 2  # the snug fit's: where three rows run the page over (the dyslexia theme on A4)
+COMPACT_FITS = ("crowded", "snug")  # the fits whose oracle page prints its answers compact
+
+
+def compact_rows(fit: str) -> int:
+    """How many rows of pre-rolled answers a crowded zine's oracle page prints in `fit` (0: none)."""
+    return {"crowded": CROWDED_ORACLE_ROWS, "snug": SNUG_ORACLE_ROWS}.get(fit, 0)
+
+
 # The zine's classes in each fit (paginate.zine.FITS): 7 pt type, then closed-up key lines, then the play aids
 # packed after the key's rules (`packed`: they share the key's last page instead of opening their own).
 FIT_CLASSES = {"dense": " dense", "tight": " dense tight", "packed": " dense tight packed",
-               "crowded": " dense tight packed", "turning": " dense tight split", "split": " dense tight packed split"}
+               "crowded": " dense tight packed", "snug": " dense tight packed", "bare": " dense tight packed", "turning": " dense tight split", "split": " dense tight packed split"}
 
 
 def delve_rules(ctx: BuildContext, prefix: str) -> list:
@@ -185,8 +195,8 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     `gaps` (px) puts the aids page's foot at the foot of the page (see paginate.zine.foot_gaps).
     """
     from dungeonpress.paginate.zine import PACKED  # loaded when a product is made, not for --help
-    crowded = fit in ("crowded", "split")
-    aids = ORACLE["zine"] | ({"oracle_rows": CROWDED_ORACLE_ROWS} if crowded else {})
+    crowded = fit in ("crowded", "snug", "bare", "split")
+    aids = ORACLE["zine"] | ({"oracle_rows": compact_rows(fit)} if crowded else {})
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
                               map_rng=map_rng(seed), compact=True, map_style=map_style, map_css=map_css(ctx), **aids,
                               outline_box=None if probe else ZINE_COVER_MAP)
@@ -194,6 +204,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
                               body_class=f"zine zine-{paper}" + FIT_CLASSES.get(fit, ""), packed=fit in PACKED,
+                              oracle_compact=fit in COMPACT_FITS,
                               geometry_css=geometry.zine_css(), probe=probe, fold_cut_on="oracle" if fit == "split" else "aids", gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
                                                  for page in ("aids",)})
 

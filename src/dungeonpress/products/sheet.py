@@ -55,12 +55,13 @@ def render_sheet_pdf(ctx: BuildContext, game: str, paper: str, fillable: bool) -
 
 
 def sheet_pdf(ctx: BuildContext, template: str, paper: str, fillable: bool, sheets: list, title: str,
-              rules: list = ()) -> bytes:
-    """`rules` (the delve rules' sections) are printed on a page after the sheets, for pre-rolled delvers."""
+              rules: list = (), odds: dict | None = None) -> bytes:
+    """`rules` (the delve rules' sections) are printed on a page after the sheets, for pre-rolled delvers, with the
+    oracle's exact `odds` (views.oracle.oracle_odds_view) under them when given."""
     form = "fillable" if fillable else "print"
     return pdf_from_template(ctx, template, forms=fillable, sheets=sheets, fillable=fillable, doc_title=title,
                              body_class=f"sheets paper-{paper} {form}", oracle=oracle_strip_view(), paper=paper,
-                             rules=list(rules))
+                             rules=list(rules), odds=odds)
 
 
 COMMANDS = (

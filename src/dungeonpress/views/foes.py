@@ -201,7 +201,9 @@ LETTER_EM = 0.43    # an average letter of Vollkorn, in ems (measured on the bes
 # Themes whose face sets wider: Atkinson Hyperlegible, with the dyslexia theme's letter and word spacing.
 THEME_LETTER_EM = {"dyslexia-friendly": 0.53}
 LEADING = 1.2
-LABEL_MM = 3.4      # a tag's small-capital label and the space above it
+TAG_GAP_MM = 0.8    # the space above each tag after the first (foes.css: .card dd's padding)
+LABEL_EM, LABEL_GAP_MM = 4.1, 1.0  # the column of small-capital labels left of the tags, and the gap after it
+# (foes.css: .card dl.tags): in ems of the card's type, as the labels are
 FLAVOUR_GAP_MM = 2.0
 # The card's inner width and the height its tags and flavour may take (mm), with and without a "Met in" line.
 TEXT_BOX = {"a7": (62.0, 70.0), "3x5": (67.2, 94.0)}
@@ -219,10 +221,16 @@ def _lines(text: str, width_mm: float, pt: float, letter_em: float = LETTER_EM) 
     return lines
 
 
+def label_column_mm(pt: float) -> float:
+    """The width (mm) the tags' labels and the gap after them take at type size `pt`."""
+    return LABEL_EM * pt * PT + LABEL_GAP_MM
+
+
 def text_height(card: dict, width_mm: float, pt: float, letter_em: float = LETTER_EM) -> float:
     """About how tall (mm) a card's tags and flavour print at `pt`, in a face whose average letter is `letter_em`."""
     line = pt * PT * LEADING
-    height = sum(LABEL_MM + _lines(tag["text"], width_mm, pt, letter_em) * line for tag in card["tags"])
+    beside = width_mm - label_column_mm(pt)  # a tag's words run beside its label
+    height = sum(TAG_GAP_MM + max(1, _lines(tag["text"], beside, pt, letter_em)) * line for tag in card["tags"])
     if card["flavour"]:
         height += FLAVOUR_GAP_MM + _lines(card["flavour"], width_mm, pt, letter_em) * line
     return height

@@ -1,0 +1,43 @@
+"""Pre-rolled delvers: the rules page after the sheets carries the oracle's exact odds where it has the room."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from dungeonpress import build
+from dungeonpress.generate import oracle
+from dungeonpress.products import character
+from dungeonpress.products.options import parse
+
+
+def rules_page(content, theme="standard", **given) -> tuple[int, str]:
+    """(pages, the last page's text made single-spaced) of one pre-rolled delver in `theme`."""
+    ctx = build.context_for(content, seed=1234, theme=theme)
+    (pdf,) = [o.data for o in character.build_characters(ctx, parse(character.CharacterOptions, {"count": 1, **given}))
+              if o.name.endswith(".pdf")]
+    pages = PdfReader(io.BytesIO(pdf)).pages
+    assert ctx.warnings == []
+    return len(pages), " ".join(pages[-1].extract_text().split())
+
+
+@pytest.mark.slow  # lays sheets out
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_rules_page_ends_with_the_oracles_exact_odds(content, paper):
+    count, text = rules_page(content, paper=paper)
+    assert count == 3  # the sheet, its log, the rules with the odds on one page
+    assert "How to play these delvers" in text and "The Oracle’s Odds" in text
+    assert text.index("Doors, Puzzles and the End") < text.index("The Oracle’s Odds")
+    plain_yes = oracle.percent(oracle.oracle_odds("plain")[oracle.YES])
+    assert f"Yes {plain_yes}" in text and "Any Yes" in text
+
+
+@pytest.mark.slow  # lays sheets out
+@pytest.mark.parametrize("theme,given", [("standard", {"paper": "a5"}), ("dyslexia-friendly", {})])
+def test_no_odds_where_the_rules_fill_the_page_alone(content, theme, given):
+    """A5's one column and the dyslexia theme's wider type leave no room: the rules keep to their one page."""
+    count, text = rules_page(content, theme, **given)
+    assert "How to play these delvers" in text and "Odds" not in text
+    assert count == 3
