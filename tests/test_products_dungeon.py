@@ -531,3 +531,17 @@ def test_the_dyslexia_themes_wider_letters_keep_two_rows_of_answers(content, mon
     assert laid_out == ["crowded", "snug"] and len(pages.pages) == 8
     oracle = pages.pages[6].extract_text()
     assert len(re.findall(r"(?:Yes|No)(?:, (?:and|but)…)?", oracle.split("Twists")[0])) == 3 * product.SNUG_ORACLE_ROWS
+
+
+@pytest.mark.slow  # lays out two zines in the dyslexia-friendly theme
+@pytest.mark.parametrize("seed", [31337, 123456789])
+def test_a_long_seed_keeps_the_dyslexia_friendly_letter_zines_back_page_whole(tmp_path, seed):
+    # Its back page had no line to spare: a seed of five digits or more wrapped the seed box and the zine
+    # failed ("its back page runs over"). A longer command is printed without its label, on one line.
+    status, _, err = run_cli("dungeon", "--seed", seed, "--paper", "letter", "--theme", "dyslexia-friendly",
+                             "--out", tmp_path, "--no-preflight", "--quiet")
+    assert status == 0, err
+    reading = pypdf.PdfReader(tmp_path / f"dungeon-{seed}-zine-reading-us-dyslexia-friendly.pdf")
+    assert len(reading.pages) == 8
+    back = reading.pages[7].extract_text()
+    assert f"dungeonpress dungeon --seed {seed}" in back and "Roll it again" not in back
