@@ -10,7 +10,8 @@ it change length:
   parts and laid out last as the book's *furniture*: one small document of empty pages, one per page of
   the book, with the same page names, whose margin boxes are stamped onto the book's pages as artifacts;
 - the contents' page numbers are a second pass, laid out when every part's length is known
-  (target-counter does not reach into another document);
+  (target-counter does not reach into another document); the first pass only measures them, and is
+  also kept without the text that cannot move a page (Part.volatile), so such an edit lays them out once;
 - links between parts are kept by stand-in anchors (the binder drops the stand-ins' destinations);
 - a part sets its own running heads: a string one part sets (`string-set`) does not carry into the next.
 The binder (bind.py) keeps bookmarks, named destinations and one tagged structure tree.
@@ -50,6 +51,11 @@ class Part:
     name: str
     html: object
     numbered: bool = False
+    # Strings a numbered part prints that do not decide where its pages break (the content's digest in the
+    # rulebook's colophon). Its first pass only measures it (pages, anchors, page names), so that pass is also
+    # kept under a key with them left out: an edit that changes only them is measured from there, and the
+    # second pass must then agree with that measure (or the first pass is laid out after all).
+    volatile: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -190,14 +196,43 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     with its page numbers kept. `cache` (a mapping, or None) holds laid parts by part_key; it must keep
     apart what the HTML does not say (stylesheets, fonts, templates, tool and library versions:
     cache.parts.PartCache does). `pad_to` pads the last part's spare pages.
+
+    An edit that moves no page lays out only the parts whose HTML it changed, and a numbered part (the
+    contents) once, not twice, when what changed in it is only its `volatile` text.
     """
     cache = {} if cache is None else cache
+    try:
+        return _lay_out_book(parts, run, furniture, cache, pad_to, name, measured=True)
+    except _Unmeasured:  # a numbered part measured under its volatile key did not keep that measure
+        return _lay_out_book(parts, run, furniture, cache, pad_to, name, measured=False)
+
+
+class _Unmeasured(Exception):
+    """A numbered part's second pass did not agree with the first pass found under its volatile key."""
+
+
+def _lay_out_book(parts, run, furniture, cache, pad_to, name, measured: bool):
     last = len(parts) - 1
 
     # 1. Every part (the contents with stand-in numbers, which fix their length), from the cache or laid out.
+    #    A numbered part's first pass (a measure: its PDF is not bound) may come from under its volatile key.
     jobs = [_job(part, part.html(part_css(first=i == 0, last=i == last), {}), pad_to if i == last else 0)
             for i, part in enumerate(parts)]
-    laid = _cached_or_run(jobs, run, cache)
+    masked = {i: _volatile_key(jobs[i], parts[i].volatile) for i, part in enumerate(parts) if part.numbered}
+    laid = [None] * len(jobs)
+    for i, key in masked.items():
+        if measured and not all(k in cache for k in _keys(jobs[i])):
+            try:
+                laid[i] = [cache[key]]
+            except KeyError:  # never measured under this key (or gone since): its first pass is laid out
+                pass
+    guessed = {i for i in masked if laid[i] is not None}
+    todo = [i for i in range(len(jobs)) if i not in guessed]
+    for i, variants in zip(todo, _cached_or_run([jobs[i] for i in todo], run, cache)):
+        laid[i] = variants
+    for i, key in masked.items():
+        if i not in guessed and key not in cache:
+            cache[key] = laid[i][0]
 
     # 2. Place them: each on a right-hand page, the last one padded for what comes before it.
     placed, blanks, start = [], [], 1
@@ -218,6 +253,9 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     second.append(Job("furniture", furniture_html(furniture.html(FURNITURE_CSS, {}), page_names), furniture=True))
     *contents, (folios,) = _cached_or_run(second, run, cache)
     for i, (item,) in zip(numbered, contents):
+        if i in guessed and (item.pages, item.anchor_pages, item.page_names) != \
+                (placed[i].pages, placed[i].anchor_pages, placed[i].page_names):
+            raise _Unmeasured(parts[i].name)
         if item.pages != placed[i].pages:
             raise RenderError(f"{name}: its {parts[i].name} took {item.pages} pages with page numbers, "
                               f"{placed[i].pages} without")
@@ -240,6 +278,14 @@ def _job(part: Part, html: str, pad_to: int = 0) -> Job:
 
 def _keys(job: Job) -> list:
     return [part_key(job.html, job.pad_to, before) for before in (range(0, job.pad_to, 2) if job.pad_to else (0,))]
+
+
+def _volatile_key(job: Job, volatile: tuple) -> str:
+    """The key a numbered part's first pass is also kept under: its HTML without its volatile strings."""
+    html = job.html
+    for text in volatile:
+        html = html.replace(text, "")
+    return part_key("measure\n" + html, job.pad_to)
 
 
 def _cached_or_run(jobs: list, run, cache) -> list:

@@ -118,7 +118,8 @@ def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = N
                                       **shared)
         return html
 
-    return [Part("contents", part("front", numbered=True), numbered=True),
+    # The colophon prints the content's digest, which every edit changes and which never moves a page break.
+    return [Part("contents", part("front", numbered=True), numbered=True, volatile=(shared["digest"],)),
             *[Part(f"chapter {n}", part(n - 1)) for n in range(1, len(shared["chapters"]) + 1)],
             Part("back matter", part("back"))]
 
