@@ -13,7 +13,11 @@ it change length:
   (target-counter does not reach into another document); the first pass only measures them, and is
   also kept without the text that cannot move a page (Part.volatile), so such an edit lays them out once;
 - links between parts are kept by stand-in anchors (the binder drops the stand-ins' destinations);
-- a part sets its own running heads: a string one part sets (`string-set`) does not carry into the next.
+- a part sets its own running heads: a string one part sets (`string-set`) does not carry into the next;
+- a long chapter may be cut into parts at a page break it has: the part that `continues` it gets no blank
+  page and starts on whichever side the part before it leaves, so it is laid out for that side (LEFT_CSS
+  makes WeasyPrint start it on a left-hand page; the side is in its HTML, so in its cache key), and its
+  bookmarks go under the chapter's.
 The binder (bind.py) keeps bookmarks, named destinations and one tagged structure tree.
 """
 
@@ -24,6 +28,7 @@ import html as markup
 import json
 import re
 from dataclasses import dataclass, replace
+from functools import partial
 
 from dungeonpress.errors import RenderError
 
@@ -56,6 +61,12 @@ class Part:
     # kept under a key with them left out: an edit that changes only them is measured from there, and the
     # second pass must then agree with that measure (or the first pass is laid out after all).
     volatile: tuple = ()
+    continues: bool = False  # carries on the part before it (a chapter cut at a page break): no blank page before it
+
+
+# The root's break-before picks the side of a document's first page (WeasyPrint: layout/__init__.py): a part
+# that carries on a chapter from a left-hand page starts on one, with no blank page before it.
+LEFT_CSS = "html { break-before: left; }"
 
 
 @dataclass(frozen=True)
@@ -71,6 +82,7 @@ class Job:
     pad_to: int = 0
     foreign: tuple = ()  # stand-in anchors it holds for other parts' anchors
     furniture: bool = False  # written untagged: the binder stamps it as artifacts
+    continues: bool = False  # carries on a chapter (Part.continues): written with its headings under the chapter's
 
 
 @dataclass(frozen=True)
@@ -148,12 +160,15 @@ def part_key(html: str, pad_to: int = 0, before: int = 0) -> str:
 def lay_out_job(job: Job, lay_out, write) -> list:
     """Lay one job out, written to PDF bytes and freed: [LaidPart], one per padding of a padded last part.
 
-    `lay_out(html) -> pdf.Rendered`, `write(rendered) -> bytes` (tagged; the furniture is written untagged).
-    What a worker process runs; it reads nothing but the job.
+    `lay_out(html) -> pdf.Rendered`, `write(rendered, heading_level=0) -> bytes` (tagged; the furniture is
+    written untagged; a part that continues a chapter with heading_level=1, its headings under the chapter's
+    h1 as in the book laid out whole). What a worker process runs; it reads nothing but the job.
     """
     from dungeonpress import pdf  # the engine is loaded where parts are laid out, not where they are bound
     from dungeonpress.paginate.pages import drop_spare_pages, spare_pages
     rendered = lay_out(job.html)
+    if job.continues:
+        write = partial(write, heading_level=1)
     if job.furniture:
         return [_laid(job, rendered, pdf.write_pdf(rendered, variant=None, tags=False))]
     if not job.pad_to:
@@ -216,8 +231,11 @@ def _lay_out_book(parts, run, furniture, cache, pad_to, name, measured: bool):
 
     # 1. Every part (the contents with stand-in numbers, which fix their length), from the cache or laid out.
     #    A numbered part's first pass (a measure: its PDF is not bound) may come from under its volatile key.
-    jobs = [_job(part, part.html(part_css(first=i == 0, last=i == last), {}), pad_to if i == last else 0)
-            for i, part in enumerate(parts)]
+    def first_pass(i: int, left: bool = False) -> Job:
+        css = part_css(first=i == 0, last=i == last) + (" " + LEFT_CSS if left else "")
+        return _job(parts[i], parts[i].html(css, {}), pad_to if i == last else 0)
+
+    jobs = [first_pass(i) for i in range(len(parts))]
     masked = {i: _volatile_key(jobs[i], parts[i].volatile) for i, part in enumerate(parts) if part.numbered}
     laid = [None] * len(jobs)
     for i, key in masked.items():
@@ -234,14 +252,18 @@ def _lay_out_book(parts, run, furniture, cache, pad_to, name, measured: bool):
         if i not in guessed and key not in cache:
             cache[key] = laid[i][0]
 
-    # 2. Place them: each on a right-hand page, the last one padded for what comes before it.
-    placed, blanks, start = [], [], 1
-    for i, variants in enumerate(laid):
-        blanks.append(start % 2 == 0)
-        start += blanks[-1]
-        item = next(v for v in variants if v.before == (start - 1) % pad_to) if i == last and pad_to else variants[0]
-        placed.append(replace(item, start=start))
-        start += item.pages
+    # 2. Place them: each on a right-hand page, the last one padded for what comes before it; a part that
+    #    continues a chapter where it falls, laid out again (before anything after it is placed) for a
+    #    left-hand page when that is where the part before it ends.
+    left = set()
+    while True:
+        placed, blanks = _place(parts, laid, pad_to)
+        wrong = [i for i, item in enumerate(placed) if parts[i].continues and (item.start % 2 == 0) != (i in left)]
+        if not wrong:
+            break
+        left ^= {wrong[0]}
+        jobs[wrong[0]] = first_pass(wrong[0], left=wrong[0] in left)
+        laid[wrong[0]] = _cached_or_run([jobs[wrong[0]]], run, cache)[0]
     numbers = {anchor: item.start + page for item in placed for anchor, page in item.anchor_pages.items()}
 
     # 3. The contents with their numbers, and the furniture for every page, laid out together.
@@ -267,17 +289,32 @@ def _lay_out_book(parts, run, furniture, cache, pad_to, name, measured: bool):
     from dungeonpress import bind  # pikepdf: loaded where the book is bound, not in the workers
     data = bind.bind([item.data for item in placed], drop_dests=[item.stand_ins for item in placed],
                      blank_before=blanks, furniture=folios.data,
-                     stamped=[name is not None for name in page_names])
+                     stamped=[name is not None for name in page_names],
+                     continues=[part.continues for part in parts])
     return data, placed
+
+
+def _place(parts: list, laid: list, pad_to: int) -> tuple[list, list]:
+    """Each laid part (LaidPart) with its start, and whether a blank page goes before it."""
+    last = len(parts) - 1
+    placed, blanks, start = [], [], 1
+    for i, variants in enumerate(laid):
+        blanks.append(start % 2 == 0 and not parts[i].continues)
+        start += blanks[-1]
+        item = next(v for v in variants if v.before == (start - 1) % pad_to) if i == last and pad_to else variants[0]
+        placed.append(replace(item, start=start))
+        start += item.pages
+    return placed, blanks
 
 
 def _job(part: Part, html: str, pad_to: int = 0) -> Job:
     html, foreign = stand_ins(html)
-    return Job(part.name, html, pad_to, tuple(foreign))
+    return Job(part.name, html, pad_to, tuple(foreign), continues=part.continues)
 
 
 def _keys(job: Job) -> list:
-    return [part_key(job.html, job.pad_to, before) for before in (range(0, job.pad_to, 2) if job.pad_to else (0,))]
+    html = "continues\n" + job.html if job.continues else job.html  # written otherwise (its heading levels)
+    return [part_key(html, job.pad_to, before) for before in (range(0, job.pad_to, 2) if job.pad_to else (0,))]
 
 
 def _volatile_key(job: Job, volatile: tuple) -> str:
