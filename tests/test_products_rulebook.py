@@ -245,12 +245,13 @@ def test_a_running_head_is_written_as_a_css_string():
     assert rulebook.css_string('Creatures & "Foes" \\ x') == '"Creatures & \\"Foes\\" \\\\ x"'
 
 
-def test_the_adventure_tables_are_two_parts_the_second_carrying_on_the_first(content):
+def test_the_adventure_tables_are_three_parts_each_carrying_on_the_one_before(content):
     ctx = build.context_for(content)
     parts = rulebook.book_parts(ctx, rulebook.RulebookOptions())
     cut = [(p.name, p.continues) for p in parts if p.name.startswith("chapter 9")]
-    assert cut == [("chapter 9 (1 of 2)", False), ("chapter 9 (2 of 2)", True)]
-    carried_on = next(p for p in parts if p.name == "chapter 9 (2 of 2)").html("", {})
+    assert cut == [("chapter 9 (1 of 3)", False), ("chapter 9 (2 of 3)", True), ("chapter 9 (3 of 3)", True)]
+    carried_on = next(p for p in parts if p.name == "chapter 9 (3 of 3)").html("", {})
     assert '<section class="chapter continued" style="string-set: chapter &#34;Adventure Tables&#34;">' in carried_on
     assert carried_on.count("<h2 ") > 5 and 'id="c9-hostile-monsters" class="part-break"' in carried_on
     assert "<h1" not in carried_on.split("<body")[1] and 'id="c9-stress-tags"' not in carried_on
+    assert 'id="c9-adventure-gear" class="part-break"' in next(p for p in parts if p.name == "chapter 9 (2 of 3)").html("", {})

@@ -22,9 +22,9 @@ NAME = "dungeoneer-rulebook"
 MAX_NOTES = 3  # the most spare notes pages a book needs to reach a multiple of four
 # Sections that open a new page of the book, before which their chapter is cut into two parts (laid out apart,
 # so no worker holds the whole of a long chapter, and an edit re-lays only its half): the heading's slug.
-# Adventure Tables (31 pages) at Hostile Monsters, which opens its 17th page (a right-hand one) in the book laid
-# out whole: 16 pages and 15.
-PART_BREAKS = ("hostile-monsters",)
+# Adventure Tables (31 pages) at Adventure Gear and Hostile Monsters, which open its 5th and 17th pages (right-hand
+# ones) in the book laid out whole: 4, 12 and 15 pages, none of them more than the longest other chapter needs.
+PART_BREAKS = ("adventure-gear", "hostile-monsters")
 # The tables the one-page quick reference shows: (table id, the columns short enough for a half-page
 # column); the oracle is told in prose there.
 QUICKREF = (("twist", None), ("harm", ("answer", "harm")), ("scene_mood", None))
