@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from markupsafe import Markup
-
 from dungeonpress.errors import RenderError
 from dungeonpress.views import tables as views
 from dungeonpress.products import options
@@ -162,7 +160,7 @@ def chapter_views(ctx: BuildContext) -> list:
         title = headings[0][1] if headings else ""
         html, pieces = cut_at_part_breaks(html, f"c{number}", where=chapter.source.path)
         out.append({"html": html, "headings": headings, "title": title, "pieces": pieces,
-                    "running_head": css_string(Markup(title).striptags())})
+                    "running_head": css_string(title.striptags() if title else "")})
     return out
 
 
@@ -170,6 +168,7 @@ def cut_at_part_breaks(html: str, prefix: str, where: str) -> tuple:
     """(the chapter's HTML, its pieces): each PART_BREAKS heading the chapter has opens a new page (its top
     margin dropped, as at any page top) and a piece of its own. A heading inside another element cannot be
     cut at: a RenderError naming the chapter."""
+    safe = type(html)  # what render_chapter gave (markup the templates print as it is), for the pieces too
     cuts, html = [], str(html)  # plain text: Markup.replace would escape the tag put in
     for slug in PART_BREAKS:
         tag = f'<h2 id="{prefix}-{slug}">'
@@ -182,7 +181,7 @@ def cut_at_part_breaks(html: str, prefix: str, where: str) -> tuple:
         if piece.count("<div") != piece.count("</div") or piece.count("<section") != piece.count("</section"):
             raise RenderError(f"{where}: a part break's heading is inside another element (expected it at the "
                               "chapter's top level)")
-    return Markup(html), [Markup(piece) for piece in pieces]
+    return safe(html), [safe(piece) for piece in pieces]
 
 
 def css_string(text: str) -> str:
