@@ -145,6 +145,43 @@ def test_an_edited_part_is_laid_out_again_and_the_rest_comes_from_the_cache():
     assert texts(data) == texts(whole_book(whole))
 
 
+def stamped(parts: list, stamp: str) -> list:
+    """The toy book's parts with `stamp` printed under the contents (as the rulebook prints its content's digest)."""
+    front = parts[0]
+    return [book.Part("contents", lambda css, numbers: front.html(css, numbers).replace(
+        "</ol>", f"</ol><p>Edition {stamp}</p>"), numbered=True, volatile=(stamp,)), *parts[1:]]
+
+
+@pytest.mark.slow  # lays the toy book out five times
+def test_an_edit_that_changes_only_the_contents_volatile_text_lays_them_out_once():
+    cache: dict = {}
+    _, parts = toy_book(LINES)
+    bound(stamped(parts, "a1b2"), cache=cache)
+    _, edited = toy_book({1: 8, 2: 29, 3: 5})  # chapter 2 edited, no page moved; the stamp changes with it
+    after_edit = Layouts()
+    data, _ = bound(stamped(edited, "c3d4"), after_edit, cache=cache)
+    assert after_edit.count == 2  # chapter 2 and the contents with their numbers; their first pass was measured before
+    assert data == bound(stamped(edited, "c3d4"))[0]  # what a build with nothing cached gives
+    assert "Edition c3d4" in texts(data)[0]
+    after_rebuild = Layouts()
+    assert bound(stamped(edited, "c3d4"), after_rebuild, cache=cache)[0] == data
+    assert after_rebuild.count == 0
+
+
+@pytest.mark.slow  # lays the toy book out four times
+def test_volatile_text_that_moves_the_contents_pages_is_measured_again():
+    cache: dict = {}
+    _, parts = toy_book(LINES)
+    bound(stamped(parts, "short"), cache=cache)
+    long = " ".join(["long"] * 400)  # two more pages of contents: every later page moves
+    again = Layouts()
+    data, laid = bound(stamped(parts, long), again, cache=cache)
+    assert laid[0].pages > 1 and laid[1].start == laid[0].pages + 1 + laid[0].pages % 2
+    # the contents with numbers from the old measure (refused), then measured, numbered and the furniture anew
+    assert again.count == 4
+    assert data == bound(stamped(parts, long))[0]
+
+
 @pytest.mark.slow  # lays the toy book out
 def test_contents_that_grow_with_their_numbers_are_an_error():
     _, parts = toy_book(LINES)
@@ -236,3 +273,78 @@ def test_a_worker_that_dies_is_one_line_not_a_traceback():
 def _die(_job):
     import os
     os._exit(1)
+
+
+# ---------------------------------------------------------------- a chapter cut into two parts at a page break
+
+NARROW_LEFT = "@page :left { margin-right: 40mm }"  # lines wrap otherwise on a left-hand page: a page's side shows in its text
+LINE = "<p>A line of the chapter, long enough to wrap once.</p>"
+
+
+def cut_chapter_book(before: int):
+    """(the book as one document, its parts): chapter 1 cut where its section Later opens a page, `before` lines in."""
+    head = f"<section><h1 id='c1'>Chapter 1</h1>{LINE * before}"
+    tail = f"<h2 id='c1-later' style='break-before: page; margin-top: 0'>Later</h2>{LINE * 12}<p><a href='#c1'>Back</a></p>"
+    last = f"<section><h1 id='c2'>Chapter 2</h1>{LINE * 3}<p><a href='#c1-later'>Later</a></p></section>"
+
+    def doc(body, css=""):
+        return f"<html lang='en'><head><title>Cut</title><style>{STYLE} {NARROW_LEFT} {css}</style></head><body>{body}</body></html>"
+
+    def part(name, body, **kwargs):
+        return book.Part(name, lambda css, numbers: doc(body, f"{css} {NO_FOLIOS}"), **kwargs)
+
+    carried_on = "<section style=\"break-before: auto; string-set: chapter 'Chapter 1'\">" + tail + "</section>"
+    return doc(head + tail + "</section>" + last), [part("chapter 1", head + "</section>"),
+                                                     part("chapter 1 (2 of 2)", carried_on, continues=True),
+                                                     part("chapter 2", last)]
+
+
+def outline(data: bytes) -> list:
+    reader = pypdf.PdfReader(io.BytesIO(data))
+
+    def walk(items, depth):
+        for item in items:
+            if isinstance(item, list):
+                yield from walk(item, depth + 1)
+            else:
+                yield depth, item.title, reader.get_destination_page_number(item)
+    return list(walk(reader.outline, 0))
+
+
+def headings(data: bytes) -> list:
+    with pikepdf.open(io.BytesIO(data)) as pdf_file:
+        found = []
+
+        def walk(element):
+            if isinstance(element, pikepdf.Array):
+                for kid in element:
+                    walk(kid)
+            elif isinstance(element, pikepdf.Dictionary) and "/S" in element:
+                if str(element.S) in ("/H1", "/H2", "/H3"):
+                    found.append(str(element.S))
+                kids = element.get("/K")
+                for kid in kids if isinstance(kids, pikepdf.Array) else [kids]:
+                    walk(kid)
+        walk(pdf_file.Root.StructTreeRoot.K)
+        return found
+
+
+@pytest.mark.slow  # lays out four small books, two of them part by part
+@pytest.mark.parametrize("before, side", [(8, "right"), (3, "left")])
+def test_a_chapter_cut_at_a_page_break_reads_like_the_chapter_laid_out_whole(before, side):
+    whole_html, parts = cut_chapter_book(before)
+    cache: dict = {}
+    layouts = Layouts()
+    data, laid = book.lay_out_book(parts, layouts, furniture=FURNITURE, cache=cache, name="cut")
+    whole = pdf.write_pdf(Layouts().lay_out(whole_html))
+    assert laid[1].start % 2 == (1 if side == "right" else 0)  # no blank page before it: it starts where chapter 1 ends
+    assert laid[1].start == laid[0].start + laid[0].pages
+    assert texts(data) == texts(whole)  # its lines wrap for its side; running heads and page numbers as in the whole
+    assert outline(data) == outline(whole)  # Later under Chapter 1
+    assert outline(data)[1][:2] == (1, "Later")
+    assert headings(data) == headings(whole) == ["/H1", "/H2", "/H1"]
+    # laid out first for a right-hand page (as every part is), then for the left one it falls on
+    assert layouts.count == (4 if side == "right" else 5)
+    again = Layouts()
+    assert book.lay_out_book(parts, again, furniture=FURNITURE, cache=cache, name="cut")[0] == data
+    assert again.count == 0

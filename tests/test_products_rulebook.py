@@ -216,3 +216,42 @@ def test_small_book_contents_bookmarks_and_tables(small_book):
     text = "\n".join(texts)
     assert "Flooded floor" in text and "Glowing moss" in text and "The way back is shut" in text
     assert "[[" not in text
+
+
+# ---------------------------------------------------------------- long chapters cut into parts (PART_BREAKS)
+
+def test_a_chapter_is_cut_before_each_part_break_heading_which_opens_a_page(monkeypatch):
+    monkeypatch.setattr(rulebook, "PART_BREAKS", ("later", "last"))
+    html = ('<h1 id="c4-tables">Tables</h1><p>a</p><h2 id="c4-later">Later</h2><div><p>b</p></div>'
+            '<h2 id="c4-last">Last</h2><p>c</p>')
+    whole, pieces = rulebook.cut_at_part_breaks(html, "c4", where="rules/04.md")
+    assert str(whole) == html.replace('id="c4-later">', 'id="c4-later" class="part-break">').replace(
+        'id="c4-last">', 'id="c4-last" class="part-break">')
+    assert [str(p) for p in pieces] == [whole[:whole.index("<h2")], whole[whole.index("<h2"):whole.index('<h2 id="c4-last"')],
+                                        whole[whole.index('<h2 id="c4-last"'):]]
+    assert rulebook.cut_at_part_breaks("<h1 id=\"c5-x\">X</h1><p>y</p>", "c5", where="w") == ("<h1 id=\"c5-x\">X</h1><p>y</p>",
+                                                                                           ["<h1 id=\"c5-x\">X</h1><p>y</p>"])
+
+
+def test_a_part_break_heading_inside_another_element_is_an_error_naming_the_chapter(monkeypatch):
+    from dungeonpress.errors import RenderError
+    monkeypatch.setattr(rulebook, "PART_BREAKS", ("later",))
+    with pytest.raises(RenderError, match=r"^rules/04\.md: a part break's heading is inside another element"):
+        rulebook.cut_at_part_breaks('<h1 id="c4-t">T</h1><div class="keep"><h2 id="c4-later">Later</h2></div>', "c4",
+                                    where="rules/04.md")
+
+
+def test_a_running_head_is_written_as_a_css_string():
+    assert rulebook.css_string('Creatures & "Foes" \\ x') == '"Creatures & \\"Foes\\" \\\\ x"'
+
+
+def test_the_adventure_tables_are_three_parts_each_carrying_on_the_one_before(content):
+    ctx = build.context_for(content)
+    parts = rulebook.book_parts(ctx, rulebook.RulebookOptions())
+    cut = [(p.name, p.continues) for p in parts if p.name.startswith("chapter 9")]
+    assert cut == [("chapter 9 (1 of 3)", False), ("chapter 9 (2 of 3)", True), ("chapter 9 (3 of 3)", True)]
+    carried_on = next(p for p in parts if p.name == "chapter 9 (3 of 3)").html("", {})
+    assert '<section class="chapter continued" style="string-set: chapter &#34;Adventure Tables&#34;">' in carried_on
+    assert carried_on.count("<h2 ") > 5 and 'id="c9-hostile-monsters" class="part-break"' in carried_on
+    assert "<h1" not in carried_on.split("<body")[1] and 'id="c9-stress-tags"' not in carried_on
+    assert 'id="c9-adventure-gear" class="part-break"' in next(p for p in parts if p.name == "chapter 9 (2 of 3)").html("", {})

@@ -15,7 +15,7 @@ class BindError(ValueError):
 
 
 def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: list | None = None,
-         furniture: bytes | None = None, stamped: list | None = None) -> bytes:
+         furniture: bytes | None = None, stamped: list | None = None, continues: list | None = None) -> bytes:
     """One PDF holding every page of `parts` in order, as if it had been laid out as one document.
 
     - Pages keep their content, links and fonts; identical embedded font files are stored once.
@@ -27,6 +27,8 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: li
       out: stand-ins a part laid out so its links to other parts were kept (as many empty elements at the
       start of its body, taken off the structure tree too).
     - `blank_before[i]`: an empty page goes before part i (a part that must start on a right-hand page).
+    - `continues[i]`: part i carries on the part before it (a chapter cut at a page break): its top-level
+      bookmarks go under the last top-level bookmark before it, as they would in the chapter laid out whole.
     - `furniture`: a PDF with a page for every page of the book (blank ones included) whose content (the
       page numbers) is drawn over that page as an artifact, where `stamped` says so (all pages if None).
     - Catalog entries (language, metadata, viewer preferences, MarkInfo) and the document info come from
@@ -36,6 +38,7 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: li
         raise BindError("nothing to bind")
     drop_dests = drop_dests or [()] * len(parts)
     blank_before = blank_before or [False] * len(parts)
+    continues = continues or [False] * len(parts)
     if blank_before[0]:
         raise BindError("a book cannot begin with a blank page")
     out = pikepdf.open(io.BytesIO(parts[0]))
@@ -48,7 +51,6 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: li
     sources = []  # kept open until saved: copied objects are read from them then
     for index, data in enumerate(parts[1:], start=1):
         part = pikepdf.open(io.BytesIO(data))
-        sources.append(part)
         if blank_before[index]:
             next_key = _add_blank_page(out, part.pages[0], tree, next_key)
         first_new = len(out.pages)
@@ -75,8 +77,16 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: li
                 tree.ParentTree.Nums.append(nums[i + 1])
             next_key = offset + _next_key(copied)
         for item in _top_outline(part):
-            outline_items.append(out.copy_foreign(item))
+            if continues[index] and outline_items:
+                _append_child(outline_items[-1], out.copy_foreign(item))
+            else:
+                outline_items.append(out.copy_foreign(item))
         dests += [(name, _copy(out, part, dest)) for name, dest in _dests(part) if name not in set(drop_dests[index])]
+        # A copied stream's data is read from its part when the book is saved; read now, the part is closed
+        # here and its parsed objects freed (a book's parts held twice, as parts and copied, were most of the
+        # binder's peak memory). The bytes saved are the same.
+        _own_stream_data(new_pages)
+        part.close()
     if tree is not None and "/ParentTreeNextKey" in tree:
         tree.ParentTreeNextKey = next_key
     if furniture is not None:
@@ -89,6 +99,28 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: li
     for part in sources:
         part.close()
     return buffer.getvalue()
+
+
+_NOT_FOLLOWED = {"/Parent", "/P", "/Pg", "/Prev", "/Next", "/First", "/Last"}  # links up or across, not down
+
+
+def _own_stream_data(pages) -> None:
+    """Give every stream the pages reach (contents, fonts, images, forms, annotations' appearances) its data
+    in this PDF, so the part it was copied from may be closed before the book is saved."""
+    seen, stack = set(), [page.obj for page in pages]
+    while stack:
+        obj = stack.pop()
+        if obj.is_indirect:
+            if obj.objgen in seen:
+                continue
+            seen.add(obj.objgen)
+        if isinstance(obj, pikepdf.Stream):
+            obj.write(obj.read_raw_bytes(), filter=obj.get("/Filter"), decode_parms=obj.get("/DecodeParms"))
+        if isinstance(obj, (pikepdf.Dictionary, pikepdf.Stream)):
+            stack.extend(value for key, value in obj.items() if key not in _NOT_FOLLOWED
+                         and isinstance(value, (pikepdf.Dictionary, pikepdf.Array, pikepdf.Stream)))
+        elif isinstance(obj, pikepdf.Array):
+            stack.extend(value for value in obj if isinstance(value, (pikepdf.Dictionary, pikepdf.Array, pikepdf.Stream)))
 
 
 def _add_blank_page(out, like, tree, next_key: int) -> int:
@@ -217,6 +249,24 @@ def _top_outline(pdf) -> list:
         items.append(item)
         item = item.get("/Next")
     return items
+
+
+def _append_child(parent, item) -> None:
+    """Put outline `item` (with its children) last under `parent`, keeping parent's /Count (open or closed)."""
+    item.Parent = parent
+    if "/Next" in item:
+        del item.Next
+    if "/Last" in parent:
+        parent.Last.Next = item
+        item.Prev = parent.Last
+    else:
+        parent.First = item
+        if "/Prev" in item:
+            del item.Prev
+    parent.Last = item
+    count = int(parent.get("/Count", 0))
+    opened = 1 + max(0, int(item.get("/Count", 0)))
+    parent.Count = count + opened if count >= 0 else count - 1
 
 
 def _set_outline(pdf, items: list) -> None:

@@ -50,7 +50,7 @@ class PartWorkers:
         self.start()
         order = sorted(range(len(jobs)), key=lambda i: -len(getattr(jobs[i], "html", "")))
         from concurrent.futures.process import BrokenProcessPool
-        futures = {i: self._pool.submit(fn, jobs[i]) for i in order}
+        futures = {i: self._pool.submit(_then_free, fn, jobs[i]) for i in order}
         try:
             return [futures[i].result() for i in range(len(jobs))]
         except BrokenProcessPool:
@@ -86,6 +86,21 @@ def _end_with(parent: int, every: float = 0.5) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+
+
+def _then_free(fn, job):
+    """fn(job) in a worker, then what the job's boxes and pages held handed back to the system: a worker lays
+    out one part after another, and without this each left the heap a little higher than the last."""
+    try:
+        return fn(job)
+    finally:
+        import ctypes
+        import gc
+        gc.collect()
+        try:
+            ctypes.CDLL("libc.so.6").malloc_trim(0)  # glibc keeps freed memory for the process otherwise
+        except (OSError, AttributeError):  # not glibc: what the process keeps, it keeps
+            pass
 
 
 def _import_engine() -> None:

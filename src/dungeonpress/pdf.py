@@ -383,18 +383,22 @@ FIXED_DATE = "2000-01-01T00:00:00+00:00"
 
 
 def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = TAGGED_VARIANT,
-              tags: bool = True) -> bytes:
+              tags: bool = True, heading_level: int = 0) -> bytes:
     """PDF bytes for a laid-out document, with a fixed identifier so rebuilds are byte-identical.
 
     `variant` is a WeasyPrint PDF variant: PDF/UA-1 (tagged) unless PRINT_VARIANT is asked for,
     which is tagged as well. `tags=False` (with `variant=None`) writes no structure: a book's page
-    furniture, which the binder stamps onto the pages as artifacts.
+    furniture, which the binder stamps onto the pages as artifacts. `heading_level`: the level of the
+    heading the document's first heading comes under (1 for a part carrying on a book's chapter).
     """
     digest = hashlib.sha256(repr([(p.width, p.height) for p in rendered.document.pages]).encode())
     options = {"pdf_identifier": digest.hexdigest()[:32].encode(), "pdf_forms": forms,
                "pdf_tags": tags}
     if tags:
         options["finisher"] = _finish_forms if forms else _finish
+        if heading_level:
+            import functools
+            options["finisher"] = functools.partial(options["finisher"], heading_level=heading_level)
     if variant:
         options["pdf_variant"] = variant
     if variant and variant.startswith("pdf/x"):
@@ -411,28 +415,28 @@ def write_pdf(rendered: Rendered, *, forms: bool = False, variant: str | None = 
     return data
 
 
-def _finish_forms(document, pdf) -> None:
-    _finish(document, pdf)
+def _finish_forms(document, pdf, heading_level: int = 0) -> None:
+    _finish(document, pdf, heading_level)
     _checkbox_appearances(document, pdf)
 
 
-def _finish(document, pdf) -> None:
+def _finish(document, pdf, heading_level: int = 0) -> None:
     """What WeasyPrint's tags leave for a screen reader to guess: header scopes, heading levels."""
     by_reference = {obj.reference: obj for obj in pdf.objects if hasattr(obj, "reference")}
     _header_scopes(pdf, by_reference)
-    _nested_headings(pdf, by_reference)
+    _nested_headings(pdf, by_reference, heading_level)
 
 
-def _nested_headings(pdf, by_reference: dict) -> None:
+def _nested_headings(pdf, by_reference: dict, last: int = 0) -> None:
     """Tag headings so their levels never skip one (H1, H2, H3 …), in reading order.
 
     Our templates pick h2, h3 or h4 for a heading's size within its product (a sheet starts at h2, a
     table's title is an h4 under a section's h2); a screen reader lists headings by level and takes a
     skipped level for a missing section. So each heading is tagged at most one level below the one
-    before it; what is printed does not change.
+    before it (the first under `last`); what is printed does not change.
     """
     root = by_reference.get(pdf.catalog.get("StructTreeRoot"))
-    last, stack = 0, [root] if root is not None else []
+    stack = [root] if root is not None else []
     while stack:
         element = stack.pop()
         if not isinstance(element, dict):

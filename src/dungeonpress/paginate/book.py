@@ -10,9 +10,14 @@ it change length:
   parts and laid out last as the book's *furniture*: one small document of empty pages, one per page of
   the book, with the same page names, whose margin boxes are stamped onto the book's pages as artifacts;
 - the contents' page numbers are a second pass, laid out when every part's length is known
-  (target-counter does not reach into another document);
+  (target-counter does not reach into another document); the first pass only measures them, and is
+  also kept without the text that cannot move a page (Part.volatile), so such an edit lays them out once;
 - links between parts are kept by stand-in anchors (the binder drops the stand-ins' destinations);
-- a part sets its own running heads: a string one part sets (`string-set`) does not carry into the next.
+- a part sets its own running heads: a string one part sets (`string-set`) does not carry into the next;
+- a long chapter may be cut into parts at a page break it has: the part that `continues` it gets no blank
+  page and starts on whichever side the part before it leaves, so it is laid out for that side (LEFT_CSS
+  makes WeasyPrint start it on a left-hand page; the side is in its HTML, so in its cache key), and its
+  bookmarks go under the chapter's.
 The binder (bind.py) keeps bookmarks, named destinations and one tagged structure tree.
 """
 
@@ -23,6 +28,7 @@ import html as markup
 import json
 import re
 from dataclasses import dataclass, replace
+from functools import partial
 
 from dungeonpress.errors import RenderError
 
@@ -50,6 +56,17 @@ class Part:
     name: str
     html: object
     numbered: bool = False
+    # Strings a numbered part prints that do not decide where its pages break (the content's digest in the
+    # rulebook's colophon). Its first pass only measures it (pages, anchors, page names), so that pass is also
+    # kept under a key with them left out: an edit that changes only them is measured from there, and the
+    # second pass must then agree with that measure (or the first pass is laid out after all).
+    volatile: tuple = ()
+    continues: bool = False  # carries on the part before it (a chapter cut at a page break): no blank page before it
+
+
+# The root's break-before picks the side of a document's first page (WeasyPrint: layout/__init__.py): a part
+# that carries on a chapter from a left-hand page starts on one, with no blank page before it.
+LEFT_CSS = "html { break-before: left; }"
 
 
 @dataclass(frozen=True)
@@ -65,6 +82,7 @@ class Job:
     pad_to: int = 0
     foreign: tuple = ()  # stand-in anchors it holds for other parts' anchors
     furniture: bool = False  # written untagged: the binder stamps it as artifacts
+    continues: bool = False  # carries on a chapter (Part.continues): written with its headings under the chapter's
 
 
 @dataclass(frozen=True)
@@ -142,12 +160,15 @@ def part_key(html: str, pad_to: int = 0, before: int = 0) -> str:
 def lay_out_job(job: Job, lay_out, write) -> list:
     """Lay one job out, written to PDF bytes and freed: [LaidPart], one per padding of a padded last part.
 
-    `lay_out(html) -> pdf.Rendered`, `write(rendered) -> bytes` (tagged; the furniture is written untagged).
-    What a worker process runs; it reads nothing but the job.
+    `lay_out(html) -> pdf.Rendered`, `write(rendered, heading_level=0) -> bytes` (tagged; the furniture is
+    written untagged; a part that continues a chapter with heading_level=1, its headings under the chapter's
+    h1 as in the book laid out whole). What a worker process runs; it reads nothing but the job.
     """
     from dungeonpress import pdf  # the engine is loaded where parts are laid out, not where they are bound
     from dungeonpress.paginate.pages import drop_spare_pages, spare_pages
     rendered = lay_out(job.html)
+    if job.continues:
+        write = partial(write, heading_level=1)
     if job.furniture:
         return [_laid(job, rendered, pdf.write_pdf(rendered, variant=None, tags=False))]
     if not job.pad_to:
@@ -190,23 +211,59 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     with its page numbers kept. `cache` (a mapping, or None) holds laid parts by part_key; it must keep
     apart what the HTML does not say (stylesheets, fonts, templates, tool and library versions:
     cache.parts.PartCache does). `pad_to` pads the last part's spare pages.
+
+    An edit that moves no page lays out only the parts whose HTML it changed, and a numbered part (the
+    contents) once, not twice, when what changed in it is only its `volatile` text.
     """
     cache = {} if cache is None else cache
+    try:
+        return _lay_out_book(parts, run, furniture, cache, pad_to, name, measured=True)
+    except _Unmeasured:  # a numbered part measured under its volatile key did not keep that measure
+        return _lay_out_book(parts, run, furniture, cache, pad_to, name, measured=False)
+
+
+class _Unmeasured(Exception):
+    """A numbered part's second pass did not agree with the first pass found under its volatile key."""
+
+
+def _lay_out_book(parts, run, furniture, cache, pad_to, name, measured: bool):
     last = len(parts) - 1
 
     # 1. Every part (the contents with stand-in numbers, which fix their length), from the cache or laid out.
-    jobs = [_job(part, part.html(part_css(first=i == 0, last=i == last), {}), pad_to if i == last else 0)
-            for i, part in enumerate(parts)]
-    laid = _cached_or_run(jobs, run, cache)
+    #    A numbered part's first pass (a measure: its PDF is not bound) may come from under its volatile key.
+    def first_pass(i: int, left: bool = False) -> Job:
+        css = part_css(first=i == 0, last=i == last) + (" " + LEFT_CSS if left else "")
+        return _job(parts[i], parts[i].html(css, {}), pad_to if i == last else 0)
 
-    # 2. Place them: each on a right-hand page, the last one padded for what comes before it.
-    placed, blanks, start = [], [], 1
-    for i, variants in enumerate(laid):
-        blanks.append(start % 2 == 0)
-        start += blanks[-1]
-        item = next(v for v in variants if v.before == (start - 1) % pad_to) if i == last and pad_to else variants[0]
-        placed.append(replace(item, start=start))
-        start += item.pages
+    jobs = [first_pass(i) for i in range(len(parts))]
+    masked = {i: _volatile_key(jobs[i], parts[i].volatile) for i, part in enumerate(parts) if part.numbered}
+    laid = [None] * len(jobs)
+    for i, key in masked.items():
+        if measured and not all(k in cache for k in _keys(jobs[i])):
+            try:
+                laid[i] = [cache[key]]
+            except KeyError:  # never measured under this key (or gone since): its first pass is laid out
+                pass
+    guessed = {i for i in masked if laid[i] is not None}
+    todo = [i for i in range(len(jobs)) if i not in guessed]
+    for i, variants in zip(todo, _cached_or_run([jobs[i] for i in todo], run, cache)):
+        laid[i] = variants
+    for i, key in masked.items():
+        if i not in guessed and key not in cache:
+            cache[key] = laid[i][0]
+
+    # 2. Place them: each on a right-hand page, the last one padded for what comes before it; a part that
+    #    continues a chapter where it falls, laid out again (before anything after it is placed) for a
+    #    left-hand page when that is where the part before it ends.
+    left = set()
+    while True:
+        placed, blanks = _place(parts, laid, pad_to)
+        wrong = [i for i, item in enumerate(placed) if parts[i].continues and (item.start % 2 == 0) != (i in left)]
+        if not wrong:
+            break
+        left ^= {wrong[0]}
+        jobs[wrong[0]] = first_pass(wrong[0], left=wrong[0] in left)
+        laid[wrong[0]] = _cached_or_run([jobs[wrong[0]]], run, cache)[0]
     numbers = {anchor: item.start + page for item in placed for anchor, page in item.anchor_pages.items()}
 
     # 3. The contents with their numbers, and the furniture for every page, laid out together.
@@ -218,6 +275,9 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     second.append(Job("furniture", furniture_html(furniture.html(FURNITURE_CSS, {}), page_names), furniture=True))
     *contents, (folios,) = _cached_or_run(second, run, cache)
     for i, (item,) in zip(numbered, contents):
+        if i in guessed and (item.pages, item.anchor_pages, item.page_names) != \
+                (placed[i].pages, placed[i].anchor_pages, placed[i].page_names):
+            raise _Unmeasured(parts[i].name)
         if item.pages != placed[i].pages:
             raise RenderError(f"{name}: its {parts[i].name} took {item.pages} pages with page numbers, "
                               f"{placed[i].pages} without")
@@ -229,17 +289,40 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     from dungeonpress import bind  # pikepdf: loaded where the book is bound, not in the workers
     data = bind.bind([item.data for item in placed], drop_dests=[item.stand_ins for item in placed],
                      blank_before=blanks, furniture=folios.data,
-                     stamped=[name is not None for name in page_names])
+                     stamped=[name is not None for name in page_names],
+                     continues=[part.continues for part in parts])
     return data, placed
+
+
+def _place(parts: list, laid: list, pad_to: int) -> tuple[list, list]:
+    """Each laid part (LaidPart) with its start, and whether a blank page goes before it."""
+    last = len(parts) - 1
+    placed, blanks, start = [], [], 1
+    for i, variants in enumerate(laid):
+        blanks.append(start % 2 == 0 and not parts[i].continues)
+        start += blanks[-1]
+        item = next(v for v in variants if v.before == (start - 1) % pad_to) if i == last and pad_to else variants[0]
+        placed.append(replace(item, start=start))
+        start += item.pages
+    return placed, blanks
 
 
 def _job(part: Part, html: str, pad_to: int = 0) -> Job:
     html, foreign = stand_ins(html)
-    return Job(part.name, html, pad_to, tuple(foreign))
+    return Job(part.name, html, pad_to, tuple(foreign), continues=part.continues)
 
 
 def _keys(job: Job) -> list:
-    return [part_key(job.html, job.pad_to, before) for before in (range(0, job.pad_to, 2) if job.pad_to else (0,))]
+    html = "continues\n" + job.html if job.continues else job.html  # written otherwise (its heading levels)
+    return [part_key(html, job.pad_to, before) for before in (range(0, job.pad_to, 2) if job.pad_to else (0,))]
+
+
+def _volatile_key(job: Job, volatile: tuple) -> str:
+    """The key a numbered part's first pass is also kept under: its HTML without its volatile strings."""
+    html = job.html
+    for text in volatile:
+        html = html.replace(text, "")
+    return part_key("measure\n" + html, job.pad_to)
 
 
 def _cached_or_run(jobs: list, run, cache) -> list:

@@ -144,7 +144,7 @@ def write(ctx: BuildContext, rendered: Rendered, *, forms: bool = False, print_s
     return data
 
 
-def checked_pdf(rendered: Rendered, *, variant: str, forms: bool = False) -> bytes:
+def checked_pdf(rendered: Rendered, *, variant: str, forms: bool = False, heading_level: int = 0) -> bytes:
     """PDF bytes of a laid-out document, checked both ways: text laid out past a page's edge is a
     RenderError, and text the file's text layer lost is added to the document's warnings."""
     from dungeonpress import pdf  # loaded when a product is made, not for --help
@@ -154,7 +154,7 @@ def checked_pdf(rendered: Rendered, *, variant: str, forms: bool = False) -> byt
         more = f" (and {len(off) - 3} more pages)" if len(off) > 3 else ""
         raise RenderError("text that cannot fit: " + "; ".join(off[:3]) + more
                           + " (a word or table too wide for its column?)")
-    data = pdf.write_pdf(rendered, forms=forms, variant=variant)
+    data = pdf.write_pdf(rendered, forms=forms, variant=variant, heading_level=heading_level)
     # The text layer is what readers copy, search and hear: a sample of pages must read back whole.
     laid_out = {i: pdf.page_text(rendered, i) for i in readback.sample(rendered.page_count)}
     rendered.warnings.extend(f"text layer: {line}" for line in readback.lost_text(data, laid_out))

@@ -18,6 +18,11 @@ PAPERS = options.PAPERS
 LAYOUTS = ("pages", "booklet")
 NAME = "dungeoneer-rulebook"
 MAX_NOTES = 3  # the most spare notes pages a book needs to reach a multiple of four
+# Sections that open a new page of the book, before which their chapter is cut into two parts (laid out apart,
+# so no worker holds the whole of a long chapter, and an edit re-lays only its half): the heading's slug.
+# Adventure Tables (31 pages) at Adventure Gear and Hostile Monsters, which open its 5th and 17th pages (right-hand
+# ones) in the book laid out whole: 4, 12 and 15 pages, none of them more than the longest other chapter needs.
+PART_BREAKS = ("adventure-gear", "hostile-monsters")
 # The tables the one-page quick reference shows: (table id, the columns short enough for a half-page
 # column); the oracle is told in prose there.
 QUICKREF = (("twist", None), ("harm", ("answer", "harm")), ("scene_mood", None))
@@ -95,7 +100,7 @@ class PartLayout:
         variant = pdf.PRINT_VARIANT if self.print_shop else pdf.TAGGED_VARIANT
         return book.lay_out_job(job, lambda html: pdf.layout_html(html, base_url=self.templates_dir, roots=self.roots,
                                                                   max_pages=self.max_pages or pdf.MAX_PAGES),
-                                lambda rendered: checked_pdf(rendered, variant=variant))
+                                lambda rendered, **kwargs: checked_pdf(rendered, variant=variant, **kwargs))
 
 
 def _shared(ctx: BuildContext, opts: RulebookOptions) -> dict:
@@ -105,21 +110,25 @@ def _shared(ctx: BuildContext, opts: RulebookOptions) -> dict:
 
 
 def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = None) -> list:
-    """The book as paginate.book parts: the front matter (numbered last), each chapter, the back matter."""
+    """The book as paginate.book parts: the front matter (numbered last), each chapter (cut in pieces at its
+    PART_BREAKS), the back matter."""
     from collections import defaultdict
     from dungeonpress.paginate.book import Part
     shared = shared or _shared(ctx, opts)
 
-    def part(which, numbered=False):
+    def part(which, numbered=False, piece=None):
         def html(page_css: str, numbers: dict) -> str:
             pages = numbers or defaultdict(lambda: WIDEST_NUMBER)
-            return html_from_template(ctx, "book.html.j2", part=which, toc_pages=pages if numbered else None,
+            return html_from_template(ctx, "book.html.j2", part=which, piece=piece, toc_pages=pages if numbered else None,
                                       part_css=" ".join([page_css, NO_FOLIOS_CSS] + ([TOC_NUMBERS_CSS] if numbered else [])),
                                       **shared)
         return html
 
-    return [Part("contents", part("front", numbered=True), numbered=True),
-            *[Part(f"chapter {n}", part(n - 1)) for n in range(1, len(shared["chapters"]) + 1)],
+    # The colophon prints the content's digest, which every edit changes and which never moves a page break.
+    return [Part("contents", part("front", numbered=True), numbered=True, volatile=(shared["digest"],)),
+            *[Part(f"chapter {n}" + (f" ({piece + 1} of {len(chapter['pieces'])})" if len(chapter["pieces"]) > 1 else ""),
+                   part(n - 1, piece=piece), continues=piece > 0)
+              for n, chapter in enumerate(shared["chapters"], start=1) for piece in range(len(chapter["pieces"]))],
             Part("back matter", part("back"))]
 
 
@@ -148,8 +157,36 @@ def chapter_views(ctx: BuildContext) -> list:
         html, headings = render.render_chapter(ctx.templates_dir, chapter.text, f"c{number}",
                                                [(b.template, b.context) for b in blocks], base=base,
                                                roots=(pack,), where=chapter.source.path, version=ctx.version)
-        out.append({"html": html, "headings": headings, "title": headings[0][1] if headings else ""})
+        title = headings[0][1] if headings else ""
+        html, pieces = cut_at_part_breaks(html, f"c{number}", where=chapter.source.path)
+        out.append({"html": html, "headings": headings, "title": title, "pieces": pieces,
+                    "running_head": css_string(title.striptags() if title else "")})
     return out
+
+
+def cut_at_part_breaks(html: str, prefix: str, where: str) -> tuple:
+    """(the chapter's HTML, its pieces): each PART_BREAKS heading the chapter has opens a new page (its top
+    margin dropped, as at any page top) and a piece of its own. A heading inside another element cannot be
+    cut at: a RenderError naming the chapter."""
+    safe = type(html)  # what render_chapter gave (markup the templates print as it is), for the pieces too
+    cuts, html = [], str(html)  # plain text: Markup.replace would escape the tag put in
+    for slug in PART_BREAKS:
+        tag = f'<h2 id="{prefix}-{slug}">'
+        if tag in html:
+            html = html.replace(tag, f'<h2 id="{prefix}-{slug}" class="part-break">', 1)
+            cuts.append(html.index(f'<h2 id="{prefix}-{slug}" '))
+    cuts.sort()
+    pieces = [html[a:b] for a, b in zip([0, *cuts], [*cuts, len(html)])]
+    for piece in pieces[:-1]:
+        if piece.count("<div") != piece.count("</div") or piece.count("<section") != piece.count("</section"):
+            raise RenderError(f"{where}: a part break's heading is inside another element (expected it at the "
+                              "chapter's top level)")
+    return safe(html), [safe(piece) for piece in pieces]
+
+
+def css_string(text: str) -> str:
+    """`text` as a CSS string (a running head set by string-set)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
 
 
 def quickref_view(ctx: BuildContext) -> dict:
