@@ -25,6 +25,16 @@ def regenerate_command(seed: int, rooms: int) -> str:
     return f"dungeonpress dungeon --seed {seed}{extra}"
 
 
+# The zine's seed box is one line in every theme (the dyslexia theme's Letter back page has no line to spare):
+# a command longer than the default seed's (four digits) is printed without its label.
+SEED_BOX_LABEL = "Roll it again: "
+SEED_BOX_LABELLED = len(regenerate_command(1234, DEFAULT_ROOMS))
+
+
+def seed_box_label(command: str) -> str:
+    return SEED_BOX_LABEL if len(command) <= SEED_BOX_LABELLED else ""
+
+
 # ---------------------------------------------------------------- template views
 
 
@@ -62,6 +72,7 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
         "seed": seed,
         "rooms_count": len(dungeon.rooms),
         "regenerate": regenerate_command(seed, rooms),
+        "seed_box_label": seed_box_label(regenerate_command(seed, rooms)),
         "condition": {"roll": roll_label(dungeon.condition), "tag": dungeon.condition.text,
                       "effect": condition_effect(dungeon.condition)},
         "map": drawn.svg,  # SVG we drew: the template marks it safe
