@@ -119,6 +119,20 @@ def content_errors(folder: Path) -> list[str]:
     return [str(e) for e in caught.value.errors]
 
 
+def pdf_outline(data: bytes) -> list:
+    """A PDF's bookmarks as (depth, title, 0-based page) in reading order."""
+    import pypdf
+    reader = pypdf.PdfReader(io.BytesIO(data))
+
+    def walk(items, depth):
+        for item in items:
+            if isinstance(item, list):
+                yield from walk(item, depth + 1)
+            else:
+                yield depth, item.title, reader.get_destination_page_number(item)
+    return list(walk(reader.outline, 0))
+
+
 def run_cli(*argv) -> tuple[int, str, str]:
     """`dungeonpress ARGV...` in this process: (exit status, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()

@@ -9,6 +9,7 @@ import pypdf
 import pytest
 
 from dungeonpress import bind, build, pdf
+from tests.conftest import pdf_outline
 
 STYLE = ("<style>@page { size: 105mm 148mm; margin: 12mm; @bottom-center { content: counter(page) } } "
          "h1 { break-before: page; bookmark-level: 1 } h2 { bookmark-level: 2 } {extra}</style>")
@@ -55,21 +56,9 @@ def test_every_page_reads_as_in_the_whole_document(books):
     assert texts(bound) == texts(whole)  # page numbers in the footers included
 
 
-def outline(data: bytes) -> list:
-    reader = pypdf.PdfReader(io.BytesIO(data))
-
-    def walk(items, depth):
-        for item in items:
-            if isinstance(item, list):
-                yield from walk(item, depth + 1)
-            else:
-                yield depth, item.title, reader.get_destination_page_number(item)
-    return list(walk(reader.outline, 0))
-
-
 def test_bookmarks_and_named_destinations_point_at_the_same_pages(books):
     whole, bound, _, _ = books
-    assert outline(bound) == outline(whole) == [(0, "One", 0), (1, "One A", 0), (0, "Two", 1), (1, "Two A", 4),
+    assert pdf_outline(bound) == pdf_outline(whole) == [(0, "One", 0), (1, "One A", 0), (0, "Two", 1), (1, "Two A", 4),
                                                 (0, "Three", 5)]
     where = {}
     for data in (whole, bound):

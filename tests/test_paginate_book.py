@@ -16,6 +16,7 @@ from dungeonpress import build, pdf
 from dungeonpress.errors import RenderError
 from dungeonpress.paginate import book
 from dungeonpress.products import rulebook
+from tests.conftest import pdf_outline
 
 STYLE = ("@page { size: 105mm 148mm; margin: 12mm; @bottom-center { content: counter(page) } } "
          "@page :left { @top-left { content: string(chapter) } } @page :right { @top-right { content: string(chapter) } } "
@@ -299,18 +300,6 @@ def cut_chapter_book(before: int):
                                                      part("chapter 2", last)]
 
 
-def outline(data: bytes) -> list:
-    reader = pypdf.PdfReader(io.BytesIO(data))
-
-    def walk(items, depth):
-        for item in items:
-            if isinstance(item, list):
-                yield from walk(item, depth + 1)
-            else:
-                yield depth, item.title, reader.get_destination_page_number(item)
-    return list(walk(reader.outline, 0))
-
-
 def headings(data: bytes) -> list:
     with pikepdf.open(io.BytesIO(data)) as pdf_file:
         found = []
@@ -340,8 +329,8 @@ def test_a_chapter_cut_at_a_page_break_reads_like_the_chapter_laid_out_whole(bef
     assert laid[1].start % 2 == (1 if side == "right" else 0)  # no blank page before it: it starts where chapter 1 ends
     assert laid[1].start == laid[0].start + laid[0].pages
     assert texts(data) == texts(whole)  # its lines wrap for its side; running heads and page numbers as in the whole
-    assert outline(data) == outline(whole)  # Later under Chapter 1
-    assert outline(data)[1][:2] == (1, "Later")
+    assert pdf_outline(data) == pdf_outline(whole)  # Later under Chapter 1
+    assert pdf_outline(data)[1][:2] == (1, "Later")
     assert headings(data) == headings(whole) == ["/H1", "/H2", "/H1"]
     # laid out first for a right-hand page (as every part is), then for the left one it falls on
     assert layouts.count == (4 if side == "right" else 5)

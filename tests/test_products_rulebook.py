@@ -13,7 +13,7 @@ from dungeonpress import build
 from dungeonpress.impose import booklet_order
 from dungeonpress.products import rulebook
 from tests.conftest import SHARED
-from tests.conftest import SMALL_PACK, slow_fixture, small_pack_book
+from tests.conftest import SMALL_PACK, pdf_outline, slow_fixture, small_pack_book
 
 A5 = (419.53, 595.28)
 SHEETS = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}
@@ -139,15 +139,7 @@ def whole_book(content) -> bytes:
 def book_facts(data: bytes) -> dict:
     """What a reader of the book meets: each page's text, bookmarks, named destinations, links, tags."""
     reader = PdfReader(io.BytesIO(data))
-
-    def walk(items, depth):
-        for item in items:
-            if isinstance(item, list):
-                yield from walk(item, depth + 1)
-            else:
-                yield depth, item.title, reader.get_destination_page_number(item)
-
-    facts = {"texts": [page.extract_text() for page in reader.pages], "outline": list(walk(reader.outline, 0)),
+    facts = {"texts": [page.extract_text() for page in reader.pages], "outline": pdf_outline(data),
              "dests": {name: reader.get_destination_page_number(d) for name, d in reader.named_destinations.items()}}
     with pikepdf.open(io.BytesIO(data)) as book:
         facts["links"] = [(i, str(a.Dest)) for i, page in enumerate(book.pages) for a in page.obj.get("/Annots", [])]
