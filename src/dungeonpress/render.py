@@ -183,27 +183,26 @@ def slug(text: str) -> str:
 
 def chapter_directives(text: str) -> list:
     """(name, arg, heading) of every directive line in a chapter, in order; `heading` is the one it sits under."""
-    found, heading = [], None
-    for line in text.splitlines():
-        match = DIRECTIVE_LINE.match(line.strip())
-        if match:
-            found.append((*match.groups(), heading))
-        elif line.startswith("#"):
-            heading = line.lstrip("#").strip()
-    return found
+    return [(*match.groups(), heading) for match, heading, _ in _directive_lines(text)]
 
 
 def text_above_directives(text: str) -> list[str]:
     """For every directive line of a chapter, in order, the prose between it and the heading above it."""
-    found, since = [], []
+    return [above for _, _, above in _directive_lines(text)]
+
+
+def _directive_lines(text: str):
+    """(match, heading, prose above) for every directive line of a chapter, in order: the heading it sits
+    under and the prose lines between that heading and it (other directive lines left out), joined."""
+    heading, since = None, []
     for line in text.splitlines():
-        if DIRECTIVE_LINE.match(line.strip()):
-            found.append(" ".join(since).strip())
+        match = DIRECTIVE_LINE.match(line.strip())
+        if match:
+            yield match, heading, " ".join(since).strip()
         elif line.startswith("#"):
-            since = []
+            heading, since = line.lstrip("#").strip(), []
         else:
             since.append(line)
-    return found
 
 
 def render_chapter(templates_dir: Path, text: str, prefix: str, blocks: list, *, base: Path | None = None, roots=None,
