@@ -41,13 +41,13 @@ MAP_BOX = geometry.MAP_BOX  # where the map goes, in mm (width, height), on each
 ZINE_COVER_MAP = (60.0, 35.0)
 BOOKLET_COVER_MAP = {"a5": (92.0, 72.0), "half-letter": (88.0, 72.0)}
 LARGE_PRINT_COVER_MAP = (80.0, 46.0)  # large print's bigger words leave the outline less of the same cover
-# Large print's two-line title and condition pushed the map's legend onto a page of its own (10% full):
-# its booklet map is drawn shorter, so map and legend share the page.
 BOOKLET_NOTE_LINES = 24  # ruled lines on a booklet's notes page
 NOTE_LINE_PX = 7 * 96 / 25.4  # a booklet's ruled notes line (zine.css: .dbook .notes .line), in CSS px
 RULES_NOTES_HEAD_PX = 16 * 96 / 25.4  # the notes' heading and the space above it, at large print's 14 pt
 MIN_RULES_NOTE_LINES = 4  # fewer lines than this under How to Play are not worth a heading
 LARGE_PRINT_NOTE_LINES = 22  # large print's taller heading leaves room for two fewer (24 ran one line overleaf)
+# Large print's two-line title and condition pushed the map's legend onto a page of its own (10% full):
+# its booklet map is drawn shorter, so map and legend share the page.
 LARGE_PRINT_MAP_BOX = {"a5": (122.0, 116.0), "half-letter": (113.0, 122.0)}
 PACK_THUMB = (26.0, 19.0)
 # How much of the pre-rolled oracle each layout prints (the JSON always has all of it).
@@ -65,11 +65,11 @@ ZINE_RULE_PAGES = {"the-oracle": "oracle", "navigation-and-light": "key", "doors
 CROWDED_RULE_PAGES = ZINE_RULE_PAGES | {"doors-puzzles-and-the-end": "oracle"}
 CROWDED_ORACLE_ROWS = 3
 SNUG_ORACLE_ROWS = 2  # the snug fit's: where three rows run the page over (the dyslexia theme on A4)
-COMPACT_FITS = ("crowded", "snug")  # the fits whose oracle page prints its answers compact
 
 
 def compact_rows(fit: str) -> int:
-    """How many rows of pre-rolled answers a crowded zine's oracle page prints in `fit` (0: none)."""
+    """How many rows of pre-rolled answers a crowded zine's oracle page prints in `fit`, compact (0: none, or
+    not a crowded fit: its oracle page prints the zine's usual answers)."""
     return {"crowded": CROWDED_ORACLE_ROWS, "snug": SNUG_ORACLE_ROWS}.get(fit, 0)
 
 
@@ -204,7 +204,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
                               body_class=f"zine zine-{paper}" + FIT_CLASSES.get(fit, ""), packed=fit in PACKED,
-                              oracle_compact=fit in COMPACT_FITS,
+                              oracle_compact=compact_rows(fit) > 0,
                               geometry_css=geometry.zine_css(), probe=probe, fold_cut_on="oracle" if fit == "split" else "aids", gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
                                                  for page in ("aids",)})
 

@@ -128,8 +128,11 @@ class Runner:
 
     def command_line(self, roll: RollRequest) -> str:
         """The command a user types to make this roll's bytes: its options and every --content pack."""
-        packs = [word for pack in self.packs for word in ("--content", shlex.quote(shown(pack)))]
-        return " ".join(["dungeonpress", *roll.argv(), *packs])
+        return " ".join(["dungeonpress", *roll.argv(), *self._pack_words()])
+
+    def _pack_words(self) -> list:
+        """Every --content pack as the command line shows it (quoted for a shell)."""
+        return [word for pack in self.packs for word in ("--content", shlex.quote(shown(pack)))]
 
     def book(self, reason: str = "asked for", *, supersede: bool = False) -> Job:
         """Build the rulebook into the build folder: one build at a time (asked again, the one under way answers).
@@ -149,8 +152,7 @@ class Runner:
                 proc = self._procs.get(job.id)
                 if proc is not None:
                     _kill(proc)
-        packs = [word for pack in self.packs for word in ("--content", shlex.quote(shown(pack)))]
-        return self._start(" ".join(["dungeonpress", *BOOK_ARGV, *packs]), list(BOOK_ARGV), self.out_dir, reason,
+        return self._start(" ".join(["dungeonpress", *BOOK_ARGV, *self._pack_words()]), list(BOOK_ARGV), self.out_dir, reason,
                            None, book=True)
 
     def check(self, reason: str) -> Job:
