@@ -6,8 +6,10 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
+import pypdf
 import pytest
 
 from dungeonpress.serve.jobs import KEEP_JOBS, MAX_WAITING, RETRY_AFTER, ROLLS_DIR, STAGING, Busy, Runner
@@ -237,3 +239,17 @@ def test_a_saved_edit_re_lays_only_the_changed_chapter(tmp_path, monkeypatch):
     # the chapter, and at most the contents and the page furniture when page numbers moved; nothing else
     assert 1 <= len(new) <= 3 < len(before)
     runner.close()
+
+
+@pytest.mark.slow  # builds the whole rulebook
+def test_the_rulebook_button_builds_the_real_rulebook_with_its_two_part_workers(tmp_path):
+    # Run in a warm worker (a daemon process), `build rulebook` could not start its part workers and failed
+    # with "daemonic processes are not allowed to have children": the page's button never built a book.
+    runner = Runner(tmp_path, [], timeout=600, on_change=lambda: None)
+    job = runner.book("asked for")
+    deadline = time.monotonic() + 600
+    while not job.finished and time.monotonic() < deadline:
+        time.sleep(0.5)
+    runner.close()
+    assert (job.state, job.messages) == ("done", []) and job.outputs == ["dungeoneer-rulebook.pdf"]
+    assert len(pypdf.PdfReader(tmp_path / "dungeoneer-rulebook.pdf").pages) > 100

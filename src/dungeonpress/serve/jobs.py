@@ -8,6 +8,7 @@ import signal
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -71,7 +72,7 @@ class Runner:
 
     A build runs in a warm worker (serve.warm: WeasyPrint, content and fonts loaded once; a worker
     that is stopped or dies is not used again), or, given `python`, as a `python -m dungeonpress`
-    subprocess of that interpreter. A roll is built into a staging folder and renamed to
+    subprocess of that interpreter (the rulebook always is one: see _run). A roll is built into a staging folder and renamed to
     rolls/NAME/ only when it succeeded, so a roll folder is always whole; staging folders of a
     server that was killed are removed by the next.
     """
@@ -221,7 +222,9 @@ class Runner:
                 command += ["--quiet", "--out", str(staging)]
             for pack in self.packs:
                 command += ["--content", str(pack)]
-            if self.python is None:
+            # The rulebook is a whole `dungeonpress build rulebook` in a process of its own: it lays its parts
+            # out in two worker processes, which a warm worker (a daemon process) may not start.
+            if self.python is None and not job.book:
                 code, out, err = self._run_warm(job, command)
             else:
                 try:
@@ -257,7 +260,7 @@ class Runner:
                 worker.close()
 
     def _run_subprocess(self, job: Job, argv: list) -> tuple:
-        proc = subprocess.Popen([self.python, "-m", "dungeonpress", *argv], stdout=subprocess.PIPE,
+        proc = subprocess.Popen([self.python or sys.executable, "-m", "dungeonpress", *argv], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, cwd=self.cwd, start_new_session=True,
                                 preexec_fn=die_with_parent)
         with self._lock:
