@@ -114,8 +114,10 @@ class Output:
 
 def html_from_template(ctx: BuildContext, template: str, **context) -> str:
     from dungeonpress import render  # loaded when a product is made, not for --help
+    from dungeonpress.views.fonts import fonts_view
     return render.render_template(ctx.templates_dir, template, version=ctx.version, theme=ctx.theme,
-                                  flows=template in FLOWING, emblem_css=drawing_css(ctx, "emblem.css"), **context)
+                                  fonts=fonts_view(ctx.theme), flows=template in FLOWING,
+                                  emblem_css=drawing_css(ctx, "emblem.css"), **context)
 
 
 def drawing_css(ctx: BuildContext, name: str) -> str:
