@@ -72,3 +72,36 @@ def test_an_appendix_keeps_its_letter():
     assert typographic_html("<td>treasure from Appendix D (Appendix A12); Appendices A–F</td>") == (
         '<td>treasure from <span class="nobr">Appendix D</span> (<span class="nobr">Appendix A12</span>); '
         '<span class="nobr">Appendices A–F</span></td>')
+
+
+@pytest.mark.parametrize("html, expected", [
+    ('<p>ask "Does it give?" (Advantage)</p>', '<p>ask <span class="nobr">“Does it give?”</span> (Advantage)</p>'),
+    ("<td>Sheer drop of 30 ft</td>", '<td>Sheer drop of <span class="nobr">30 ft</span></td>'),
+    ("<td>1 in 6 a turn</td>", '<td><span class="nobr">1 in 6</span> a turn</td>'),
+    ('<p>Ask: "Do I clear it in time?" then</p>', "<p>Ask: “Do I clear it in time?” then</p>"),  # five words may wrap
+    ('<td>"Who goes there?"</td>', "<td>“Who goes there?”</td>"),  # a cell of its own: nothing to split it from
+])
+def test_odds_measures_and_short_quoted_questions_stay_on_one_line(html, expected):
+    assert typographic_html(html) == expected
+
+
+@pytest.mark.slow
+def test_a_quoted_question_and_a_measure_read_back_on_one_line(tmp_path):
+    """The characters' rules page split ask "Does it / give?"; the dyslexia-friendly solo procedure set "Sheer drop
+    of 30 / ft" in Appendix C."""
+    import io
+    import re
+    import subprocess
+
+    from dungeonpress import cli
+    for argv in (["character", "--seed", "1234"], ["delve", "--seed", "1234", "--theme", "dyslexia-friendly"]):
+        assert cli.main([*argv, "--quiet", "--no-preflight", "--out", str(tmp_path)],
+                        stdout=io.StringIO(), stderr=io.StringIO()) == 0
+
+    def lines(name):
+        return subprocess.run(["pdftotext", "-layout", str(tmp_path / name), "-"], capture_output=True, text=True,
+                              check=True).stdout.splitlines()
+    assert any("“Does it give?”" in line for line in lines("characters-1234.pdf"))
+    procedure = lines("solo-procedure-dyslexia-friendly.pdf")
+    assert not any(line.rstrip().endswith("Sheer drop of 30") for line in procedure)
+    assert any(re.search(r"(^|\s)30 ft\s*$", line) for line in procedure)

@@ -3,7 +3,8 @@
 Prose goes through markdown-it's smartquotes, but table cells, bestiary entries, generated rooms and
 the templates' own words are printed as written; the last render step sets every one of them alike, so
 no straight quote reaches a PDF. After a digit a quote is a measure (feet ′, inches ″), not a quote.
-A line may break after an en dash, so a range ("4–6"), a roll ("2d6+1") or an appendix's name ("Appendix D") is set in a `.nobr` span
+A line may break after an en dash, so a range ("4–6"), a roll ("2d6+1") or an appendix's name ("Appendix D") is set in a `.nobr` span,
+as are odds ("1 in 6"), a number and its unit ("30 ft") and a short quoted question ("Does it give?")
 (base.css: white-space nowrap), except in SVG, where a span is not text.
 """
 
@@ -14,9 +15,12 @@ import re
 # Tags, comments, and whole elements whose content is not text to read (CSS, scripts).
 _SKIP = re.compile(r"<!--.*?-->|<(style|script|title|textarea)\b[^>]*>.*?</\1\s*>|<[^>]*>", re.DOTALL | re.IGNORECASE)
 # A range of numbers or a roll of dice: 4–6, 11-16, 2d6, d66, 1d6+1 (not a word ending in digits).
-# "Appendix A" and "Appendices A–F" name one thing and stay together too.
-_UNBROKEN = re.compile(r"(?<![\w–-])(?:\d+\s?[–-]\s?\d+|\d*d\d+(?:\s?[+×x–-]\s?\d+)?"
-                       r"|Appendix [A-F]\d*|Appendices [A-F]–[A-F])(?![\w–-])")
+# "Appendix A" and "Appendices A–F" name one thing and stay together too, and so do odds ("1 in 6"), a measure
+# or a sum with its unit ("30 ft", "50 gp"), and a short question quoted in a sentence (ask “Does it give?”):
+# split before its last word, the question reads as two.
+_UNBROKEN = re.compile(r"(?<![\w–-])(?:\d+ in \d+|\d+ (?:ft|gp|sp|cp|ep|pp)\b|\d+\s?[–-]\s?\d+"
+                       r"|\d*d\d+(?:\s?[+×x–-]\s?\d+)?|Appendix [A-F]\d*|Appendices [A-F]–[A-F]"
+                       r"|(?<=\s)“[^“”<\s]+(?: [^“”<\s]+){0,3}\?”)(?![\w–-])")
 _ENTITIES = {"&#39;": "'", "&#x27;": "'", "&#34;": '"', "&#x22;": '"', "&quot;": '"', "&apos;": "'"}
 _ENTITY = re.compile("|".join(map(re.escape, _ENTITIES)))
 _OPENS_AFTER = set(" \t\n\u00a0([{‘“—–-/") | {""}
@@ -68,8 +72,9 @@ def typographic_html(html: str) -> str:
 
 
 def _unbroken(piece: str) -> str:
-    """Ranges, rolls and appendices' names in a run of HTML text wrapped in `<span class="nobr">`."""
-    if not any(c.isdigit() for c in piece) and "Append" not in piece:
+    """Ranges, rolls, odds, measures, appendices' names and short quoted questions in a run of HTML text wrapped in
+    `<span class="nobr">`."""
+    if not any(c.isdigit() for c in piece) and "Append" not in piece and "?”" not in piece:
         return piece
     return _UNBROKEN.sub(lambda m: f'<span class="nobr">{m.group(0)}</span>', piece)
 
