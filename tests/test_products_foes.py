@@ -152,3 +152,21 @@ def test_every_cards_words_stay_inside_it_and_above_its_luck_track(content, tmp_
             assert filled == geometry["per_sheet"]  # every slot of every sheet holds a card
     finally:
         doc.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size, kept", [("a7", 35), ("3x5", 36)])
+def test_every_foe_card_says_its_tier_beside_its_drawn_mark_and_keeps_its_description(content, size, kept):
+    """Tiers looked alike: each foe card now says its tier in the text layer, at the end of its key line, beside
+    five pips drawn (no image on any sheet); the mark takes no creature's description (35 of 36 A7 cards had
+    one before it, every 3x5 card)."""
+    (data,) = run(content, size=size).values()
+    reader = PdfReader(io.BytesIO(data))
+    text = " ".join(page.extract_text() for page in reader.pages)
+    for creature in content.creatures:
+        alive = "Living" if creature.living else "Not living"
+        assert re.search(rf"\b{creature.key} {alive}\s+{creature.tier.capitalize()}\b", text), creature.name
+    assert all(not page.images for page in reader.pages)
+    flat = re.sub(r"[\s-]+", " ", text)
+    described = [c for c in content.creatures if " ".join(c.description.split()[:4]) in flat]
+    assert len(described) >= kept, [c.name for c in content.creatures if c not in described]

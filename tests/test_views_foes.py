@@ -51,7 +51,7 @@ def test_a_creature_card_has_its_tags_kicker_and_six_luck_boxes(content):
     card = views.creature_card(creature, "Met in room 3")
     assert (card["kind"], card["title"], card["key"], card["where"]) == ("foe", creature.name, str(creature.key),
                                                                          "Met in room 3")
-    assert card["kicker"] == f"{creature.tier.capitalize()} · living"
+    assert card["kicker"] == "Living" and card["tier"]["name"] == creature.tier.capitalize()
     assert card["luck"] == views.LUCK == 6 and card["luck_boxes"] == list(range(6))
     assert all(tag["text"] for tag in card["tags"])  # an empty tag is left out, not printed blank
 
@@ -131,3 +131,13 @@ def test_a_tag_is_as_tall_as_its_lines_beside_the_label_column():
     assert views.label_column_mm(11) > views.label_column_mm(9)  # the labels' column grows with the type
     assert beside > views._lines("word " * 30, 62.0, 10)  # the words run in the narrower column
     assert views.text_height(card, 62.0, 10) == pytest.approx(2 * views.TAG_GAP_MM + (1 + beside) * line)
+
+
+def test_a_tier_mark_fills_one_pip_per_tier_from_vermin_to_boss(content):
+    from dungeonpress.validate import TIERS
+    assert views.TIER_ORDER == TIERS  # the order the cards draw is every tier the content may name
+    marks = [views.tier_mark(tier) for tier in TIERS]
+    assert [sum(m["pips"]) for m in marks] == [1, 2, 3, 4, 5] and all(len(m["pips"]) == 5 for m in marks)
+    assert [m["name"] for m in marks] == ["Vermin", "Minion", "Brute", "Elite", "Boss"]
+    assert {views.creature_card(c)["tier"]["key"] for c in content.creatures} == set(TIERS)
+    assert not any(views.blank_card()["tier"]["pips"])  # a blank card's pips are filled in pencil

@@ -125,6 +125,17 @@ def _mark_box(mark: Mark) -> dict:
             "width": abs(mark.x2 - mark.x1), "height": abs(mark.y2 - mark.y1)}
 
 
+# The bestiary's tiers, least deadly first (validate.TIERS, the names a creature may have): a card's tier mark fills
+# one pip per step, so a boss's card is told from a brute's across the table, and says its tier in words too.
+TIER_ORDER = ("vermin", "minion", "brute", "elite", "boss")
+
+
+def tier_mark(tier: str) -> dict:
+    """A tier as the card draws it: its name, and five pips filled up to its rank (vermin 1 … boss 5)."""
+    rank = TIER_ORDER.index(tier) + 1
+    return {"name": tier.capitalize(), "key": tier, "rank": rank, "pips": [n < rank for n in range(len(TIER_ORDER))]}
+
+
 def creature_card(creature: Creature, where: str = "") -> dict:
     """A foe card: the creature's tags in the order the rules list them, and its Luck track."""
     tags = [("Concept", creature.concept), ("Skills", ", ".join(creature.skills)), ("Frailty", creature.frailty),
@@ -132,7 +143,7 @@ def creature_card(creature: Creature, where: str = "") -> dict:
     if creature.living:  # non-living things do what they were made for: no goal, motive or nemesis
         tags += [("Goal", creature.goal or ""), ("Motive", creature.motive or ""), ("Nemesis", creature.nemesis or "")]
     return {"kind": "foe", "title": creature.name, "key": f"{creature.key}",
-            "kicker": f"{creature.tier.capitalize()} · {'living' if creature.living else 'not living'}",
+            "kicker": "Living" if creature.living else "Not living", "tier": tier_mark(creature.tier),
             "tags": [{"label": label, "text": text} for label, text in tags if text],
             "flavour": creature.description, "luck": LUCK, "luck_boxes": list(range(LUCK)), "where": where}
 
@@ -142,7 +153,7 @@ def rival_card(character, number: int) -> dict:
     tags = [("Concept", character.concept.value), ("Skills", ", ".join(s.value for s in character.skills)),
             ("Frailty", character.frailty.value), ("Gear", ", ".join(g.item.value for g in character.gear)),
             ("Goal", character.goal.value), ("Motive", character.motive.value), ("Nemesis", character.nemesis.value)]
-    return {"kind": "npc", "title": character.name, "key": f"R{number}", "kicker": "Rival delver · living",
+    return {"kind": "npc", "title": character.name, "key": f"R{number}", "kicker": "Rival delver · living", "tier": None,
             "tags": [{"label": label, "text": text} for label, text in tags], "flavour": "", "luck": character.luck,
             "luck_boxes": list(range(character.luck)), "where": ""}
 
@@ -179,7 +190,9 @@ BLANK_TAGS = ("Concept", "Skills", "Frailty", "Gear", "Goal", "Motive", "Nemesis
 
 def blank_card() -> dict:
     """A foe card to fill in by pencil, for a foe the oracle brings in play: the tags' labels over ruled lines."""
-    return {"kind": "blank", "title": "A foe met in play", "key": "", "kicker": "Name, tier · living or not",
+    # the tier mark's pips are left empty, to fill in pencil up to the foe's tier
+    return {"kind": "blank", "title": "A foe met in play", "key": "", "kicker": "Name · living or not",
+            "tier": {"name": "Tier", "key": "blank", "rank": 0, "pips": [False] * len(TIER_ORDER)},
             "tags": [{"label": label, "text": ""} for label in BLANK_TAGS], "flavour": "", "luck": LUCK,
             "luck_boxes": list(range(LUCK)), "where": "", "text_pt": 9}
 
