@@ -41,3 +41,29 @@ def test_no_odds_where_the_rules_fill_the_page_alone(content, theme, given):
     count, text = rules_page(content, theme, **given)
     assert "How to play these delvers" in text and "Odds" not in text
     assert count == 3
+
+
+@pytest.mark.slow  # lays sheets out
+@pytest.mark.parametrize("theme", ["standard", "dyslexia-friendly"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_rules_columns_run_down_to_the_pages_foot(content, tmp_path, theme, paper):
+    """The rules page's foot was 15-25% white (standard A4 right column ending at 75% of the page, dyslexia-friendly
+    A4 left column at 64%): rules run on into the next column and the type takes the room. Each column's last
+    line now lies below 78% of the page's height, and the rules keep to one page."""
+    from dungeonpress.preflight.reading import open_pdf
+    ctx = build.context_for(content, seed=1234, theme=theme)
+    (pdf,) = [o.data for o in character.build_characters(ctx, parse(character.CharacterOptions, {"paper": paper}))
+              if o.name.endswith(".pdf")]
+    path = tmp_path / "characters.pdf"
+    path.write_bytes(pdf)
+    doc = open_pdf(path)
+    try:
+        assert len(doc.pages) == 3
+        page = doc.pages[-1]
+        text = [box for box in page.ink if box[4] == "text"]
+        half = page.width / 2
+        columns = ([b[3] for b in text if b[2] <= half], [b[3] for b in text if b[0] >= half])
+        assert all(max(column) / page.height >= 0.78 for column in columns), \
+            [round(max(column) / page.height, 2) for column in columns]
+    finally:
+        doc.close()
