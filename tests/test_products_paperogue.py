@@ -252,3 +252,23 @@ def test_the_spells_page_holds_the_level_steps_and_every_monster(tmp_path):
     for monster in ("Giant rat", "Centipede", "Hobgoblin", "Vampire", "Dragon"):
         assert monster in second
     assert "Based on Paperogue" in second  # the credit still closes the page
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theme", ["standard", "large-print", "dyslexia-friendly"])
+def test_the_reference_cards_identify_page_runs_to_its_foot(content, tmp_path, theme):
+    """Its four tables alone on the last page left the foot a quarter white (they ended at 74% of the page): set
+    larger and roomier, they reach past 85%, and the card keeps its four pages."""
+    from dungeonpress.preflight.reading import open_pdf
+    ctx = build.context_for(content, seed=1234, theme=theme)
+    outputs = {o.name: o.data for o in product.build_levels(ctx, product.PaperogueOptions())}
+    path = tmp_path / "reference.pdf"
+    path.write_bytes(outputs["paperogue-reference.pdf"])
+    doc = open_pdf(path)
+    try:
+        assert len(doc.pages) == 4
+        page = doc.pages[-1]
+        body = [box[3] for box in page.ink if box[4] == "text" and box[3] < page.height * 0.95]  # not the folio
+        assert 0.85 <= max(body) / page.height < 0.95
+    finally:
+        doc.close()
