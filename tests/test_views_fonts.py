@@ -27,6 +27,7 @@ def test_the_credits_page_names_each_familys_makers():
     view = fonts_view("dyslexia-friendly")
     assert view["phrase"] == "Atkinson Hyperlegible, Vollkorn and Cinzel"
     assert view["makers"].startswith("Atkinson Hyperlegible by the Braille Institute of America; Vollkorn by ")
+    assert (view["all"], fonts_view("standard")["all"]) == ("All", "Both")
     assert all(family in MAKERS for theme in THEMES for family in theme_families(theme))
 
 

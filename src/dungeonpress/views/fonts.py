@@ -30,4 +30,5 @@ def fonts_view(theme: str) -> dict:
         "listed": ", ".join(families),
         "phrase": ", ".join(families[:-1]) + " and " + families[-1],
         "makers": "; ".join(f"{family} by {MAKERS[family]}" for family in families),
+        "all": "Both" if len(families) == 2 else "All",  # "Both under the SIL Open Font License"
     }
