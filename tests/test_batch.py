@@ -189,7 +189,9 @@ from dungeonpress import batch
 from tests.batch_runners import faulty
 
 def told(event):
-    print(event.kind, flush=True)
+    # one write per line: a print() writes its end apart, and the SIGTERM may land between the two writes
+    sys.stdout.write(event.kind + "\\n")
+    sys.stdout.flush()
 
 if __name__ == "__main__":
     work = [batch.Item(label=f"item-{n}", command="test", options={"do": "nap"}, key=str(n)) for n in range(1000)]

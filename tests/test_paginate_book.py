@@ -146,43 +146,6 @@ def test_an_edited_part_is_laid_out_again_and_the_rest_comes_from_the_cache():
     assert texts(data) == texts(whole_book(whole))
 
 
-def stamped(parts: list, stamp: str) -> list:
-    """The toy book's parts with `stamp` printed under the contents (as the rulebook prints its content's digest)."""
-    front = parts[0]
-    return [book.Part("contents", lambda css, numbers: front.html(css, numbers).replace(
-        "</ol>", f"</ol><p>Edition {stamp}</p>"), numbered=True, volatile=(stamp,)), *parts[1:]]
-
-
-@pytest.mark.slow  # lays the toy book out five times
-def test_an_edit_that_changes_only_the_contents_volatile_text_lays_them_out_once():
-    cache: dict = {}
-    _, parts = toy_book(LINES)
-    bound(stamped(parts, "a1b2"), cache=cache)
-    _, edited = toy_book({1: 8, 2: 29, 3: 5})  # chapter 2 edited, no page moved; the stamp changes with it
-    after_edit = Layouts()
-    data, _ = bound(stamped(edited, "c3d4"), after_edit, cache=cache)
-    assert after_edit.count == 2  # chapter 2 and the contents with their numbers; their first pass was measured before
-    assert data == bound(stamped(edited, "c3d4"))[0]  # what a build with nothing cached gives
-    assert "Edition c3d4" in texts(data)[0]
-    after_rebuild = Layouts()
-    assert bound(stamped(edited, "c3d4"), after_rebuild, cache=cache)[0] == data
-    assert after_rebuild.count == 0
-
-
-@pytest.mark.slow  # lays the toy book out four times
-def test_volatile_text_that_moves_the_contents_pages_is_measured_again():
-    cache: dict = {}
-    _, parts = toy_book(LINES)
-    bound(stamped(parts, "short"), cache=cache)
-    long = " ".join(["long"] * 400)  # two more pages of contents: every later page moves
-    again = Layouts()
-    data, laid = bound(stamped(parts, long), again, cache=cache)
-    assert laid[0].pages > 1 and laid[1].start == laid[0].pages + 1 + laid[0].pages % 2
-    # the contents with numbers from the old measure (refused), then measured, numbered and the furniture anew
-    assert again.count == 4
-    assert data == bound(stamped(parts, long))[0]
-
-
 @pytest.mark.slow  # lays the toy book out
 def test_contents_that_grow_with_their_numbers_are_an_error():
     _, parts = toy_book(LINES)

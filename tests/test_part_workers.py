@@ -6,10 +6,11 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 
 import pytest
 
-from dungeonpress.part_workers import PartWorkers
+from dungeonpress.part_workers import WORKER_START_HTML, PartWorkers
 
 
 def _square(n: int) -> int:
@@ -34,16 +35,46 @@ def test_two_workers_give_results_in_the_jobs_order_and_raise_a_jobs_error():
         workers.close()
 
 
+@dataclass(frozen=True)
+class Sized:
+    """A job whose HTML is `size` characters long (what PartWorkers weighs a job by)."""
+
+    n: int
+    size: int
+
+    @property
+    def html(self) -> str:
+        return "x" * self.size
+
+
+def _square_of(job: Sized) -> int:
+    return job.n * job.n
+
+
 @pytest.mark.slow  # starts interpreters that import WeasyPrint
-def test_a_mostly_cached_book_starts_one_worker_early_and_a_second_only_for_two_jobs():
+def test_a_mostly_cached_book_starts_one_worker_and_a_second_only_for_more_than_it_lays_out_sooner():
     workers = PartWorkers(2, early=1)
     try:
         workers.start()
         assert workers.ask(_square.__name__.upper) == "_SQUARE"  # answered by the one worker started
         assert len(workers._pool._processes) == 1
-        assert workers(_square, [4]) == [16]
+        assert workers(_square_of, [Sized(4, 30_000)]) == [16]
+        # an edit's chapter and the cover: the started worker takes all, while what is not the longest job is
+        # no more than a second worker's start costs
+        rest = WORKER_START_HTML - 10_000
+        assert workers(_square_of, [Sized(1, 50_000), Sized(2, 10_000), Sized(3, rest)]) == [1, 4, 9]
         assert len(workers._pool._processes) == 1
-        assert workers(_square, [1, 2, 3]) == [1, 4, 9]
+        assert workers(_square_of, [Sized(1, 50_000), Sized(2, 10_000), Sized(3, rest + 1)]) == [1, 4, 9]
+        assert len(workers._pool._processes) == 2
+    finally:
+        workers.close()
+
+
+@pytest.mark.slow  # starts two interpreters that import WeasyPrint
+def test_a_cold_book_spreads_even_small_jobs_over_both_workers():
+    workers = PartWorkers(2)
+    try:
+        assert workers(_square_of, [Sized(1, 10), Sized(2, 10)]) == [1, 4]
         assert len(workers._pool._processes) == 2
     finally:
         workers.close()

@@ -247,3 +247,31 @@ def test_the_adventure_tables_are_three_parts_each_carrying_on_the_one_before(co
     assert carried_on.count("<h2 ") > 5 and 'id="c9-hostile-monsters" class="part-break"' in carried_on
     assert "<h1" not in carried_on.split("<body")[1] and 'id="c9-stress-tags"' not in carried_on
     assert 'id="c9-adventure-gear" class="part-break"' in next(p for p in parts if p.name == "chapter 9 (2 of 3)").html("", {})
+
+
+@pytest.mark.slow  # lays the small book out, then the two parts an edit changes
+def test_editing_a_table_lays_out_its_chapter_and_the_cover_again_not_the_contents(tmp_path):
+    import shutil
+    pack = tmp_path / "small_pack"
+    shutil.copytree(SMALL_PACK, pack)
+    cache: dict = {}
+
+    def book(laid: list) -> bytes:
+        ctx = build.context_for(build.load_content([pack]))
+        ctx.part_cache = cache
+        ctx.run_parts = lambda fn, jobs: (laid.extend(job.name for job in jobs), [fn(job) for job in jobs])[1]
+        return rulebook.build_rulebook(ctx, rulebook.RulebookOptions(layout="pages"))[0].data
+
+    first: list = []
+    book(first)
+    assert first == ["cover", "contents", "chapter 1", "chapter 2", "chapter 3", "back matter",
+                     "contents", "furniture"]  # then the contents with their numbers, and the page numbers
+    table = pack / "tables" / "fixture_weather.yaml"
+    table.write_text(table.read_text().replace("Cold mist", "Cold fog"))
+    edited: list = []
+    data = book(edited)
+    # the colophon's content hash changed, and the chapter that prints the table: nothing else moved
+    assert sorted(edited) == ["chapter 2", "cover"]
+    texts = [page.extract_text() for page in PdfReader(io.BytesIO(data)).pages]
+    assert any("Cold fog" in text for text in texts) and not any("Cold mist" in text for text in texts)
+    assert build.load_content([pack]).digest[:12] in texts[1]  # the credits page's colophon

@@ -20,6 +20,7 @@ class PartWorkers:
         # mostly cached (an edit re-lays a chapter or two: a second import of WeasyPrint would only load the
         # machine). The pool starts more when more jobs wait than workers are idle.
         self.early = processes if early is None else max(1, min(early, processes))
+        self._started = 0  # workers the pool may hold: `early` once started, all of them once jobs were spread
         self._pool = None
         self._warming = []  # the early workers' first task: once done, they are idle and take the next ones
 
@@ -32,6 +33,7 @@ class PartWorkers:
         from concurrent.futures import ProcessPoolExecutor
         self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
                                          initializer=_start_worker, initargs=(os.getpid(),))
+        self._started = self.early
         # A spawning pool starts a process for a task when none is idle: one task each starts them.
         self._warming = [self._pool.submit(_import_engine) for _ in range(self.early)]
 
@@ -47,11 +49,22 @@ class PartWorkers:
     def __call__(self, fn, jobs: list) -> list:
         if self.processes < 2 or (len(jobs) < 2 and self._pool is None):
             return [fn(job) for job in jobs]
+        if not jobs:
+            return []
         self.start()
-        order = sorted(range(len(jobs)), key=lambda i: -len(getattr(jobs[i], "html", "")))
+        sizes = [len(getattr(job, "html", "")) for job in jobs]
         from concurrent.futures.process import BrokenProcessPool
-        futures = {i: self._pool.submit(_then_free, fn, jobs[i]) for i in order}
         try:
+            if self._started < self.processes and sum(sizes) - max(sizes) <= WORKER_START_HTML:
+                # An edit's few parts: the started worker lays them out one after another, sooner than a
+                # second worker could import WeasyPrint to take some of them. (Sent while that worker still
+                # imports, the task would start the second one.)
+                for started in self._warming:
+                    started.result()
+                return self._pool.submit(_each_then_free, fn, jobs).result()
+            self._started = self.processes  # the pool starts a worker for each job waiting while none is idle
+            order = sorted(range(len(jobs)), key=lambda i: -sizes[i])
+            futures = {i: self._pool.submit(_then_free, fn, jobs[i]) for i in order}
             return [futures[i].result() for i in range(len(jobs))]
         except BrokenProcessPool:
             self.close()
@@ -103,6 +116,10 @@ def _then_free(fn, job):
             pass
 
 
+def _each_then_free(fn, jobs: list) -> list:
+    return [_then_free(fn, job) for job in jobs]
+
+
 def _import_engine() -> None:
     """What a worker does first: import WeasyPrint (through pdf), so its first part pays for no import."""
     from dungeonpress import pdf  # noqa: F401
@@ -114,3 +131,7 @@ def _native_versions() -> dict:
 
 
 PART_WORKERS = 2  # the machines we build on have two cores
+# What a second worker's start costs (spawning an interpreter and importing WeasyPrint, about a second), in
+# characters of part HTML laid out in that time (a 28,000-character chapter of 12 pages takes 0.8 s): a
+# started worker keeps jobs to itself while the rest of them, besides the longest, are shorter than this.
+WORKER_START_HTML = 40_000

@@ -1,6 +1,6 @@
 """A book laid out part by part: each part's HTML → its PDF (cached, laid out in any order), bound into one book.
 
-One WeasyPrint document per part (the front matter, each chapter, the back matter) is laid out, written to
+One WeasyPrint document per part (the cover, the contents, each chapter, the back matter) is laid out, written to
 PDF and freed, so no process holds the whole book's boxes. A part's layout depends on nothing outside it,
 so parts can be laid out at once in separate processes, and a cached part stays good when the parts before
 it change length:
@@ -10,8 +10,9 @@ it change length:
   parts and laid out last as the book's *furniture*: one small document of empty pages, one per page of
   the book, with the same page names, whose margin boxes are stamped onto the book's pages as artifacts;
 - the contents' page numbers are a second pass, laid out when every part's length is known
-  (target-counter does not reach into another document); the first pass only measures them, and is
-  also kept without the text that cannot move a page (Part.volatile), so such an edit lays them out once;
+  (target-counter does not reach into another document); the first pass only measures them. Text that
+  every edit changes (the rulebook's content hash) belongs in a part other than the contents, which then
+  stay cached while no page number moves;
 - links between parts are kept by stand-in anchors (the binder drops the stand-ins' destinations);
 - a part sets its own running heads: a string one part sets (`string-set`) does not carry into the next;
 - a long chapter may be cut into parts at a page break it has: the part that `continues` it gets no blank
@@ -56,11 +57,6 @@ class Part:
     name: str
     html: object
     numbered: bool = False
-    # Strings a numbered part prints that do not decide where its pages break (the content's digest in the
-    # rulebook's colophon). Its first pass only measures it (pages, anchors, page names), so that pass is also
-    # kept under a key with them left out: an edit that changes only them is measured from there, and the
-    # second pass must then agree with that measure (or the first pass is laid out after all).
-    volatile: tuple = ()
     continues: bool = False  # carries on the part before it (a chapter cut at a page break): no blank page before it
 
 
@@ -212,45 +208,18 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     apart what the HTML does not say (stylesheets, fonts, templates, tool and library versions:
     cache.parts.PartCache does). `pad_to` pads the last part's spare pages.
 
-    An edit that moves no page lays out only the parts whose HTML it changed, and a numbered part (the
-    contents) once, not twice, when what changed in it is only its `volatile` text.
+    An edit that moves no page lays out only the parts whose HTML it changed.
     """
     cache = {} if cache is None else cache
-    try:
-        return _lay_out_book(parts, run, furniture, cache, pad_to, name, measured=True)
-    except _Unmeasured:  # a numbered part measured under its volatile key did not keep that measure
-        return _lay_out_book(parts, run, furniture, cache, pad_to, name, measured=False)
-
-
-class _Unmeasured(Exception):
-    """A numbered part's second pass did not agree with the first pass found under its volatile key."""
-
-
-def _lay_out_book(parts, run, furniture, cache, pad_to, name, measured: bool):
     last = len(parts) - 1
 
     # 1. Every part (the contents with stand-in numbers, which fix their length), from the cache or laid out.
-    #    A numbered part's first pass (a measure: its PDF is not bound) may come from under its volatile key.
     def first_pass(i: int, left: bool = False) -> Job:
         css = part_css(first=i == 0, last=i == last) + (" " + LEFT_CSS if left else "")
         return _job(parts[i], parts[i].html(css, {}), pad_to if i == last else 0)
 
     jobs = [first_pass(i) for i in range(len(parts))]
-    masked = {i: _volatile_key(jobs[i], parts[i].volatile) for i, part in enumerate(parts) if part.numbered}
-    laid = [None] * len(jobs)
-    for i, key in masked.items():
-        if measured and not all(k in cache for k in _keys(jobs[i])):
-            try:
-                laid[i] = [cache[key]]
-            except KeyError:  # never measured under this key (or gone since): its first pass is laid out
-                pass
-    guessed = {i for i in masked if laid[i] is not None}
-    todo = [i for i in range(len(jobs)) if i not in guessed]
-    for i, variants in zip(todo, _cached_or_run([jobs[i] for i in todo], run, cache)):
-        laid[i] = variants
-    for i, key in masked.items():
-        if i not in guessed and key not in cache:
-            cache[key] = laid[i][0]
+    laid = _cached_or_run(jobs, run, cache)
 
     # 2. Place them: each on a right-hand page, the last one padded for what comes before it; a part that
     #    continues a chapter where it falls, laid out again (before anything after it is placed) for a
@@ -275,9 +244,6 @@ def _lay_out_book(parts, run, furniture, cache, pad_to, name, measured: bool):
     second.append(Job("furniture", furniture_html(furniture.html(FURNITURE_CSS, {}), page_names), furniture=True))
     *contents, (folios,) = _cached_or_run(second, run, cache)
     for i, (item,) in zip(numbered, contents):
-        if i in guessed and (item.pages, item.anchor_pages, item.page_names) != \
-                (placed[i].pages, placed[i].anchor_pages, placed[i].page_names):
-            raise _Unmeasured(parts[i].name)
         if item.pages != placed[i].pages:
             raise RenderError(f"{name}: its {parts[i].name} took {item.pages} pages with page numbers, "
                               f"{placed[i].pages} without")
@@ -315,14 +281,6 @@ def _job(part: Part, html: str, pad_to: int = 0) -> Job:
 def _keys(job: Job) -> list:
     html = "continues\n" + job.html if job.continues else job.html  # written otherwise (its heading levels)
     return [part_key(html, job.pad_to, before) for before in (range(0, job.pad_to, 2) if job.pad_to else (0,))]
-
-
-def _volatile_key(job: Job, volatile: tuple) -> str:
-    """The key a numbered part's first pass is also kept under: its HTML without its volatile strings."""
-    html = job.html
-    for text in volatile:
-        html = html.replace(text, "")
-    return part_key("measure\n" + html, job.pad_to)
 
 
 def _cached_or_run(jobs: list, run, cache) -> list:

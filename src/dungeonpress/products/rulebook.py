@@ -110,8 +110,8 @@ def _shared(ctx: BuildContext, opts: RulebookOptions) -> dict:
 
 
 def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = None) -> list:
-    """The book as paginate.book parts: the front matter (numbered last), each chapter (cut in pieces at its
-    PART_BREAKS), the back matter."""
+    """The book as paginate.book parts: the cover and credits, the contents (numbered last), each chapter (cut in
+    pieces at its PART_BREAKS), the back matter."""
     from collections import defaultdict
     from dungeonpress.paginate.book import Part
     shared = shared or _shared(ctx, opts)
@@ -124,8 +124,11 @@ def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = N
                                       **shared)
         return html
 
-    # The colophon prints the content's digest, which every edit changes and which never moves a page break.
-    return [Part("contents", part("front", numbered=True), numbered=True, volatile=(shared["digest"],)),
+    # The cover and credits are a part of their own (two pages: the contents still open on a right-hand page):
+    # the colophon prints the content's digest, which every edit changes, so an edit lays out these two pages
+    # again, not the contents, which stay cached while no page number moves.
+    return [Part("cover", part("cover")),
+            Part("contents", part("contents", numbered=True), numbered=True),
             *[Part(f"chapter {n}" + (f" ({piece + 1} of {len(chapter['pieces'])})" if len(chapter["pieces"]) > 1 else ""),
                    part(n - 1, piece=piece), continues=piece > 0)
               for n, chapter in enumerate(shared["chapters"], start=1) for piece in range(len(chapter["pieces"]))],
