@@ -52,6 +52,7 @@ class MapDrawing:
     size: tuple       # (width, height) in mm as printed
     view: tuple       # (width, height) of the view box in cells
     outlines: tuple = ()  # (room number, polygon in cells) of each room walled off its rectangle: caves, round rooms, niched hallways
+    numbers: tuple = ()  # (room number, (x0, y0, x1, y1)): the box each room's number keeps clear, in cells
 
 
 def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str = "clean",
@@ -92,13 +93,17 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     passages = [_passage_rects(c) for c in plan.corridors]
     floors.extend(r for rects in passages for r in rects)
 
-    # 2. Marks in rooms.
-    items, doors_drawn = [], []
+    # 2. Marks in rooms. Words on the map keep a legible printed size however small the squares come out: sizes are
+    # set on each text (overriding the stylesheet) from the scale, never below the stylesheet's own.
+    scale = min(width_mm / W, height_mm / H)
+    number_size = text_units(scale, NUMBER_UNITS, NUMBER_PT)
+    items, doors_drawn, numbers = [], [], {}
     for room, look in zip(plan.rooms, looks):
-        space = FreeFloor(room, outlines[room.number][2], shape_rng)
+        space = FreeFloor(room, outlines[room.number][2], shape_rng, number_half(room.number, number_size))
         for item in furnish(space, look):  # furnished either way, so the rng runs on as in the keyed map
             if not players:
                 items.append((room.number, item))
+        numbers[room.number] = space.number  # the middle, unless a mark stands there (a ritual space's altar)
         for index, door in enumerate(room.doors):
             kind = door_kind(door, index, look)
             doors_drawn.append((room.number, index, kind == "barred", kind))
@@ -116,10 +121,6 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         # same rng) beside the keyed map
         pattern_id = f"hatch-{hatch_rng.getrandbits(40):010x}{'-outline' if players else ''}"
 
-    scale = min(width_mm / W, height_mm / H)
-    # Words on the map keep a legible printed size however small the squares come out: sizes are set
-    # on each text (overriding the stylesheet) from the scale, never below the stylesheet's own.
-    number_size = text_units(scale, NUMBER_UNITS, NUMBER_PT)
     alt = map_marks.describe(dungeon, looks, title, items, alcoves, doors_drawn) if not players else (
         f"{title}: {len(plan.rooms)} rooms joined by passages, the way in at the bottom edge; "
         "nothing in the rooms is shown")
@@ -141,14 +142,15 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         *(_doors(room, look) for room, look in zip(plan.rooms, looks)),
         _dead_ends(plan),
         _entrance(plan),
-        *(_number(room, number_size) for room in plan.rooms if not players),
+        *(_number(room, numbers[room.number], _fitted(room, number_size, scale)) for room in plan.rooms if not players),
         map_marks.scale_and_north(plan, scale),
         "</svg>",
     ]
     svg = "\n".join(part for part in parts if part)
     return MapDrawing(svg, alt, used, tuple(items), tuple(doors_drawn), tuple(floors), tuple(hatch),
                       (W * scale, H * scale), (W, H),
-                      tuple((r.number, outlines[r.number][2]) for r in plan.rooms if outlines[r.number][0] != "rect"))
+                      tuple((r.number, outlines[r.number][2]) for r in plan.rooms if outlines[r.number][0] != "rect"),
+                      tuple(sorted(numbers.items())))
 
 
 def door_kind(door, index: int, look) -> str:
@@ -394,8 +396,20 @@ def text_units(scale_mm: float, base: float, least_pt: float) -> float:
     return max(base, math.ceil(least_pt * 25.4 / 72 / (scale_mm / UNIT) * map_marks.PRINT_SLACK * 100) / 100)
 
 
-def _number(room, size: float) -> str:
-    cx, cy = room.x + room.w / 2, room.y + room.h / 2
+def _fitted(room, size: float, scale: float) -> float:
+    """`size`, or less so the room's number fits across its room (a two-wide hallway numbered 11 on an A7 page),
+    though never under the least size any word on the map prints at."""
+    fits = (room.w - 0.1) / (0.7 * len(str(room.number))) * UNIT
+    return max(min(size, fits), text_units(scale, NUMBER_UNITS, map_marks.TEXT_PT))
+
+
+def number_half(number: int, size: float) -> tuple:
+    """Half the width and height, in cells, a room's number takes printed at `size` user units (figures 0.7 em wide)."""
+    return 0.35 * size / UNIT * len(str(number)) + 0.02, 0.36 * size / UNIT + 0.02
+
+
+def _number(room, box, size: float) -> str:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     # The baseline sits a little over a third of the size below the centre, so the figures look centred.
     return (f'<text class="num" x="{u(cx)}" y="{num(cy * UNIT + size * 0.36)}" '
             f'style="font-size:{num(size)}px">{room.number}</text>')

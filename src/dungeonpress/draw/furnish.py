@@ -32,8 +32,9 @@ class Furnishing:
 class FreeFloor:
     """The free floor of one room while marks are placed in it."""
 
-    def __init__(self, placed, floor, rng):
+    def __init__(self, placed, floor, rng, number_half=NUMBER_HALF):
         self.placed, self.floor, self.rng = placed, floor, rng
+        self.number_half = tuple(max(a, b) for a, b in zip(number_half, NUMBER_HALF))  # as printed, when it moves
         x, y, w, h = placed.x, placed.y, placed.w, placed.h
         self.centre = (x + w / 2, y + h / 2)
         self.boxes = []  # everything reserved so far: number, thresholds, marks
@@ -47,6 +48,7 @@ class FreeFloor:
                 mx, my = cell[0] + 0.5, cell[1] + 0.5
                 if all(inside((mx + (qx - mx) * 0.8, my + (qy - my) * 0.8), floor) for qx, qy in _corners(cell)):
                     self.free.append(cell)
+        self.cells = list(self.free)  # every free cell of the floor, before anything is reserved
         # Among equally good cells (the four corners of a room, say) the dice choose: sorted by place alone,
         # every room put its first pair of marks in its two top corners.
         self.lot = {cell: rng.random() for cell in self.free}
@@ -62,6 +64,32 @@ class FreeFloor:
         """Reserve the box and take every free cell that overlaps it."""
         self.boxes.append((x0, y0, x1, y1))
         self.free = [c for c in self.free if not (c[0] < x1 and c[0] + 1 > x0 and c[1] < y1 and c[1] + 1 > y0)]
+
+    def clear_middle(self) -> None:
+        """Give the room's middle back to the marks: its number moves (see place_number) for an altar that stands there."""
+        self.boxes.remove(self.number)
+        self.free = [c for c in self.cells if not any(b[0] < c[0] + 1 and c[0] < b[2] and b[1] < c[1] + 1 and c[1] < b[3]
+                                                      for b in self.boxes)]
+
+    def place_number(self) -> bool:
+        """Set the number's box on the clear spot nearest the middle (on a grid of eighths of a square) and reserve it;
+        False when none is clear of the marks and thresholds. `number_half` is the printed number's half size."""
+        nx, ny = self.number_half
+        p, (cx, cy) = self.placed, self.centre
+        spots = []
+        for i in range(int(p.w * 8) + 1):
+            for j in range(int(p.h * 8) + 1):
+                x, y = p.x + i / 8, p.y + j / 8
+                box = (x - nx, y - ny, x + nx, y + ny)
+                if all(inside(corner, self.floor) for corner in _corners_of(box)) and not any(
+                        b[0] < box[2] + 0.05 and box[0] < b[2] + 0.05 and b[1] < box[3] + 0.05 and box[1] < b[3] + 0.05
+                        for b in self.boxes):
+                    spots.append((round(math.hypot(x - cx, y - cy), 9), y, x, box))
+        if not spots:
+            return False
+        self.number = min(spots)[3]
+        self.block(*self.number)
+        return True
 
     def take(self, cell) -> tuple:
         self.free.remove(cell)
@@ -121,8 +149,26 @@ def furnish(room: FreeFloor, look) -> list:
     """
     items = []
     # Columns last: a row of them takes every crossing they stand on, and they can thin out for the others.
-    marks = sorted(look.marks, key=lambda mark: (mark != "altar", mark == "columns"))
+    marks = sorted(look.marks, key=lambda mark: (mark not in ("altar", "ritual"), mark == "columns"))
     room.alone = len(marks) == 1  # the room's only mark may take more of its floor (a storeroom's crates)
+    # A ritual space's altar stands in the middle with its ring round it, before anything else; the number then
+    # takes the clear spot nearest the middle.
+    if marks[:1] == ["ritual"]:
+        marks.pop(0)
+        room.clear_middle()
+        for radius in RINGS:  # the widest ring that leaves the number a spot beside it
+            kept = (list(room.boxes), list(room.free))
+            ring = _ritual(room, radius)
+            if ring and (room.place_number() or not radius):
+                break
+            room.boxes, room.free = kept
+        items.extend(ring)
+        room.drawn.extend(item.box for item in ring)
+        if room.number not in room.boxes:  # no spot clear even beside the slab alone: just over it
+            nx, ny = room.number_half
+            cx, top = room.centre[0], ring[0].box[1] - 0.05
+            room.number = (cx - nx, top - 2 * ny, cx + nx, top)
+            room.block(*room.number)
     # The stairs, then the lair, then the marks; but in a room with an altar the lair, the altar, then the stairs:
     # the key sets the altar at one wall, whose only free square the stairs took (the stairs always find a spot).
     altar = marks[:1] == ["altar"]
@@ -297,6 +343,24 @@ def _altar(room: FreeFloor) -> list:
     for cell in cells:
         room.take(cell)
     return [Furnishing("altar", *small_marks.altar_slab(cells, far))]
+
+
+RINGS = (1.0, 0.85, 0.7, 0.0)  # a ritual ring's radii round its altar, in cells, tried widest first (0: the slab alone)
+RING_CANDLES = 5
+
+
+def _ritual(room: FreeFloor, radius: float) -> list:
+    """A ritual space: a stone altar in the middle of the room, a ring of `radius` cut in the floor round it with
+    candles on it, and floor all round (nothing else stands inside the ring); [] when the ring does not fit there.
+    The slab's long side faces the way in."""
+    way_in = min(room.placed.doors, key=lambda door: door.to if door.to is not None else 99, default=None)
+    across = way_in is None or way_in.side in ("N", "S")
+    box, svg = small_marks.ritual(*room.centre, radius, across, RING_CANDLES)
+    if radius and not (all(inside(corner, room.floor) for corner in _corners_of(box)) and not any(
+            b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3] for b in room.boxes)):
+        return []
+    room.block(*box)
+    return [Furnishing("ritual", box, svg)]
 
 
 CRATE_FLOOR = 5  # a room's only mark, crates stack a pile for every this many free squares (two piles at least)
@@ -488,6 +552,6 @@ def _nothing(room: FreeFloor) -> list:
     return []
 
 
-PLACERS = {"columns": _columns, "statues": _statues, "water": _water, "altar": _altar, "crates": _crates,
+PLACERS = {"columns": _columns, "statues": _statues, "water": _water, "altar": _altar, "ritual": lambda room: _ritual(room, 0.0), "crates": _crates,
            "forge": _forge, "library": _library, "vault": _vault, "furniture": _furniture, "rubble": _rubble,
            "cracks": _cracks, "alcoves": _nothing}

@@ -15,7 +15,7 @@ from dungeonpress.model.plan import OUTSIDE
 LEGEND = (("entrance", "entrance"), ("open", "opening"), ("barred", "barred door"), ("locked", "locked door"),
           ("broken", "broken through"), ("dead", "dead end"),
           ("stairs", "stairs down"), ("boss", "boss's lair"), ("columns", "column"), ("statues", "statue"),
-          ("water", "water"), ("altar", "altar"), ("forge", "forge, anvil"), ("library", "shelves"),
+          ("water", "water"), ("altar", "altar"), ("ritual", "altar, ritual ring"), ("forge", "forge, anvil"), ("library", "shelves"),
           ("vault", "strongbox"), ("crates", "crates"), ("furniture", "table, chairs"), ("rubble", "rubble"),
           ("cracks", "cracks"), ("alcoves", "alcove"))
 DIRECTIONS = {"N": "north", "E": "east", "S": "south", "W": "west"}
@@ -195,6 +195,7 @@ def legend_icon(mark: str, css: str = "") -> str:
         "water": '<path class="water" d="M2 8Q2 3 8 3Q14 3 14 8Q14 13 8 13Q2 13 2 8Z"/>'
                  '<path class="ripple" d="M5 7Q8 5.6 11 7M5 10Q8 8.6 11 10"/>',
         "altar": draw_small("altar", 0, 0, 1.6, random.Random("legend altar"))[1],
+        "ritual": draw_small("ritual", 0, 0, 1.6, random.Random("legend ritual"))[1],
         "forge": '<circle class="furniture" cx="5.2" cy="5.6" r="4.4"/><circle class="hearth" cx="5.2" cy="5.6" r="2.4"/>'
                  '<path class="anvil" d="M8 11H15L13.5 12.7H12.7V14.7H10.3V12.7H9.5Z"/>',
         "library": '<rect class="furniture" x="1" y="6" width="14" height="4"/>'

@@ -90,6 +90,37 @@ def _slab(x0, y0, x1, y1, candles) -> str:
             f'height="{u(y1 - y0 - 2 * inset)}"/>{lights}')
 
 
+RING_INK = 0.08  # how far a ritual ring's candles reach past its line
+
+
+def ritual(cx: float, cy: float, radius: float, across: bool, candles: int = 5) -> tuple:
+    """(box, svg) of a ritual altar at (cx, cy): a slab (its long side east-west when `across`) in a ring of `radius`
+    cut in the floor, doubled and with `candles` candles standing on it when there is room (a ring of 0.6 or more);
+    radius 0: the slab alone."""
+    w = min(1.0, 1.7 * (radius - 0.15)) if radius else 0.8
+    w, h = (w, w / 2) if across else (w / 2, w)
+    x0, y0, x1, y1 = cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
+    end = min(0.14, min(w, h) * 0.3)
+    on_slab = ((x0 + end, cy), (x1 - end, cy)) if across else ((cx, y0 + end), (cx, y1 - end))
+    slab = _slab(x0, y0, x1, y1, on_slab)
+    if not radius:
+        return (x0, y0, x1, y1), slab
+    ring = f'<circle class="detail" cx="{u(cx)}" cy="{u(cy)}" r="{u(radius)}"/>'
+    if radius < 0.6:
+        return (cx - radius, cy - radius, cx + radius, cy + radius), ring + slab
+    ring += f'<circle class="detail" cx="{u(cx)}" cy="{u(cy)}" r="{u(radius - 0.1)}"/>'
+    lights = "".join(f'<circle class="candle" cx="{u(cx + math.sin(a) * (radius - 0.05))}" '
+                     f'cy="{u(cy - math.cos(a) * (radius - 0.05))}" r="{u(RING_INK)}"/>'
+                     for a in (2 * math.pi * k / candles for k in range(candles)))
+    reach = radius + RING_INK
+    return (cx - reach, cy - reach, cx + reach, cy + reach), ring + lights + slab
+
+
+def _ritual(x, y, s, rng):
+    """A small ritual altar: the slab in its ring, filling the spot."""
+    return ritual(x + s / 2, y + s / 2, s / 2 - INSET, True)
+
+
 def crate_pile(x: float, y: float, s: float, rng: random.Random, count: int = 3) -> tuple:
     """(box, svg) of `count` crates stacked askew in the `s` square at (x, y): each drawn over the ones before it."""
     sides = (0.52, 0.44, 0.38)[:count]
@@ -217,6 +248,6 @@ def smooth_ring(points) -> str:
 
 # Every floor mark a table row may state (model.MAP_MARKS but the doors and alcoves, which are walls).
 SMALL = {"columns": _column, "statues": _statue, "water": _water, "crates": _crate, "rubble": _rubble,
-         "cracks": _crack, "altar": _altar, "forge": _boxed("furniture", _hearth),
+         "cracks": _crack, "altar": _altar, "ritual": _ritual, "forge": _boxed("furniture", _hearth),
          "library": _boxed("furniture", _shelf_ticks), "vault": _boxed("chest", _band),
          "furniture": _boxed("furniture", _chairs)}
