@@ -31,7 +31,7 @@ MARK_CLASS = {"open": "door opening", "barred": "door barred", "locked": "door l
               "altar": "altar", "forge": "hearth", "vault": "chest", "library": "furniture", "crates": "furniture",
               "furniture": "furniture", "rubble": "rubble", "cracks": "crack"}
 FURNITURE_BOXES = ("library", "crates", "furniture", "forge")  # they share the furniture class
-SLABS = ("altar", "ritual")  # both draw an altar's slab
+SLABS = ("altar", "ritual", "statues", "broken_statues")  # an altar's slab, a statue on its plinth or fallen from it
 ARCHITECTURE = {mark for mark, _ in LEGEND}
 
 

@@ -18,7 +18,7 @@ from dungeonpress.draw.dungeon_map import draw_dungeon_map
 from dungeonpress.draw.furnish import NUMBER_HALF, Furnishing
 from dungeonpress.draw.geometry import inside, segment_distance
 from dungeonpress.draw.map_reading import read_rooms
-from dungeonpress.draw.small_marks import PILLAR
+from dungeonpress.draw.small_marks import PILLAR, statue
 from dungeonpress.generate.dungeon import generate_dungeon
 from dungeonpress.model.plan import OUTSIDE
 from dungeonpress.products.dungeon import MAP_BOX
@@ -397,6 +397,34 @@ def test_a_ritual_spaces_altar_stands_in_the_middle_with_floor_round_it(maps):
     assert rituals >= 8
 
 
+def _fallen(svg: str) -> bool:
+    """Whether a statue's drawing shows it toppled and broken: most of its figure's points lie off its plinth, the
+    figure in more than one piece, and chips of stone beside it (a whole statue's star stands inside its plinth)."""
+    plinth = re.search(r'class="plinth" cx="([\d.-]+)" cy="([\d.-]+)" r="([\d.-]+)"', svg)
+    figure = re.search(r'<path class="statue" d="([^"]+)"', svg)
+    if not plinth or not figure:
+        return False
+    cx, cy, r = (float(v) for v in plinth.groups())
+    points = [(float(x), float(y)) for x, y in re.findall(r"([\d.-]+) ([\d.-]+)", figure.group(1))]
+    off = sum(1 for x, y in points if math.dist((x, y), (cx, cy)) > r)
+    return off > len(points) / 2 and figure.group(1).count("M") >= 3 and 'class="rubble"' in svg
+
+
+def test_a_broken_statue_is_drawn_fallen_from_its_plinth(maps):
+    """"Broken statues": each is drawn toppled (the figure lying off its empty plinth in pieces, chips beside it) and
+    inside its room, and a room whose key states only broken statues has no whole statue standing."""
+    broken = 0
+    for seed, dungeon, drawing in maps:
+        looks = {look.number: look for look in read_rooms(dungeon)}
+        for number, item in drawing.items:
+            if item.mark == "broken_statues":
+                assert _fallen(item.svg), (seed, number)
+                broken += 1
+            if item.mark == "statues":
+                assert "statues" in looks[number].marks and not _fallen(item.svg), (seed, number)
+    assert broken >= 10
+
+
 def _at_far_wall(room, box) -> bool:
     """Whether `box` lies against the wall across from the room's way in."""
     far = {"N": "S", "S": "N", "E": "W", "W": "E"}
@@ -426,6 +454,8 @@ def test_the_new_property_checks_can_fail(maps):
     slab = (room.x + 0.1, room.y + 1, room.x + 0.5, room.y + 2) if beside == "W" else \
         (room.x + 1, room.y + 0.1, room.x + 2, room.y + 0.5)
     assert not _at_far_wall(room, slab)
+    # A whole statue is not a fallen one.
+    assert not _fallen(statue(5, 5, 0.34).replace("<path", '<path class="rubble" d=""/><path', 1))
     # A ritual altar off the middle, or with the number (or a mark) inside its ring, is caught.
     cx, cy = room.x + room.w / 2, room.y + room.h / 2
     ring = Furnishing("ritual", (cx - 1.08, cy - 1.08, cx + 1.08, cy + 1.08), "")

@@ -292,6 +292,27 @@ def _statues(room: FreeFloor) -> list:
     return items
 
 
+CORNER_TURN = {("N", "W"): 0, ("N", "E"): 1, ("S", "E"): 2, ("S", "W"): 3}  # a fallen statue's plinth to its corner
+
+
+def _broken_statues(room: FreeFloor) -> list:
+    """Two statues toppled and broken in the corners: each plinth against the corner's walls, the figure fallen from
+    it across the square toward the room (the dice turn it where its square has no corner)."""
+    items = []
+    for cell in room.by_corner()[:2]:
+        room.take(cell)
+        walls = room.walls(cell)
+        ns = next((w for w in walls if w in "NS"), None)
+        ew = next((w for w in walls if w in "EW"), None)
+        turn = CORNER_TURN.get((ns or "N", ew or ("W" if room.rng.random() < 0.5 else "E")))
+        if ns is None:  # against a side wall only: the plinth on it, top or bottom as the dice say
+            turn = CORNER_TURN[("N" if room.rng.random() < 0.5 else "S", ew or "W")]
+        x, y = cell[0] + 0.5, cell[1] + 0.5
+        items.append(Furnishing("broken_statues", (x - 0.4, y - 0.4, x + 0.4, y + 0.4),
+                                small_marks.broken_statue(x, y, 0.8, turn, room.rng)))
+    return items
+
+
 def _water(room: FreeFloor) -> list:
     for w, h in ((2, 2), (2, 1), (1, 2), (1, 1)):
         for cell in room.by_corner():
@@ -552,6 +573,6 @@ def _nothing(room: FreeFloor) -> list:
     return []
 
 
-PLACERS = {"columns": _columns, "statues": _statues, "water": _water, "altar": _altar, "ritual": lambda room: _ritual(room, 0.0), "crates": _crates,
+PLACERS = {"columns": _columns, "statues": _statues, "broken_statues": _broken_statues, "water": _water, "altar": _altar, "ritual": lambda room: _ritual(room, 0.0), "crates": _crates,
            "forge": _forge, "library": _library, "vault": _vault, "furniture": _furniture, "rubble": _rubble,
            "cracks": _cracks, "alcoves": _nothing}

@@ -7,7 +7,7 @@ import random
 
 from dungeonpress.draw.furnish import flight
 from dungeonpress.draw.map_reading import WORDS
-from dungeonpress.draw.small_marks import crate_pile, draw_small, pillar, rubble, statue
+from dungeonpress.draw.small_marks import broken_statue, crate_pile, draw_small, pillar, rubble, statue
 from dungeonpress.draw.pen import UNIT, u
 from dungeonpress.model.plan import OUTSIDE
 
@@ -15,6 +15,7 @@ from dungeonpress.model.plan import OUTSIDE
 LEGEND = (("entrance", "entrance"), ("open", "opening"), ("barred", "barred door"), ("locked", "locked door"),
           ("broken", "broken through"), ("dead", "dead end"),
           ("stairs", "stairs down"), ("boss", "boss's lair"), ("columns", "column"), ("statues", "statue"),
+          ("broken_statues", "broken statue"),
           ("water", "water"), ("altar", "altar"), ("ritual", "altar, ritual ring"), ("forge", "forge, anvil"), ("library", "shelves"),
           ("vault", "strongbox"), ("crates", "crates"), ("furniture", "table, chairs"), ("rubble", "rubble"),
           ("cracks", "cracks"), ("alcoves", "alcove"))
@@ -192,6 +193,7 @@ def legend_icon(mark: str, css: str = "") -> str:
                 '<circle class="boss-eye" cx="6.2" cy="7.2" r="1.2"/><circle class="boss-eye" cx="9.8" cy="7.2" r="1.2"/>',
         "columns": pillar(0.8, 0.8, 2.2),
         "statues": statue(0.8, 0.8, 0.55),
+        "broken_statues": broken_statue(0.8, 0.8, 1.5, 0, random.Random("legend broken statue")),
         "water": '<path class="water" d="M2 8Q2 3 8 3Q14 3 14 8Q14 13 8 13Q2 13 2 8Z"/>'
                  '<path class="ripple" d="M5 7Q8 5.6 11 7M5 10Q8 8.6 11 10"/>',
         "altar": draw_small("altar", 0, 0, 1.6, random.Random("legend altar"))[1],

@@ -218,6 +218,44 @@ def statue(x: float, y: float, r: float) -> str:
             f'<path class="statue" d="M{"L".join(points)}Z"/>')
 
 
+def broken_statue(cx: float, cy: float, s: float, turn: int, rng: random.Random) -> str:
+    """A statue toppled and broken in the `s` square centred at (cx, cy), seen from above: its empty plinth in one
+    corner (`turn` quarter turns clockwise from the top-left) with the stump of its feet, the figure fallen away from
+    it across the square in two pieces (legs; torso and shoulders), its head rolled on and an arm broken off beside,
+    and chips of stone at the break."""
+    ca, sa = math.cos(turn * math.pi / 2), math.sin(turn * math.pi / 2)
+    r2 = math.sqrt(0.5)
+
+    def at(along, aside):  # from the plinth's middle, `along` the fall (corner to corner) and `aside` across it
+        lx, ly = -0.25 + (along - aside) * r2, -0.25 + (along + aside) * r2
+        return cx + (lx * ca - ly * sa) * s, cy + (lx * sa + ly * ca) * s
+
+    def shape(points):
+        return "M" + "L".join(f"{u(px)} {u(py)}" for px, py in (at(a, b) for a, b in points)) + "Z"
+
+    wobble = (rng.random() - 0.5) * 0.06  # the legs lie a little askew of the torso: they broke apart in the fall
+    stump = shape([(-0.1, -0.08), (0.07, -0.11), (0.11, 0.04), (0.03, 0.09), (-0.08, 0.07)])
+    legs = shape([(0.27, -0.1 + wobble), (0.48, -0.11), (0.45, 0.0), (0.49, 0.11), (0.27, 0.09 + wobble)])
+    torso = shape([(0.53, -0.11), (0.57, 0.01), (0.53, 0.12), (0.77, 0.17), (0.82, 0.0), (0.77, -0.16)])
+    arm = shape([(0.52, 0.25), (0.7, 0.31), (0.67, 0.37), (0.5, 0.31)])
+    hx, hy = at(0.92, -0.04)
+    chips = []
+    for along, aside in ((0.5, -0.22), (0.4, 0.21), (0.62, -0.28)):
+        px, py = at(along + (rng.random() - 0.5) * 0.04, aside)
+        r = s * (0.035 + rng.random() * 0.02)
+        chips.append("M" + "L".join(f"{u(px + math.cos(a) * r)} {u(py + math.sin(a) * r)}"
+                                    for a in (rng.random() * 2 + k * 2 * math.pi / 3 for k in range(3))) + "Z")
+    px, py = at(0, 0)
+    return (f'<circle class="plinth" cx="{u(px)}" cy="{u(py)}" r="{u(0.24 * s)}"/>'
+            f'<path class="statue" d="{stump}{legs}{torso}{arm}"/>'
+            f'<circle class="statue" cx="{u(hx)}" cy="{u(hy)}" r="{u(0.095 * s)}"/>'
+            f'<path class="rubble" d="{"".join(chips)}"/>')
+
+
+def _broken_statue(x, y, s, rng):
+    return (x + INSET, y + INSET, x + s - INSET, y + s - INSET), broken_statue(x + s / 2, y + s / 2, s - 2 * INSET, 0, rng)
+
+
 def rubble(cx: float, cy: float, size: float, rng, stones: int = 5) -> str:
     """`stones` broken blocks inside the `size` square centred at (cx, cy): irregular five-sided shapes, the first largest."""
     out = []
@@ -247,7 +285,7 @@ def smooth_ring(points) -> str:
 
 
 # Every floor mark a table row may state (model.MAP_MARKS but the doors and alcoves, which are walls).
-SMALL = {"columns": _column, "statues": _statue, "water": _water, "crates": _crate, "rubble": _rubble,
+SMALL = {"columns": _column, "statues": _statue, "broken_statues": _broken_statue, "water": _water, "crates": _crate, "rubble": _rubble,
          "cracks": _crack, "altar": _altar, "ritual": _ritual, "forge": _boxed("furniture", _hearth),
          "library": _boxed("furniture", _shelf_ticks), "vault": _boxed("chest", _band),
          "furniture": _boxed("furniture", _chairs)}
