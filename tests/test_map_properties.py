@@ -397,6 +397,39 @@ def test_a_ritual_spaces_altar_stands_in_the_middle_with_floor_round_it(maps):
     assert rituals >= 8
 
 
+def _two_colonnades(room, pillars) -> bool:
+    """Whether a hall's pillars (x, y, r) stand in two rows down its length, one square in from each long wall."""
+    long_x = room.w >= room.h
+    span, start = (room.h, room.y) if long_x else (room.w, room.x)
+    rows = {round((y if long_x else x) - start, 6) for x, y, _ in pillars}
+    return rows == {1.0, float(span - 1)}
+
+
+def test_a_pillared_hall_keeps_both_colonnades_with_a_pool_or_crates_in_its_nave(maps, content):
+    """A straight-walled pillared hall with a nave (four squares across or more) that also holds a pool, crates, a
+    table, statues or rubble keeps both rows of pillars: those stand between the rows, not where a row would go."""
+    halls = 0
+    sweep = [*maps, *((seed, *_drawn(content, seed)) for seed in range(400, 460))]
+    for seed, dungeon, drawing in sweep:
+        pillars = _pillars(drawing.svg)
+        for look in read_rooms(dungeon):
+            room = dungeon.plan.room(look.number)
+            if "columns" not in look.marks or not set(look.marks) & {"water", "crates", "furniture", "statues",
+                                                                    "broken_statues", "rubble"}:
+                continue
+            if room.shape != "rect" or min(room.w, room.h) < 4 or "alcoves" in look.marks:
+                continue
+            assert _two_colonnades(room, pillars[look.number]), (seed, look.number, look.marks)
+            halls += 1
+    assert halls >= 10
+
+
+def _drawn(content, seed):
+    dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=4 + seed % 9)
+    return dungeon, draw_dungeon_map(dungeon, width_mm=MAP_BOX["zine-a4"][0], height_mm=MAP_BOX["zine-a4"][1],
+                                     rng=sub_rng(seed, "map"), title="Map")
+
+
 def _fallen(svg: str) -> bool:
     """Whether a statue's drawing shows it toppled and broken: most of its figure's points lie off its plinth, the
     figure in more than one piece, and chips of stone beside it (a whole statue's star stands inside its plinth)."""
@@ -454,6 +487,11 @@ def test_the_new_property_checks_can_fail(maps):
     slab = (room.x + 0.1, room.y + 1, room.x + 0.5, room.y + 2) if beside == "W" else \
         (room.x + 1, room.y + 0.1, room.x + 2, room.y + 0.5)
     assert not _at_far_wall(room, slab)
+    # One colonnade (or a row off its place) is not two.
+    hall = dataclasses.replace(room, w=5, h=4)
+    assert _two_colonnades(hall, [(hall.x + a, hall.y + b, 0.27) for a in (1, 2) for b in (1, 3)])
+    assert not _two_colonnades(hall, [(hall.x + a, hall.y + 1, 0.27) for a in (1, 2, 3, 4)])
+    assert not _two_colonnades(hall, [(hall.x + a, hall.y + b, 0.27) for a in (1, 2) for b in (1, 2)])
     # A whole statue is not a fallen one.
     assert not _fallen(statue(5, 5, 0.34).replace("<path", '<path class="rubble" d=""/><path', 1))
     # A ritual altar off the middle, or with the number (or a mark) inside its ring, is caught.

@@ -40,6 +40,7 @@ class FreeFloor:
         self.boxes = []  # everything reserved so far: number, thresholds, marks
         self.drawn = []  # the boxes of the marks drawn so far (columns keep clear of them)
         self.alone = False  # whether the mark being placed is the room's only one
+        self.nave = set()  # cells a mark in a pillared hall's nave took: the pillars beside it still stand there
         self.free = []
         for j in range(h):
             for i in range(w):
@@ -181,9 +182,56 @@ def furnish(room: FreeFloor, look) -> list:
         room.drawn.append(items[-1].box)
     if look.boss and not altar:
         _lair(room, items)
+    # In a pillared hall the other things stand in the nave between its two rows of pillars, so both rows stand.
+    hall = "columns" in marks
     for mark in marks:
-        _place(room, mark, items)
+        if not (hall and mark in NAVE and _in_nave(room, mark, items)):
+            _place(room, mark, items)
     return items
+
+
+NAVE = {"water": 1, "crates": 2, "furniture": 1, "statues": 2, "broken_statues": 2, "rubble": 2}  # how many of each
+NAVE_POOL = (1.6, 0.7)  # a pool in the nave: along it, across it (in cells), clear of the pillars either side
+
+
+def _in_nave(room: FreeFloor, mark: str, items: list) -> bool:
+    """Put `mark` on the nave's middle line, its ends first, clear of the number, the doors and what stands there.
+
+    The nave is the floor between a pillared hall's two rows (one square in from each long wall), two squares wide or
+    more: a pool lies along it, the others take a square's width each. False when the hall has no such nave or no
+    spot in it is clear (the mark then goes where it would in any room)."""
+    p = room.placed
+    long_x = p.w >= p.h
+    length, span = (p.w, p.h) if long_x else (p.h, p.w)
+    if span < 4 or room.floor != _rectangle(p):
+        return False
+    start, mid = (p.x, p.y + span / 2) if long_x else (p.y, p.x + span / 2)
+    middle = start + length / 2
+    halves = [start + k + 0.5 for k in range(length)]  # a square's middle along the nave
+    tries = [(NAVE_POOL, [start + a for a in range(1, length)]), ((0.8, NAVE_POOL[1]), halves)] if mark == "water" \
+        else [((0.8, 0.8), halves)]
+    placed = []
+    for (long, wide), spots in tries:
+        for at in sorted(spots, key=lambda a: (-abs(a - middle), a)):
+            lo = (at - long / 2, mid - wide / 2, at + long / 2, mid + wide / 2)
+            box = lo if long_x else (lo[1], lo[0], lo[3], lo[2])
+            if any(b[0] < box[2] + 0.05 and box[0] < b[2] + 0.05 and b[1] < box[3] + 0.05 and box[1] < b[3] + 0.05
+                   for b in room.boxes):
+                continue
+            before = set(room.free)
+            room.block(*box)
+            room.nave |= before - set(room.free)
+            if mark == "water":  # the pool's bank fills the box: _pool keeps 0.12 inside the block it is given
+                placed.append(_pool(room, box[0] - 0.12, box[1] - 0.12, box[2] - box[0] + 0.24, box[3] - box[1] + 0.24))
+            else:
+                placed.append(Furnishing(mark, *small_marks.draw_small(mark, box[0], box[1], 0.8, room.rng)))
+            if len(placed) == NAVE[mark]:
+                break
+        if placed:
+            break
+    items.extend(placed)
+    room.drawn.extend(item.box for item in placed)
+    return bool(placed)
 
 
 def _lair(room: FreeFloor, items: list) -> None:
@@ -229,7 +277,7 @@ def _columns(room: FreeFloor) -> list:
     def clear(px, py):  # the four cells round a crossing are free floor: not number, stairs or threshold
         around = [(px - 1, py - 1), (px, py - 1), (px - 1, py), (px, py)]
         r = small_marks.PILLAR[1] + 0.04  # a pillar's base and a hair: it never touches a mark drawn before it
-        return sum(1 for c in around if c in room.free) >= 2 and not any(  # nor the room's number
+        return sum(1 for c in around if c in room.free or c in room.nave) >= 2 and not any(  # nor the room's number
             b[0] < px + r and px - r < b[2] and b[1] < py + r and py - r < b[3] for b in room.drawn + [room.number])
 
     def column(px, py):
