@@ -15,6 +15,7 @@ from dungeonpress.dice import sub_rng
 from dungeonpress.draw.cave import cave_outline, smooth
 from dungeonpress.draw.dungeon_map import ALCOVE, STYLES, draw_dungeon_map
 from dungeonpress.draw.geometry import distance, inside, segment_distance, simple
+from dungeonpress.draw.hatching import frame_cells
 from dungeonpress.draw.map_marks import LEGEND, legend_icon
 from dungeonpress.draw.map_reading import TYPE_WORDS, WORDS
 from dungeonpress.generate.dungeon import generate_dungeon
@@ -145,8 +146,9 @@ def test_hatching_is_one_pattern_filling_bands_the_floors_are_painted_over(drawn
         assert order[band].get("fill") == f"url(#{pattern_id})"
         assert band < classes.index("passage") and band < classes.index("floor")
         w, h = sketch.view
+        edge = frame_cells(sketch.size[0] / w) + 0.05  # the margin the hatching keeps clear of the map's edge
         for floor in sketch.floors:  # (the entrance passage runs on off the map's edge: its corners are taken there)
-            on_map = [(min(max(x, 0.1), w - 0.1), min(max(y, 0.1), h - 0.1)) for x, y in floor]
+            on_map = [(min(max(x, edge), w - edge), min(max(y, edge), h - edge)) for x, y in floor]
             assert any(all(inside(p, area) for p in on_map) for area in sketch.hatch), floor
 
 

@@ -21,7 +21,8 @@ from dungeonpress.draw.map_reading import read_rooms
 from dungeonpress.draw.small_marks import PILLAR, statue
 from dungeonpress.generate.dungeon import generate_dungeon
 from dungeonpress.model.plan import OUTSIDE
-from dungeonpress.products.dungeon import MAP_BOX
+from dungeonpress.products.dungeon import (BOOKLET_COVER_MAP, LARGE_PRINT_COVER_MAP, MAP_BOX, PACK_THUMB,
+                                           ZINE_COVER_MAP)
 
 SVG = "{http://www.w3.org/2000/svg}"
 SEEDS = range(200, 320)
@@ -430,6 +431,23 @@ def _drawn(content, seed):
                                      rng=sub_rng(seed, "map"), title="Map")
 
 
+def _hatch_margin_mm(drawing) -> float:
+    """How near the sketch's hatching comes to the map's edge, in mm as printed."""
+    w, h = drawing.view
+    scale = drawing.size[0] / w
+    return min(min(x, y, w - x, h - y) for band in drawing.hatch for x, y in band) * scale
+
+
+@pytest.mark.parametrize("box", [ZINE_COVER_MAP, BOOKLET_COVER_MAP["a5"], LARGE_PRINT_COVER_MAP, PACK_THUMB])
+def test_a_sketched_outline_keeps_its_hatching_a_millimetre_inside_the_covers_frame(content, box):
+    """The cover draws a frame round the map's edge: the hatching stops a millimetre short of it at least."""
+    for seed in range(12):
+        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8 + seed % 5)
+        drawing = draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], rng=sub_rng(seed, "map"),
+                                   style="sketch", players=True)
+        assert _hatch_margin_mm(drawing) >= 1.0 - 1e-6, (seed, box)
+
+
 def _fallen(svg: str) -> bool:
     """Whether a statue's drawing shows it toppled and broken: most of its figure's points lie off its plinth, the
     figure in more than one piece, and chips of stone beside it (a whole statue's star stands inside its plinth)."""
@@ -492,6 +510,9 @@ def test_the_new_property_checks_can_fail(maps):
     assert _two_colonnades(hall, [(hall.x + a, hall.y + b, 0.27) for a in (1, 2) for b in (1, 3)])
     assert not _two_colonnades(hall, [(hall.x + a, hall.y + 1, 0.27) for a in (1, 2, 3, 4)])
     assert not _two_colonnades(hall, [(hall.x + a, hall.y + b, 0.27) for a in (1, 2) for b in (1, 2)])
+    # Hatching that runs to the map's edge is caught.
+    near = dataclasses.replace(maps[0][2], hatch=(((0.05, 1.0), (2.0, 1.0), (2.0, 2.0)),), size=(30.0, 30.0), view=(10, 10))
+    assert _hatch_margin_mm(near) < 1.0
     # A whole statue is not a fallen one.
     assert not _fallen(statue(5, 5, 0.34).replace("<path", '<path class="rubble" d=""/><path', 1))
     # A ritual altar off the middle, or with the number (or a mark) inside its ring, is caught.

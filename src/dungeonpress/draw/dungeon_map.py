@@ -25,7 +25,7 @@ from dungeonpress.draw import map_marks
 from dungeonpress.draw.cave import cave_outline, smooth
 from dungeonpress.draw.furnish import INWARD, FreeFloor, furnish
 from dungeonpress.draw.geometry import clip_inside, num, rect_polygon
-from dungeonpress.draw.hatching import TILE, hatch_band, hatch_tile
+from dungeonpress.draw.hatching import TILE, frame_cells, hatch_band, hatch_tile
 from dungeonpress.draw.map_reading import read_rooms
 from dungeonpress.draw.round_room import MOUTH, round_outline
 from dungeonpress.draw.pen import UNIT, Pen, u
@@ -116,7 +116,8 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         hatch_rng = random.Random(rng.random())
         tile = hatch_tile(hatch_rng)
         straight = [outlines[r.number][0] in ("rect", "notched") for r in plan.rooms] + [True] * (len(floors) - len(plan.rooms))
-        hatch = [hatch_band(f, flat, W, H, hatch_rng) for f, flat in zip(floors, straight)]
+        frame = frame_cells(scale)  # a margin clear of the map's edge, where a cover draws its frame
+        hatch = [hatch_band(f, flat, W, H, hatch_rng, frame) for f, flat in zip(floors, straight)]
         # one per map: a pack inlines many maps in one page, and a zine its cover's outline (the player's map,
         # same rng) beside the keyed map
         pattern_id = f"hatch-{hatch_rng.getrandbits(40):010x}{'-outline' if players else ''}"
