@@ -56,12 +56,15 @@ class MapDrawing:
 
 
 def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str = "clean",
-                     rng: random.Random, css: str = "", title: str = "Dungeon map", players: bool = False) -> MapDrawing:
+                     rng: random.Random, css: str = "", title: str = "Dungeon map", players: bool = False,
+                     thumbnail: bool = False) -> MapDrawing:
     """The map scaled to fit a `width_mm` × `height_mm` box; `rng` comes from the seed (e.g. "<seed>/map").
 
     `players` draws the player's map: the same walls, doors, passages, dead ends and entrance, with
     the room numbers (the key's), the marks in rooms (furniture, water, the stairs down, the boss's
     lair) and the legend left out, for a player who explores blind. The same rng gives the same walls.
+    `thumbnail` draws a map a few centimetres across (a pack's index): no floor grid, which at that size
+    outweighed the walls, and the walls heavier (the `map-thumb` class; templates/css/map.css).
     """
     if style not in STYLES:
         raise ValueError(f"unknown map style {style!r} (expected one of {', '.join(STYLES)})")
@@ -126,7 +129,7 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         f"{title}: {len(plan.rooms)} rooms joined by passages, the way in at the bottom edge; "
         "nothing in the rooms is shown")
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="dungeon-map map-{style}" viewBox="0 0 {W * UNIT} {H * UNIT}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="dungeon-map map-{style}{" map-thumb" if thumbnail else ""}" viewBox="0 0 {W * UNIT} {H * UNIT}" '
         f'width="{num(W * scale)}mm" height="{num(H * scale)}mm" role="img" aria-label="{escape(alt)}">',
         f"<title>{escape(title)}</title><desc>{escape(alt)}</desc>",
         f"<style>{css}</style>" if css else "",
@@ -134,10 +137,10 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         _rock(plan, outlines, alcoves) if style == "clean" else "",
         _hatch(hatch, tile, pattern_id) if hatch else "",
         _passages(plan, pen),
-        _passage_grid(plan),
+        "" if thumbnail else _passage_grid(plan),
         *(_floor(outlines[room.number]) for room in plan.rooms),
         *(f'<path class="floor" data-room="{n}" data-mark="alcoves" d="{_d(a)}"/>' for n, a in alcoves),
-        _grid(plan, outlines),
+        "" if thumbnail else _grid(plan, outlines),
         *(_room_walls(outlines[room.number], pen) for room in plan.rooms),
         "".join(_mark(number, item) for number, item in items),
         *(_doors(room, look) for room, look in zip(plan.rooms, looks)),

@@ -98,10 +98,11 @@ BARE_CSS = " .scale, .scale-text, .north, .north-text { display: none; }"
 def outline_view(dungeon: Dungeon, box: tuple, map_style: str, map_css: str, map_rng: random.Random) -> dict:
     """The dungeon's outline for a cover or an index: the player's map (walls, doors, passages, the way in), with no
     room numbered and nothing in the rooms, so it shows only what a delver sees before play. Same seed, same walls."""
-    css = map_css + (BARE_CSS if max(box) < THUMB_MM else "")
+    thumbnail = max(box) < THUMB_MM  # the shape only: no grid, heavier walls, no scale bar or north
+    css = map_css + (BARE_CSS if thumbnail else "")
     drawn = draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], style=map_style,
                              rng=copy.copy(map_rng), css=css, players=True,
-                             title=outline_title(dungeon))
+                             title=outline_title(dungeon), thumbnail=thumbnail)
     return {"svg": drawn.svg, "alt": drawn.alt}
 
 
