@@ -14,20 +14,21 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from dungeonpress.dice import sub_rng
-from dungeonpress.draw.dungeon_map import draw_dungeon_map
+from dungeonpress.draw.dungeon_map import LABEL_PT, LARGE_LABEL_PT, draw_dungeon_map
 from dungeonpress.draw.furnish import NUMBER_HALF, Furnishing
 from dungeonpress.draw.geometry import inside, segment_distance
 from dungeonpress.draw.map_reading import read_rooms
 from dungeonpress.draw.small_marks import PILLAR, statue
 from dungeonpress.generate.dungeon import generate_dungeon
 from dungeonpress.model.plan import OUTSIDE
-from dungeonpress.products.dungeon import (BOOKLET_COVER_MAP, LARGE_PRINT_COVER_MAP, MAP_BOX, PACK_THUMB,
-                                           ZINE_COVER_MAP)
+from dungeonpress.products.dungeon import (BOOKLET_COVER_MAP, LARGE_PRINT_COVER_MAP, LARGE_PRINT_MAP_BOX, MAP_BOX,
+                                           PACK_THUMB, ZINE_COVER_MAP, ZINE_LARGE_LABEL_PT)
 
 SVG = "{http://www.w3.org/2000/svg}"
 SEEDS = range(200, 320)
 EPS = 1e-6
 INWARD = {"N": (0, 1), "S": (0, -1), "E": (-1, 0), "W": (1, 0)}
+LABELS = {"standard": LABEL_PT, "large": LARGE_LABEL_PT}  # the map's least label sizes, and large print's
 MOUTH = (0.5, 0.35)  # a door's mouth inside the room: half its width along the wall, its depth into the room
 
 
@@ -250,14 +251,15 @@ def test_property_checks_can_fail(maps):
     assert _edge_distance((placed.x + 0.1, placed.y + 1), floor) < pillars[0][2] + 0.25
 
 
+@pytest.mark.parametrize("labels", ["standard", "large"])
 @pytest.mark.parametrize("box", [(60.0, 35.0), (92.0, 72.0), (64.2, 79.0)])  # the zine's cover, the A5 cover, A7
-def test_the_scale_label_keeps_clear_of_the_north_mark_on_a_small_map(content, box):
+def test_the_scale_label_keeps_clear_of_the_north_mark_on_a_small_map(content, box, labels):
     """On a cover's small outline the words keep 6 pt and outgrow the three-square bar: "30 ft" (about two ems
     wide, centred) still ends before the N begins (under one em, centred) wherever the two share the bottom strip."""
     for seed in range(40):
         dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8 + seed % 5)
         root = ET.fromstring(draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], rng=sub_rng(seed, "map"),
-                                              players=True).svg)
+                                              players=True, label_pt=LABELS[labels]).svg)
         texts = {t.text: t for t in root.iter(f"{SVG}text")}
         label, north = texts["30 ft"], texts["N"]
         size = {k: float(re.search(r"font-size:([\d.]+)px", t.get("style")).group(1)) for k, t in texts.items()}
@@ -448,6 +450,52 @@ def test_a_sketched_outline_keeps_its_hatching_a_millimetre_inside_the_covers_fr
         assert _hatch_margin_mm(drawing) >= 1.0 - 1e-6, (seed, box)
 
 
+def _label_boxes(svg: str) -> list:
+    """(text, printed pt, box in cells) of every word on a map: figures and letters about 0.7 em wide, 0.7 em tall
+    over the baseline (room numbers are centred on x; "30 ft" and the N too)."""
+    root = ET.fromstring(svg)
+    mm_per_unit = float(root.get("width").removesuffix("mm")) / float(root.get("viewBox").split()[2])
+    out = []
+    for el in root.iter(f"{SVG}text"):
+        size = float(re.search(r"font-size:([\d.]+)px", el.get("style")).group(1))
+        x, y, em = float(el.get("x")) / 10, float(el.get("y")) / 10, size / 10
+        half = 0.35 * em * len(el.text.replace(" ", ""))
+        out.append((el.text, size * mm_per_unit * 72 / 25.4, (x - half, y - 0.7 * em, x + half, y)))
+    return out
+
+
+def _labels_clear(room, number_box, marks) -> bool:
+    """Whether a room's number lies inside its room and off every mark in it (cracks run along the wall)."""
+    x0, y0, x1, y1 = number_box
+    inside_room = room.x - EPS <= x0 and x1 <= room.x + room.w + EPS and room.y - EPS <= y0 and y1 <= room.y + room.h + EPS
+    return inside_room and not any(_overlap(number_box, item.box) for item in marks if item.mark != "cracks")
+
+
+@pytest.mark.parametrize("box, labels", [(LARGE_PRINT_MAP_BOX["a5"], LARGE_LABEL_PT),
+                                         (LARGE_PRINT_MAP_BOX["half-letter"], LARGE_LABEL_PT),
+                                         (MAP_BOX["zine-a4"], ZINE_LARGE_LABEL_PT), (MAP_BOX["zine-a4"], LABEL_PT)])
+def test_large_print_sets_the_maps_labels_larger_and_they_keep_clear_of_the_marks(content, box, labels):
+    """In large print a room number prints at 11 pt or more (9 on the zine's A7 map; smaller only where it must, to
+    fit across its room, and never under 6 pt), "30 ft" and the N at 9 pt or more (8); each number lies inside its
+    room and off every mark. The standard sizes keep the same rule."""
+    larger = 0
+    for seed in range(24):
+        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=4 + seed % 9)
+        drawing = draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], rng=sub_rng(seed, "map"),
+                                   label_pt=labels)
+        for text, pt, where in _label_boxes(drawing.svg):
+            if not text.isdigit():
+                assert pt >= labels[1] - 0.01, (seed, text, pt)
+                continue
+            room = dungeon.plan.room(int(text))
+            fits = (room.w - 0.1) * drawing.size[0] / drawing.view[0] * 72 / 25.4 / (0.7 * len(text))
+            assert pt >= min(labels[0], fits) - 0.01 and pt >= 6.0, (seed, text, pt)  # (sizes print rounded)
+            larger += pt >= labels[0] - 0.01
+            marks = [item for n, item in drawing.items if n == room.number]
+            assert _labels_clear(room, where, marks), (seed, text)
+    assert larger >= 100
+
+
 def _fallen(svg: str) -> bool:
     """Whether a statue's drawing shows it toppled and broken: most of its figure's points lie off its plinth, the
     figure in more than one piece, and chips of stone beside it (a whole statue's star stands inside its plinth)."""
@@ -513,6 +561,11 @@ def test_the_new_property_checks_can_fail(maps):
     # Hatching that runs to the map's edge is caught.
     near = dataclasses.replace(maps[0][2], hatch=(((0.05, 1.0), (2.0, 1.0), (2.0, 2.0)),), size=(30.0, 30.0), view=(10, 10))
     assert _hatch_margin_mm(near) < 1.0
+    # A number off its room, or on a mark, is caught.
+    mark = Furnishing("crates", (room.x + 0.1, room.y + 0.1, room.x + 0.9, room.y + 0.9), "")
+    assert _labels_clear(room, (room.x + 1.1, room.y + 1.1, room.x + 1.9, room.y + 1.9), [mark])
+    assert not _labels_clear(room, (room.x + 0.5, room.y + 0.5, room.x + 1.5, room.y + 1.5), [mark])
+    assert not _labels_clear(room, (room.x - 0.5, room.y + 1.1, room.x + 0.5, room.y + 1.9), [])
     # A whole statue is not a fallen one.
     assert not _fallen(statue(5, 5, 0.34).replace("<path", '<path class="rubble" d=""/><path', 1))
     # A ritual altar off the middle, or with the number (or a mark) inside its ring, is caught.
@@ -525,14 +578,17 @@ def test_the_new_property_checks_can_fail(maps):
     assert not _ritual_clear(room, ring, [Furnishing("crates", (cx + 0.5, cy, cx + 1.3, cy + 0.8), "")], far)
 
 
-@pytest.mark.parametrize("box", [(60.0, 35.0), (92.0, 72.0), (26.0, 19.0)])  # the zine's cover, the A5 cover, a thumbnail
-def test_on_a_small_outline_the_scale_words_clear_the_bar_and_the_n_clears_the_edges(content, box):
+# the zine's cover, the A5 cover, a thumbnail (which hides its scale and N: large print keeps the standard sizes there)
+@pytest.mark.parametrize("box, labels", [((60.0, 35.0), "standard"), ((92.0, 72.0), "standard"),
+                                         ((26.0, 19.0), "standard"), ((60.0, 35.0), "large"), ((92.0, 72.0), "large")])
+def test_on_a_small_outline_the_scale_words_clear_the_bar_and_the_n_clears_the_edges(content, box, labels):
     """The words keep their printed size as the squares shrink: "30 ft" stands a third of its size over the bar
     (the old-style 3 hangs below the line), and the N keeps off the map's right and bottom edges, where a cover
     draws its frame."""
     for seed in range(30):
         dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8 + seed % 5)
-        drawing = draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], rng=sub_rng(seed, "map"), players=True)
+        drawing = draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], rng=sub_rng(seed, "map"), players=True,
+                                   label_pt=LABELS[labels])
         root = ET.fromstring(drawing.svg)
         texts = {t.text: t for t in root.iter(f"{SVG}text")}
         size = {k: float(re.search(r"font-size:([\d.]+)px", t.get("style")).group(1)) for k, t in texts.items()}

@@ -36,6 +36,8 @@ PASSAGE = 1.0        # a passage's width between its walls' middles, in cells: o
 ALCOVE = (0.8, 0.5)  # an alcove's width and depth, in cells: a niche cut half a square into the wall
 OPENING = (0.84, 0.36)  # an open exit's gap: along the wall (the passage's floor), across it (over the wall's ink)
 NUMBER_UNITS, NUMBER_PT = 9.5, 6.5  # a room number's size in user units, and its least printed size in points
+LABEL_PT = (NUMBER_PT, map_marks.TEXT_PT)  # the least printed sizes of the room numbers and of "30 ft" and the N
+LARGE_LABEL_PT = (11.0, 9.0)  # the same in large print
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ class MapDrawing:
 
 def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str = "clean",
                      rng: random.Random, css: str = "", title: str = "Dungeon map", players: bool = False,
-                     thumbnail: bool = False) -> MapDrawing:
+                     thumbnail: bool = False, label_pt: tuple = LABEL_PT) -> MapDrawing:
     """The map scaled to fit a `width_mm` × `height_mm` box; `rng` comes from the seed (e.g. "<seed>/map").
 
     `players` draws the player's map: the same walls, doors, passages, dead ends and entrance, with
@@ -65,6 +67,8 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     lair) and the legend left out, for a player who explores blind. The same rng gives the same walls.
     `thumbnail` draws a map a few centimetres across (a pack's index): no floor grid, which at that size
     outweighed the walls, and the walls heavier (the `map-thumb` class; templates/css/map.css).
+    `label_pt` are the least printed sizes of the room numbers and of the scale's and north's words
+    (LARGE_LABEL_PT for large print); a number is set smaller only to fit across its room, never under 6 pt.
     """
     if style not in STYLES:
         raise ValueError(f"unknown map style {style!r} (expected one of {', '.join(STYLES)})")
@@ -99,7 +103,7 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     # 2. Marks in rooms. Words on the map keep a legible printed size however small the squares come out: sizes are
     # set on each text (overriding the stylesheet) from the scale, never below the stylesheet's own.
     scale = min(width_mm / W, height_mm / H)
-    number_size = text_units(scale, NUMBER_UNITS, NUMBER_PT)
+    number_size = text_units(scale, NUMBER_UNITS, label_pt[0])
     items, doors_drawn, numbers = [], [], {}
     for room, look in zip(plan.rooms, looks):
         space = FreeFloor(room, outlines[room.number][2], shape_rng, number_half(room.number, number_size))
@@ -147,7 +151,7 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         _dead_ends(plan),
         _entrance(plan),
         *(_number(room, numbers[room.number], _fitted(room, number_size, scale)) for room in plan.rooms if not players),
-        map_marks.scale_and_north(plan, scale),
+        map_marks.scale_and_north(plan, scale, label_pt[1]),
         "</svg>",
     ]
     svg = "\n".join(part for part in parts if part)

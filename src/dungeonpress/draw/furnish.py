@@ -53,7 +53,7 @@ class FreeFloor:
         # Among equally good cells (the four corners of a room, say) the dice choose: sorted by place alone,
         # every room put its first pair of marks in its two top corners.
         self.lot = {cell: rng.random() for cell in self.free}
-        nx, ny = NUMBER_HALF
+        nx, ny = self.number_half  # the number as printed (large print's, or a small map's, may outgrow NUMBER_HALF)
         self.number = (self.centre[0] - nx, self.centre[1] - ny, self.centre[0] + nx, self.centre[1] + ny)
         self.block(*self.number)
         for door in placed.doors:  # the threshold inside each door
@@ -558,9 +558,14 @@ def _stairs(room: FreeFloor) -> Furnishing:
         cell = room.take(cells[0])
         x, y = cell[0] + 0.1, cell[1] + 0.1
         walls = room.walls(cell)
-    else:  # no whole square free (a small cave): any spot it fits, or beside the number
-        at = room.spot(s)
-        x, y = at if at else (room.centre[0] + 0.5, room.centre[1] - 0.42)
+    else:  # no whole square free (a small cave): any spot it fits, smaller if need be, or beside the number
+        at = None
+        for size in (s, 0.6, 0.45):
+            at = room.spot(size)
+            if at:
+                s = size
+                break
+        x, y = at if at else (room.number[2] + 0.05, room.centre[1] - 0.42)
         walls = []
     return Furnishing("stairs", (x, y, x + s, y + s), flight(x, y, s, walls[0] if walls else "N"))
 

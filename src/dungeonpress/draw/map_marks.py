@@ -133,15 +133,16 @@ def arrow(x: float, base: float, length: float) -> str:
             f'<path class="arrow" d="M{u(x - 0.4)} {u(tip + 0.6)}L{u(x)} {u(tip)}L{u(x + 0.4)} {u(tip + 0.6)}Z"/>')
 
 
-def scale_and_north(plan, scale_mm: float) -> str:
+def scale_and_north(plan, scale_mm: float, text_pt: float = TEXT_PT) -> str:
     """A scale bar (three ten-foot squares) and a north arrow in the strip below the map, clear of the way in.
 
-    `scale_mm` is how many mm a square prints at: the words keep at least TEXT_PT however small the map.
+    `scale_mm` is how many mm a square prints at: the words keep at least `text_pt` (TEXT_PT, or large print's
+    size) however small the map.
     """
     W, H = plan.width, plan.height
     unit_mm = scale_mm / UNIT
     # in user units, rounded up: never a hair under (PRINT_SLACK: the SVG's printed width is rounded to 0.01 mm)
-    least = math.ceil(TEXT_PT * 25.4 / 72 / unit_mm * PRINT_SLACK * 100) / 100
+    least = math.ceil(text_pt * 25.4 / 72 / unit_mm * PRINT_SLACK * 100) / 100
     label, letter = max(6.0, least) / UNIT, max(7.0, least) / UNIT  # font sizes, in cells
     ax = next((c.points[-1][0] for c in plan.corridors if c.end == OUTSIDE), W / 2)
     # On a small map the words keep their printed size and outgrow the bar: "30 ft" (about two ems wide) and the
