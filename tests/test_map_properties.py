@@ -450,6 +450,41 @@ def test_a_sketched_outline_keeps_its_hatching_a_millimetre_inside_the_covers_fr
         assert _hatch_margin_mm(drawing) >= 1.0 - 1e-6, (seed, box)
 
 
+def _end_offset(room, door):
+    """How far along a two-square wall its door sits (1.0: the middle), or None for a longer wall."""
+    length = room.w if door.side in ("N", "S") else room.h
+    return None if length != 2 else (door.x - room.x if door.side in ("N", "S") else door.y - room.y)
+
+
+def _kinked(corridor) -> bool:
+    """Whether a passage jogs less than a square between its bends (a half-square kink)."""
+    legs = [math.dist(a, b) for a, b in zip(corridor.points, corridor.points[1:])]
+    return any(leg < 1 - EPS for leg in legs[1:-1])
+
+
+def test_a_passage_leaves_a_hallways_two_square_end_centred(maps):
+    """A passage a square wide through a hallway's two-square end leaves it from the middle, not flush with one of its
+    walls: always where it is a dead end or the way out, and in most joins (the rest, where the room across has no
+    wall to meet it straight or a square off, keep flush rather than kink: no passage jogs less than a square); a
+    hallway turns its long walls to its doors, so fewer of its doors are in its ends at all."""
+    ends = centred = 0
+    for seed, dungeon, _ in maps:
+        plan = dungeon.plan
+        assert not any(_kinked(corridor) for corridor in plan.corridors), seed
+        for room in plan.rooms:
+            for door in room.doors:
+                offset = _end_offset(room, door)
+                if offset is None:
+                    continue
+                ends += 1
+                centred += abs(offset - 1.0) < EPS
+                stub = next(c for c in plan.corridors if door.x == c.points[0][0] and door.y == c.points[0][1]
+                            or door.x == c.points[-1][0] and door.y == c.points[-1][1])
+                if stub.end is None or stub.end == OUTSIDE:
+                    assert abs(offset - 1.0) < EPS, (seed, room.number, door)
+    assert ends >= 40 and centred >= 0.55 * ends, (ends, centred)  # 54 of 89 (main: none)
+
+
 def _label_boxes(svg: str) -> list:
     """(text, printed pt, box in cells) of every word on a map: figures and letters about 0.7 em wide, 0.7 em tall
     over the baseline (room numbers are centred on x; "30 ft" and the N too)."""
@@ -561,6 +596,12 @@ def test_the_new_property_checks_can_fail(maps):
     # Hatching that runs to the map's edge is caught.
     near = dataclasses.replace(maps[0][2], hatch=(((0.05, 1.0), (2.0, 1.0), (2.0, 2.0)),), size=(30.0, 30.0), view=(10, 10))
     assert _hatch_margin_mm(near) < 1.0
+    # A door flush in a hallway's end, and a half-square kink, are caught.
+    hallway = dataclasses.replace(room, w=2, h=4)
+    assert _end_offset(hallway, dataclasses.replace(door, side="N", x=hallway.x + 0.5, y=hallway.y)) == 0.5
+    assert _end_offset(hallway, dataclasses.replace(door, side="W", x=hallway.x, y=hallway.y + 1.5)) is None
+    kink = dataclasses.replace(dungeon.plan.corridors[0], points=((0.0, 3.0), (2.0, 3.0), (2.0, 3.5), (5.0, 3.5)))
+    assert _kinked(kink) and not _kinked(dataclasses.replace(kink, points=((0.0, 3.0), (2.0, 3.0), (2.0, 5.0))))
     # A number off its room, or on a mark, is caught.
     mark = Furnishing("crates", (room.x + 0.1, room.y + 0.1, room.x + 0.9, room.y + 0.9), "")
     assert _labels_clear(room, (room.x + 1.1, room.y + 1.1, room.x + 1.9, room.y + 1.9), [mark])
