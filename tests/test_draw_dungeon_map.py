@@ -32,7 +32,7 @@ MARK_CLASS = {"open": "door opening", "barred": "door barred", "locked": "door l
               "altar": "altar", "forge": "hearth", "vault": "chest", "library": "furniture", "crates": "furniture",
               "furniture": "furniture", "rubble": "rubble", "cracks": "crack"}
 FURNITURE_BOXES = ("library", "crates", "furniture", "forge")  # they share the furniture class
-SLABS = ("altar", "ritual", "statues", "broken_statues")  # an altar's slab, a statue on its plinth or fallen from it
+SLABS = ("altar", "ritual", "statues", "broken_statues", "rubble")  # slabs, plinths, figures, stones: shared classes
 ARCHITECTURE = {mark for mark, _ in LEGEND}
 
 

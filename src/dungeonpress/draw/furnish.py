@@ -72,25 +72,28 @@ class FreeFloor:
         self.free = [c for c in self.cells if not any(b[0] < c[0] + 1 and c[0] < b[2] and b[1] < c[1] + 1 and c[1] < b[3]
                                                       for b in self.boxes)]
 
-    def place_number(self) -> bool:
+    def place_number(self, placing=()) -> bool:
         """Set the number's box on the clear spot nearest the middle (on a grid of eighths of a square) and reserve it;
-        False when none is clear of the marks and thresholds. `number_half` is the printed number's half size."""
+        False when none is clear of the marks (those drawn and those in `placing`). `number_half` is the printed
+        number's half size. Thresholds are kept clear where the floor allows (a number is words, not a thing in
+        the way: it may stand in a doorway)."""
         nx, ny = self.number_half
         p, (cx, cy) = self.placed, self.centre
-        spots = []
-        for i in range(int(p.w * 8) + 1):
-            for j in range(int(p.h * 8) + 1):
-                x, y = p.x + i / 8, p.y + j / 8
-                box = (x - nx, y - ny, x + nx, y + ny)
-                if all(inside(corner, self.floor) for corner in _corners_of(box)) and not any(
-                        b[0] < box[2] + 0.05 and box[0] < b[2] + 0.05 and b[1] < box[3] + 0.05 and box[1] < b[3] + 0.05
-                        for b in self.boxes):
-                    spots.append((round(math.hypot(x - cx, y - cy), 9), y, x, box))
-        if not spots:
-            return False
-        self.number = min(spots)[3]
-        self.block(*self.number)
-        return True
+        for keep in (self.boxes, self.drawn + [item.box for item in placing]):
+            spots = []
+            for i in range(int(p.w * 8) + 1):
+                for j in range(int(p.h * 8) + 1):
+                    x, y = p.x + i / 8, p.y + j / 8
+                    box = (x - nx, y - ny, x + nx, y + ny)
+                    if all(inside(corner, self.floor) for corner in _corners_of(box)) and not any(
+                            b[0] < box[2] + 0.05 and box[0] < b[2] + 0.05 and b[1] < box[3] + 0.05 and box[1] < b[3] + 0.05
+                            for b in keep):
+                        spots.append((round(math.hypot(x - cx, y - cy), 9), y, x, box))
+            if spots:
+                self.number = min(spots)[3]
+                self.block(*self.number)
+                return True
+        return False
 
     def take(self, cell) -> tuple:
         self.free.remove(cell)
@@ -160,7 +163,7 @@ def furnish(room: FreeFloor, look) -> list:
         for radius in RINGS:  # the widest ring that leaves the number a spot beside it
             kept = (list(room.boxes), list(room.free))
             ring = _ritual(room, radius)
-            if ring and (room.place_number() or not radius):
+            if ring and (room.place_number(ring) or not radius):
                 break
             room.boxes, room.free = kept
         items.extend(ring)
@@ -176,7 +179,18 @@ def furnish(room: FreeFloor, look) -> list:
     if look.boss and altar:
         _lair(room, items)
     if altar:
-        _place(room, marks.pop(0), items)
+        marks.pop(0)
+        kept = (list(room.boxes), list(room.free))
+        slab = _altar(room, far_only=True)
+        if not slab:  # the number (as printed, in a narrow shrine) keeps the far wall's squares: it moves off the middle
+            room.boxes, room.free = kept
+            room.clear_middle()
+            slab = _altar(room, far_only=True)
+            if not (slab and room.place_number(slab)):
+                room.boxes, room.free = kept
+                slab = _altar(room)
+        items.extend(slab)
+        room.drawn.extend(item.box for item in slab)
     if look.stairs:
         items.append(_stairs(room))
         room.drawn.append(items[-1].box)
@@ -237,10 +251,17 @@ def _in_nave(room: FreeFloor, mark: str, items: list) -> bool:
 def _lair(room: FreeFloor, items: list) -> None:
     """The boss's skull in the free cell nearest the middle, else any spot it fits."""
     cells = room.by_corner()
-    at = room.take(cells[-1]) if cells else room.spot(0.8)
-    if at:
-        items.append(_skull(at if cells else (at[0] - 0.1, at[1] - 0.05)))
+    if cells:
+        items.append(_skull(room.take(cells[-1])))
         room.drawn.append(items[-1].box)
+        return
+    for size in (0.8, 0.6, 0.45):  # no whole square free: the largest spot left, the skull drawn to fit it
+        at = room.spot(size)
+        if at:
+            k = size / 0.8
+            items.append(_skull((at[0] + size / 2 - 0.5, at[1] + size / 2 - 0.45), k))
+            room.drawn.append(items[-1].box)
+            return
 
 
 def _place(room: FreeFloor, mark: str, items: list) -> None:
@@ -388,7 +409,7 @@ def _pool(room: FreeFloor, x, y, w, h) -> Furnishing:
                       f'<path class="water" d="{d}"/><path class="ripple" d="{ripple}"/>')
 
 
-def _altar(room: FreeFloor) -> list:
+def _altar(room: FreeFloor, far_only: bool = False) -> list:
     """An altar: a stone slab against the wall across from the way in, two squares long where two are free there."""
     way_in = min(room.placed.doors, key=lambda door: door.to if door.to is not None else 99, default=None)
     far = {"N": "S", "S": "N", "E": "W", "W": "E"}.get(way_in.side if way_in else "S")
@@ -403,6 +424,8 @@ def _altar(room: FreeFloor) -> list:
         cells = on_far[:1]
     elif (curved := _against_the_curve(room, far)) is not None:
         return [curved]
+    elif far_only:
+        return []
     else:  # no free square against the far wall: the wall square nearest the middle, on whichever wall it touches
         walled = sorted((c for c in room.by_corner() if room.walls(c)), key=lambda c: -room._far(c))
         if not walled:
@@ -534,14 +557,14 @@ def _cracks(room: FreeFloor) -> list:
     return items
 
 
-def _skull(cell) -> Furnishing:
-    """The boss's mark: a small skull."""
+def _skull(cell, k: float = 1.0) -> Furnishing:
+    """The boss's mark: a small skull (`k` times its size in a square, about the same middle)."""
     x, y = cell[0] + 0.5, cell[1] + 0.45
-    body = (f'<circle class="boss" cx="{u(x)}" cy="{u(y - 0.05)}" r="{u(0.3)}"/>'
-            f'<rect class="boss" x="{u(x - 0.16)}" y="{u(y + 0.15)}" width="{u(0.32)}" height="{u(0.2)}"/>'
-            f'<circle class="boss-eye" cx="{u(x - 0.12)}" cy="{u(y - 0.04)}" r="{u(0.08)}"/>'
-            f'<circle class="boss-eye" cx="{u(x + 0.12)}" cy="{u(y - 0.04)}" r="{u(0.08)}"/>')
-    return Furnishing("boss", (x - 0.3, y - 0.35, x + 0.3, y + 0.35), body)
+    body = (f'<circle class="boss" cx="{u(x)}" cy="{u(y - 0.05 * k)}" r="{u(0.3 * k)}"/>'
+            f'<rect class="boss" x="{u(x - 0.16 * k)}" y="{u(y + 0.15 * k)}" width="{u(0.32 * k)}" height="{u(0.2 * k)}"/>'
+            f'<circle class="boss-eye" cx="{u(x - 0.12 * k)}" cy="{u(y - 0.04 * k)}" r="{u(0.08 * k)}"/>'
+            f'<circle class="boss-eye" cx="{u(x + 0.12 * k)}" cy="{u(y - 0.04 * k)}" r="{u(0.08 * k)}"/>')
+    return Furnishing("boss", (x - 0.3 * k, y - 0.35 * k, x + 0.3 * k, y + 0.35 * k), body)
 
 
 def _stairs(room: FreeFloor) -> Furnishing:
