@@ -164,10 +164,11 @@ def test_a_thumbnail_outline_drops_the_grid_and_draws_heavier_walls_a_cover_keep
     """At a pack index's 26 x 19 mm the grid outweighed the walls: a thumbnail has no grid lines, and its walls are
     drawn heavier than a full map's (map.css's map-thumb rules); a cover's outline keeps its grid."""
     css = (Path(__file__).parents[1] / "templates" / "css" / "map.css").read_text(encoding="utf-8")
-    widths = {rule: float(width) for rule, width in re.findall(r"^(\.[\w-]+ \.[\w-]+) \{[^}]*stroke-width: ([\d.]+)",
+    widths = {rule: float(width) for rule, width in re.findall(r"^([.\w-]+ \.[\w-]+) \{[^}]*stroke-width: ([\d.]+)",
                                                               css, re.M)}
-    assert widths[".map-thumb .wall"] > max(widths[".dungeon-map .wall"], widths[".map-sketch .wall"]) * 1.4
-    assert (widths[".map-thumb .passage-wall"] - widths[".map-thumb .passage"]) / 2 >= widths[".map-thumb .wall"]
+    thumb = ".dungeon-map.map-thumb "
+    assert widths[thumb + ".wall"] > max(widths[".dungeon-map .wall"], widths[".map-sketch .wall"]) * 1.4
+    assert (widths[thumb + ".passage-wall"] - widths[thumb + ".passage"]) / 2 >= widths[thumb + ".wall"]
     for seed in range(6):
         dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8)
         thumb = views.outline_view(dungeon, (26.0, 19.0), style, "", sub_rng(seed, "map"))["svg"]
