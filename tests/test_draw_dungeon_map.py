@@ -15,6 +15,7 @@ from dungeonpress.dice import sub_rng
 from dungeonpress.draw.cave import cave_outline, smooth
 from dungeonpress.draw.dungeon_map import ALCOVE, STYLES, draw_dungeon_map
 from dungeonpress.draw.geometry import distance, inside, segment_distance, simple
+from dungeonpress.draw.hatching import frame_cells
 from dungeonpress.draw.map_marks import LEGEND, legend_icon
 from dungeonpress.draw.map_reading import TYPE_WORDS, WORDS
 from dungeonpress.generate.dungeon import generate_dungeon
@@ -31,6 +32,7 @@ MARK_CLASS = {"open": "door opening", "barred": "door barred", "locked": "door l
               "altar": "altar", "forge": "hearth", "vault": "chest", "library": "furniture", "crates": "furniture",
               "furniture": "furniture", "rubble": "rubble", "cracks": "crack"}
 FURNITURE_BOXES = ("library", "crates", "furniture", "forge")  # they share the furniture class
+SLABS = ("altar", "ritual", "statues", "broken_statues", "rubble")  # slabs, plinths, figures, stones: shared classes
 ARCHITECTURE = {mark for mark, _ in LEGEND}
 
 
@@ -144,8 +146,9 @@ def test_hatching_is_one_pattern_filling_bands_the_floors_are_painted_over(drawn
         assert order[band].get("fill") == f"url(#{pattern_id})"
         assert band < classes.index("passage") and band < classes.index("floor")
         w, h = sketch.view
+        edge = frame_cells(sketch.size[0] / w) + 0.05  # the margin the hatching keeps clear of the map's edge
         for floor in sketch.floors:  # (the entrance passage runs on off the map's edge: its corners are taken there)
-            on_map = [(min(max(x, 0.1), w - 0.1), min(max(y, 0.1), h - 0.1)) for x, y in floor]
+            on_map = [(min(max(x, edge), w - edge), min(max(y, edge), h - edge)) for x, y in floor]
             assert any(all(inside(p, area) for p in on_map) for area in sketch.hatch), floor
 
 
@@ -287,10 +290,10 @@ def test_legend_lists_exactly_the_marks_used(drawn):
     for _, _, sketch, _ in drawn:
         classes = set(re.findall(r'class="([^"]+)"', sketch.svg))
         for mark, css_class in MARK_CLASS.items():
-            if mark in FURNITURE_BOXES:
-                continue  # they draw furniture boxes; checked through the items
+            if mark in FURNITURE_BOXES + SLABS:
+                continue  # they draw furniture boxes or slabs; checked through the items
             assert (mark in sketch.legend) == (css_class in classes), mark
-        boxes = set(FURNITURE_BOXES)
+        boxes = set(FURNITURE_BOXES + SLABS)
         assert boxes & set(sketch.legend) == {i.mark for _, i in sketch.items} & boxes
         alcoves = [f for f in sketch.floors if sorted(round(v, 2) for v in _size(f)) == sorted(ALCOVE)]
         assert ("alcoves" in sketch.legend) == bool(alcoves)

@@ -22,12 +22,16 @@ def room(w: int, h: int) -> PlacedRoom:
     return PlacedRoom(1, 0, x, y, w, h, 0, (Door("N", x + w // 2 + 0.5, y, 2), Door("W", x, y + h // 2 + 0.5, 3)))
 
 
-def furnished(w, h, marks, seed, *, stairs=False, boss=False):
+def furnished(w, h, marks, seed, *, stairs=False, boss=False, number=None):
+    """(placed room, floor, items); `number`, a list, is given the box the room's number keeps clear."""
     placed = room(w, h)
     floor = rect_polygon(placed.x, placed.y, placed.w, placed.h)
     space = FreeFloor(placed, floor, random.Random(seed))
     look = RoomLook(1, False, tuple(marks), (), boss=boss, stairs=stairs, entrance=True, words="a room")
-    return placed, floor, furnish(space, look)
+    items = furnish(space, look)
+    if number is not None:
+        number.append(space.number)
+    return placed, floor, items
 
 
 def overlaps(a, b, gap=1e-9) -> bool:
@@ -38,9 +42,14 @@ def overlaps(a, b, gap=1e-9) -> bool:
 @pytest.mark.parametrize("w, h", [(3, 3), (4, 6), (7, 4)])
 def test_each_mark_lies_inside_the_floor_and_clear_of_the_number_and_thresholds(mark, w, h):
     for seed in range(5):
-        placed, floor, items = furnished(w, h, [mark], seed, stairs=True, boss=True)
+        drawn_at = []
+        placed, floor, items = furnished(w, h, [mark], seed, stairs=True, boss=True, number=drawn_at)
         cx, cy = placed.x + w / 2, placed.y + h / 2
         number = (cx - NUMBER_HALF[0], cy - NUMBER_HALF[1], cx + NUMBER_HALF[0], cy + NUMBER_HALF[1])
+        if mark == "ritual":  # its altar takes the middle: the number stands beside it, as big, inside the floor
+            assert drawn_at[0] != number and abs((drawn_at[0][2] - drawn_at[0][0]) - (number[2] - number[0])) < 1e-9
+            number = drawn_at[0]
+        assert all(inside(p, floor) for p in ((number[0], number[1]), (number[2], number[3]))), mark
         for item in items:
             x0, y0, x1, y1 = item.box
             assert all(inside(p, rect_polygon(placed.x - 1e-6, placed.y - 1e-6, w + 2e-6, h + 2e-6))
@@ -93,3 +102,18 @@ def test_a_crowded_room_draws_every_mark_it_states(w, h, count):
         for a, b in itertools.combinations(items, 2):
             if a.mark != b.mark:
                 assert not overlaps(a.box, b.box, gap=0.01), (marks, a, b)
+
+
+@pytest.mark.parametrize("w, h", [(5, 5), (6, 5)])
+def test_a_ritual_altar_stands_in_the_middle_in_its_ring_with_floor_all_round(w, h):
+    """The ritual space's altar is centred on the room's middle, its ring round it, and nothing else (the number,
+    the stairs, the lair, crates) stands inside the ring's box."""
+    for seed in range(5):
+        drawn_at = []
+        placed, floor, items = furnished(w, h, ["ritual", "crates"], seed, stairs=True, boss=True, number=drawn_at)
+        ring = next(item for item in items if item.mark == "ritual")
+        x0, y0, x1, y1 = ring.box
+        assert abs((x0 + x1) / 2 - (placed.x + w / 2)) < 1e-9 and abs((y0 + y1) / 2 - (placed.y + h / 2)) < 1e-9
+        assert x1 - x0 >= 2.0 and ring.svg.count('class="candle"') == 5 + 2  # the ring's candles and the slab's
+        for other in [item.box for item in items if item is not ring] + drawn_at:
+            assert not overlaps(other, ring.box), (seed, other)

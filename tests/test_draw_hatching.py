@@ -8,7 +8,8 @@ import random
 import pytest
 
 from dungeonpress.draw.geometry import distance, inside, rect_polygon, simple
-from dungeonpress.draw.hatching import BAND, RAGGED, STROKE, TILE, hatch_band, hatch_tile
+from dungeonpress.draw.hatching import (BAND, FRAME, FRAME_MM, RAGGED, STROKE, TILE, frame_cells, hatch_band,
+                                        hatch_tile)
 
 WIDTH, HEIGHT = 12, 10
 ROOM = rect_polygon(2, 2, 3, 3)
@@ -64,4 +65,11 @@ def test_the_band_wraps_its_floor_a_band_wide_and_raggedly(seed, floor, straight
 
 def test_the_band_stays_inside_the_maps_frame():
     band = hatch_band(rect_polygon(0.5, 0.5, 2, 2), True, 4, 4, random.Random(1))
-    assert min(x for x, _ in band) >= 0.05 and max(y for _, y in band) <= 4 - 0.05
+    assert min(x for x, _ in band) >= FRAME - 1e-9 and max(y for _, y in band) <= 4 - FRAME + 1e-9
+    wide = hatch_band(rect_polygon(0.5, 0.5, 2, 2), True, 4, 4, random.Random(1), frame=0.6)
+    assert min(x for x, _ in wide) >= 0.6 - 1e-9 and min(y for _, y in wide) >= 0.6 - 1e-9
+
+
+def test_the_frame_kept_clear_is_a_millimetre_at_least_as_printed():
+    assert frame_cells(10.0) == FRAME  # a large map: a third of a square
+    assert frame_cells(1.5) * 1.5 == pytest.approx(FRAME_MM)  # a cover's small outline: a millimetre

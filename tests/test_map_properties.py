@@ -14,19 +14,21 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from dungeonpress.dice import sub_rng
-from dungeonpress.draw.dungeon_map import draw_dungeon_map
+from dungeonpress.draw.dungeon_map import LABEL_PT, LARGE_LABEL_PT, draw_dungeon_map
 from dungeonpress.draw.furnish import NUMBER_HALF, Furnishing
 from dungeonpress.draw.geometry import inside, segment_distance
 from dungeonpress.draw.map_reading import read_rooms
-from dungeonpress.draw.small_marks import PILLAR
+from dungeonpress.draw.small_marks import PILLAR, statue
 from dungeonpress.generate.dungeon import generate_dungeon
 from dungeonpress.model.plan import OUTSIDE
-from dungeonpress.products.dungeon import MAP_BOX
+from dungeonpress.products.dungeon import (BOOKLET_COVER_MAP, LARGE_PRINT_COVER_MAP, LARGE_PRINT_MAP_BOX, MAP_BOX,
+                                           PACK_THUMB, ZINE_COVER_MAP, ZINE_LARGE_LABEL_PT)
 
 SVG = "{http://www.w3.org/2000/svg}"
 SEEDS = range(200, 320)
 EPS = 1e-6
 INWARD = {"N": (0, 1), "S": (0, -1), "E": (-1, 0), "W": (1, 0)}
+LABELS = {"standard": LABEL_PT, "large": LARGE_LABEL_PT}  # the map's least label sizes, and large print's
 MOUTH = (0.5, 0.35)  # a door's mouth inside the room: half its width along the wall, its depth into the room
 
 
@@ -249,14 +251,15 @@ def test_property_checks_can_fail(maps):
     assert _edge_distance((placed.x + 0.1, placed.y + 1), floor) < pillars[0][2] + 0.25
 
 
+@pytest.mark.parametrize("labels", ["standard", "large"])
 @pytest.mark.parametrize("box", [(60.0, 35.0), (92.0, 72.0), (64.2, 79.0)])  # the zine's cover, the A5 cover, A7
-def test_the_scale_label_keeps_clear_of_the_north_mark_on_a_small_map(content, box):
+def test_the_scale_label_keeps_clear_of_the_north_mark_on_a_small_map(content, box, labels):
     """On a cover's small outline the words keep 6 pt and outgrow the three-square bar: "30 ft" (about two ems
     wide, centred) still ends before the N begins (under one em, centred) wherever the two share the bottom strip."""
     for seed in range(40):
         dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8 + seed % 5)
         root = ET.fromstring(draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], rng=sub_rng(seed, "map"),
-                                              players=True).svg)
+                                              players=True, label_pt=LABELS[labels]).svg)
         texts = {t.text: t for t in root.iter(f"{SVG}text")}
         label, north = texts["30 ft"], texts["N"]
         size = {k: float(re.search(r"font-size:([\d.]+)px", t.get("style")).group(1)) for k, t in texts.items()}
@@ -342,11 +345,11 @@ def test_no_mark_stands_in_a_doors_square_or_on_another_mark(maps):
         by_room = {}
         for number, item in drawing.items:
             by_room.setdefault(number, []).append(item)
+        numbers = dict(drawing.numbers)
         for number, items in by_room.items():
             room = dungeon.plan.room(number)
             doors = room.doors
-            cx, cy = room.x + room.w / 2, room.y + room.h / 2
-            figure = (cx - NUMBER_HALF[0], cy - NUMBER_HALF[1], cx + NUMBER_HALF[0], cy + NUMBER_HALF[1])
+            figure = numbers[number]  # the middle, or beside a ritual space's altar
             for k, item in enumerate(items):
                 marks += 1
                 assert item.mark == "cracks" or not _overlap(item.box, figure), (seed, number, item.mark)  # the number
@@ -366,7 +369,194 @@ def test_a_shrines_altar_stands_at_the_wall_across_from_its_way_in(maps):
             if item.mark == "altar":
                 assert _at_far_wall(dungeon.plan.room(number), item.box), (seed, number, item.box)
                 altars += 1
-    assert altars >= 30
+    assert altars >= 12  # (the ritual spaces' altars stand in the middle: the test below)
+
+
+def _ritual_clear(room, ring, others, figure) -> bool:
+    """Whether a ritual altar stands in the middle of its room with floor all round it: its ring's box centred on the
+    room's middle, nothing else drawn inside it, and the room's number off it."""
+    x0, y0, x1, y1 = ring.box
+    centred = math.dist(((x0 + x1) / 2, (y0 + y1) / 2), (room.x + room.w / 2, room.y + room.h / 2)) < EPS
+    return centred and not any(_overlap(ring.box, box) for box in [*(o.box for o in others), figure])
+
+
+def test_a_ritual_spaces_altar_stands_in_the_middle_with_floor_round_it(maps):
+    """"Ritual space around a stone altar": the altar stands in the room's middle inside its ring, clear of the walls,
+    nothing else drawn inside the ring, the room's number moved beside it and still inside the room."""
+    rituals = 0
+    for seed, dungeon, drawing in maps:
+        numbers = dict(drawing.numbers)
+        for number, item in drawing.items:
+            if item.mark != "ritual":
+                continue
+            room = dungeon.plan.room(number)
+            others = [other for n, other in drawing.items if n == number and other is not item]
+            assert _ritual_clear(room, item, others, numbers[number]), (seed, number)
+            assert item.box[2] - item.box[0] >= 1.5, (seed, number)  # a ring one and a half squares across at least
+            assert not _at_far_wall(room, item.box), (seed, number)
+            fx0, fy0, fx1, fy1 = numbers[number]
+            assert room.x <= fx0 and fx1 <= room.x + room.w and room.y <= fy0 and fy1 <= room.y + room.h
+            rituals += 1
+    assert rituals >= 8
+
+
+def _two_colonnades(room, pillars) -> bool:
+    """Whether a hall's pillars (x, y, r) stand in two rows down its length, one square in from each long wall."""
+    long_x = room.w >= room.h
+    span, start = (room.h, room.y) if long_x else (room.w, room.x)
+    rows = {round((y if long_x else x) - start, 6) for x, y, _ in pillars}
+    return rows == {1.0, float(span - 1)}
+
+
+def test_a_pillared_hall_keeps_both_colonnades_with_a_pool_or_crates_in_its_nave(maps, content):
+    """A straight-walled pillared hall with a nave (four squares across or more) that also holds a pool, crates, a
+    table, statues or rubble keeps both rows of pillars: those stand between the rows, not where a row would go."""
+    halls = 0
+    sweep = [*maps, *((seed, *_drawn(content, seed)) for seed in range(400, 460))]
+    for seed, dungeon, drawing in sweep:
+        pillars = _pillars(drawing.svg)
+        for look in read_rooms(dungeon):
+            room = dungeon.plan.room(look.number)
+            if "columns" not in look.marks or not set(look.marks) & {"water", "crates", "furniture", "statues",
+                                                                    "broken_statues", "rubble"}:
+                continue
+            if room.shape != "rect" or min(room.w, room.h) < 4 or "alcoves" in look.marks:
+                continue
+            assert _two_colonnades(room, pillars[look.number]), (seed, look.number, look.marks)
+            halls += 1
+    assert halls >= 10
+
+
+def _drawn(content, seed):
+    dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=4 + seed % 9)
+    return dungeon, draw_dungeon_map(dungeon, width_mm=MAP_BOX["zine-a4"][0], height_mm=MAP_BOX["zine-a4"][1],
+                                     rng=sub_rng(seed, "map"), title="Map")
+
+
+def _hatch_margin_mm(drawing) -> float:
+    """How near the sketch's hatching comes to the map's edge, in mm as printed."""
+    w, h = drawing.view
+    scale = drawing.size[0] / w
+    return min(min(x, y, w - x, h - y) for band in drawing.hatch for x, y in band) * scale
+
+
+@pytest.mark.parametrize("box", [ZINE_COVER_MAP, BOOKLET_COVER_MAP["a5"], LARGE_PRINT_COVER_MAP, PACK_THUMB])
+def test_a_sketched_outline_keeps_its_hatching_a_millimetre_inside_the_covers_frame(content, box):
+    """The cover draws a frame round the map's edge: the hatching stops a millimetre short of it at least."""
+    for seed in range(12):
+        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8 + seed % 5)
+        drawing = draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], rng=sub_rng(seed, "map"),
+                                   style="sketch", players=True)
+        assert _hatch_margin_mm(drawing) >= 1.0 - 1e-6, (seed, box)
+
+
+def _end_offset(room, door):
+    """How far along a two-square wall its door sits (1.0: the middle), or None for a longer wall."""
+    length = room.w if door.side in ("N", "S") else room.h
+    return None if length != 2 else (door.x - room.x if door.side in ("N", "S") else door.y - room.y)
+
+
+def _kinked(corridor) -> bool:
+    """Whether a passage jogs less than a square between its bends (a half-square kink)."""
+    legs = [math.dist(a, b) for a, b in zip(corridor.points, corridor.points[1:])]
+    return any(leg < 1 - EPS for leg in legs[1:-1])
+
+
+def test_a_passage_leaves_a_hallways_two_square_end_centred(maps):
+    """A passage a square wide through a hallway's two-square end leaves it from the middle, not flush with one of its
+    walls: always where it is a dead end or the way out, and in most joins (the rest, where the room across has no
+    wall to meet it straight or a square off, keep flush rather than kink: no passage jogs less than a square); a
+    hallway turns its long walls to its doors, so fewer of its doors are in its ends at all."""
+    ends = centred = 0
+    for seed, dungeon, _ in maps:
+        plan = dungeon.plan
+        assert not any(_kinked(corridor) for corridor in plan.corridors), seed
+        for room in plan.rooms:
+            for door in room.doors:
+                offset = _end_offset(room, door)
+                if offset is None:
+                    continue
+                ends += 1
+                centred += abs(offset - 1.0) < EPS
+                stub = next(c for c in plan.corridors if door.x == c.points[0][0] and door.y == c.points[0][1]
+                            or door.x == c.points[-1][0] and door.y == c.points[-1][1])
+                if stub.end is None or stub.end == OUTSIDE:
+                    assert abs(offset - 1.0) < EPS, (seed, room.number, door)
+    assert ends >= 40 and centred >= 0.55 * ends, (ends, centred)  # 54 of 89 (main: none)
+
+
+def _label_boxes(svg: str) -> list:
+    """(text, printed pt, box in cells) of every word on a map: figures and letters about 0.7 em wide, 0.7 em tall
+    over the baseline (room numbers are centred on x; "30 ft" and the N too)."""
+    root = ET.fromstring(svg)
+    mm_per_unit = float(root.get("width").removesuffix("mm")) / float(root.get("viewBox").split()[2])
+    out = []
+    for el in root.iter(f"{SVG}text"):
+        size = float(re.search(r"font-size:([\d.]+)px", el.get("style")).group(1))
+        x, y, em = float(el.get("x")) / 10, float(el.get("y")) / 10, size / 10
+        half = 0.35 * em * len(el.text.replace(" ", ""))
+        out.append((el.text, size * mm_per_unit * 72 / 25.4, (x - half, y - 0.7 * em, x + half, y)))
+    return out
+
+
+def _labels_clear(room, number_box, marks) -> bool:
+    """Whether a room's number lies inside its room and off every mark in it (cracks run along the wall)."""
+    x0, y0, x1, y1 = number_box
+    inside_room = room.x - EPS <= x0 and x1 <= room.x + room.w + EPS and room.y - EPS <= y0 and y1 <= room.y + room.h + EPS
+    return inside_room and not any(_overlap(number_box, item.box) for item in marks if item.mark != "cracks")
+
+
+@pytest.mark.parametrize("box, labels", [(LARGE_PRINT_MAP_BOX["a5"], LARGE_LABEL_PT),
+                                         (LARGE_PRINT_MAP_BOX["half-letter"], LARGE_LABEL_PT),
+                                         (MAP_BOX["zine-a4"], ZINE_LARGE_LABEL_PT), (MAP_BOX["zine-a4"], LABEL_PT)])
+def test_large_print_sets_the_maps_labels_larger_and_they_keep_clear_of_the_marks(content, box, labels):
+    """In large print a room number prints at 11 pt or more (9 on the zine's A7 map; smaller only where it must, to
+    fit across its room, and never under 6 pt), "30 ft" and the N at 9 pt or more (8); each number lies inside its
+    room and off every mark. The standard sizes keep the same rule."""
+    larger = 0
+    for seed in range(24):
+        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=4 + seed % 9)
+        drawing = draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], rng=sub_rng(seed, "map"),
+                                   label_pt=labels)
+        for text, pt, where in _label_boxes(drawing.svg):
+            if not text.isdigit():
+                assert pt >= labels[1] - 0.01, (seed, text, pt)
+                continue
+            room = dungeon.plan.room(int(text))
+            fits = (room.w - 0.1) * drawing.size[0] / drawing.view[0] * 72 / 25.4 / (0.7 * len(text))
+            assert pt >= min(labels[0], fits) - 0.01 and pt >= 6.0, (seed, text, pt)  # (sizes print rounded)
+            larger += pt >= labels[0] - 0.01
+            marks = [item for n, item in drawing.items if n == room.number]
+            assert _labels_clear(room, where, marks), (seed, text)
+    assert larger >= 100
+
+
+def _fallen(svg: str) -> bool:
+    """Whether a statue's drawing shows it toppled and broken: most of its figure's points lie off its plinth, the
+    figure in more than one piece, and chips of stone beside it (a whole statue's star stands inside its plinth)."""
+    plinth = re.search(r'class="plinth" cx="([\d.-]+)" cy="([\d.-]+)" r="([\d.-]+)"', svg)
+    figure = re.search(r'<path class="statue" d="([^"]+)"', svg)
+    if not plinth or not figure:
+        return False
+    cx, cy, r = (float(v) for v in plinth.groups())
+    points = [(float(x), float(y)) for x, y in re.findall(r"([\d.-]+) ([\d.-]+)", figure.group(1))]
+    off = sum(1 for x, y in points if math.dist((x, y), (cx, cy)) > r)
+    return off > len(points) / 2 and figure.group(1).count("M") >= 3 and 'class="rubble"' in svg
+
+
+def test_a_broken_statue_is_drawn_fallen_from_its_plinth(maps):
+    """"Broken statues": each is drawn toppled (the figure lying off its empty plinth in pieces, chips beside it) and
+    inside its room, and a room whose key states only broken statues has no whole statue standing."""
+    broken = 0
+    for seed, dungeon, drawing in maps:
+        looks = {look.number: look for look in read_rooms(dungeon)}
+        for number, item in drawing.items:
+            if item.mark == "broken_statues":
+                assert _fallen(item.svg), (seed, number)
+                broken += 1
+            if item.mark == "statues":
+                assert "statues" in looks[number].marks and not _fallen(item.svg), (seed, number)
+    assert broken >= 10
 
 
 def _at_far_wall(room, box) -> bool:
@@ -398,16 +588,48 @@ def test_the_new_property_checks_can_fail(maps):
     slab = (room.x + 0.1, room.y + 1, room.x + 0.5, room.y + 2) if beside == "W" else \
         (room.x + 1, room.y + 0.1, room.x + 2, room.y + 0.5)
     assert not _at_far_wall(room, slab)
+    # One colonnade (or a row off its place) is not two.
+    hall = dataclasses.replace(room, w=5, h=4)
+    assert _two_colonnades(hall, [(hall.x + a, hall.y + b, 0.27) for a in (1, 2) for b in (1, 3)])
+    assert not _two_colonnades(hall, [(hall.x + a, hall.y + 1, 0.27) for a in (1, 2, 3, 4)])
+    assert not _two_colonnades(hall, [(hall.x + a, hall.y + b, 0.27) for a in (1, 2) for b in (1, 2)])
+    # Hatching that runs to the map's edge is caught.
+    near = dataclasses.replace(maps[0][2], hatch=(((0.05, 1.0), (2.0, 1.0), (2.0, 2.0)),), size=(30.0, 30.0), view=(10, 10))
+    assert _hatch_margin_mm(near) < 1.0
+    # A door flush in a hallway's end, and a half-square kink, are caught.
+    hallway = dataclasses.replace(room, w=2, h=4)
+    assert _end_offset(hallway, dataclasses.replace(door, side="N", x=hallway.x + 0.5, y=hallway.y)) == 0.5
+    assert _end_offset(hallway, dataclasses.replace(door, side="W", x=hallway.x, y=hallway.y + 1.5)) is None
+    kink = dataclasses.replace(dungeon.plan.corridors[0], points=((0.0, 3.0), (2.0, 3.0), (2.0, 3.5), (5.0, 3.5)))
+    assert _kinked(kink) and not _kinked(dataclasses.replace(kink, points=((0.0, 3.0), (2.0, 3.0), (2.0, 5.0))))
+    # A number off its room, or on a mark, is caught.
+    mark = Furnishing("crates", (room.x + 0.1, room.y + 0.1, room.x + 0.9, room.y + 0.9), "")
+    assert _labels_clear(room, (room.x + 1.1, room.y + 1.1, room.x + 1.9, room.y + 1.9), [mark])
+    assert not _labels_clear(room, (room.x + 0.5, room.y + 0.5, room.x + 1.5, room.y + 1.5), [mark])
+    assert not _labels_clear(room, (room.x - 0.5, room.y + 1.1, room.x + 0.5, room.y + 1.9), [])
+    # A whole statue is not a fallen one.
+    assert not _fallen(statue(5, 5, 0.34).replace("<path", '<path class="rubble" d=""/><path', 1))
+    # A ritual altar off the middle, or with the number (or a mark) inside its ring, is caught.
+    cx, cy = room.x + room.w / 2, room.y + room.h / 2
+    ring = Furnishing("ritual", (cx - 1.08, cy - 1.08, cx + 1.08, cy + 1.08), "")
+    far = (cx + 2, cy + 2, cx + 3, cy + 3)
+    assert _ritual_clear(room, ring, [], far)
+    assert not _ritual_clear(room, dataclasses.replace(ring, box=(cx - 1.08, cy - 0.5, cx + 1.08, cy + 1.66)), [], far)
+    assert not _ritual_clear(room, ring, [], (cx - 0.48, cy - 0.48, cx + 0.48, cy + 0.48))
+    assert not _ritual_clear(room, ring, [Furnishing("crates", (cx + 0.5, cy, cx + 1.3, cy + 0.8), "")], far)
 
 
-@pytest.mark.parametrize("box", [(60.0, 35.0), (92.0, 72.0), (26.0, 19.0)])  # the zine's cover, the A5 cover, a thumbnail
-def test_on_a_small_outline_the_scale_words_clear_the_bar_and_the_n_clears_the_edges(content, box):
+# the zine's cover, the A5 cover, a thumbnail (which hides its scale and N: large print keeps the standard sizes there)
+@pytest.mark.parametrize("box, labels", [((60.0, 35.0), "standard"), ((92.0, 72.0), "standard"),
+                                         ((26.0, 19.0), "standard"), ((60.0, 35.0), "large"), ((92.0, 72.0), "large")])
+def test_on_a_small_outline_the_scale_words_clear_the_bar_and_the_n_clears_the_edges(content, box, labels):
     """The words keep their printed size as the squares shrink: "30 ft" stands a third of its size over the bar
     (the old-style 3 hangs below the line), and the N keeps off the map's right and bottom edges, where a cover
     draws its frame."""
     for seed in range(30):
         dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8 + seed % 5)
-        drawing = draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], rng=sub_rng(seed, "map"), players=True)
+        drawing = draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], rng=sub_rng(seed, "map"), players=True,
+                                   label_pt=LABELS[labels])
         root = ET.fromstring(drawing.svg)
         texts = {t.text: t for t in root.iter(f"{SVG}text")}
         size = {k: float(re.search(r"font-size:([\d.]+)px", t.get("style")).group(1)) for k, t in texts.items()}
@@ -464,4 +686,4 @@ def test_every_altar_stands_at_the_far_wall_over_a_wider_sweep(content):
             if item.mark == "altar":
                 assert _at_far_wall(dungeon.plan.room(number), item.box), (seed, number, item.box)
                 altars += 1
-    assert altars >= 100
+    assert altars >= 50  # (half the shrines are ritual spaces, their altars in the middle)

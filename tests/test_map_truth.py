@@ -28,8 +28,8 @@ PACK_DELVES = 3
 DOOR_MARKS = ("barred", "locked")  # drawn on a door, not on the floor
 PLACES = ("stairs", "boss")  # drawn in a room, stated by the key's exits line and its master
 # Words the key's printed statement uses for each mark it states (stems, lower case).
-STATED_BY = {"rubble": ("rubble", "debris"), "cracks": ("crack",), "columns": ("column",), "statues": ("statue",),
-             "alcoves": ("alcove",), "water": ("pool", "water"), "altar": ("altar",), "forge": ("forge",),
+STATED_BY = {"rubble": ("rubble", "debris"), "cracks": ("crack",), "columns": ("column",), "statues": ("statue",), "broken_statues": ("broken statue",),
+             "alcoves": ("alcove",), "water": ("pool", "water"), "altar": ("altar",), "ritual": ("ritual",), "forge": ("forge",),
              "library": ("librar", "shel"), "vault": ("vault", "strongbox"), "crates": ("crate",),
              "furniture": ("furniture", "table"), "barred": ("barred",), "locked": ("locked",)}
 

@@ -228,7 +228,7 @@ def test_rows_carry_marks_and_choices(make_pack):
 @pytest.mark.parametrize("rows, expected", [
     ("  3-4: {feature: Rubble, marks: [dragon]}",
      "pack/tables/feat.yaml:12: row 3-4 of table 'feat': 'marks' must be a list of map marks from rubble, cracks, "
-     "columns, statues, alcoves, water, altar, forge, library, vault, crates, furniture, barred, locked (got ['dragon'])"),
+     "columns, statues, broken_statues, alcoves, water, altar, ritual, forge, library, vault, crates, furniture, barred, locked (got ['dragon'])"),
     ("  3-4: {feature: Rubble, marks: [rubble, rubble]}",
      "pack/tables/feat.yaml:12: row 3-4 of table 'feat': 'marks' names a mark twice (got ['rubble', 'rubble'])"),
     ("  3-4: {feature: Rubble, choices: [{text: One}]}",

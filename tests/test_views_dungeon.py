@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -156,3 +157,21 @@ def test_a_thumbnail_outline_hides_its_scale_and_north_a_cover_keeps_them(conten
     dungeon = generate_dungeon(content, sub_rng(9, "dungeon"), rooms=8)
     assert views.BARE_CSS in views.outline_view(dungeon, (26.0, 19.0), "clean", "", sub_rng(9, "map"))["svg"]
     assert views.BARE_CSS not in views.outline_view(dungeon, (60.0, 35.0), "clean", "", sub_rng(9, "map"))["svg"]
+
+
+@pytest.mark.parametrize("style", ["clean", "sketch"])
+def test_a_thumbnail_outline_drops_the_grid_and_draws_heavier_walls_a_cover_keeps_its_grid(content, style):
+    """At a pack index's 26 x 19 mm the grid outweighed the walls: a thumbnail has no grid lines, and its walls are
+    drawn heavier than a full map's (map.css's map-thumb rules); a cover's outline keeps its grid."""
+    css = (Path(__file__).parents[1] / "templates" / "css" / "map.css").read_text(encoding="utf-8")
+    widths = {rule: float(width) for rule, width in re.findall(r"^([.\w-]+ \.[\w-]+) \{[^}]*stroke-width: ([\d.]+)",
+                                                              css, re.M)}
+    thumb = ".dungeon-map.map-thumb "
+    assert widths[thumb + ".wall"] > max(widths[".dungeon-map .wall"], widths[".map-sketch .wall"]) * 1.4
+    assert (widths[thumb + ".passage-wall"] - widths[thumb + ".passage"]) / 2 >= widths[thumb + ".wall"]
+    for seed in range(6):
+        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8)
+        thumb = views.outline_view(dungeon, (26.0, 19.0), style, "", sub_rng(seed, "map"))["svg"]
+        cover = views.outline_view(dungeon, (60.0, 35.0), style, "", sub_rng(seed, "map"))["svg"]
+        assert 'class="grid"' not in thumb and "map-thumb" in thumb.split(">", 1)[0]
+        assert 'class="grid"' in cover and "map-thumb" not in cover

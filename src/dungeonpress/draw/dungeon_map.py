@@ -25,7 +25,7 @@ from dungeonpress.draw import map_marks
 from dungeonpress.draw.cave import cave_outline, smooth
 from dungeonpress.draw.furnish import INWARD, FreeFloor, furnish
 from dungeonpress.draw.geometry import clip_inside, num, rect_polygon
-from dungeonpress.draw.hatching import TILE, hatch_band, hatch_tile
+from dungeonpress.draw.hatching import TILE, frame_cells, hatch_band, hatch_tile
 from dungeonpress.draw.map_reading import read_rooms
 from dungeonpress.draw.round_room import MOUTH, round_outline
 from dungeonpress.draw.pen import UNIT, Pen, u
@@ -36,6 +36,8 @@ PASSAGE = 1.0        # a passage's width between its walls' middles, in cells: o
 ALCOVE = (0.8, 0.5)  # an alcove's width and depth, in cells: a niche cut half a square into the wall
 OPENING = (0.84, 0.36)  # an open exit's gap: along the wall (the passage's floor), across it (over the wall's ink)
 NUMBER_UNITS, NUMBER_PT = 9.5, 6.5  # a room number's size in user units, and its least printed size in points
+LABEL_PT = (NUMBER_PT, map_marks.TEXT_PT)  # the least printed sizes of the room numbers and of "30 ft" and the N
+LARGE_LABEL_PT = (11.0, 9.0)  # the same in large print
 
 
 @dataclass(frozen=True)
@@ -52,15 +54,21 @@ class MapDrawing:
     size: tuple       # (width, height) in mm as printed
     view: tuple       # (width, height) of the view box in cells
     outlines: tuple = ()  # (room number, polygon in cells) of each room walled off its rectangle: caves, round rooms, niched hallways
+    numbers: tuple = ()  # (room number, (x0, y0, x1, y1)): the box each room's number keeps clear, in cells
 
 
 def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str = "clean",
-                     rng: random.Random, css: str = "", title: str = "Dungeon map", players: bool = False) -> MapDrawing:
+                     rng: random.Random, css: str = "", title: str = "Dungeon map", players: bool = False,
+                     thumbnail: bool = False, label_pt: tuple = LABEL_PT) -> MapDrawing:
     """The map scaled to fit a `width_mm` × `height_mm` box; `rng` comes from the seed (e.g. "<seed>/map").
 
     `players` draws the player's map: the same walls, doors, passages, dead ends and entrance, with
     the room numbers (the key's), the marks in rooms (furniture, water, the stairs down, the boss's
     lair) and the legend left out, for a player who explores blind. The same rng gives the same walls.
+    `thumbnail` draws a map a few centimetres across (a pack's index): no floor grid, which at that size
+    outweighed the walls, and the walls heavier (the `map-thumb` class; templates/css/map.css).
+    `label_pt` are the least printed sizes of the room numbers and of the scale's and north's words
+    (LARGE_LABEL_PT for large print); a number is set smaller only to fit across its room, never under 6 pt.
     """
     if style not in STYLES:
         raise ValueError(f"unknown map style {style!r} (expected one of {', '.join(STYLES)})")
@@ -92,13 +100,17 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     passages = [_passage_rects(c) for c in plan.corridors]
     floors.extend(r for rects in passages for r in rects)
 
-    # 2. Marks in rooms.
-    items, doors_drawn = [], []
+    # 2. Marks in rooms. Words on the map keep a legible printed size however small the squares come out: sizes are
+    # set on each text (overriding the stylesheet) from the scale, never below the stylesheet's own.
+    scale = min(width_mm / W, height_mm / H)
+    number_size = text_units(scale, NUMBER_UNITS, label_pt[0])
+    items, doors_drawn, numbers = [], [], {}
     for room, look in zip(plan.rooms, looks):
-        space = FreeFloor(room, outlines[room.number][2], shape_rng)
+        space = FreeFloor(room, outlines[room.number][2], shape_rng, number_half(room.number, number_size))
         for item in furnish(space, look):  # furnished either way, so the rng runs on as in the keyed map
             if not players:
                 items.append((room.number, item))
+        numbers[room.number] = space.number  # the middle, unless a mark stands there (a ritual space's altar)
         for index, door in enumerate(room.doors):
             kind = door_kind(door, index, look)
             doors_drawn.append((room.number, index, kind == "barred", kind))
@@ -111,20 +123,17 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         hatch_rng = random.Random(rng.random())
         tile = hatch_tile(hatch_rng)
         straight = [outlines[r.number][0] in ("rect", "notched") for r in plan.rooms] + [True] * (len(floors) - len(plan.rooms))
-        hatch = [hatch_band(f, flat, W, H, hatch_rng) for f, flat in zip(floors, straight)]
+        frame = frame_cells(scale)  # a margin clear of the map's edge, where a cover draws its frame
+        hatch = [hatch_band(f, flat, W, H, hatch_rng, frame) for f, flat in zip(floors, straight)]
         # one per map: a pack inlines many maps in one page, and a zine its cover's outline (the player's map,
         # same rng) beside the keyed map
         pattern_id = f"hatch-{hatch_rng.getrandbits(40):010x}{'-outline' if players else ''}"
 
-    scale = min(width_mm / W, height_mm / H)
-    # Words on the map keep a legible printed size however small the squares come out: sizes are set
-    # on each text (overriding the stylesheet) from the scale, never below the stylesheet's own.
-    number_size = text_units(scale, NUMBER_UNITS, NUMBER_PT)
     alt = map_marks.describe(dungeon, looks, title, items, alcoves, doors_drawn) if not players else (
         f"{title}: {len(plan.rooms)} rooms joined by passages, the way in at the bottom edge; "
         "nothing in the rooms is shown")
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="dungeon-map map-{style}" viewBox="0 0 {W * UNIT} {H * UNIT}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="dungeon-map map-{style}{" map-thumb" if thumbnail else ""}" viewBox="0 0 {W * UNIT} {H * UNIT}" '
         f'width="{num(W * scale)}mm" height="{num(H * scale)}mm" role="img" aria-label="{escape(alt)}">',
         f"<title>{escape(title)}</title><desc>{escape(alt)}</desc>",
         f"<style>{css}</style>" if css else "",
@@ -132,23 +141,24 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         _rock(plan, outlines, alcoves) if style == "clean" else "",
         _hatch(hatch, tile, pattern_id) if hatch else "",
         _passages(plan, pen),
-        _passage_grid(plan),
+        "" if thumbnail else _passage_grid(plan),
         *(_floor(outlines[room.number]) for room in plan.rooms),
         *(f'<path class="floor" data-room="{n}" data-mark="alcoves" d="{_d(a)}"/>' for n, a in alcoves),
-        _grid(plan, outlines),
+        "" if thumbnail else _grid(plan, outlines),
         *(_room_walls(outlines[room.number], pen) for room in plan.rooms),
         "".join(_mark(number, item) for number, item in items),
         *(_doors(room, look) for room, look in zip(plan.rooms, looks)),
         _dead_ends(plan),
         _entrance(plan),
-        *(_number(room, number_size) for room in plan.rooms if not players),
-        map_marks.scale_and_north(plan, scale),
+        *(_number(room, numbers[room.number], _fitted(room, number_size, scale)) for room in plan.rooms if not players),
+        map_marks.scale_and_north(plan, scale, label_pt[1]),
         "</svg>",
     ]
     svg = "\n".join(part for part in parts if part)
     return MapDrawing(svg, alt, used, tuple(items), tuple(doors_drawn), tuple(floors), tuple(hatch),
                       (W * scale, H * scale), (W, H),
-                      tuple((r.number, outlines[r.number][2]) for r in plan.rooms if outlines[r.number][0] != "rect"))
+                      tuple((r.number, outlines[r.number][2]) for r in plan.rooms if outlines[r.number][0] != "rect"),
+                      tuple(sorted(numbers.items())))
 
 
 def door_kind(door, index: int, look) -> str:
@@ -394,8 +404,20 @@ def text_units(scale_mm: float, base: float, least_pt: float) -> float:
     return max(base, math.ceil(least_pt * 25.4 / 72 / (scale_mm / UNIT) * map_marks.PRINT_SLACK * 100) / 100)
 
 
-def _number(room, size: float) -> str:
-    cx, cy = room.x + room.w / 2, room.y + room.h / 2
+def _fitted(room, size: float, scale: float) -> float:
+    """`size`, or less so the room's number fits across its room (a two-wide hallway numbered 11 on an A7 page),
+    though never under the least size any word on the map prints at."""
+    fits = (room.w - 0.1) / (0.7 * len(str(room.number))) * UNIT
+    return max(min(size, fits), text_units(scale, NUMBER_UNITS, map_marks.TEXT_PT))
+
+
+def number_half(number: int, size: float) -> tuple:
+    """Half the width and height, in cells, a room's number takes printed at `size` user units (figures 0.7 em wide)."""
+    return 0.35 * size / UNIT * len(str(number)) + 0.02, 0.36 * size / UNIT + 0.02
+
+
+def _number(room, box, size: float) -> str:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     # The baseline sits a little over a third of the size below the centre, so the figures look centred.
     return (f'<text class="num" x="{u(cx)}" y="{num(cy * UNIT + size * 0.36)}" '
             f'style="font-size:{num(size)}px">{room.number}</text>')

@@ -32,13 +32,15 @@ class Furnishing:
 class FreeFloor:
     """The free floor of one room while marks are placed in it."""
 
-    def __init__(self, placed, floor, rng):
+    def __init__(self, placed, floor, rng, number_half=NUMBER_HALF):
         self.placed, self.floor, self.rng = placed, floor, rng
+        self.number_half = tuple(max(a, b) for a, b in zip(number_half, NUMBER_HALF))  # as printed, when it moves
         x, y, w, h = placed.x, placed.y, placed.w, placed.h
         self.centre = (x + w / 2, y + h / 2)
         self.boxes = []  # everything reserved so far: number, thresholds, marks
         self.drawn = []  # the boxes of the marks drawn so far (columns keep clear of them)
         self.alone = False  # whether the mark being placed is the room's only one
+        self.nave = set()  # cells a mark in a pillared hall's nave took: the pillars beside it still stand there
         self.free = []
         for j in range(h):
             for i in range(w):
@@ -47,10 +49,11 @@ class FreeFloor:
                 mx, my = cell[0] + 0.5, cell[1] + 0.5
                 if all(inside((mx + (qx - mx) * 0.8, my + (qy - my) * 0.8), floor) for qx, qy in _corners(cell)):
                     self.free.append(cell)
+        self.cells = list(self.free)  # every free cell of the floor, before anything is reserved
         # Among equally good cells (the four corners of a room, say) the dice choose: sorted by place alone,
         # every room put its first pair of marks in its two top corners.
         self.lot = {cell: rng.random() for cell in self.free}
-        nx, ny = NUMBER_HALF
+        nx, ny = self.number_half  # the number as printed (large print's, or a small map's, may outgrow NUMBER_HALF)
         self.number = (self.centre[0] - nx, self.centre[1] - ny, self.centre[0] + nx, self.centre[1] + ny)
         self.block(*self.number)
         for door in placed.doors:  # the threshold inside each door
@@ -62,6 +65,35 @@ class FreeFloor:
         """Reserve the box and take every free cell that overlaps it."""
         self.boxes.append((x0, y0, x1, y1))
         self.free = [c for c in self.free if not (c[0] < x1 and c[0] + 1 > x0 and c[1] < y1 and c[1] + 1 > y0)]
+
+    def clear_middle(self) -> None:
+        """Give the room's middle back to the marks: its number moves (see place_number) for an altar that stands there."""
+        self.boxes.remove(self.number)
+        self.free = [c for c in self.cells if not any(b[0] < c[0] + 1 and c[0] < b[2] and b[1] < c[1] + 1 and c[1] < b[3]
+                                                      for b in self.boxes)]
+
+    def place_number(self, placing=()) -> bool:
+        """Set the number's box on the clear spot nearest the middle (on a grid of eighths of a square) and reserve it;
+        False when none is clear of the marks (those drawn and those in `placing`). `number_half` is the printed
+        number's half size. Thresholds are kept clear where the floor allows (a number is words, not a thing in
+        the way: it may stand in a doorway)."""
+        nx, ny = self.number_half
+        p, (cx, cy) = self.placed, self.centre
+        for keep in (self.boxes, self.drawn + [item.box for item in placing]):
+            spots = []
+            for i in range(int(p.w * 8) + 1):
+                for j in range(int(p.h * 8) + 1):
+                    x, y = p.x + i / 8, p.y + j / 8
+                    box = (x - nx, y - ny, x + nx, y + ny)
+                    if all(inside(corner, self.floor) for corner in _corners_of(box)) and not any(
+                            b[0] < box[2] + 0.05 and box[0] < b[2] + 0.05 and b[1] < box[3] + 0.05 and box[1] < b[3] + 0.05
+                            for b in keep):
+                        spots.append((round(math.hypot(x - cx, y - cy), 9), y, x, box))
+            if spots:
+                self.number = min(spots)[3]
+                self.block(*self.number)
+                return True
+        return False
 
     def take(self, cell) -> tuple:
         self.free.remove(cell)
@@ -121,32 +153,115 @@ def furnish(room: FreeFloor, look) -> list:
     """
     items = []
     # Columns last: a row of them takes every crossing they stand on, and they can thin out for the others.
-    marks = sorted(look.marks, key=lambda mark: (mark != "altar", mark == "columns"))
+    marks = sorted(look.marks, key=lambda mark: (mark not in ("altar", "ritual"), mark == "columns"))
     room.alone = len(marks) == 1  # the room's only mark may take more of its floor (a storeroom's crates)
+    # A ritual space's altar stands in the middle with its ring round it, before anything else; the number then
+    # takes the clear spot nearest the middle.
+    if marks[:1] == ["ritual"]:
+        marks.pop(0)
+        room.clear_middle()
+        for radius in RINGS:  # the widest ring that leaves the number a spot beside it
+            kept = (list(room.boxes), list(room.free))
+            ring = _ritual(room, radius)
+            if ring and (room.place_number(ring) or not radius):
+                break
+            room.boxes, room.free = kept
+        items.extend(ring)
+        room.drawn.extend(item.box for item in ring)
+        if room.number not in room.boxes:  # no spot clear even beside the slab alone: just over it
+            nx, ny = room.number_half
+            cx, top = room.centre[0], ring[0].box[1] - 0.05
+            room.number = (cx - nx, top - 2 * ny, cx + nx, top)
+            room.block(*room.number)
     # The stairs, then the lair, then the marks; but in a room with an altar the lair, the altar, then the stairs:
     # the key sets the altar at one wall, whose only free square the stairs took (the stairs always find a spot).
     altar = marks[:1] == ["altar"]
     if look.boss and altar:
         _lair(room, items)
     if altar:
-        _place(room, marks.pop(0), items)
+        marks.pop(0)
+        kept = (list(room.boxes), list(room.free))
+        slab = _altar(room, far_only=True)
+        if not slab:  # the number (as printed, in a narrow shrine) keeps the far wall's squares: it moves off the middle
+            room.boxes, room.free = kept
+            room.clear_middle()
+            slab = _altar(room, far_only=True)
+            if not (slab and room.place_number(slab)):
+                room.boxes, room.free = kept
+                slab = _altar(room)
+        items.extend(slab)
+        room.drawn.extend(item.box for item in slab)
     if look.stairs:
         items.append(_stairs(room))
         room.drawn.append(items[-1].box)
     if look.boss and not altar:
         _lair(room, items)
+    # In a pillared hall the other things stand in the nave between its two rows of pillars, so both rows stand.
+    hall = "columns" in marks
     for mark in marks:
-        _place(room, mark, items)
+        if not (hall and mark in NAVE and _in_nave(room, mark, items)):
+            _place(room, mark, items)
     return items
+
+
+NAVE = {"water": 1, "crates": 2, "furniture": 1, "statues": 2, "broken_statues": 2, "rubble": 2}  # how many of each
+NAVE_POOL = (1.6, 0.7)  # a pool in the nave: along it, across it (in cells), clear of the pillars either side
+
+
+def _in_nave(room: FreeFloor, mark: str, items: list) -> bool:
+    """Put `mark` on the nave's middle line, its ends first, clear of the number, the doors and what stands there.
+
+    The nave is the floor between a pillared hall's two rows (one square in from each long wall), two squares wide or
+    more: a pool lies along it, the others take a square's width each. False when the hall has no such nave or no
+    spot in it is clear (the mark then goes where it would in any room)."""
+    p = room.placed
+    long_x = p.w >= p.h
+    length, span = (p.w, p.h) if long_x else (p.h, p.w)
+    if span < 4 or room.floor != _rectangle(p):
+        return False
+    start, mid = (p.x, p.y + span / 2) if long_x else (p.y, p.x + span / 2)
+    middle = start + length / 2
+    halves = [start + k + 0.5 for k in range(length)]  # a square's middle along the nave
+    tries = [(NAVE_POOL, [start + a for a in range(1, length)]), ((0.8, NAVE_POOL[1]), halves)] if mark == "water" \
+        else [((0.8, 0.8), halves)]
+    placed = []
+    for (long, wide), spots in tries:
+        for at in sorted(spots, key=lambda a: (-abs(a - middle), a)):
+            lo = (at - long / 2, mid - wide / 2, at + long / 2, mid + wide / 2)
+            box = lo if long_x else (lo[1], lo[0], lo[3], lo[2])
+            if any(b[0] < box[2] + 0.05 and box[0] < b[2] + 0.05 and b[1] < box[3] + 0.05 and box[1] < b[3] + 0.05
+                   for b in room.boxes):
+                continue
+            before = set(room.free)
+            room.block(*box)
+            room.nave |= before - set(room.free)
+            if mark == "water":  # the pool's bank fills the box: _pool keeps 0.12 inside the block it is given
+                placed.append(_pool(room, box[0] - 0.12, box[1] - 0.12, box[2] - box[0] + 0.24, box[3] - box[1] + 0.24))
+            else:
+                placed.append(Furnishing(mark, *small_marks.draw_small(mark, box[0], box[1], 0.8, room.rng)))
+            if len(placed) == NAVE[mark]:
+                break
+        if placed:
+            break
+    items.extend(placed)
+    room.drawn.extend(item.box for item in placed)
+    return bool(placed)
 
 
 def _lair(room: FreeFloor, items: list) -> None:
     """The boss's skull in the free cell nearest the middle, else any spot it fits."""
     cells = room.by_corner()
-    at = room.take(cells[-1]) if cells else room.spot(0.8)
-    if at:
-        items.append(_skull(at if cells else (at[0] - 0.1, at[1] - 0.05)))
+    if cells:
+        items.append(_skull(room.take(cells[-1])))
         room.drawn.append(items[-1].box)
+        return
+    for size in (0.8, 0.6, 0.45):  # no whole square free: the largest spot left, the skull drawn to fit it
+        at = room.spot(size)
+        if at:
+            k = size / 0.8
+            items.append(_skull((at[0] + size / 2 - 0.5, at[1] + size / 2 - 0.45), k))
+            room.drawn.append(items[-1].box)
+            return
 
 
 def _place(room: FreeFloor, mark: str, items: list) -> None:
@@ -183,7 +298,7 @@ def _columns(room: FreeFloor) -> list:
     def clear(px, py):  # the four cells round a crossing are free floor: not number, stairs or threshold
         around = [(px - 1, py - 1), (px, py - 1), (px - 1, py), (px, py)]
         r = small_marks.PILLAR[1] + 0.04  # a pillar's base and a hair: it never touches a mark drawn before it
-        return sum(1 for c in around if c in room.free) >= 2 and not any(  # nor the room's number
+        return sum(1 for c in around if c in room.free or c in room.nave) >= 2 and not any(  # nor the room's number
             b[0] < px + r and px - r < b[2] and b[1] < py + r and py - r < b[3] for b in room.drawn + [room.number])
 
     def column(px, py):
@@ -246,6 +361,27 @@ def _statues(room: FreeFloor) -> list:
     return items
 
 
+CORNER_TURN = {("N", "W"): 0, ("N", "E"): 1, ("S", "E"): 2, ("S", "W"): 3}  # a fallen statue's plinth to its corner
+
+
+def _broken_statues(room: FreeFloor) -> list:
+    """Two statues toppled and broken in the corners: each plinth against the corner's walls, the figure fallen from
+    it across the square toward the room (the dice turn it where its square has no corner)."""
+    items = []
+    for cell in room.by_corner()[:2]:
+        room.take(cell)
+        walls = room.walls(cell)
+        ns = next((w for w in walls if w in "NS"), None)
+        ew = next((w for w in walls if w in "EW"), None)
+        turn = CORNER_TURN.get((ns or "N", ew or ("W" if room.rng.random() < 0.5 else "E")))
+        if ns is None:  # against a side wall only: the plinth on it, top or bottom as the dice say
+            turn = CORNER_TURN[("N" if room.rng.random() < 0.5 else "S", ew or "W")]
+        x, y = cell[0] + 0.5, cell[1] + 0.5
+        items.append(Furnishing("broken_statues", (x - 0.4, y - 0.4, x + 0.4, y + 0.4),
+                                small_marks.broken_statue(x, y, 0.8, turn, room.rng)))
+    return items
+
+
 def _water(room: FreeFloor) -> list:
     for w, h in ((2, 2), (2, 1), (1, 2), (1, 1)):
         for cell in room.by_corner():
@@ -273,7 +409,7 @@ def _pool(room: FreeFloor, x, y, w, h) -> Furnishing:
                       f'<path class="water" d="{d}"/><path class="ripple" d="{ripple}"/>')
 
 
-def _altar(room: FreeFloor) -> list:
+def _altar(room: FreeFloor, far_only: bool = False) -> list:
     """An altar: a stone slab against the wall across from the way in, two squares long where two are free there."""
     way_in = min(room.placed.doors, key=lambda door: door.to if door.to is not None else 99, default=None)
     far = {"N": "S", "S": "N", "E": "W", "W": "E"}.get(way_in.side if way_in else "S")
@@ -288,6 +424,8 @@ def _altar(room: FreeFloor) -> list:
         cells = on_far[:1]
     elif (curved := _against_the_curve(room, far)) is not None:
         return [curved]
+    elif far_only:
+        return []
     else:  # no free square against the far wall: the wall square nearest the middle, on whichever wall it touches
         walled = sorted((c for c in room.by_corner() if room.walls(c)), key=lambda c: -room._far(c))
         if not walled:
@@ -297,6 +435,24 @@ def _altar(room: FreeFloor) -> list:
     for cell in cells:
         room.take(cell)
     return [Furnishing("altar", *small_marks.altar_slab(cells, far))]
+
+
+RINGS = (1.0, 0.85, 0.7, 0.0)  # a ritual ring's radii round its altar, in cells, tried widest first (0: the slab alone)
+RING_CANDLES = 5
+
+
+def _ritual(room: FreeFloor, radius: float) -> list:
+    """A ritual space: a stone altar in the middle of the room, a ring of `radius` cut in the floor round it with
+    candles on it, and floor all round (nothing else stands inside the ring); [] when the ring does not fit there.
+    The slab's long side faces the way in."""
+    way_in = min(room.placed.doors, key=lambda door: door.to if door.to is not None else 99, default=None)
+    across = way_in is None or way_in.side in ("N", "S")
+    box, svg = small_marks.ritual(*room.centre, radius, across, RING_CANDLES)
+    if radius and not (all(inside(corner, room.floor) for corner in _corners_of(box)) and not any(
+            b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3] for b in room.boxes)):
+        return []
+    room.block(*box)
+    return [Furnishing("ritual", box, svg)]
 
 
 CRATE_FLOOR = 5  # a room's only mark, crates stack a pile for every this many free squares (two piles at least)
@@ -401,14 +557,14 @@ def _cracks(room: FreeFloor) -> list:
     return items
 
 
-def _skull(cell) -> Furnishing:
-    """The boss's mark: a small skull."""
+def _skull(cell, k: float = 1.0) -> Furnishing:
+    """The boss's mark: a small skull (`k` times its size in a square, about the same middle)."""
     x, y = cell[0] + 0.5, cell[1] + 0.45
-    body = (f'<circle class="boss" cx="{u(x)}" cy="{u(y - 0.05)}" r="{u(0.3)}"/>'
-            f'<rect class="boss" x="{u(x - 0.16)}" y="{u(y + 0.15)}" width="{u(0.32)}" height="{u(0.2)}"/>'
-            f'<circle class="boss-eye" cx="{u(x - 0.12)}" cy="{u(y - 0.04)}" r="{u(0.08)}"/>'
-            f'<circle class="boss-eye" cx="{u(x + 0.12)}" cy="{u(y - 0.04)}" r="{u(0.08)}"/>')
-    return Furnishing("boss", (x - 0.3, y - 0.35, x + 0.3, y + 0.35), body)
+    body = (f'<circle class="boss" cx="{u(x)}" cy="{u(y - 0.05 * k)}" r="{u(0.3 * k)}"/>'
+            f'<rect class="boss" x="{u(x - 0.16 * k)}" y="{u(y + 0.15 * k)}" width="{u(0.32 * k)}" height="{u(0.2 * k)}"/>'
+            f'<circle class="boss-eye" cx="{u(x - 0.12 * k)}" cy="{u(y - 0.04 * k)}" r="{u(0.08 * k)}"/>'
+            f'<circle class="boss-eye" cx="{u(x + 0.12 * k)}" cy="{u(y - 0.04 * k)}" r="{u(0.08 * k)}"/>')
+    return Furnishing("boss", (x - 0.3 * k, y - 0.35 * k, x + 0.3 * k, y + 0.35 * k), body)
 
 
 def _stairs(room: FreeFloor) -> Furnishing:
@@ -425,9 +581,14 @@ def _stairs(room: FreeFloor) -> Furnishing:
         cell = room.take(cells[0])
         x, y = cell[0] + 0.1, cell[1] + 0.1
         walls = room.walls(cell)
-    else:  # no whole square free (a small cave): any spot it fits, or beside the number
-        at = room.spot(s)
-        x, y = at if at else (room.centre[0] + 0.5, room.centre[1] - 0.42)
+    else:  # no whole square free (a small cave): any spot it fits, smaller if need be, or beside the number
+        at = None
+        for size in (s, 0.6, 0.45):
+            at = room.spot(size)
+            if at:
+                s = size
+                break
+        x, y = at if at else (room.number[2] + 0.05, room.centre[1] - 0.42)
         walls = []
     return Furnishing("stairs", (x, y, x + s, y + s), flight(x, y, s, walls[0] if walls else "N"))
 
@@ -488,6 +649,6 @@ def _nothing(room: FreeFloor) -> list:
     return []
 
 
-PLACERS = {"columns": _columns, "statues": _statues, "water": _water, "altar": _altar, "crates": _crates,
+PLACERS = {"columns": _columns, "statues": _statues, "broken_statues": _broken_statues, "water": _water, "altar": _altar, "ritual": lambda room: _ritual(room, 0.0), "crates": _crates,
            "forge": _forge, "library": _library, "vault": _vault, "furniture": _furniture, "rubble": _rubble,
            "cracks": _cracks, "alcoves": _nothing}

@@ -14,6 +14,11 @@ import random
 
 from dungeonpress.draw.geometry import bbox, clip_inside, grow, rect_polygon
 
+
+def frame_cells(scale_mm: float) -> float:
+    """The margin the hatching keeps inside the map's edge, in cells, for a map printed at `scale_mm` mm a square."""
+    return max(FRAME, FRAME_MM / scale_mm)
+
 TILE = 3.7       # the tile's side, in cells: not a whole number, so the repeat never lines up with the grid
 SPACING = 0.42   # cells between bundle centres
 STROKE = 0.42    # length of one stroke, in cells
@@ -21,7 +26,8 @@ GAP = 0.11       # between the strokes of a bundle
 BAND = 0.85      # cells of hatching out from a wall
 RAGGED = 0.12    # how far the band's outer edge wanders in or out, in cells
 EDGE_STEP = 0.5  # cells between points of the band's outer edge
-FRAME = 0.05     # the band stays this far inside the map's edge
+FRAME = 0.3      # the band stays at least this far inside the map's edge, in cells
+FRAME_MM = 1.0   # and at least this far as printed: a cover draws its frame round the map's edge
 
 
 def hatch_tile(rng: random.Random) -> list:
@@ -50,12 +56,12 @@ def hatch_tile(rng: random.Random) -> list:
     return strokes
 
 
-def hatch_band(floor, straight: bool, width: float, height: float, rng: random.Random) -> tuple:
+def hatch_band(floor, straight: bool, width: float, height: float, rng: random.Random, frame: float = FRAME) -> tuple:
     """The band of rock round one floor (a polygon in cells), to be filled with the hatching tile.
 
     `straight` floors (rooms and passages on the grid) are grown by BAND with rounded corners; others
     (caves, round rooms) are pushed out from their centre. The outer edge wanders by up to RAGGED, the
-    way a pen's hatching stops unevenly, and stays inside the map's frame.
+    way a pen's hatching stops unevenly, and stays `frame` cells inside the map's edge (a margin kept clear).
     """
     outline = _rounded(floor, BAND) if straight else list(grow(floor, BAND))
     out = []
@@ -70,7 +76,7 @@ def hatch_band(floor, straight: bool, width: float, height: float, rng: random.R
             length = math.hypot(x - cx, y - cy) or 1.0
             off = (rng.random() * 2 - 1) * RAGGED
             x, y = x + (x - cx) / length * off, y + (y - cy) / length * off
-            out.append((min(max(x, FRAME), width - FRAME), min(max(y, FRAME), height - FRAME)))
+            out.append((min(max(x, frame), width - frame), min(max(y, frame), height - frame)))
     return tuple(out)
 
 

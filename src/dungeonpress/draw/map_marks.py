@@ -7,7 +7,7 @@ import random
 
 from dungeonpress.draw.furnish import flight
 from dungeonpress.draw.map_reading import WORDS
-from dungeonpress.draw.small_marks import crate_pile, draw_small, pillar, rubble, statue
+from dungeonpress.draw.small_marks import broken_statue, crate_pile, draw_small, pillar, rubble, statue
 from dungeonpress.draw.pen import UNIT, u
 from dungeonpress.model.plan import OUTSIDE
 
@@ -15,7 +15,8 @@ from dungeonpress.model.plan import OUTSIDE
 LEGEND = (("entrance", "entrance"), ("open", "opening"), ("barred", "barred door"), ("locked", "locked door"),
           ("broken", "broken through"), ("dead", "dead end"),
           ("stairs", "stairs down"), ("boss", "boss's lair"), ("columns", "column"), ("statues", "statue"),
-          ("water", "water"), ("altar", "altar"), ("forge", "forge, anvil"), ("library", "shelves"),
+          ("broken_statues", "broken statue"),
+          ("water", "water"), ("altar", "altar"), ("ritual", "altar, ritual ring"), ("forge", "forge, anvil"), ("library", "shelves"),
           ("vault", "strongbox"), ("crates", "crates"), ("furniture", "table, chairs"), ("rubble", "rubble"),
           ("cracks", "cracks"), ("alcoves", "alcove"))
 DIRECTIONS = {"N": "north", "E": "east", "S": "south", "W": "west"}
@@ -132,15 +133,16 @@ def arrow(x: float, base: float, length: float) -> str:
             f'<path class="arrow" d="M{u(x - 0.4)} {u(tip + 0.6)}L{u(x)} {u(tip)}L{u(x + 0.4)} {u(tip + 0.6)}Z"/>')
 
 
-def scale_and_north(plan, scale_mm: float) -> str:
+def scale_and_north(plan, scale_mm: float, text_pt: float = TEXT_PT) -> str:
     """A scale bar (three ten-foot squares) and a north arrow in the strip below the map, clear of the way in.
 
-    `scale_mm` is how many mm a square prints at: the words keep at least TEXT_PT however small the map.
+    `scale_mm` is how many mm a square prints at: the words keep at least `text_pt` (TEXT_PT, or large print's
+    size) however small the map.
     """
     W, H = plan.width, plan.height
     unit_mm = scale_mm / UNIT
     # in user units, rounded up: never a hair under (PRINT_SLACK: the SVG's printed width is rounded to 0.01 mm)
-    least = math.ceil(TEXT_PT * 25.4 / 72 / unit_mm * PRINT_SLACK * 100) / 100
+    least = math.ceil(text_pt * 25.4 / 72 / unit_mm * PRINT_SLACK * 100) / 100
     label, letter = max(6.0, least) / UNIT, max(7.0, least) / UNIT  # font sizes, in cells
     ax = next((c.points[-1][0] for c in plan.corridors if c.end == OUTSIDE), W / 2)
     # On a small map the words keep their printed size and outgrow the bar: "30 ft" (about two ems wide) and the
@@ -192,9 +194,11 @@ def legend_icon(mark: str, css: str = "") -> str:
                 '<circle class="boss-eye" cx="6.2" cy="7.2" r="1.2"/><circle class="boss-eye" cx="9.8" cy="7.2" r="1.2"/>',
         "columns": pillar(0.8, 0.8, 2.2),
         "statues": statue(0.8, 0.8, 0.55),
+        "broken_statues": broken_statue(0.8, 0.8, 1.5, 0, random.Random("legend broken statue")),
         "water": '<path class="water" d="M2 8Q2 3 8 3Q14 3 14 8Q14 13 8 13Q2 13 2 8Z"/>'
                  '<path class="ripple" d="M5 7Q8 5.6 11 7M5 10Q8 8.6 11 10"/>',
         "altar": draw_small("altar", 0, 0, 1.6, random.Random("legend altar"))[1],
+        "ritual": draw_small("ritual", 0, 0, 1.6, random.Random("legend ritual"))[1],
         "forge": '<circle class="furniture" cx="5.2" cy="5.6" r="4.4"/><circle class="hearth" cx="5.2" cy="5.6" r="2.4"/>'
                  '<path class="anvil" d="M8 11H15L13.5 12.7H12.7V14.7H10.3V12.7H9.5Z"/>',
         "library": '<rect class="furniture" x="1" y="6" width="14" height="4"/>'

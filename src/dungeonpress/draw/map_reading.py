@@ -17,7 +17,8 @@ TYPE_WORDS = {2: "a small chamber", 3: "a long corridor", 4: "a grand hall", 5: 
 
 # How the key's words describe each mark, for the screen-reader description.
 WORDS = {"rubble": "rubble", "cracks": "cracked walls", "columns": "columns", "alcoves": "alcoves",
-         "statues": "statues", "water": "a pool", "altar": "an altar", "forge": "a forge and anvil",
+         "statues": "statues", "broken_statues": "toppled and broken statuary", "water": "a pool", "altar": "an altar",
+         "ritual": "a ritual ring round a stone altar", "forge": "a forge and anvil",
          "library": "bookshelves", "vault": "strongboxes", "crates": "crates", "furniture": "a table and chairs",
          "barred": "a barred door", "locked": "a locked door"}
 DOOR_MARKS = ("barred", "locked")  # marks drawn on a door, not on the floor

@@ -90,6 +90,37 @@ def _slab(x0, y0, x1, y1, candles) -> str:
             f'height="{u(y1 - y0 - 2 * inset)}"/>{lights}')
 
 
+RING_INK = 0.08  # how far a ritual ring's candles reach past its line
+
+
+def ritual(cx: float, cy: float, radius: float, across: bool, candles: int = 5) -> tuple:
+    """(box, svg) of a ritual altar at (cx, cy): a slab (its long side east-west when `across`) in a ring of `radius`
+    cut in the floor, doubled and with `candles` candles standing on it when there is room (a ring of 0.6 or more);
+    radius 0: the slab alone."""
+    w = min(1.0, 1.7 * (radius - 0.15)) if radius else 0.8
+    w, h = (w, w / 2) if across else (w / 2, w)
+    x0, y0, x1, y1 = cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
+    end = min(0.14, min(w, h) * 0.3)
+    on_slab = ((x0 + end, cy), (x1 - end, cy)) if across else ((cx, y0 + end), (cx, y1 - end))
+    slab = _slab(x0, y0, x1, y1, on_slab)
+    if not radius:
+        return (x0, y0, x1, y1), slab
+    ring = f'<circle class="detail" cx="{u(cx)}" cy="{u(cy)}" r="{u(radius)}"/>'
+    if radius < 0.6:
+        return (cx - radius, cy - radius, cx + radius, cy + radius), ring + slab
+    ring += f'<circle class="detail" cx="{u(cx)}" cy="{u(cy)}" r="{u(radius - 0.1)}"/>'
+    lights = "".join(f'<circle class="candle" cx="{u(cx + math.sin(a) * (radius - 0.05))}" '
+                     f'cy="{u(cy - math.cos(a) * (radius - 0.05))}" r="{u(RING_INK)}"/>'
+                     for a in (2 * math.pi * k / candles for k in range(candles)))
+    reach = radius + RING_INK
+    return (cx - reach, cy - reach, cx + reach, cy + reach), ring + lights + slab
+
+
+def _ritual(x, y, s, rng):
+    """A small ritual altar: the slab in its ring, filling the spot."""
+    return ritual(x + s / 2, y + s / 2, s / 2 - INSET, True)
+
+
 def crate_pile(x: float, y: float, s: float, rng: random.Random, count: int = 3) -> tuple:
     """(box, svg) of `count` crates stacked askew in the `s` square at (x, y): each drawn over the ones before it."""
     sides = (0.52, 0.44, 0.38)[:count]
@@ -187,6 +218,44 @@ def statue(x: float, y: float, r: float) -> str:
             f'<path class="statue" d="M{"L".join(points)}Z"/>')
 
 
+def broken_statue(cx: float, cy: float, s: float, turn: int, rng: random.Random) -> str:
+    """A statue toppled and broken in the `s` square centred at (cx, cy), seen from above: its empty plinth in one
+    corner (`turn` quarter turns clockwise from the top-left) with the stump of its feet, the figure fallen away from
+    it across the square in two pieces (legs; torso and shoulders), its head rolled on and an arm broken off beside,
+    and chips of stone at the break."""
+    ca, sa = math.cos(turn * math.pi / 2), math.sin(turn * math.pi / 2)
+    r2 = math.sqrt(0.5)
+
+    def at(along, aside):  # from the plinth's middle, `along` the fall (corner to corner) and `aside` across it
+        lx, ly = -0.25 + (along - aside) * r2, -0.25 + (along + aside) * r2
+        return cx + (lx * ca - ly * sa) * s, cy + (lx * sa + ly * ca) * s
+
+    def shape(points):
+        return "M" + "L".join(f"{u(px)} {u(py)}" for px, py in (at(a, b) for a, b in points)) + "Z"
+
+    wobble = (rng.random() - 0.5) * 0.06  # the legs lie a little askew of the torso: they broke apart in the fall
+    stump = shape([(-0.1, -0.08), (0.07, -0.11), (0.11, 0.04), (0.03, 0.09), (-0.08, 0.07)])
+    legs = shape([(0.27, -0.1 + wobble), (0.48, -0.11), (0.45, 0.0), (0.49, 0.11), (0.27, 0.09 + wobble)])
+    torso = shape([(0.53, -0.11), (0.57, 0.01), (0.53, 0.12), (0.77, 0.17), (0.82, 0.0), (0.77, -0.16)])
+    arm = shape([(0.52, 0.25), (0.7, 0.31), (0.67, 0.37), (0.5, 0.31)])
+    hx, hy = at(0.92, -0.04)
+    chips = []
+    for along, aside in ((0.5, -0.22), (0.4, 0.21), (0.62, -0.28)):
+        px, py = at(along + (rng.random() - 0.5) * 0.04, aside)
+        r = s * (0.035 + rng.random() * 0.02)
+        chips.append("M" + "L".join(f"{u(px + math.cos(a) * r)} {u(py + math.sin(a) * r)}"
+                                    for a in (rng.random() * 2 + k * 2 * math.pi / 3 for k in range(3))) + "Z")
+    px, py = at(0, 0)
+    return (f'<circle class="plinth" cx="{u(px)}" cy="{u(py)}" r="{u(0.24 * s)}"/>'
+            f'<path class="statue" d="{stump}{legs}{torso}{arm}"/>'
+            f'<circle class="statue" cx="{u(hx)}" cy="{u(hy)}" r="{u(0.095 * s)}"/>'
+            f'<path class="rubble" d="{"".join(chips)}"/>')
+
+
+def _broken_statue(x, y, s, rng):
+    return (x + INSET, y + INSET, x + s - INSET, y + s - INSET), broken_statue(x + s / 2, y + s / 2, s - 2 * INSET, 0, rng)
+
+
 def rubble(cx: float, cy: float, size: float, rng, stones: int = 5) -> str:
     """`stones` broken blocks inside the `size` square centred at (cx, cy): irregular five-sided shapes, the first largest."""
     out = []
@@ -216,7 +285,7 @@ def smooth_ring(points) -> str:
 
 
 # Every floor mark a table row may state (model.MAP_MARKS but the doors and alcoves, which are walls).
-SMALL = {"columns": _column, "statues": _statue, "water": _water, "crates": _crate, "rubble": _rubble,
-         "cracks": _crack, "altar": _altar, "forge": _boxed("furniture", _hearth),
+SMALL = {"columns": _column, "statues": _statue, "broken_statues": _broken_statue, "water": _water, "crates": _crate, "rubble": _rubble,
+         "cracks": _crack, "altar": _altar, "ritual": _ritual, "forge": _boxed("furniture", _hearth),
          "library": _boxed("furniture", _shelf_ticks), "vault": _boxed("chest", _band),
          "furniture": _boxed("furniture", _chairs)}

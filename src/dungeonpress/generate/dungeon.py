@@ -52,6 +52,7 @@ MAX_CHAIN = 4  # `see:` links followed from one roll (content could loop them)
 SIZES = {2: (3, 3), 3: (2, 5), 4: (5, 4), 5: (2, 4), 6: (3, 3), 7: (4, 3), 8: (3, 3), 9: (4, 4),
          10: (4, 4), 11: (3, 4), 12: (5, 5)}
 DEFAULT_SIZE = (3, 3)
+RITUAL_SIZE = 5  # a ritual space is at least this many squares each way: its ring, and its number beside it
 CAVE_ROOM = 10  # natural cave or underground pool: drawn with rounded walls
 ROUND_ROOM = 11  # shrine or ritual space: drawn with a round wall
 SHUT_MARKS = ("barred", "locked")  # marks that shut one of the room's doors
@@ -215,6 +216,8 @@ def _spec(room: DungeonRoom) -> RoomSpec:
         width, height = max(width, 4), max(height, 4)
     # A room whose key states more floor marks than its size holds comfortably is drawn a square
     # larger each way per mark over: every mark stated is drawn, full size where it can be.
+    if "ritual" in room.marks:  # a ritual space: its altar in the middle, a ring round it, floor all round that
+        width, height = max(width, RITUAL_SIZE), max(height, RITUAL_SIZE)
     if "columns" in room.marks:  # a pillared hall: a square longer, so its rows of pillars run down its length
         width += 1
     cave = room.type.value == CAVE_ROOM

@@ -240,6 +240,14 @@ def _geometry(plan: _Plan, specs, rng) -> FloorPlan:
             # door through it (kept off the rounded corners) still leaves the altar a square of it.
             long, short = max(w, h), min(w, h)
             size[index] = (long, short) if _way_in(plan, index, numbers) in ("N", "S") else (short, long)
+        elif min(w, h) == 2 and w != h:
+            # A hallway two squares wide turns its long walls to its doors where it can: a passage a square wide
+            # through a two-square end runs flush with one of its walls.
+            sides = plan.doors[index]
+            across = sum(1 for side in sides if side in ("N", "S")) - sum(1 for side in sides if side in ("E", "W"))
+            long, short = max(w, h), min(w, h)
+            if across:
+                size[index] = (long, short) if across > 0 else (short, long)
     cols = sorted({c for c, _ in plan.at})
     rows = sorted({r for _, r in plan.at})
     col_w = {c: max(size[i][0] for (cc, _), i in plan.at.items() if cc == c) + BEFORE + AFTER for c in cols}
@@ -314,8 +322,12 @@ def _cells(rect, side: str) -> range:
     return range(1, length - 1) if length >= 3 else range(length)
 
 
-def _door_point(rect, side: str, cell: int) -> tuple:
+def _door_point(rect, side: str, cell: float, centred: bool = True) -> tuple:
+    """The middle of the door's cell on the wall; on a wall two squares long (a hallway's end), the wall's middle:
+    a passage a square wide leaves it centred, not flush with one of its walls (`centred` False: the cell's)."""
     x, y, w, h = rect
+    if centred and (w if side in ("N", "S") else h) == 2:
+        cell = 0.5
     return {"N": (x + cell + 0.5, y), "S": (x + cell + 0.5, y + h),
             "W": (x, y + cell + 0.5), "E": (x + w, y + cell + 0.5)}[side]
 
@@ -334,8 +346,20 @@ def _join(a, side, b, rect, door_at, numbers, col_x, row_y, plan, rng) -> Corrid
     else:
         ca, cb = pick(rng, cells_a), pick(rng, cells_b)
     pa, pb = _door_point(ra, side, ca), _door_point(rb, OPPOSITE[side], cb)
+    if shared and pa[axis] != pb[axis]:  # a hallway's centred end: the passage runs on straight from it when the
+        for p, r, q, other_side in ((pa, rb, "b", OPPOSITE[side]), (pb, ra, "a", side)):  # other wall has room
+            if r[axis] + 1 <= p[axis] - 0.5 and p[axis] + 0.5 <= r[axis] + r[axis + 2] - 1:
+                moved = _door_point(r, other_side, p[axis] - r[axis] - 0.5)
+                pa, pb = (pa, moved) if q == "b" else (moved, pb)
+                break
+    if 0 < abs(pa[axis] - pb[axis]) < 1:  # a jog of half a square: the other door a square further off, if it may
+        pa, pb = _wider_jog(pa, pb, ra, rb, side, axis)
+    if 0 < abs(pa[axis] - pb[axis]) < 1:  # else the hallway's door in its cell: flush with a wall, but no kink
+        pa, pb = _door_point(ra, side, ca, centred=False), _door_point(rb, OPPOSITE[side], cb, centred=False)
     door_at[(a, side)], door_at[(b, OPPOSITE[side])] = pa, pb
-    if side == "E":  # the jog runs down the middle cell of the gap before b's column
+    if pa[axis] == pb[axis]:  # straight across
+        points = [pa, pb]
+    elif side == "E":  # the jog runs down the middle cell of the gap before b's column
         bend = col_x[plan.slot[b][0]] - 0.5
         points = [pa, (bend, pa[1]), (bend, pb[1]), pb]
     else:
@@ -345,6 +369,19 @@ def _join(a, side, b, rect, door_at, numbers, col_x, row_y, plan, rng) -> Corrid
     if numbers[a] > numbers[b]:
         points.reverse()
     return Corridor(start, end, _simplify(points))
+
+
+def _wider_jog(pa, pb, ra, rb, side, axis) -> tuple:
+    """(pa, pb) with the door that is not a hallway's centred end moved a square further from the other, when its wall
+    allows that cell: a passage's jog of half a square reads as a kink, one and a half as a bend."""
+    for p, q, r, wall in ((pb, pa, rb, OPPOSITE[side]), (pa, pb, ra, side)):
+        if (r[2] if wall in ("N", "S") else r[3]) == 2:
+            continue
+        cell = p[axis] - r[axis] - 0.5 + (1 if p[axis] > q[axis] else -1)
+        if cell in _cells(r, wall):
+            moved = _door_point(r, wall, cell)
+            return (pa, moved) if p is pb else (moved, pb)
+    return pa, pb
 
 
 def _stub(index, side, target, rect, door_at, numbers, height, rng) -> Corridor:

@@ -9,7 +9,7 @@ from dungeonpress.errors import ContentError, Source
 
 # What a dungeon map can draw in a room, by name: a table row (or one of its choices) lists the
 # marks its words state, so the key and the map are read from the same data.
-MAP_MARKS = ("rubble", "cracks", "columns", "statues", "alcoves", "water", "altar", "forge", "library", "vault",
+MAP_MARKS = ("rubble", "cracks", "columns", "statues", "broken_statues", "alcoves", "water", "altar", "ritual", "forge", "library", "vault",
              "crates", "furniture", "barred", "locked")
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from dungeonpress.dice import d, sub_rng
 from dungeonpress.errors import UsageError
+from dungeonpress.draw.dungeon_map import LABEL_PT, LARGE_LABEL_PT
 from dungeonpress.generate.dungeon import NEEDED, generate_dungeon
 from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
@@ -199,7 +200,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     aids = ORACLE["zine"] | ({"oracle_rows": compact_rows(fit)} if crowded else {})
     view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
                               map_rng=map_rng(seed), compact=True, map_style=map_style, map_css=map_css(ctx), **aids,
-                              outline_box=None if probe else ZINE_COVER_MAP)
+                              outline_box=None if probe else ZINE_COVER_MAP, map_labels=map_labels(ctx, zine=True))
     return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, rules=zine_rules(ctx, crowded),
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
@@ -243,7 +244,8 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     outline = PACK_THUMB if pack_seed is not None else cover
     map_box = LARGE_PRINT_MAP_BOX[page] if ctx.theme == "large-print" else MAP_BOX[page]
     shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=map_box, map_rng=map_rng(s),
-                               map_style=map_style, map_css=map_css(ctx), **ORACLE["booklet"], outline_box=outline)
+                               map_style=map_style, map_css=map_css(ctx), **ORACLE["booklet"], outline_box=outline,
+                               map_labels=map_labels(ctx))
              for n, (dg, s) in enumerate(dungeons, start=1)]
     index, title = None, shown[0]["name"]
     rules = delve_rules(ctx, "b")
@@ -291,6 +293,18 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     imposed = impose.impose_bound(reading, paper, signatures, reading_copy=ctx.named(style_name(reading_name, map_style)))
     binding = "sewn-booklet" if signatures else "booklet"  # --signatures: sewn signatures (see options.PrintShopOptions)
     return [Output(reading_name, reading), Output(f"{name}-{binding}{suffix}.pdf", imposed)]
+
+
+# Large print on the zine's A7 map: numbers as large as the booklet's (11 pt) fill its small rooms and squeeze
+# the marks in them to specks (seed 30), so the pocket map takes a step up, not the booklet's two.
+ZINE_LARGE_LABEL_PT = (9.0, 8.0)
+
+
+def map_labels(ctx: BuildContext, zine: bool = False) -> tuple:
+    """The least printed sizes of the map's room numbers and words: larger in large print."""
+    if ctx.theme != "large-print":
+        return LABEL_PT
+    return ZINE_LARGE_LABEL_PT if zine else LARGE_LABEL_PT
 
 
 def map_css(ctx: BuildContext) -> str:

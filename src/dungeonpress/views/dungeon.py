@@ -6,7 +6,7 @@ import copy
 import random
 import re
 
-from dungeonpress.draw.dungeon_map import draw_dungeon_map
+from dungeonpress.draw.dungeon_map import LABEL_PT, draw_dungeon_map
 from dungeonpress.draw.map_marks import legend_icon, legend_label
 from dungeonpress.model.dungeon import Chain, Dungeon, TableRoll
 from dungeonpress.model.plan import OUTSIDE
@@ -40,18 +40,19 @@ def seed_box_label(command: str) -> str:
 
 def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_box: tuple, oracle_rows: int,
                  twists: int, d6s: int, map_rng: random.Random, compact: bool = False, map_style: str = "clean",
-                 map_css: str = "", outline_box: tuple | None = None) -> dict:
+                 map_css: str = "", outline_box: tuple | None = None, map_labels: tuple = LABEL_PT) -> dict:
     """Everything the templates print for one dungeon, already formatted; `prefix` keeps anchors unique in a pack.
 
     `compact` is for the A7 zine: compass letters instead of words, and the in-between rolls
     of a chain without their parenthetical examples ("Hostile monster", not "… (moderate strength)").
     `map_rng` is the map's own stream of the seed (products.dungeon.map_rng): the same dungeon draws the
     same caves and furniture in both styles; left as it was given (a map drawn again starts from the same state).
+    `map_labels` are the least printed sizes of the map's room numbers and words (large print sets them larger).
     """
     width_mm, height_mm = map_box
     def draw(width, height):  # each try at a size draws from the stream as it was given
         return draw_dungeon_map(dungeon, width_mm=width, height_mm=height, style=map_style,
-                                rng=copy.copy(map_rng), css=map_css, title=f"Map of {dungeon.name}")
+                                rng=copy.copy(map_rng), css=map_css, title=f"Map of {dungeon.name}", label_pt=map_labels)
     drawn = draw(width_mm, height_mm)
     extra = legend_lines(drawn.legend, width_mm, compact) - 1  # the box leaves room for one legend line
     if extra > 0:
@@ -98,10 +99,11 @@ BARE_CSS = " .scale, .scale-text, .north, .north-text { display: none; }"
 def outline_view(dungeon: Dungeon, box: tuple, map_style: str, map_css: str, map_rng: random.Random) -> dict:
     """The dungeon's outline for a cover or an index: the player's map (walls, doors, passages, the way in), with no
     room numbered and nothing in the rooms, so it shows only what a delver sees before play. Same seed, same walls."""
-    css = map_css + (BARE_CSS if max(box) < THUMB_MM else "")
+    thumbnail = max(box) < THUMB_MM  # the shape only: no grid, heavier walls, no scale bar or north
+    css = map_css + (BARE_CSS if thumbnail else "")
     drawn = draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], style=map_style,
                              rng=copy.copy(map_rng), css=css, players=True,
-                             title=outline_title(dungeon))
+                             title=outline_title(dungeon), thumbnail=thumbnail)
     return {"svg": drawn.svg, "alt": drawn.alt}
 
 
