@@ -30,6 +30,25 @@ def schema(kind: str) -> dict:
     return json.loads((resources.data_dir("schema") / f"{kind}.schema.json").read_text())
 
 
+def test_the_table_schema_offers_every_map_mark_the_validator_takes():
+    # An editor checks a pack against the schema as it is typed; a mark the tool draws must not be flagged there.
+    from dungeonpress.model import MAP_MARKS
+    found = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("properties"), dict) and "marks" in node["properties"]:
+                found.append(node["properties"]["marks"]["items"]["enum"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema("table"))
+    assert len(found) == 4 and all(marks == list(MAP_MARKS) for marks in found)
+
+
 def as_json(path):
     """A YAML file as an editor's YAML language server sees it (keys are text)."""
     return json.loads(json.dumps(load.load_yaml(path)))
