@@ -92,11 +92,14 @@ def _gone(pid: int) -> bool:
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
 def test_a_worker_ends_when_the_build_that_started_it_is_killed(tmp_path):
     # A build killed outright runs no clean-up; its workers must not wait for work forever.
+    # The parent's id is taken before the fork, as the pool passes it to its workers: a child asking os.getppid()
+    # after a kill that came first would watch its new parent instead, and wait its whole minute.
     script = ("import os, sys, time\n"
               "from dungeonpress import part_workers\n"
+              "parent = os.getpid()\n"
               "child = os.fork()\n"
               "if child == 0:\n"
-              "    part_workers._end_with(os.getppid(), every=0.05)\n"
+              "    part_workers._end_with(parent, every=0.05)\n"
               "    time.sleep(60)\n"
               "    os._exit(0)\n"
               "print(child, flush=True)\n"
