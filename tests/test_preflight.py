@@ -189,6 +189,14 @@ def test_booklet_page_count_must_fold(tmp_path):
     assert findings(eight, "page_count") == []
 
 
+def test_character_sheets_are_loose_sheets_and_need_no_fold(tmp_path):
+    # four A5 pre-rolled delvers (two sides each) and their rules page: nine pages, printed one to a sheet side
+    nine = "".join(f"<p style='break-before: page'>{PARA}</p>" for _ in range(9))
+    for name in ("characters-1234.pdf", "sheet-dungeoneer-a5-print.pdf"):
+        assert findings(make_pdf(tmp_path, nine, name=name), "page_count") == []
+    assert len(findings(make_pdf(tmp_path, nine, name="dungeon-1234-a5.pdf"), "page_count")) == 1
+
+
 def test_shop_boxes(tmp_path):
     art = "@page { background: #7a1f1f } p { color: white }"
     no_bleed = make_pdf(tmp_path, "<p>x</p>", css=art)

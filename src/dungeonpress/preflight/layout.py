@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import PurePath
 
 from dungeonpress.preflight.reading import DIE_LABEL, MM, Document, Page, imposed, paper_name, zine_pages
 from dungeonpress.preflight.text import content_rows, is_heading
@@ -127,6 +128,11 @@ def check_page_size(doc: Document):
             yield page.number, "warning", "CropBox differs from MediaBox: viewers and printers may disagree on the page"
 
 
+# Character sheets, blank or pre-rolled, are loose sheets (each delver's two sides, then the rules page),
+# printed a page to a sheet side and never folded, whatever their paper: they need no multiple of 4.
+LOOSE_SHEETS = ("characters-", "sheet-")
+
+
 def check_page_count(doc: Document):
     """Folded booklets need a multiple of 4 pages; a duplex imposition needs an even number of sheet sides."""
     count = len(doc.pages)
@@ -134,8 +140,12 @@ def check_page_count(doc: Document):
     if imposed(doc):
         if count % 2:
             yield 0, "error", f"{count} sheet sides: a double-sided imposition needs an even number"
-    elif paper in ("A5", "A6", "A7") and count > 4 and count % 4:
+    elif paper in ("A5", "A6", "A7") and count > 4 and count % 4 and not _loose_sheets(doc):
         yield 0, "error", f"{count} pages: a folded {paper} booklet needs a multiple of 4 (add {(-count) % 4})"
+
+
+def _loose_sheets(doc: Document) -> bool:
+    return PurePath(doc.name).name.lower().startswith(LOOSE_SHEETS)
 
 
 def check_print_boxes(doc: Document):
