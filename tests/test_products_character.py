@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from pypdf import PdfReader
@@ -67,3 +68,25 @@ def test_the_rules_columns_run_down_to_the_pages_foot(content, tmp_path, theme, 
             [round(max(column) / page.height, 2) for column in columns]
     finally:
         doc.close()
+
+
+@pytest.mark.slow  # lays four A5 delvers out for two seeds
+@pytest.mark.parametrize("seed,theme", [(2, "standard"), (1234, "dyslexia-friendly")])
+def test_a_long_pre_rolled_value_on_an_a5_sheet_is_printed_whole(content, tmp_path, seed, theme):
+    """A5's Drive lines hold about 34 characters: longer rolled goals and nemeses were cut off at the line's end
+    (their hidden words then lay under the roll's number: the preflight's overprint). They take two lines now."""
+    from dungeonpress import preflight
+    from tests.conftest import shared_reader
+    ctx = build.context_for(content, seed=seed, theme=theme)
+    outputs = {o.name: o.data for o in character.build_characters(ctx, parse(character.CharacterOptions,
+                                                                                {"count": 4, "paper": "a5"}))}
+    (name,) = [n for n in outputs if n.endswith(".pdf")]
+    path = tmp_path / name
+    path.write_bytes(outputs[name])
+    assert [f for f in preflight.check_file(path, reader=shared_reader()) if f.check == "overprint"] == []
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(outputs[name])).pages)
+    rolled = json.loads(outputs[name.replace(".pdf", ".json")])["characters"]
+    long = [c[key]["value"] for c in rolled for key in ("goal", "motive", "nemesis") if len(c[key]["value"]) > 34]
+    assert long  # these seeds roll Drives longer than an A5 line holds
+    for value in long:
+        assert value in text, value

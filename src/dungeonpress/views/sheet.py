@@ -41,9 +41,16 @@ SPACE = {
 }
 
 
+# A pre-rolled value longer than this may not fit its writing line on an A5 sheet (a Drive line, beside its label,
+# holds about 34 characters of Vollkorn and fewer of Atkinson Hyperlegible): `long` lets it take two lines there
+# (sheet.css) rather than be cut off at the line's end.
+LONG_VALUE = 28
+
+
 def text(name: str, title: str, value="", note: str = "") -> dict:
     """A writing line; in the fillable PDF a text field called `name`."""
-    return {"name": name, "title": title, "value": "" if value is None else str(value), "note": note, "off": False}
+    value = "" if value is None else str(value)
+    return {"name": name, "title": title, "value": value, "note": note, "off": False, "long": len(value) > LONG_VALUE}
 
 
 def box(name: str, title: str, *, checked: bool = False, off: bool = False) -> dict:
