@@ -64,13 +64,12 @@ class FreeFloor:
     def block(self, x0, y0, x1, y1) -> None:
         """Reserve the box and take every free cell that overlaps it."""
         self.boxes.append((x0, y0, x1, y1))
-        self.free = [c for c in self.free if not (c[0] < x1 and c[0] + 1 > x0 and c[1] < y1 and c[1] + 1 > y0)]
+        self.free = [c for c in self.free if not overlaps(_cell_box(c), (x0, y0, x1, y1))]
 
     def clear_middle(self) -> None:
         """Give the room's middle back to the marks: its number moves (see place_number) for an altar that stands there."""
         self.boxes.remove(self.number)
-        self.free = [c for c in self.cells if not any(b[0] < c[0] + 1 and c[0] < b[2] and b[1] < c[1] + 1 and c[1] < b[3]
-                                                      for b in self.boxes)]
+        self.free = [c for c in self.cells if not any(overlaps(_cell_box(c), b) for b in self.boxes)]
 
     def place_number(self, placing=()) -> bool:
         """Set the number's box on the clear spot nearest the middle (on a grid of eighths of a square) and reserve it;
@@ -85,15 +84,17 @@ class FreeFloor:
                 for j in range(int(p.h * 8) + 1):
                     x, y = p.x + i / 8, p.y + j / 8
                     box = (x - nx, y - ny, x + nx, y + ny)
-                    if all(inside(corner, self.floor) for corner in _corners_of(box)) and not any(
-                            b[0] < box[2] + 0.05 and box[0] < b[2] + 0.05 and b[1] < box[3] + 0.05 and box[1] < b[3] + 0.05
-                            for b in keep):
+                    if self.holds(box) and not any(overlaps(box, b, KEEP_OFF) for b in keep):
                         spots.append((round(math.hypot(x - cx, y - cy), 9), y, x, box))
             if spots:
                 self.number = min(spots)[3]
                 self.block(*self.number)
                 return True
         return False
+
+    def holds(self, box) -> bool:
+        """Whether every corner of `box` lies on the room's floor."""
+        return all(inside(corner, self.floor) for corner in _corners_of(box))
 
     def take(self, cell) -> tuple:
         self.free.remove(cell)
@@ -108,10 +109,7 @@ class FreeFloor:
             for j in range(steps_y + 1):
                 x, y = p.x + i * 0.25, p.y + j * 0.25
                 box = (x, y, x + size, y + size)
-                if any(b[0] < box[2] + 0.05 and b[2] + 0.05 > box[0] and b[1] < box[3] + 0.05 and b[3] + 0.05 > box[1]
-                       for b in self.boxes):
-                    continue
-                if not all(inside(corner, self.floor) for corner in _corners_of(box)):
+                if any(overlaps(box, b, KEEP_OFF) for b in self.boxes) or not self.holds(box):
                     continue
                 rank = (self._far((x + size / 2 - 0.5, y + size / 2 - 0.5)), i, j)
                 if best is None or rank < best[0]:
@@ -136,14 +134,25 @@ class FreeFloor:
         return -math.hypot(cell[0] + 0.5 - self.centre[0], cell[1] + 0.5 - self.centre[1])
 
 
+KEEP_OFF = 0.05  # how far, in squares, a mark placed off the cell grid keeps from what is there already
+
+
+def overlaps(a, b, gap: float = 0.0) -> bool:
+    """Whether boxes `a` and `b` (x0, y0, x1, y1, in cells) overlap or come closer than `gap`."""
+    return b[0] < a[2] + gap and a[0] < b[2] + gap and b[1] < a[3] + gap and a[1] < b[3] + gap
+
+
+def _cell_box(cell) -> tuple:
+    return cell[0], cell[1], cell[0] + 1, cell[1] + 1
+
+
 def _corners_of(box):
     x0, y0, x1, y1 = box
     return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
 
 
 def _corners(cell):
-    x, y = cell
-    return ((x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1))
+    return _corners_of(_cell_box(cell))
 
 
 def furnish(room: FreeFloor, look) -> list:
@@ -229,8 +238,7 @@ def _in_nave(room: FreeFloor, mark: str, items: list) -> bool:
         for at in sorted(spots, key=lambda a: (-abs(a - middle), a)):
             lo = (at - long / 2, mid - wide / 2, at + long / 2, mid + wide / 2)
             box = lo if long_x else (lo[1], lo[0], lo[3], lo[2])
-            if any(b[0] < box[2] + 0.05 and box[0] < b[2] + 0.05 and b[1] < box[3] + 0.05 and box[1] < b[3] + 0.05
-                   for b in room.boxes):
+            if any(overlaps(box, b, KEEP_OFF) for b in room.boxes):
                 continue
             before = set(room.free)
             room.block(*box)
@@ -299,7 +307,7 @@ def _columns(room: FreeFloor) -> list:
         around = [(px - 1, py - 1), (px, py - 1), (px - 1, py), (px, py)]
         r = small_marks.PILLAR[1] + 0.04  # a pillar's base and a hair: it never touches a mark drawn before it
         return sum(1 for c in around if c in room.free or c in room.nave) >= 2 and not any(  # nor the room's number
-            b[0] < px + r and px - r < b[2] and b[1] < py + r and py - r < b[3] for b in room.drawn + [room.number])
+            overlaps((px - r, py - r, px + r, py + r), b) for b in room.drawn + [room.number])
 
     def column(px, py):
         r = small_marks.PILLAR[1]
@@ -345,7 +353,7 @@ def _pilasters(room: FreeFloor, pillars, long_x: bool) -> list:
             dx, dy = INWARD[side]
             box = (min(x, x + dx * r), y - r, max(x, x + dx * r), y + r) if long_x else \
                 (x - r, min(y, y + dy * r), x + r, max(y, y + dy * r))
-            if any(b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3] for b in room.drawn):
+            if any(overlaps(box, b) for b in room.drawn):
                 continue
             out.append(Furnishing("columns", box, small_marks.pilaster(x, y, side)))
     return out if len(out) == 2 * len(rows) else []  # every row ends in both walls, or none does: no stray bump
@@ -448,8 +456,7 @@ def _ritual(room: FreeFloor, radius: float) -> list:
     way_in = min(room.placed.doors, key=lambda door: door.to if door.to is not None else 99, default=None)
     across = way_in is None or way_in.side in ("N", "S")
     box, svg = small_marks.ritual(*room.centre, radius, across, RING_CANDLES)
-    if radius and not (all(inside(corner, room.floor) for corner in _corners_of(box)) and not any(
-            b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3] for b in room.boxes)):
+    if radius and not (room.holds(box) and not any(overlaps(box, b) for b in room.boxes)):
         return []
     room.block(*box)
     return [Furnishing("ritual", box, svg)]
@@ -469,9 +476,7 @@ def _against_the_curve(room: FreeFloor, far: str):
         edge = start + inward * (small_marks.SLAB_OFF + k * 0.05)  # the slab's side toward the wall
         near, back = sorted((edge, edge + inward * depth))
         box = (cx - half, near, cx + half, back) if far in ("N", "S") else (near, cy - half, back, cy + half)
-        if all(inside(corner, room.floor) for corner in _corners_of(box)) and not any(
-                b[0] < box[2] + 0.05 and box[0] < b[2] + 0.05 and b[1] < box[3] + 0.05 and box[1] < b[3] + 0.05
-                for b in room.boxes):
+        if room.holds(box) and not any(overlaps(box, b, KEEP_OFF) for b in room.boxes):
             room.block(*box)
             return Furnishing("altar", box, small_marks.altar_in(box, far))
     return None
