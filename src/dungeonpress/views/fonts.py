@@ -26,7 +26,6 @@ def fonts_view(theme: str) -> dict:
     credits page's line naming each family's makers."""
     families = theme_families(theme)
     return {
-        "families": list(families),
         "listed": ", ".join(families),
         "phrase": ", ".join(families[:-1]) + " and " + families[-1],
         "makers": "; ".join(f"{family} by {MAKERS[family]}" for family in families),
