@@ -41,26 +41,26 @@ class PartWorkers:
         """fn() in a worker: what only a process with WeasyPrint loaded can answer (this one never loads it)."""
         if self.processes < 2:
             return fn()
-        self.start()
-        for started in self._warming:  # wait for an early worker (asking sooner would start another)
-            started.result()
+        self._warmed()
         return self._pool.submit(fn).result()
 
+    def _warmed(self) -> None:
+        """Start the pool and wait for its early workers: a task sent while they still import would start another."""
+        self.start()
+        for started in self._warming:
+            started.result()
+
     def __call__(self, fn, jobs: list) -> list:
-        if self.processes < 2 or (len(jobs) < 2 and self._pool is None):
+        if not jobs or self.processes < 2 or (len(jobs) < 2 and self._pool is None):
             return [fn(job) for job in jobs]
-        if not jobs:
-            return []
         self.start()
         sizes = [len(getattr(job, "html", "")) for job in jobs]
         from concurrent.futures.process import BrokenProcessPool
         try:
             if self._started < self.processes and sum(sizes) - max(sizes) <= WORKER_START_HTML:
                 # An edit's few parts: the started worker lays them out one after another, sooner than a
-                # second worker could import WeasyPrint to take some of them. (Sent while that worker still
-                # imports, the task would start the second one.)
-                for started in self._warming:
-                    started.result()
+                # second worker could import WeasyPrint to take some of them.
+                self._warmed()
                 return self._pool.submit(_each_then_free, fn, jobs).result()
             self._started = self.processes  # the pool starts a worker for each job waiting while none is idle
             order = sorted(range(len(jobs)), key=lambda i: -sizes[i])
