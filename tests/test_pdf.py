@@ -65,6 +65,7 @@ def test_both_subsetters_give_the_same_text_and_about_the_same_size(monkeypatch)
     assert 0.5 < len(without) / len(with_library) < 1.5
 
 
+@pytest.mark.slow
 def test_the_font_timestamp_is_fixed_and_the_environment_put_back(no_harfbuzz_subset, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     first = _pdf()
@@ -130,6 +131,7 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+@pytest.mark.slow
 def test_without_pango_a_build_says_what_to_install_in_one_line(tmp_path):
     run = subprocess.run([sys.executable, "-c", NO_PANGO, "oracle", "--out", str(tmp_path)],
                          capture_output=True, text=True, timeout=120)
