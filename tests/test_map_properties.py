@@ -301,21 +301,37 @@ def _door_square(door) -> tuple:
     return cx - 0.5, cy - 0.5, cx + 0.5, cy + 0.5
 
 
+def _faces_a_centred_end(dungeon, room, door) -> bool:
+    """Whether `door`'s passage runs straight to the middle of a hallway's two-square end."""
+    if not isinstance(door.to, int) or door.to == OUTSIDE:
+        return False
+    other = dungeon.plan.room(door.to)
+    back = next(d for d in other.doors if d.to == room.number)
+    along = "x" if door.side in ("N", "S") else "y"
+    return _end_offset(other, back) == 1.0 and getattr(back, along) == getattr(door, along)
+
+
 def _corner_doors(dungeon) -> list:
-    """(room, door) for each door in a corner square of a wall three or more squares long."""
+    """(room, door) for each door in a corner square of a wall three or more squares long: one off its wall's
+    squares is allowed half a square of wall to the nearer corner only across from a hallway's centred end."""
     out = []
     for room in dungeon.plan.rooms:
         for door in room.doors:
             length = room.w if door.side in ("N", "S") else room.h
             offset = (door.x - room.x) if door.side in ("N", "S") else (door.y - room.y)
-            if length >= 3 and not 1 < offset < length - 1:
-                out.append((room.number, door))
+            if length < 3 or 1 < offset < length - 1:
+                continue
+            if offset in (1, length - 1) and _faces_a_centred_end(dungeon, room, door):
+                continue
+            out.append((room.number, door))
     return out
 
 
 def test_no_door_sits_in_a_corner_square(maps):
     """A door keeps off the corner squares of any wall three or more long, so its passage leaves the wall
-    straight out and never runs flush along the next wall (a two-square wall has only corner squares)."""
+    straight out and never runs flush along the next wall (a two-square wall has only corner squares). Across
+    from a hallway's centred end, a door may stand on the grid line a square from the corner (half a square of
+    wall beside it), so that the passage runs straight from the end's middle."""
     walls = 0
     for seed, dungeon, _ in maps:
         assert _corner_doors(dungeon) == [], seed
@@ -464,9 +480,9 @@ def _kinked(corridor) -> bool:
 
 def test_a_passage_leaves_a_hallways_two_square_end_centred(maps):
     """A passage a square wide through a hallway's two-square end leaves it from the middle, not flush with one of its
-    walls: always where it is a dead end or the way out, and in most joins (the rest, where the room across has no
-    wall to meet it straight or a square off, keep flush rather than kink: no passage jogs less than a square); a
-    hallway turns its long walls to its doors, so fewer of its doors are in its ends at all."""
+    walls: a dead end, the way out and every join, the room across meeting it straight or a square and a half off
+    (its door on the grid line half a square off its wall's middle where it must). Only a round shrine, whose wall
+    curves there, keeps the hallway's door in its cell, flush rather than kinked: no passage jogs less than a square."""
     ends = centred = 0
     for seed, dungeon, _ in maps:
         plan = dungeon.plan
@@ -478,11 +494,13 @@ def test_a_passage_leaves_a_hallways_two_square_end_centred(maps):
                     continue
                 ends += 1
                 centred += abs(offset - 1.0) < EPS
-                stub = next(c for c in plan.corridors if door.x == c.points[0][0] and door.y == c.points[0][1]
-                            or door.x == c.points[-1][0] and door.y == c.points[-1][1])
-                if stub.end is None or stub.end == OUTSIDE:
-                    assert abs(offset - 1.0) < EPS, (seed, room.number, door)
-    assert ends >= 40 and centred >= 0.55 * ends, (ends, centred)  # 54 of 89 (main: none)
+                assert abs(offset - 1.0) < EPS or _across_is_a_shrine(dungeon, door), (seed, room.number, door)
+    assert ends >= 40 and centred >= 0.95 * ends, (ends, centred)  # 87 of 89 (before: 54 of 89; main: none)
+
+
+def _across_is_a_shrine(dungeon, door) -> bool:
+    """Whether `door` joins a round shrine."""
+    return isinstance(door.to, int) and door.to != OUTSIDE and dungeon.plan.room(door.to).shape == "round"
 
 
 def _label_boxes(svg: str) -> list:
@@ -600,6 +618,16 @@ def test_the_new_property_checks_can_fail(maps):
     hallway = dataclasses.replace(room, w=2, h=4)
     assert _end_offset(hallway, dataclasses.replace(door, side="N", x=hallway.x + 0.5, y=hallway.y)) == 0.5
     assert _end_offset(hallway, dataclasses.replace(door, side="W", x=hallway.x, y=hallway.y + 1.5)) is None
+    assert not _across_is_a_shrine(dungeon, dataclasses.replace(door, to=None))
+    # A door half a square from its corner that faces no hallway's centred end is caught.
+    joined = next((r, d) for r in dungeon.plan.rooms for d in r.doors
+                  if isinstance(d.to, int) and d.to != OUTSIDE and (r.w if d.side in ("N", "S") else r.h) >= 4)
+    off = dataclasses.replace(joined[1], x=joined[0].x + 1.0) if joined[1].side in ("N", "S") else \
+        dataclasses.replace(joined[1], y=joined[0].y + 1.0)
+    assert not _faces_a_centred_end(dungeon, joined[0], off)
+    rooms = tuple(dataclasses.replace(r, doors=tuple(off if d is joined[1] else d for d in r.doors))
+                  if r is joined[0] else r for r in dungeon.plan.rooms)
+    assert _corner_doors(dataclasses.replace(dungeon, plan=dataclasses.replace(dungeon.plan, rooms=rooms)))
     kink = dataclasses.replace(dungeon.plan.corridors[0], points=((0.0, 3.0), (2.0, 3.0), (2.0, 3.5), (5.0, 3.5)))
     assert _kinked(kink) and not _kinked(dataclasses.replace(kink, points=((0.0, 3.0), (2.0, 3.0), (2.0, 5.0))))
     # A number off its room, or on a mark, is caught.
