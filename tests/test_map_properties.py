@@ -503,6 +503,44 @@ def _across_is_a_shrine(dungeon, door) -> bool:
     return isinstance(door.to, int) and door.to != OUTSIDE and dungeon.plan.room(door.to).shape == "round"
 
 
+def _grid_segments(svg: str) -> list:
+    """Every straight line of the rooms' floor grid, in cells: ((x0, y0), (x1, y1))."""
+    out = []
+    for el in ET.fromstring(svg).iter(f"{SVG}path"):
+        if el.get("class") == "grid":
+            for m in re.finditer(r"M([\d.]+) ([\d.]+)L([\d.]+) ([\d.]+)", el.get("d")):
+                x0, y0, x1, y1 = (float(v) / 10 for v in m.groups())
+                out.append(((x0, y0), (x1, y1)))
+    return out
+
+
+def _lines_into_mouths(plan, segments) -> list:
+    """(room, door) for each door whose mouth a grid line runs into: a line on the door's own axis reaching into the
+    square inside it."""
+    out = []
+    for room in plan.rooms:
+        for door in room.doors:
+            dx, dy = INWARD[door.side]
+            inner = (door.x + dx * 0.5, door.y + dy * 0.5)  # the middle of the square inside the door
+            for (x0, y0), (x1, y1) in segments:
+                on_axis = x0 == x1 == door.x if dy else y0 == y1 == door.y
+                if on_axis and min(x0, x1) - EPS <= inner[0] <= max(x0, x1) + EPS and \
+                        min(y0, y1) - EPS <= inner[1] <= max(y0, y1) + EPS:
+                    out.append((room.number, door))
+    return out
+
+
+def test_no_grid_line_runs_into_a_doors_mouth(maps):
+    """A passage centred on a grid line (through a hallway's end, or the door across from it) opens onto a square's
+    width of floor: the room's grid line on its axis stops at the cross line a square in, not in the mouth."""
+    on_lines = 0
+    for seed, dungeon, drawing in maps:
+        assert _lines_into_mouths(dungeon.plan, _grid_segments(drawing.svg)) == [], seed
+        on_lines += sum(1 for room in dungeon.plan.rooms for door in room.doors
+                        if float(door.x if door.side in ("N", "S") else door.y).is_integer())
+    assert on_lines >= 80, on_lines
+
+
 def _label_boxes(svg: str) -> list:
     """(text, printed pt, box in cells) of every word on a map: figures and letters about 0.7 em wide, 0.7 em tall
     over the baseline (room numbers are centred on x; "30 ft" and the N too)."""
@@ -630,6 +668,15 @@ def test_the_new_property_checks_can_fail(maps):
     assert _corner_doors(dataclasses.replace(dungeon, plan=dataclasses.replace(dungeon.plan, rooms=rooms)))
     kink = dataclasses.replace(dungeon.plan.corridors[0], points=((0.0, 3.0), (2.0, 3.0), (2.0, 3.5), (5.0, 3.5)))
     assert _kinked(kink) and not _kinked(dataclasses.replace(kink, points=((0.0, 3.0), (2.0, 3.0), (2.0, 5.0))))
+    # A grid line running on into a centred door's mouth is caught.
+    end = next(r for _, dg, _ in maps for r in dg.plan.rooms if any(_end_offset(r, d) == 1.0 for d in r.doors))
+    mouth = next(d for d in end.doors if _end_offset(end, d) == 1.0)
+    dx, dy = INWARD[mouth.side]
+    line = ((mouth.x, mouth.y), (mouth.x + dx * 2, mouth.y + dy * 2))
+    plan_of = next(dg.plan for _, dg, _ in maps if end in dg.plan.rooms)
+    assert (end.number, mouth) in _lines_into_mouths(plan_of, [line])
+    cut = ((mouth.x + dx, mouth.y + dy), line[1])
+    assert (end.number, mouth) not in _lines_into_mouths(plan_of, [cut])
     # A number off its room, or on a mark, is caught.
     mark = Furnishing("crates", (room.x + 0.1, room.y + 0.1, room.x + 0.9, room.y + 0.9), "")
     assert _labels_clear(room, (room.x + 1.1, room.y + 1.1, room.x + 1.9, room.y + 1.9), [mark])

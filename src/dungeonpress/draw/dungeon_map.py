@@ -295,10 +295,31 @@ def _grid(plan, outlines) -> str:
         kind, _, flat = outlines[room.number]
         lines = [((room.x + i, room.y), (room.x + i, room.y + room.h)) for i in range(1, room.w)]
         lines += [((room.x, room.y + j), (room.x + room.w, room.y + j)) for j in range(1, room.h)]
-        for a, b in lines:
+        for a, b in (_clear_of_mouths(line, room) for line in lines):
+            if a == b:
+                continue
             for p, q in (clip_inside(a, b, flat) if kind not in ("rect", "notched") else [(a, b)]):
                 d.append(f"M{u(p[0])} {u(p[1])}L{u(q[0])} {u(q[1])}")
     return f'<path class="grid" d="{"".join(d)}"/>'
+
+
+def _clear_of_mouths(line, room) -> tuple:
+    """The grid line (a, b) cut back to the cross line a square in where it would run into the middle of a door's
+    mouth: a passage centred on a grid line (a hallway's two-square end, the door across from it) opens onto a
+    square's width of floor, not onto a line splitting it."""
+    (ax, ay), (bx, by) = line
+    for door in room.doors:
+        if door.side in ("N", "S") and ax == bx == door.x:
+            if door.side == "N" and ay == door.y:
+                ay = min(ay + 1, by)
+            elif door.side == "S" and by == door.y:
+                by = max(by - 1, ay)
+        elif door.side in ("E", "W") and ay == by == door.y:
+            if door.side == "W" and ax == door.x:
+                ax = min(ax + 1, bx)
+            elif door.side == "E" and bx == door.x:
+                bx = max(bx - 1, ax)
+    return (ax, ay), (bx, by)
 
 
 def _room_walls(outline, pen: Pen) -> str:
