@@ -27,6 +27,7 @@ from dungeonpress.draw.furnish import INWARD, FreeFloor, furnish
 from dungeonpress.draw.geometry import clip_inside, num, rect_polygon
 from dungeonpress.draw.hatching import TILE, frame_cells, hatch_band, hatch_tile
 from dungeonpress.draw.map_reading import read_rooms
+from dungeonpress.draw.number_space import give_number_room
 from dungeonpress.draw.round_room import MOUTH, round_outline
 from dungeonpress.draw.pen import UNIT, Pen, u
 from dungeonpress.model.plan import OUTSIDE
@@ -38,6 +39,7 @@ OPENING = (0.84, 0.36)  # an open exit's gap: along the wall (the passage's floo
 NUMBER_UNITS, NUMBER_PT = 9.5, 6.5  # a room number's size in user units, and its least printed size in points
 LABEL_PT = (NUMBER_PT, map_marks.TEXT_PT)  # the least printed sizes of the room numbers and of "30 ft" and the N
 LARGE_LABEL_PT = (11.0, 9.0)  # the same in large print
+FILLS = 0.4  # half a room number's height, in squares, past which it fills its square and marks crowd it
 
 
 @dataclass(frozen=True)
@@ -106,8 +108,13 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     number_size = text_units(scale, NUMBER_UNITS, label_pt[0])
     items, doors_drawn, numbers = [], [], {}
     for room, look in zip(plan.rooms, looks):
-        space = FreeFloor(room, outlines[room.number][2], shape_rng, number_half(room.number, number_size))
-        for item in furnish(space, look):  # furnished either way, so the rng runs on as in the keyed map
+        printed = number_half(room.number, number_size)
+        space = FreeFloor(room, outlines[room.number][2], shape_rng, printed)
+        furnished = furnish(space, look)  # furnished either way, so the rng runs on as in the keyed map
+        if printed[1] > FILLS:  # figures near a square's height (large print on a small map): give them room
+            space.number, furnished = give_number_room(space.number, outlines[room.number][2], furnished,
+                                                       _thresholds(room), scale)
+        for item in furnished:
             if not players:
                 items.append((room.number, item))
         numbers[room.number] = space.number  # the middle, unless a mark stands there (a ritual space's altar)
@@ -423,6 +430,16 @@ def text_units(scale_mm: float, base: float, least_pt: float) -> float:
     """A font size in user units: `base`, or more if that would print under `least_pt` at `scale_mm` mm a square."""
     # rounded up, never under (with slack for the printed width, written rounded to 0.01 mm)
     return max(base, math.ceil(least_pt * 25.4 / 72 / (scale_mm / UNIT) * map_marks.PRINT_SLACK * 100) / 100)
+
+
+def _thresholds(room) -> list:
+    """The square inside each of the room's doors, as furnish keeps it."""
+    out = []
+    for door in room.doors:
+        dx, dy = INWARD[door.side]
+        cx, cy = door.x + dx * 0.5, door.y + dy * 0.5
+        out.append((cx - 0.45, cy - 0.45, cx + 0.45, cy + 0.45))
+    return out
 
 
 def _fitted(room, size: float, scale: float) -> float:
