@@ -28,7 +28,7 @@ from dungeonpress.draw.geometry import clip_inside, num, rect_polygon
 from dungeonpress.draw.hatching import TILE, frame_cells, hatch_band, hatch_tile
 from dungeonpress.draw.map_reading import read_rooms
 from dungeonpress.draw.number_space import give_number_room
-from dungeonpress.draw.round_room import MOUTH, round_outline
+from dungeonpress.draw.round_room import MOUTH, chamfered_outline, round_outline
 from dungeonpress.draw.pen import UNIT, Pen, u
 from dungeonpress.model.plan import OUTSIDE
 
@@ -90,6 +90,8 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
             outlines[room.number] = ("cave", control, smooth(control))
         elif shape == "round":
             outlines[room.number] = ("round", None, round_outline(room.x, room.y, room.w, room.h, doors))
+        elif shape == "hall":
+            outlines[room.number] = ("hall", None, chamfered_outline(room.x, room.y, room.w, room.h, doors))
         else:
             outlines[room.number] = ("rect", None, rect_polygon(room.x, room.y, room.w, room.h))
         if "alcoves" in looks[room.number - 1].marks:

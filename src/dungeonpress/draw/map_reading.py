@@ -23,6 +23,7 @@ WORDS = {"rubble": "rubble", "cracks": "cracked walls", "columns": "columns", "a
          "barred": "a barred door", "locked": "a locked door"}
 DOOR_MARKS = ("barred", "locked")  # marks drawn on a door, not on the floor
 ROUND_TYPES = (11,)  # room types drawn with a round wall: the shrine
+HALL_TYPES = (4,)  # room types drawn with their corners cut across: the grand hall
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class RoomLook:
     entrance: bool
     words: str  # "a grand hall", "a room"
     locked: tuple = ()  # indices into the placed room's doors
-    shape: str = "rect"  # how its wall is drawn: "rect", "cave" (rough) or "round" (a shrine)
+    shape: str = "rect"  # how its wall is drawn: "rect", "cave" (rough), "round" (a shrine) or "hall" (corners cut)
 
 
 def read_rooms(dungeon, rng: random.Random | None = None) -> tuple:
@@ -62,7 +63,10 @@ def read_rooms(dungeon, rng: random.Random | None = None) -> tuple:
 
 
 def _shape(room, placed) -> str:
-    """The wall a room's type calls for: a cave's rough one, a shrine's round one, else the rectangle."""
+    """The wall a room's type calls for: a cave's rough one, a shrine's round one, a grand hall's with its corners cut,
+    else the rectangle."""
     if placed.shape == "cave":
         return "cave"
-    return "round" if room.type.value in ROUND_TYPES and not room.special else "rect"
+    if room.special:
+        return "rect"
+    return "round" if room.type.value in ROUND_TYPES else "hall" if room.type.value in HALL_TYPES else "rect"
