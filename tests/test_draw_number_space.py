@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dungeonpress.draw.furnish import Furnishing
+from dungeonpress.draw.free_floor import Furnishing
 from dungeonpress.draw.geometry import rect_polygon
 from dungeonpress.draw.number_space import SMALLEST, gap, give_number_room
 

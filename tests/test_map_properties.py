@@ -15,7 +15,7 @@ import pytest
 
 from dungeonpress.dice import sub_rng
 from dungeonpress.draw.dungeon_map import LABEL_PT, LARGE_LABEL_PT, draw_dungeon_map
-from dungeonpress.draw.furnish import NUMBER_HALF, Furnishing
+from dungeonpress.draw.free_floor import NUMBER_HALF, Furnishing
 from dungeonpress.draw.geometry import inside, segment_distance
 from dungeonpress.draw.map_reading import read_rooms
 from dungeonpress.draw.number_space import FIXED, ROOM_MM

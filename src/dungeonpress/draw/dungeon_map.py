@@ -23,7 +23,8 @@ from html import escape
 
 from dungeonpress.draw import map_marks
 from dungeonpress.draw.cave import cave_outline, smooth
-from dungeonpress.draw.furnish import INWARD, FreeFloor, furnish
+from dungeonpress.draw.free_floor import INWARD, FreeFloor
+from dungeonpress.draw.furnish import furnish
 from dungeonpress.draw.geometry import clip_inside, num, rect_polygon
 from dungeonpress.draw.hatching import TILE, frame_cells, hatch_band, hatch_tile
 from dungeonpress.draw.map_reading import read_rooms

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from dungeonpress.draw.furnish import Furnishing
+from dungeonpress.draw.free_floor import Furnishing
 from dungeonpress.draw.geometry import inside, num, segment_distance
 from dungeonpress.draw.pen import UNIT
 
