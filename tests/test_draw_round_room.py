@@ -9,7 +9,7 @@ import math
 import pytest
 
 from dungeonpress.draw.geometry import segment_distance, simple
-from dungeonpress.draw.round_room import CUT, MOUTH, chamfered_outline, round_outline
+from dungeonpress.draw.round_room import CUT, MOUTH, chamfered_outline, collapsed_outline, round_outline
 
 
 def _door_points(x, y, w, h):
@@ -80,6 +80,15 @@ def test_a_door_by_a_corner_keeps_it_square_and_a_plain_square_room_is_not_a_cir
     outline = chamfered_outline(0, 0, 4, 4, [(0.5, 0)])  # a door in the top-left square
     assert (0.0, 0.0) in outline and (3.0, 0.0) in outline and (4.0, 1.0) in outline
     assert len(chamfered_outline(0, 0, 4, 4, [])) == 8
+
+
+def test_a_small_chambers_corner_farthest_from_its_way_in_falls_in():
+    outline = collapsed_outline(0, 0, 3, 3, [(1.5, 3)], (1.5, 3))  # the way in from the south: a north corner
+    assert outline == ((0.0, 1.0), (1.0, 0.0), (3.0, 0.0), (3.0, 3.0), (2.0, 3.0), (1.5, 3.0), (1.0, 3.0), (0.0, 3.0))
+    # a door's gap beside the farthest corner keeps it: the next farthest falls in
+    outline = collapsed_outline(0, 0, 4, 3, [(1.5, 3), (0.5, 0)], (1.5, 3))
+    assert (0.0, 0.0) in outline and (4.0, 0.0) not in outline and (3.0, 0.0) in outline and (4.0, 1.0) in outline
+    assert simple(outline) and _convex(outline)
 
 
 def _convex(outline) -> bool:

@@ -666,6 +666,36 @@ def test_a_grand_hall_is_drawn_with_its_corners_cut(maps):
     assert halls >= 20, halls
 
 
+def _cut_corners(room, floor) -> list:
+    """The corners of a room's rectangle that its drawn floor leaves out (cut across)."""
+    corners = ((room.x, room.y), (room.x + room.w, room.y), (room.x + room.w, room.y + room.h), (room.x, room.y + room.h))
+    return [c for c in corners if not any(math.dist(p, c) < EPS for p in floor)]
+
+
+def test_a_small_chamber_with_debris_has_one_corner_fallen_in(maps):
+    """The key's small chamber with debris is drawn with exactly one corner fallen in (cut straight across a square
+    along both walls), the one farthest from its way in that no door's gap comes near."""
+    chambers = 0
+    for seed, dungeon, drawing in maps:
+        for room, look in zip(dungeon.plan.rooms, read_rooms(dungeon)):
+            if look.shape != "collapsed":
+                continue
+            chambers += 1
+            floor = drawing.floors[room.number - 1]
+            assert look.words == "a small chamber", (seed, room.number)
+            (corner,) = _cut_corners(room, floor)
+            assert all(any(math.dist(p, q) < EPS for p in floor)
+                       for q in ((corner[0] + (1 if corner[0] == room.x else -1) * CUT, corner[1]),
+                                 (corner[0], corner[1] + (1 if corner[1] == room.y else -1) * CUT))), (seed, room.number)
+            way_in = min(room.doors, key=lambda door: door.to if door.to is not None else 99)
+            free = [c for c in ((room.x, room.y), (room.x + room.w, room.y), (room.x + room.w, room.y + room.h),
+                                (room.x, room.y + room.h))
+                    if not any(math.dist((door.x, door.y), c) < CUT + 0.5 - EPS for door in room.doors)]
+            far = max(math.dist(c, (way_in.x, way_in.y)) for c in free)
+            assert abs(math.dist(corner, (way_in.x, way_in.y)) - far) < EPS, (seed, room.number)
+    assert chambers >= 8, chambers
+
+
 def _fallen(svg: str) -> bool:
     """Whether a statue's drawing shows it toppled and broken: most of its figure's points lie off its plinth, the
     figure in more than one piece, and chips of stone beside it (a whole statue's star stands inside its plinth)."""
@@ -760,6 +790,10 @@ def test_the_new_property_checks_can_fail(maps):
     hall = dataclasses.replace(room, w=5, h=4, doors=())
     assert len(_uncut_corners(hall, ((hall.x, hall.y), (hall.x + 5, hall.y), (hall.x + 5, hall.y + 4),
                                      (hall.x, hall.y + 4)))) == 4
+    # A chamber with no corner fallen in, or with two, is caught.
+    assert _cut_corners(hall, ((hall.x, hall.y), (hall.x + 5, hall.y), (hall.x + 5, hall.y + 4), (hall.x, hall.y + 4))) == []
+    assert len(_cut_corners(hall, ((hall.x + 1, hall.y), (hall.x + 5, hall.y), (hall.x + 5, hall.y + 3),
+                                   (hall.x + 4, hall.y + 4), (hall.x, hall.y + 4), (hall.x, hall.y + 1)))) == 2
     # A mark a hair off a room's number is caught as crowding it.
     crowded = dataclasses.replace(draw_dungeon_map(dungeon, width_mm=MAP_BOX["zine-a4"][0], height_mm=MAP_BOX["zine-a4"][1],
                                                    rng=sub_rng(seed, "map"), label_pt=ZINE_LARGE_LABEL_PT), items=())

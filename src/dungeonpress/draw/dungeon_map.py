@@ -29,7 +29,7 @@ from dungeonpress.draw.geometry import clip_inside, num, rect_polygon
 from dungeonpress.draw.hatching import TILE, frame_cells, hatch_band, hatch_tile
 from dungeonpress.draw.map_reading import read_rooms
 from dungeonpress.draw.number_space import give_number_room
-from dungeonpress.draw.round_room import MOUTH, chamfered_outline, round_outline
+from dungeonpress.draw.round_room import MOUTH, chamfered_outline, collapsed_outline, round_outline
 from dungeonpress.draw.pen import UNIT, Pen, u
 from dungeonpress.model.plan import OUTSIDE
 
@@ -93,6 +93,10 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
             outlines[room.number] = ("round", None, round_outline(room.x, room.y, room.w, room.h, doors))
         elif shape == "hall":
             outlines[room.number] = ("hall", None, chamfered_outline(room.x, room.y, room.w, room.h, doors))
+        elif shape == "collapsed":
+            way_in = min(room.doors, key=lambda door: door.to if door.to is not None else 99)
+            outlines[room.number] = ("collapsed", None, collapsed_outline(room.x, room.y, room.w, room.h, doors,
+                                                                          (way_in.x, way_in.y)))
         else:
             outlines[room.number] = ("rect", None, rect_polygon(room.x, room.y, room.w, room.h))
         if "alcoves" in looks[room.number - 1].marks:

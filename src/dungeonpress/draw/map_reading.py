@@ -24,6 +24,7 @@ WORDS = {"rubble": "rubble", "cracks": "cracked walls", "columns": "columns", "a
 DOOR_MARKS = ("barred", "locked")  # marks drawn on a door, not on the floor
 ROUND_TYPES = (11,)  # room types drawn with a round wall: the shrine
 HALL_TYPES = (4,)  # room types drawn with their corners cut across: the grand hall
+COLLAPSED_TYPES = (2,)  # room types drawn with one corner fallen in: the small chamber with debris
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,8 @@ class RoomLook:
     entrance: bool
     words: str  # "a grand hall", "a room"
     locked: tuple = ()  # indices into the placed room's doors
-    shape: str = "rect"  # how its wall is drawn: "rect", "cave" (rough), "round" (a shrine) or "hall" (corners cut)
+    shape: str = "rect"  # how its wall is drawn: "rect", "cave" (rough), "round" (a shrine), "hall" (corners
+    # cut) or "collapsed" (a corner fallen in)
 
 
 def read_rooms(dungeon, rng: random.Random | None = None) -> tuple:
@@ -64,9 +66,11 @@ def read_rooms(dungeon, rng: random.Random | None = None) -> tuple:
 
 def _shape(room, placed) -> str:
     """The wall a room's type calls for: a cave's rough one, a shrine's round one, a grand hall's with its corners cut,
-    else the rectangle."""
+    a small chamber's with debris with a corner fallen in, else the rectangle."""
     if placed.shape == "cave":
         return "cave"
     if room.special:
         return "rect"
-    return "round" if room.type.value in ROUND_TYPES else "hall" if room.type.value in HALL_TYPES else "rect"
+    kind = room.type.value
+    return "round" if kind in ROUND_TYPES else "hall" if kind in HALL_TYPES else \
+        "collapsed" if kind in COLLAPSED_TYPES else "rect"

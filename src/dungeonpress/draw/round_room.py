@@ -1,8 +1,10 @@
-"""A shrine's round wall, or a grand hall's cut corners: a room rectangle and its door points → a closed outline.
+"""A shrine's round wall, a grand hall's cut corners, a small chamber's fallen-in corner: a room rectangle and its
+door points → a closed outline.
 
 A shrine's corners are rounded with a radius of up to half the room's shorter side (a square room
 comes out nearly circular); a grand hall's are cut straight across, a square along each wall (an
-octagonal hall). Neither reaches into a door's mouth: the wall stays straight and on the rectangle
+octagonal hall); a small chamber with debris has the one corner farthest from its way in cut so (fallen
+in). None reaches into a door's mouth: the wall stays straight and on the rectangle
 across every door's gap (a passage is a square wide), so passages meet it square and the VTT export
 can open the wall there. The outline lies inside the rectangle and is convex.
 """
@@ -22,16 +24,34 @@ def chamfered_outline(x: float, y: float, w: float, h: float, doors) -> tuple:
     return round_outline(x, y, w, h, doors, largest=min(CUT, min(w, h) / 2), steps=1)
 
 
-def round_outline(x: float, y: float, w: float, h: float, doors, largest: float | None = None,
+def collapsed_outline(x: float, y: float, w: float, h: float, doors, way_in) -> tuple:
+    """A small chamber with debris: the corner farthest from its way in (the point `way_in`) fallen in, cut straight
+    across CUT along both walls; the next farthest where a door's gap comes nearer that one, or none."""
+    corners = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+    walls = _walls(x, y, w, h)
+    largest = min(CUT, min(w, h) / 2)
+    for k in sorted(range(4), key=lambda k: (-round(math.dist(corners[k], way_in), 9), k)):
+        if _radius(k, walls, doors, largest) >= largest - 1e-9:
+            return round_outline(x, y, w, h, doors, largest=tuple(largest if j == k else 0.0 for j in range(4)),
+                                 steps=1)
+    return tuple(corners)
+
+
+def _walls(x, y, w, h) -> tuple:
+    """(start corner, direction, length) of the four walls, clockwise on the page from the top-left corner."""
+    return ((x, y), (1, 0), w), ((x + w, y), (0, 1), h), ((x + w, y + h), (-1, 0), w), ((x, y + h), (0, -1), h)
+
+
+def round_outline(x: float, y: float, w: float, h: float, doors, largest: float | tuple | None = None,
                   steps: int = ARC_STEPS) -> tuple:
     """Outline points, clockwise on the page from the top-left corner's arc; `doors` are (x, y) points on the edge.
 
-    `largest` is the corners' greatest radius (half the shorter side unless given); `steps` the straight pieces of
-    each corner (1: a straight cut across it)."""
-    walls = (  # (start corner, direction, length, arc centre offset sign, arc start angle) clockwise on the page
-        ((x, y), (1, 0), w), ((x + w, y), (0, 1), h), ((x + w, y + h), (-1, 0), w), ((x, y + h), (0, -1), h))
+    `largest` is the corners' greatest radius (half the shorter side unless given; a tuple gives each corner's,
+    clockwise from the top-left); `steps` the straight pieces of each corner (1: a straight cut across it)."""
+    walls = _walls(x, y, w, h)
     largest = min(w, h) / 2 if largest is None else largest
-    radius = [_radius(k, walls, doors, largest) for k in range(4)]
+    each = largest if isinstance(largest, tuple) else (largest,) * 4
+    radius = [_radius(k, walls, doors, each[k]) for k in range(4)]
     out = []
     for k, ((sx, sy), (dx, dy), length) in enumerate(walls):
         r = radius[k]
