@@ -11,8 +11,10 @@ import pytest
 from dungeonpress import build, cli, load, validate
 from dungeonpress.errors import ContentErrors
 
-# The fast tier (`make test-fast`, `pytest -m "not slow"`) leaves out every test that lays out a PDF
-# or rolls hundreds of seeds. Slowness is marked where it lives: a test with @pytest.mark.slow, a fixture
+# The fast tier (`make test-fast`, `pytest -m "not slow"`) leaves out every test that lays out a PDF, rolls
+# hundreds of seeds, or starts processes that import WeasyPrint or wait out a time limit (the one small book laid
+# out once per worker is the exception: a dozen checks of the book's parts read it). Slowness is marked where it
+# lives: a test with @pytest.mark.slow, a fixture
 # with @slow_fixture (every test that uses it, directly or through other fixtures, is slow), and tests
 # reading shared builds (@pytest.mark.builds). `make test` runs everything.
 SLOW_AFTER_S = 1.0  # an unmarked test slower than this in the fast tier is listed at the end of the run

@@ -50,6 +50,7 @@ def test_one_bad_or_killed_item_of_ten_fails_alone(tmp_path, do):
     assert sum(e["status"] == "built" for e in entries.values()) == 9
 
 
+@pytest.mark.slow
 def test_hanging_item_is_stopped_at_the_time_limit_and_the_batch_goes_on(tmp_path):
     # F6: the hung worker is killed and replaced; the items after it still build.
     summary = run(tmp_path, items(6, bad=1, do="hang"), timeout=4)

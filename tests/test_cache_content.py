@@ -38,6 +38,7 @@ def _kept(cache: Path) -> Path:
 
 @pytest.mark.parametrize("spoil", ["truncated", "byte flipped", "other key", "not json", "empty",
                                    "group writable", "a link", "a foreign class", "a model of another shape"])
+@pytest.mark.slow
 def test_a_file_that_is_not_a_whole_one_of_ours_is_passed_over(spoil, content, tmp_path, monkeypatch):
     monkeypatch.setattr(ContentCache, "_memory", {})
     store, key = ContentCache(tmp_path / "cache"), "1" * 64

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from dungeonpress import build
 from dungeonpress.cache.parts import PART_CACHE, PartCache
 from dungeonpress.paginate.book import LaidPart
@@ -16,6 +18,7 @@ def test_a_laid_part_survives_the_disk_as_it_was():
     assert PART.to_bytes().startswith(b'{"anchor_pages": {"c2-end": 2, "c2-intro": 0}')  # JSON, not pickle: nothing runs
 
 
+@pytest.mark.slow
 def test_the_cache_keeps_parts_under_the_build_folder_by_key(content, tmp_path):
     cache = build.context_for(content, out_dir=tmp_path, keep_parts=True).part_cache
     assert "key" not in cache

@@ -59,6 +59,7 @@ def test_scalars_keep_their_types_and_lines():
     assert not _same(decode(json.loads(json.dumps(encode(tree))), "u.yaml"), tree)  # the name is part of a location
 
 
+@pytest.mark.slow
 def test_an_edit_parses_only_the_edited_file(pack, tmp_path, monkeypatch):
     parsed = []
     real = load.parse_yaml
@@ -96,6 +97,7 @@ def _bad_die_and_bad_yaml(pack):
     weather.write_text(weather.read_text() + "rows: [unclosed\n")
 
 
+@pytest.mark.slow
 def test_a_bad_edit_after_a_cached_build_gives_a_cold_runs_error_lines(pack, tmp_path, monkeypatch):
     cached, cold = _cold_and_cached_errors(pack, tmp_path, monkeypatch, _bad_die_and_bad_yaml)
     assert cached == cold

@@ -142,6 +142,7 @@ HEAVY = ("weasyprint", "jinja2", "yaml", "pikepdf", "markdown_it", "tqdm")
 @pytest.mark.parametrize("argv", [["--help"], ["--version"], ["dungeon", "--help"], ["build", "rulebook", "--help"],
                                   ["export", "tables", "--help"], ["validate", "--help"], ["dungen"],
                                   ["dungeon", "--sed", "4"]])
+@pytest.mark.slow
 def test_help_version_and_usage_errors_load_no_heavy_library(argv):
     """The whole process, as a user starts it: help, version and usage errors read no YAML and lay out nothing."""
     script = ("import sys, runpy\nsys.argv = ['dungeonpress', *sys.argv[1:]]\n"

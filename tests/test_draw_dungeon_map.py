@@ -196,6 +196,7 @@ def _path_points(d: str):
 
 
 @pytest.mark.parametrize("box", sorted(MAP_BOX))
+@pytest.mark.slow
 def test_the_map_fills_its_box(content, box):
     width, height = MAP_BOX[box]
     for seed in range(12):
@@ -208,6 +209,7 @@ def test_the_map_fills_its_box(content, box):
 
 
 @pytest.mark.parametrize("box", ["zine-a4", "zine-letter"])
+@pytest.mark.slow
 def test_the_printed_map_fills_the_zine_box_with_its_legend(content, box):
     """The product shrinks the map for a long legend, or sets the legend beside a tall map; it still fills
     at least 70% of its box, and a tall map beside its legend prints its squares larger than above it."""
@@ -239,6 +241,7 @@ def _printed_words(svg: str):
 
 
 @pytest.mark.parametrize("box", sorted(MAP_BOX))
+@pytest.mark.slow
 def test_every_word_on_the_printed_map_is_six_points_or_more(content, box):
     """Room numbers, the scale bar's label and the north mark, at their printed size on every layout and paper."""
     compact = box.startswith("zine")

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from dungeonpress.draw.geometry import (bbox, clip_inside, clip_outside, distance, grow, inside, num, rect_polygon,
-                                        segment_distance, segments_cross, simple)
+from dungeonpress.draw.geometry import (Region, bbox, clip_inside, clip_outside, distance, grow, inside, num,
+                                        rect_polygon, segment_distance, segments_cross, simple)
 
 SQUARE = rect_polygon(0, 0, 4, 4)
 # an L: the square with its top-right quarter cut away
@@ -33,6 +33,19 @@ def test_inside_a_square_and_an_l():
     assert inside((2, 2), SQUARE) and not inside((5, 2), SQUARE) and not inside((2, -0.1), SQUARE)
     assert inside((1, 3), ELL) and inside((3, 3), ELL) and inside((1, 1), ELL)
     assert not inside((3, 1), ELL)  # the cut-away corner
+
+
+def test_a_region_answers_as_inside_does_on_edges_corners_and_level_sides():
+    """Region is inside made ready for many points: the same answer everywhere, the edges' points included (a room's
+    marks are placed on a grid of eighths that runs along its walls), for squares, an L and ragged cave walls."""
+    rng = random.Random("region")
+    caves = [tuple((5 + math.cos(a) * rng.uniform(2, 5), 5 + math.sin(a) * rng.uniform(2, 5))
+                   for a in (k * math.tau / 17 for k in range(17))) for _ in range(20)]
+    points = [(i / 8, j / 8) for i in range(-8, 90) for j in range(-8, 90)]
+    for polygon in (SQUARE, ELL, *caves):
+        region = Region(polygon)
+        assert [region.contains(p) for p in points] == [inside(p, polygon) for p in points]
+    assert Region(ELL).contains((1, 3)) and not Region(ELL).contains((3, 1))
 
 
 def test_segment_distance_to_the_segment_its_ends_and_a_point():

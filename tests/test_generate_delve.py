@@ -294,6 +294,7 @@ def test_every_table_the_appendices_point_to_is_printed_with_them(content):
         assert set(re.findall(r"Appendix ([A-Z])", words)) <= set(delve.APPENDICES)
 
 
+@pytest.mark.slow
 def test_a_broken_stat_line_stair_and_obstacle_are_all_named_at_once(make_pack, content):
     stats = """\
         id: solo_monster_stats

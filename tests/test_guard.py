@@ -41,6 +41,7 @@ def test_the_hostile_files_are_small(hostile):
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
+@pytest.mark.slow
 def test_preflight_refuses_each_hostile_file_in_one_line(hostile, name, capsys):
     assert main(["preflight", str(hostile[name])]) == 1
     err = capsys.readouterr().err
@@ -50,6 +51,7 @@ def test_preflight_refuses_each_hostile_file_in_one_line(hostile, name, capsys):
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
+@pytest.mark.slow
 def test_preview_refuses_each_hostile_file_and_writes_nothing(hostile, name, tmp_path, capsys):
     copy = tmp_path / f"{name}.pdf"
     copy.write_bytes(hostile[name].read_bytes())
@@ -88,6 +90,7 @@ def _fail(path, boxes):
     raise ValueError("the job's own error")
 
 
+@pytest.mark.slow
 def test_a_reader_over_its_memory_cap_is_refused(tmp_path):
     pdf = blank_pdf(tmp_path / "a.pdf", pages=1)
     with pytest.raises(guard.Refused, match=r"refused: reading it needed more than 400 MiB \(memory limit\)$"):
@@ -95,6 +98,7 @@ def test_a_reader_over_its_memory_cap_is_refused(tmp_path):
     assert guard.read_pdf(pdf, _hog, 16, budget=guard.Budget(memory_mb=400)) == 16 * 1024 * 1024
 
 
+@pytest.mark.slow
 def test_a_reader_over_its_time_limit_is_stopped(tmp_path):
     pdf = blank_pdf(tmp_path / "a.pdf", pages=1)
     with pytest.raises(guard.Refused, match=r"refused: reading it took longer than 3 s \(time limit\)$"):
@@ -149,6 +153,7 @@ def test_a_tall_page_fits_its_contact_sheet_cell(tmp_path):
 
 # -- serve's thumbnails go through the same path: a bad file fails its own thumbnail only
 
+@pytest.mark.slow
 def test_a_hostile_file_fails_only_its_own_thumbnail(serve, hostile, tmp_path):  # noqa: F811
     out = tmp_path / "build"
     blank_pdf(out / "tables.pdf", pages=1)
@@ -168,6 +173,7 @@ def _pages(path, boxes):
     return len(boxes)
 
 
+@pytest.mark.slow
 def test_one_reader_reads_file_after_file_and_starts_afresh_after_a_refusal(hostile, tmp_path):
     good = blank_pdf(tmp_path / "good.pdf", pages=3)
     with guard.Reader() as reader:

@@ -31,6 +31,7 @@ def test_a_chapter_linked_to_a_file_beside_its_pack_is_refused(packs):
         "outside the pack", "build failed: 1 content error"]
 
 
+@pytest.mark.slow
 def test_the_rulebook_of_such_a_pack_is_not_built(packs, tmp_path):
     (packs / "evil" / "chapters" / "x.md").symlink_to("../../notes.md")
     status, _, err = run("build", "rulebook", "--content", "packs", "--out", str(tmp_path / "out"), "--quiet")
@@ -50,6 +51,7 @@ def test_a_table_linked_into_another_pack_of_the_folder_is_refused(packs):
             "../../other/tables/mood.yaml, outside the pack") in err.splitlines()
 
 
+@pytest.mark.slow
 def test_a_chapter_image_beside_its_pack_is_refused(packs, tmp_path):
     (packs / "beside.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
     (packs / "evil" / "chapters" / "x.md").write_text("# X\n\n![a](../../beside.svg)\n")
@@ -59,6 +61,7 @@ def test_a_chapter_image_beside_its_pack_is_refused(packs, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_the_renderer_may_read_each_pack_but_not_the_folder_that_holds_them(packs):
     (packs / "evil" / "map.svg").write_text("<svg/>")
     roots = build.context_for(build.load_content([]), user_packs=[packs]).roots

@@ -257,6 +257,7 @@ def test_property_checks_can_fail(maps):
 
 @pytest.mark.parametrize("labels", ["standard", "large"])
 @pytest.mark.parametrize("box", [(60.0, 35.0), (92.0, 72.0), (64.2, 79.0)])  # the zine's cover, the A5 cover, A7
+@pytest.mark.slow
 def test_the_scale_label_keeps_clear_of_the_north_mark_on_a_small_map(content, box, labels):
     """On a cover's small outline the words keep 6 pt and outgrow the three-square bar: "30 ft" (about two ems
     wide, centred) still ends before the N begins (under one em, centred) wherever the two share the bottom strip."""
@@ -428,6 +429,7 @@ def _two_colonnades(room, pillars) -> bool:
     return rows == {1.0, float(span - 1)}
 
 
+@pytest.mark.slow
 def test_a_pillared_hall_keeps_both_colonnades_with_a_pool_or_crates_in_its_nave(maps, content):
     """A straight-walled pillared hall with a nave (four squares across or more) that also holds a pool, crates, a
     table, statues or rubble keeps both rows of pillars: those stand between the rows, not where a row would go."""
@@ -461,6 +463,7 @@ def _hatch_margin_mm(drawing) -> float:
 
 
 @pytest.mark.parametrize("box", [ZINE_COVER_MAP, BOOKLET_COVER_MAP["a5"], LARGE_PRINT_COVER_MAP, PACK_THUMB])
+@pytest.mark.slow
 def test_a_sketched_outline_keeps_its_hatching_a_millimetre_inside_the_covers_frame(content, box):
     """The cover draws a frame round the map's edge: the hatching stops a millimetre short of it at least."""
     for seed in range(12):
@@ -569,6 +572,7 @@ def _labels_clear(room, number_box, marks) -> bool:
 @pytest.mark.parametrize("box, labels", [(LARGE_PRINT_MAP_BOX["a5"], LARGE_LABEL_PT),
                                          (LARGE_PRINT_MAP_BOX["half-letter"], LARGE_LABEL_PT),
                                          (MAP_BOX["zine-a4"], ZINE_LARGE_LABEL_PT), (MAP_BOX["zine-a4"], LABEL_PT)])
+@pytest.mark.slow
 def test_large_print_sets_the_maps_labels_larger_and_they_keep_clear_of_the_marks(content, box, labels):
     """In large print a room number prints at 11 pt or more (9 on the zine's A7 map; smaller only where it must, to
     fit across its room, and never under 6 pt), "30 ft" and the N at 9 pt or more (8); each number lies inside its
@@ -821,6 +825,7 @@ def test_the_new_property_checks_can_fail(maps):
 # the zine's cover, the A5 cover, a thumbnail (which hides its scale and N: large print keeps the standard sizes there)
 @pytest.mark.parametrize("box, labels", [((60.0, 35.0), "standard"), ((92.0, 72.0), "standard"),
                                          ((26.0, 19.0), "standard"), ((60.0, 35.0), "large"), ((92.0, 72.0), "large")])
+@pytest.mark.slow
 def test_on_a_small_outline_the_scale_words_clear_the_bar_and_the_n_clears_the_edges(content, box, labels):
     """The words keep their printed size as the squares shrink: "30 ft" stands a third of its size over the bar
     (the old-style 3 hangs below the line), and the N keeps off the map's right and bottom edges, where a cover

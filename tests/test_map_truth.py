@@ -126,6 +126,7 @@ def sweep(content, seeds, room_counts, styles=STYLES) -> tuple:
     return rooms, found, seen
 
 
+@pytest.mark.slow
 def test_the_map_draws_the_key_and_only_the_key(content):
     # Sketch maps are drawn with the same marks as clean ones (only the pen and the rock differ) and
     # hatching their rock is slow: the fast tier draws most rooms clean and every product sketched too.

@@ -225,6 +225,7 @@ def test_page_numbers_are_stamped_as_artifacts_on_numbered_pages_only(in_one_pro
     assert all(texts[i].rstrip().endswith(str(i + 1)) for i in stamped)
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_is_one_line_not_a_traceback():
     workers = build.PartWorkers(2)
     try:

@@ -112,6 +112,7 @@ def test_a_whole_fit_gets_its_key_pages_balanced():
         [["d1-room-1", "d1-room-2", "d1-room-3"], ["d1-room-4", "d1-room-5", "d1-room-6"]]
 
 
+@pytest.mark.slow
 def test_a_fixed_page_that_runs_over_is_an_error_naming_the_zine():
     render, _ = toy_zine({"whole": 10, "flowing": 10, "dense": 10, "tight": 10}, fixed_long=True)
     with pytest.raises(RenderError, match=r"^the toy zine: its oracle page runs over onto another page$"):

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pikepdf
 import pypdfium2 as pdfium
 import pytest
 import weasyprint.pdf.fonts as weasy_fonts
@@ -65,6 +68,7 @@ def test_both_subsetters_give_the_same_text_and_about_the_same_size(monkeypatch)
     assert 0.5 < len(without) / len(with_library) < 1.5
 
 
+@pytest.mark.slow
 def test_the_font_timestamp_is_fixed_and_the_environment_put_back(no_harfbuzz_subset, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     first = _pdf()
@@ -130,6 +134,7 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+@pytest.mark.slow
 def test_without_pango_a_build_says_what_to_install_in_one_line(tmp_path):
     run = subprocess.run([sys.executable, "-c", NO_PANGO, "oracle", "--out", str(tmp_path)],
                          capture_output=True, text=True, timeout=120)
@@ -137,3 +142,61 @@ def test_without_pango_a_build_says_what_to_install_in_one_line(tmp_path):
     assert run.stdout == ""  # WeasyPrint's own banner is not shown
     assert run.stderr.splitlines() == [f"error: {pdf.MISSING_PANGO}"]
     assert not list(tmp_path.iterdir())
+
+
+def _sheet_layouts(tmp_path, monkeypatch):
+    """(lay out a page linking tmp_path/page.css → its height in px, the stylesheets parsed so far)."""
+    parsed = []
+    make = pdf.PARSED_SHEETS.make_css
+    monkeypatch.setattr(pdf.PARSED_SHEETS, "make_css", lambda *a, **k: parsed.append(k["url"]) or make(*a, **k))
+
+    def page_height() -> float:
+        rendered = pdf.layout_html('<link rel="stylesheet" href="page.css"><p>Roll 2d6.</p>', base_url=tmp_path,
+                                   roots=[tmp_path])
+        assert not rendered.fetcher.refused
+        return pdf.measure(rendered)[0].height
+    return page_height, parsed
+
+
+def test_a_linked_stylesheet_is_parsed_once_and_again_when_it_is_edited(tmp_path, monkeypatch):
+    (tmp_path / "page.css").write_text("@page { size: 100mm 100mm; margin: 10mm }")
+    page_height, parsed = _sheet_layouts(tmp_path, monkeypatch)
+    assert page_height() == page_height()
+    assert len(parsed) == 1  # the second layout took the sheet as parsed for the first
+    tall = page_height()
+    (tmp_path / "page.css").write_text("@page { size: 100mm 150mm; margin: 10mm }")
+    assert page_height() > tall  # the edit is read: its @page rule reaches the page
+    assert len(parsed) == 2
+
+
+def test_a_kept_stylesheet_that_is_refused_later_is_refused_once(tmp_path, monkeypatch):
+    (tmp_path / "page.css").write_text("@page { size: 100mm 100mm }")
+    page_height, _ = _sheet_layouts(tmp_path, monkeypatch)
+    page_height()
+    (tmp_path / "page.css").unlink()
+    (tmp_path / "page.css").symlink_to("/etc/hostname")  # a link out of the folder
+    with pytest.raises(pdf.RenderError) as caught:
+        pdf.layout_html('<link rel="stylesheet" href="page.css"><p>x</p>', base_url=tmp_path, roots=[tmp_path])
+    assert str(caught.value).count("file://") == 1  # one refusal, as before sheets were kept
+
+
+def test_fonts_one_set_of_stylesheets_declares_never_reach_a_document_of_another(tmp_path):
+    """A theme's @font-face family ("Theme Marks" in the dyslexia-friendly theme) loaded for one document must not
+    be found by the next document of another theme, whose drawings name that family first: the PDF would embed
+    a font a fresh process never sees."""
+    shutil.copy(resources.data_dir("templates") / "fonts" / "atkinson-hyperlegible" / "AtkinsonHyperlegible-Bold.ttf",
+                tmp_path / "marks.ttf")
+    (tmp_path / "theme.css").write_text('@font-face { font-family: "Theme Marks"; src: url(marks.ttf); }')
+    (tmp_path / "plain.css").write_text("@page { size: 80mm 80mm }")
+    plain = '<link rel="stylesheet" href="plain.css"><p style="font-family: \'Theme Marks\', serif">Roll 2d6</p>'
+    themed = plain.replace("plain.css", "theme.css")
+
+    def written(html: str) -> tuple:
+        data = pdf.write_pdf(pdf.layout_html(html, base_url=tmp_path, roots=[tmp_path]))
+        with pikepdf.open(io.BytesIO(data)) as document:
+            return data, {str(o.get("/BaseFont")).split("+")[-1] for o in document.objects
+                          if isinstance(o, pikepdf.Dictionary) and o.get("/Type") == "/Font"}
+
+    before, fonts = written(plain)
+    assert any(name.startswith("Theme-Marks") for name in written(themed)[1])
+    assert written(plain)[0] == before and not any(name.startswith("Theme-Marks") for name in fonts)

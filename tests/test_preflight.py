@@ -218,6 +218,7 @@ def run(*argv):
     return code, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.slow
 def test_command_exit_codes_json_and_strict(tmp_path):
     clean = make_pdf(tmp_path, f"<p>{PARA}</p>")
     assert run(clean)[0] == 0

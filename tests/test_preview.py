@@ -92,6 +92,7 @@ def test_cli_preview_refuses_a_file_that_is_not_a_pdf(tmp_path, capsys):
     assert capsys.readouterr().err.startswith(f"error: {fake}: not a readable PDF")
 
 
+@pytest.mark.slow
 def test_the_preview_script_uses_the_module(tmp_path):
     blank_pdf(tmp_path / "build" / "a.pdf", pages=2)
     blank_pdf(tmp_path / "build" / "sub" / "b.pdf", pages=1)

@@ -182,6 +182,7 @@ DOOR = re.compile(r'<span class="door">(\w+)(?: → <a href="#d1-room-(\d+)">(\d
 
 
 @pytest.mark.parametrize("compact", [True, False])
+@pytest.mark.slow
 def test_every_key_reference_matches_the_layout(content, compact):
     """Each key entry's exits, read from the HTML, are the room's doors: same compass side, same room."""
     ctx = build.context_for(content, seed=SEED)

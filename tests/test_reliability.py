@@ -122,6 +122,7 @@ def test_issue_validate_refuses_a_leak_in_the_cli(pack):
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_issue_a_fifo_never_blocks(tmp_path):
     """Run in a child process with a bound, so a regression fails instead of hanging the suite."""
     root = tmp_path / "pack"
@@ -254,6 +255,7 @@ def test_issue_hostile_book_builds_with_its_svg_and_no_file_links(tmp_path, monk
     assert red > 500  # the pack's SVG map is drawn
 
 
+@pytest.mark.slow
 def test_a_chapter_image_outside_the_pack_or_on_the_web_fails_naming_the_file(tmp_path, canary):
     url, hits = canary
     pack = tmp_path / "pack"

@@ -269,6 +269,7 @@ def test_connections_over_the_cap_are_refused_at_once_with_a_retry_time(serve, b
     assert live.get("/")[0] == 200
 
 
+@pytest.mark.slow
 def test_a_half_sent_request_is_cut_off_by_the_read_timeout(serve, build_dir, tmp_path, monkeypatch):
     from dungeonpress.serve import app
     monkeypatch.setattr(app.Handler, "timeout", 1)

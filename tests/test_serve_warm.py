@@ -33,6 +33,7 @@ def worker(tmp_path):
     made.close()
 
 
+@pytest.mark.slow
 def test_a_warm_worker_runs_the_command_line_as_the_cli_would(worker, tmp_path):
     code, out, err = worker.run(["dungeon", "--rooms", "99"], timeout=300)
     assert (code, out) == (2, "")
@@ -50,6 +51,7 @@ def test_a_roll_past_its_time_limit_stops_its_worker_and_fails_alone(worker, tmp
     assert worker.process.exitcode == -signal.SIGKILL
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_roll_fails_that_roll_only(tmp_path):
     runner = Runner(tmp_path / "build", [], timeout=300, on_change=lambda: None, cwd=ROOT)
     try:
@@ -70,6 +72,7 @@ def test_a_worker_killed_mid_roll_fails_that_roll_only(tmp_path):
         runner.close()
 
 
+@pytest.mark.slow
 def test_a_content_mistake_in_a_warm_roll_is_shown_by_file_and_line(tmp_path):
     pack = tmp_path / "mine"
     (pack / "tables").mkdir(parents=True)

@@ -23,6 +23,7 @@ def test_nothing_to_watch_starts_no_thread(tmp_path):
     watcher.stop()  # stopping a watcher that never started is harmless
 
 
+@pytest.mark.slow
 def test_a_saved_file_calls_rebuild_with_its_path_and_stop_ends_the_thread(tmp_path):
     root = tmp_path / "content"
     root.mkdir()
@@ -70,6 +71,7 @@ def test_links_out_of_a_pack_are_not_followed(tmp_path):
     assert folders_under([pack]) == [pack, pack / "tables"]
 
 
+@pytest.mark.slow
 def test_only_the_packs_own_files_call_rebuild(tmp_path):
     pack, outside = tmp_path / "pack", tmp_path / "elsewhere"
     (pack / "tables").mkdir(parents=True)
@@ -99,6 +101,7 @@ def test_only_the_packs_own_files_call_rebuild(tmp_path):
         watcher.stop()
 
 
+@pytest.mark.slow
 def test_a_new_folder_in_the_pack_is_watched_too(tmp_path):
     pack = tmp_path / "pack"
     pack.mkdir()

@@ -29,7 +29,8 @@ def commands() -> list[Command]:
     return products.commands()
 
 
-def load_content(user_packs: list[Path] | None = None, cache: Path | None = None, keep: bool = True) -> Content:
+def load_content(user_packs: list[Path] | None = None, cache: Path | None = None, keep: bool = True, *,
+                 hold: bool = False) -> Content:
     """Read and check the built-in packs and any user packs (which may replace tables by id).
 
     With `cache` (a build folder's .cache/content, see ContentCache), a model checked earlier from
@@ -37,18 +38,20 @@ def load_content(user_packs: list[Path] | None = None, cache: Path | None = None
     file misses it, so mistakes are always found, and shown as `file:line`, by reading the files.
     A model read from the files is kept there at once, or with `keep=False` only in memory until
     keep_content is called (a run that fails then writes nothing into the build folder).
+    Without `cache`, a model this process holds in memory is still read back: a warm worker reads the
+    content once (`hold=True`) and each roll, built into a folder of its own, reuses it.
     """
     user_packs = list(user_packs or [])
-    if cache is None:
-        return _read_content(user_packs)
-    store = ContentCache(cache)
+    if cache is None and not hold and not ContentCache.holds_any():
+        return _read_content(user_packs)  # a process's one reading: nothing to look up, nothing worth keeping
+    store = ContentCache(cache)  # without a folder: this process's memory only
     key = store.key([CONTENT_DIR, *user_packs])
     content = store.get(key)
     if content is None:
         # Files not edited since give their parsed trees back (.cache/trees beside the model): one edit, one file parsed.
-        trees = TreeCache(Path(cache).parent / TREE_CACHE.name, keep=keep)
-        content = _read_content(user_packs, trees.parse)  # ContentErrors propagate: a model with mistakes is never kept
-        store.put(key, content, write=keep)
+        trees = TreeCache(Path(cache).parent / TREE_CACHE.name, keep=keep) if cache is not None else None
+        content = _read_content(user_packs, trees.parse if trees else None)  # ContentErrors propagate: a model
+        store.put(key, content, write=keep and cache is not None)           # with mistakes is never kept
     return content
 
 

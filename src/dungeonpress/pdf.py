@@ -162,6 +162,81 @@ def _warnings_collected():
             logger.removeHandler(handler)
 
 
+class ParsedSheets:
+    """Our linked stylesheets parsed once a process, with the fonts their @font-face rules load.
+
+    WeasyPrint reads, parses and checks every `<link rel=stylesheet>` of every document it lays out; a zine
+    is laid out three or four times while its fit is found, a book in twenty parts, a warm worker roll after
+    roll, and that parse was a sixth of a zine's layout. Documents that link the same stylesheets (the same
+    files with the same bytes) share one FontConfiguration, and each of those sheets is parsed once for it.
+    Fonts are never shared between sets of sheets: a theme's @font-face fonts loaded for one document
+    would be found by the next one's drawings, which name them first (the dyslexia-friendly "Theme Marks").
+
+    A sheet's bytes are read through the document's own fetcher each time, so an edited file is parsed again
+    and a refused one is refused as before. A kept sheet has its own list of @page rules (WeasyPrint shares
+    one list among a document's sheets and reads each sheet's list in turn: the same rules, in the same
+    order, reach the page).
+    """
+
+    SETS = 24  # sets of sheets kept (products × themes a process builds); the oldest is let go
+
+    def __init__(self, make_css):
+        self.make_css = make_css  # WeasyPrint's own CSS class
+        self.sets: dict = {}  # the linked sheets' (url, sha256) → (FontConfiguration, {sheet's key: CSS}, their urls)
+
+    def fonts_for(self, html: str, base_url: str, roots):
+        """The FontConfiguration to lay `html` out with: its set's, or a new one when a link cannot be read
+        (the layout then reports it) or the document declares fonts of its own in a <style> element."""
+        from weasyprint.text.fonts import FontConfiguration
+        if _INLINE_FONT_FACE.search(html):
+            return FontConfiguration()
+        reader, links = SealedFetcher(roots), []
+        for href in _LINKED_SHEET.findall(html):
+            url = urllib.parse.urljoin(base_url, href)
+            try:
+                links.append((url, hashlib.sha256(reader.fetch(url).read()).hexdigest()))
+            except Exception:  # noqa: BLE001 - the layout itself fetches it and says what is wrong
+                return FontConfiguration()
+        key = tuple(links)
+        if key not in self.sets:
+            while len(self.sets) >= self.SETS:
+                self.sets.pop(next(iter(self.sets)))
+            self.sets[key] = (FontConfiguration(), {}, {url for url, _ in links})
+        return self.sets[key][0]
+
+    def css(self, *args, url=None, url_fetcher=None, font_config=None, **kwargs):
+        """What weasyprint.css's find_stylesheets calls for each stylesheet of a document (CSS's arguments)."""
+        make = lambda: self.make_css(*args, url=url, url_fetcher=url_fetcher, font_config=font_config, **kwargs)
+        kept = next((sheets for fonts, sheets, urls in self.sets.values() if fonts is font_config and url in urls), None)
+        if args or kept is None or not isinstance(url_fetcher, SealedFetcher):
+            return make()  # a <style> element (short, the document's own), a sheet its set was not keyed by, or
+            #                a document not laid out by us
+        refused = len(url_fetcher.refused)
+        try:
+            body = url_fetcher.fetch(url).read()
+        except Exception:  # noqa: BLE001 - WeasyPrint's own path fetches it again and reports it as it would
+            del url_fetcher.refused[refused:]
+            return make()
+        key = (url, hashlib.sha256(body).hexdigest(), kwargs.get("media_type"))
+        if key not in kept:
+            kwargs["page_rules"] = None  # a list of its own (see the class's note)
+            kept[key] = self.make_css(*args, url=url, url_fetcher=url_fetcher, font_config=font_config, **kwargs)
+        return kept[key]
+
+
+_LINKED_SHEET = re.compile(r'<link\s+rel="stylesheet"\s+href="([^"]+)"\s*/?>')
+_INLINE_FONT_FACE = re.compile(r"<style[^>]*>[^<]*@font-face", re.I)
+
+
+def _keep_parsed_sheets() -> ParsedSheets:
+    import weasyprint.css
+    sheets = ParsedSheets(weasyprint.CSS)
+    weasyprint.css.CSS = sheets.css  # the name find_stylesheets builds each linked sheet with
+    return sheets
+
+
+PARSED_SHEETS = _keep_parsed_sheets()
+
 MAX_PAGES = 1000  # pages one document may lay out (--max-pages); the rulebook has about 110
 
 
@@ -204,12 +279,13 @@ def layout_html(html: str, *, base_url: Path, roots, forms: bool = False, max_pa
     `forms` applies WeasyPrint's form stylesheet while laying out, so inputs become PDF form fields.
     Layout stops with a RenderError as it starts page `max_pages + 1`.
     """
-    fetcher = SealedFetcher(roots)
+    fetcher, base = SealedFetcher(roots), base_url.resolve().as_uri() + "/"
+    fonts = PARSED_SHEETS.fonts_for(html, base, roots)
     with _warnings_collected() as messages:
         try:
             with _pages_counted(max_pages):
-                document = weasyprint.HTML(string=html, base_url=base_url.resolve().as_uri() + "/",
-                                           url_fetcher=fetcher).render(pdf_forms=forms)
+                document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher).render(
+                    pdf_forms=forms, font_config=fonts)
         except _PageLimit:
             raise RenderError(f"the document runs past {max_pages:,} pages (page limit; raise it with "
                               f"--max-pages)") from None

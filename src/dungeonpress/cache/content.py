@@ -32,8 +32,13 @@ class ContentCache:
     _NAME = re.compile(r"[0-9a-f]{64}\.json")
     _memory: dict = {}  # key -> encoded model, the last few read or made in this process
 
-    def __init__(self, folder: Path):
-        self.folder = Path(folder)
+    def __init__(self, folder: Path | None):
+        self.folder = Path(folder) if folder is not None else None  # None: this process's memory only
+
+    @classmethod
+    def holds_any(cls) -> bool:
+        """Whether this process keeps any model in memory (a warm worker does; a one-off CLI run has not read one)."""
+        return bool(cls._memory)
 
     @staticmethod
     def key(roots) -> str:
@@ -64,6 +69,8 @@ class ContentCache:
         return content
 
     def _read(self, key: str) -> bytes | None:
+        if self.folder is None:
+            return None
         return records.read(self._path(key), self.folder, self.FORMAT, key, self.MAX_BYTES)
 
     def put(self, key: str, content: Content, *, write: bool = True) -> None:
@@ -79,6 +86,8 @@ class ContentCache:
 
     def write(self, key: str, body: bytes) -> None:
         """The encoded model on disk, atomically (a folder that cannot be written only means no cache)."""
+        if self.folder is None:
+            return
         try:
             records.write(self._path(key), self.FORMAT, key, body)
             self._prune()

@@ -122,7 +122,7 @@ def refresh_content(packs: list, cache: str | None) -> None:
     from dungeonpress import build
     from dungeonpress.errors import ContentErrors
     try:
-        build.load_content([Path(p) for p in packs], Path(cache) if cache else None)
+        build.load_content([Path(p) for p in packs], Path(cache) if cache else None, hold=True)
     except (ContentErrors, OSError):
         pass
 
