@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from dungeonpress.draw.furnish import NUMBER_HALF, PLACERS, FreeFloor, furnish
+from dungeonpress.draw.free_floor import NUMBER_HALF, FreeFloor
+from dungeonpress.draw.furnish import PLACERS, furnish
 from dungeonpress.draw.geometry import inside, rect_polygon
 from dungeonpress.draw.map_reading import RoomLook
 from dungeonpress.model.plan import Door, PlacedRoom

@@ -1,4 +1,5 @@
-"""draw.round_room: a shrine's rectangle and door points → a round outline, straight and on the rectangle at each door."""
+"""draw.round_room: a shrine's (or a grand hall's) rectangle and door points → a round (or cut-cornered) outline, straight
+and on the rectangle at each door."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import math
 import pytest
 
 from dungeonpress.draw.geometry import segment_distance, simple
-from dungeonpress.draw.round_room import MOUTH, round_outline
+from dungeonpress.draw.round_room import CUT, MOUTH, chamfered_outline, collapsed_outline, round_outline
 
 
 def _door_points(x, y, w, h):
@@ -48,6 +49,46 @@ def test_a_door_keeps_its_corner_square_and_the_others_round():
     outline = round_outline(0, 0, 3, 3, [(0.5, 0)])  # a door in the top-left square
     assert (0.0, 0.0) in outline
     assert (3.0, 3.0) not in outline and (3.0, 0.0) not in outline and (0.0, 3.0) not in outline
+
+
+def test_a_grand_halls_corners_are_cut_a_square_along_each_wall():
+    outline = chamfered_outline(2, 3, 5, 4, [])
+    assert outline == ((2.0, 4.0), (3.0, 3.0), (6.0, 3.0), (7.0, 4.0), (7.0, 6.0), (6.0, 7.0), (3.0, 7.0), (2.0, 6.0))
+    assert CUT == 1.0
+
+
+@pytest.mark.parametrize("size", [(4, 4), (5, 4), (5, 5), (6, 5)])
+def test_a_grand_halls_doors_meet_straight_walls_and_its_cuts_stop_at_their_gaps(size):
+    w, h = size
+    points = _door_points(0, 0, w, h)
+    for doors in itertools.chain(itertools.combinations(points, 1), itertools.combinations(points, 2)):
+        outline = chamfered_outline(0, 0, w, h, doors)
+        assert simple(outline) and _convex(outline), doors
+        for dx, dy in doors:
+            along = (1, 0) if dy in (0, h) else (0, 1)
+            for t in (-MOUTH, 0.0, MOUTH):
+                assert _on_outline((dx + along[0] * t, dy + along[1] * t), outline), (doors, t)
+        # each cut is a straight piece between two points on the walls, as far from its corner along both
+        for corner in ((0, 0), (w, 0), (w, h), (0, h)):
+            near = [p for p in outline if math.dist(p, corner) < CUT + 1e-9]
+            cut = min((math.dist(p, corner) for p in near), default=0.0)
+            assert corner in outline or cut > 0, (doors, corner)
+            assert all(abs(math.dist(p, corner) - cut) < 1e-9 or math.dist(p, corner) >= cut for p in near)
+
+
+def test_a_door_by_a_corner_keeps_it_square_and_a_plain_square_room_is_not_a_circle():
+    outline = chamfered_outline(0, 0, 4, 4, [(0.5, 0)])  # a door in the top-left square
+    assert (0.0, 0.0) in outline and (3.0, 0.0) in outline and (4.0, 1.0) in outline
+    assert len(chamfered_outline(0, 0, 4, 4, [])) == 8
+
+
+def test_a_small_chambers_corner_farthest_from_its_way_in_falls_in():
+    outline = collapsed_outline(0, 0, 3, 3, [(1.5, 3)], (1.5, 3))  # the way in from the south: a north corner
+    assert outline == ((0.0, 1.0), (1.0, 0.0), (3.0, 0.0), (3.0, 3.0), (2.0, 3.0), (1.5, 3.0), (1.0, 3.0), (0.0, 3.0))
+    # a door's gap beside the farthest corner keeps it: the next farthest falls in
+    outline = collapsed_outline(0, 0, 4, 3, [(1.5, 3), (0.5, 0)], (1.5, 3))
+    assert (0.0, 0.0) in outline and (4.0, 0.0) not in outline and (3.0, 0.0) in outline and (4.0, 1.0) in outline
+    assert simple(outline) and _convex(outline)
 
 
 def _convex(outline) -> bool:

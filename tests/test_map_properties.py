@@ -15,14 +15,18 @@ import pytest
 
 from dungeonpress.dice import sub_rng
 from dungeonpress.draw.dungeon_map import LABEL_PT, LARGE_LABEL_PT, draw_dungeon_map
-from dungeonpress.draw.furnish import NUMBER_HALF, Furnishing
+from dungeonpress.draw.free_floor import NUMBER_HALF, Furnishing
 from dungeonpress.draw.geometry import inside, segment_distance
 from dungeonpress.draw.map_reading import read_rooms
+from dungeonpress.draw.number_space import FIXED, ROOM_MM
+from dungeonpress.draw.round_room import CUT
+from dungeonpress.draw.number_space import gap as space_gap
 from dungeonpress.draw.small_marks import PILLAR, statue
 from dungeonpress.generate.dungeon import generate_dungeon
 from dungeonpress.model.plan import OUTSIDE
 from dungeonpress.products.dungeon import (BOOKLET_COVER_MAP, LARGE_PRINT_COVER_MAP, LARGE_PRINT_MAP_BOX, MAP_BOX,
                                            PACK_THUMB, ZINE_COVER_MAP, ZINE_LARGE_LABEL_PT)
+from tests.conftest import slow_fixture
 
 SVG = "{http://www.w3.org/2000/svg}"
 SEEDS = range(200, 320)
@@ -302,21 +306,37 @@ def _door_square(door) -> tuple:
     return cx - 0.5, cy - 0.5, cx + 0.5, cy + 0.5
 
 
+def _faces_a_centred_end(dungeon, room, door) -> bool:
+    """Whether `door`'s passage runs straight to the middle of a hallway's two-square end."""
+    if not isinstance(door.to, int) or door.to == OUTSIDE:
+        return False
+    other = dungeon.plan.room(door.to)
+    back = next(d for d in other.doors if d.to == room.number)
+    along = "x" if door.side in ("N", "S") else "y"
+    return _end_offset(other, back) == 1.0 and getattr(back, along) == getattr(door, along)
+
+
 def _corner_doors(dungeon) -> list:
-    """(room, door) for each door in a corner square of a wall three or more squares long."""
+    """(room, door) for each door in a corner square of a wall three or more squares long: one off its wall's
+    squares is allowed half a square of wall to the nearer corner only across from a hallway's centred end."""
     out = []
     for room in dungeon.plan.rooms:
         for door in room.doors:
             length = room.w if door.side in ("N", "S") else room.h
             offset = (door.x - room.x) if door.side in ("N", "S") else (door.y - room.y)
-            if length >= 3 and not 1 < offset < length - 1:
-                out.append((room.number, door))
+            if length < 3 or 1 < offset < length - 1:
+                continue
+            if offset in (1, length - 1) and _faces_a_centred_end(dungeon, room, door):
+                continue
+            out.append((room.number, door))
     return out
 
 
 def test_no_door_sits_in_a_corner_square(maps):
     """A door keeps off the corner squares of any wall three or more long, so its passage leaves the wall
-    straight out and never runs flush along the next wall (a two-square wall has only corner squares)."""
+    straight out and never runs flush along the next wall (a two-square wall has only corner squares). Across
+    from a hallway's centred end, a door may stand on the grid line a square from the corner (half a square of
+    wall beside it), so that the passage runs straight from the end's middle."""
     walls = 0
     for seed, dungeon, _ in maps:
         assert _corner_doors(dungeon) == [], seed
@@ -467,9 +487,9 @@ def _kinked(corridor) -> bool:
 
 def test_a_passage_leaves_a_hallways_two_square_end_centred(maps):
     """A passage a square wide through a hallway's two-square end leaves it from the middle, not flush with one of its
-    walls: always where it is a dead end or the way out, and in most joins (the rest, where the room across has no
-    wall to meet it straight or a square off, keep flush rather than kink: no passage jogs less than a square); a
-    hallway turns its long walls to its doors, so fewer of its doors are in its ends at all."""
+    walls: a dead end, the way out and every join, the room across meeting it straight or a square and a half off
+    (its door on the grid line half a square off its wall's middle where it must). Only a round shrine, whose wall
+    curves there, keeps the hallway's door in its cell, flush rather than kinked: no passage jogs less than a square."""
     ends = centred = 0
     for seed, dungeon, _ in maps:
         plan = dungeon.plan
@@ -481,11 +501,51 @@ def test_a_passage_leaves_a_hallways_two_square_end_centred(maps):
                     continue
                 ends += 1
                 centred += abs(offset - 1.0) < EPS
-                stub = next(c for c in plan.corridors if door.x == c.points[0][0] and door.y == c.points[0][1]
-                            or door.x == c.points[-1][0] and door.y == c.points[-1][1])
-                if stub.end is None or stub.end == OUTSIDE:
-                    assert abs(offset - 1.0) < EPS, (seed, room.number, door)
-    assert ends >= 40 and centred >= 0.55 * ends, (ends, centred)  # 54 of 89 (main: none)
+                assert abs(offset - 1.0) < EPS or _across_is_a_shrine(dungeon, door), (seed, room.number, door)
+    assert ends >= 40 and centred >= 0.95 * ends, (ends, centred)  # 87 of 89 (before: 54 of 89; main: none)
+
+
+def _across_is_a_shrine(dungeon, door) -> bool:
+    """Whether `door` joins a round shrine."""
+    return isinstance(door.to, int) and door.to != OUTSIDE and dungeon.plan.room(door.to).shape == "round"
+
+
+def _grid_segments(svg: str) -> list:
+    """Every straight line of the rooms' floor grid, in cells: ((x0, y0), (x1, y1))."""
+    out = []
+    for el in ET.fromstring(svg).iter(f"{SVG}path"):
+        if el.get("class") == "grid":
+            for m in re.finditer(r"M([\d.]+) ([\d.]+)L([\d.]+) ([\d.]+)", el.get("d")):
+                x0, y0, x1, y1 = (float(v) / 10 for v in m.groups())
+                out.append(((x0, y0), (x1, y1)))
+    return out
+
+
+def _lines_into_mouths(plan, segments) -> list:
+    """(room, door) for each door whose mouth a grid line runs into: a line on the door's own axis reaching into the
+    square inside it."""
+    out = []
+    for room in plan.rooms:
+        for door in room.doors:
+            dx, dy = INWARD[door.side]
+            inner = (door.x + dx * 0.5, door.y + dy * 0.5)  # the middle of the square inside the door
+            for (x0, y0), (x1, y1) in segments:
+                on_axis = x0 == x1 == door.x if dy else y0 == y1 == door.y
+                if on_axis and min(x0, x1) - EPS <= inner[0] <= max(x0, x1) + EPS and \
+                        min(y0, y1) - EPS <= inner[1] <= max(y0, y1) + EPS:
+                    out.append((room.number, door))
+    return out
+
+
+def test_no_grid_line_runs_into_a_doors_mouth(maps):
+    """A passage centred on a grid line (through a hallway's end, or the door across from it) opens onto a square's
+    width of floor: the room's grid line on its axis stops at the cross line a square in, not in the mouth."""
+    on_lines = 0
+    for seed, dungeon, drawing in maps:
+        assert _lines_into_mouths(dungeon.plan, _grid_segments(drawing.svg)) == [], seed
+        on_lines += sum(1 for room in dungeon.plan.rooms for door in room.doors
+                        if float(door.x if door.side in ("N", "S") else door.y).is_integer())
+    assert on_lines >= 80, on_lines
 
 
 def _label_boxes(svg: str) -> list:
@@ -533,6 +593,111 @@ def test_large_print_sets_the_maps_labels_larger_and_they_keep_clear_of_the_mark
             marks = [item for n, item in drawing.items if n == room.number]
             assert _labels_clear(room, where, marks), (seed, text)
     assert larger >= 100
+
+
+def _number_crowding(drawing, dungeon) -> list:
+    """(room, mark, printed gap in mm) for each mark that a room's printed number stands closer to than ROOM_MM
+    (pillars stand on their crossings, cracks along the wall, and a ritual ring is the number's to stand beside)."""
+    mm = drawing.size[0] / drawing.view[0]
+    out = []
+    for text, _, where in _label_boxes(drawing.svg):
+        if not text.isdigit():
+            continue
+        for n, item in drawing.items:
+            if n == int(text) and item.mark not in FIXED and space_gap(where, item.box) * mm < ROOM_MM - 0.01:
+                out.append((n, item.mark, round(space_gap(where, item.box) * mm, 2)))
+    return out
+
+
+@pytest.fixture(scope="module")
+@slow_fixture
+def large_print_zine_maps(content):
+    """(seed, dungeon, drawing) of the large-print A7 zine's map: 9 pt numbers over squares about 2.5 mm wide."""
+    out = []
+    for seed in range(60):
+        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8)
+        out.append((seed, dungeon, draw_dungeon_map(dungeon, width_mm=MAP_BOX["zine-a4"][0],
+                                                    height_mm=MAP_BOX["zine-a4"][1], rng=sub_rng(seed, "map"),
+                                                    label_pt=ZINE_LARGE_LABEL_PT)))
+    return out
+
+
+def test_the_large_print_zines_room_numbers_have_room(large_print_zine_maps):
+    """On the large-print A7 zine a number is as tall as a square: it moves to the clearest spot of its room and the
+    marks still beside it are drawn smaller, so each number leaves ROOM_MM (0.6 mm) of paper round it to every mark
+    (before: 85 of 960 rooms, seeds 1-120, closer than 0.4 mm); the marks keep to their floor, off each other and the doors' squares."""
+    shrunk = 0
+    for seed, dungeon, drawing in large_print_zine_maps:
+        assert _number_crowding(drawing, dungeon) == [], seed
+        for k, (number, item) in enumerate(drawing.items):
+            room, floor = dungeon.plan.room(number), drawing.floors[number - 1]
+            x0, y0, x1, y1 = item.box
+            assert all(_within(p, floor) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))), (seed, number, item.mark)
+            assert not any(_overlap(item.box, _door_square(door)) and not _flanks(item, door) for door in room.doors)
+            assert not any(n == number and _overlap(item.box, other.box) for n, other in drawing.items[k + 1:])
+            shrunk += item.svg.startswith('<g transform="matrix(')
+        for text, _, where in _label_boxes(drawing.svg):
+            if text.isdigit():
+                room = dungeon.plan.room(int(text))
+                assert _labels_clear(room, where, [item for n, item in drawing.items if n == room.number]), (seed, text)
+    assert shrunk >= 5, shrunk  # 8: most numbers find room by moving
+
+
+def _uncut_corners(room, floor) -> list:
+    """The corners of a room's rectangle its drawn floor keeps square though no door's gap is within CUT of them."""
+    out = []
+    for corner in ((room.x, room.y), (room.x + room.w, room.y), (room.x + room.w, room.y + room.h),
+                   (room.x, room.y + room.h)):
+        gap_near = any(math.dist((door.x, door.y), corner) < CUT + 0.5 + EPS for door in room.doors)
+        if not gap_near and any(math.dist(p, corner) < EPS for p in floor):
+            out.append(corner)
+    return out
+
+
+def test_a_grand_hall_is_drawn_with_its_corners_cut(maps):
+    """The key's grand hall is drawn eight-sided: each corner cut straight across a square along both walls, but
+    where a door's gap comes nearer (the wall stays straight across every gap); every other rectangle stays square."""
+    halls = 0
+    for seed, dungeon, drawing in maps:
+        looks = read_rooms(dungeon)
+        for room, look in zip(dungeon.plan.rooms, looks):
+            floor = drawing.floors[room.number - 1]
+            if look.shape != "hall":
+                continue
+            halls += 1
+            assert look.words == "a grand hall", (seed, room.number)
+            assert _uncut_corners(room, floor) == [], (seed, room.number)
+    assert halls >= 20, halls
+
+
+def _cut_corners(room, floor) -> list:
+    """The corners of a room's rectangle that its drawn floor leaves out (cut across)."""
+    corners = ((room.x, room.y), (room.x + room.w, room.y), (room.x + room.w, room.y + room.h), (room.x, room.y + room.h))
+    return [c for c in corners if not any(math.dist(p, c) < EPS for p in floor)]
+
+
+def test_a_small_chamber_with_debris_has_one_corner_fallen_in(maps):
+    """The key's small chamber with debris is drawn with exactly one corner fallen in (cut straight across a square
+    along both walls), the one farthest from its way in that no door's gap comes near."""
+    chambers = 0
+    for seed, dungeon, drawing in maps:
+        for room, look in zip(dungeon.plan.rooms, read_rooms(dungeon)):
+            if look.shape != "collapsed":
+                continue
+            chambers += 1
+            floor = drawing.floors[room.number - 1]
+            assert look.words == "a small chamber", (seed, room.number)
+            (corner,) = _cut_corners(room, floor)
+            assert all(any(math.dist(p, q) < EPS for p in floor)
+                       for q in ((corner[0] + (1 if corner[0] == room.x else -1) * CUT, corner[1]),
+                                 (corner[0], corner[1] + (1 if corner[1] == room.y else -1) * CUT))), (seed, room.number)
+            way_in = min(room.doors, key=lambda door: door.to if door.to is not None else 99)
+            free = [c for c in ((room.x, room.y), (room.x + room.w, room.y), (room.x + room.w, room.y + room.h),
+                                (room.x, room.y + room.h))
+                    if not any(math.dist((door.x, door.y), c) < CUT + 0.5 - EPS for door in room.doors)]
+            far = max(math.dist(c, (way_in.x, way_in.y)) for c in free)
+            assert abs(math.dist(corner, (way_in.x, way_in.y)) - far) < EPS, (seed, room.number)
+    assert chambers >= 8, chambers
 
 
 def _fallen(svg: str) -> bool:
@@ -604,8 +769,42 @@ def test_the_new_property_checks_can_fail(maps):
     hallway = dataclasses.replace(room, w=2, h=4)
     assert _end_offset(hallway, dataclasses.replace(door, side="N", x=hallway.x + 0.5, y=hallway.y)) == 0.5
     assert _end_offset(hallway, dataclasses.replace(door, side="W", x=hallway.x, y=hallway.y + 1.5)) is None
+    assert not _across_is_a_shrine(dungeon, dataclasses.replace(door, to=None))
+    # A door half a square from its corner that faces no hallway's centred end is caught.
+    joined = next((r, d) for r in dungeon.plan.rooms for d in r.doors
+                  if isinstance(d.to, int) and d.to != OUTSIDE and (r.w if d.side in ("N", "S") else r.h) >= 4)
+    off = dataclasses.replace(joined[1], x=joined[0].x + 1.0) if joined[1].side in ("N", "S") else \
+        dataclasses.replace(joined[1], y=joined[0].y + 1.0)
+    assert not _faces_a_centred_end(dungeon, joined[0], off)
+    rooms = tuple(dataclasses.replace(r, doors=tuple(off if d is joined[1] else d for d in r.doors))
+                  if r is joined[0] else r for r in dungeon.plan.rooms)
+    assert _corner_doors(dataclasses.replace(dungeon, plan=dataclasses.replace(dungeon.plan, rooms=rooms)))
     kink = dataclasses.replace(dungeon.plan.corridors[0], points=((0.0, 3.0), (2.0, 3.0), (2.0, 3.5), (5.0, 3.5)))
     assert _kinked(kink) and not _kinked(dataclasses.replace(kink, points=((0.0, 3.0), (2.0, 3.0), (2.0, 5.0))))
+    # A grid line running on into a centred door's mouth is caught.
+    end = next(r for _, dg, _ in maps for r in dg.plan.rooms if any(_end_offset(r, d) == 1.0 for d in r.doors))
+    mouth = next(d for d in end.doors if _end_offset(end, d) == 1.0)
+    dx, dy = INWARD[mouth.side]
+    line = ((mouth.x, mouth.y), (mouth.x + dx * 2, mouth.y + dy * 2))
+    plan_of = next(dg.plan for _, dg, _ in maps if end in dg.plan.rooms)
+    assert (end.number, mouth) in _lines_into_mouths(plan_of, [line])
+    cut = ((mouth.x + dx, mouth.y + dy), line[1])
+    assert (end.number, mouth) not in _lines_into_mouths(plan_of, [cut])
+    # A grand hall left square is caught.
+    hall = dataclasses.replace(room, w=5, h=4, doors=())
+    assert len(_uncut_corners(hall, ((hall.x, hall.y), (hall.x + 5, hall.y), (hall.x + 5, hall.y + 4),
+                                     (hall.x, hall.y + 4)))) == 4
+    # A chamber with no corner fallen in, or with two, is caught.
+    assert _cut_corners(hall, ((hall.x, hall.y), (hall.x + 5, hall.y), (hall.x + 5, hall.y + 4), (hall.x, hall.y + 4))) == []
+    assert len(_cut_corners(hall, ((hall.x + 1, hall.y), (hall.x + 5, hall.y), (hall.x + 5, hall.y + 3),
+                                   (hall.x + 4, hall.y + 4), (hall.x, hall.y + 4), (hall.x, hall.y + 1)))) == 2
+    # A mark a hair off a room's number is caught as crowding it.
+    crowded = dataclasses.replace(draw_dungeon_map(dungeon, width_mm=MAP_BOX["zine-a4"][0], height_mm=MAP_BOX["zine-a4"][1],
+                                                   rng=sub_rng(seed, "map"), label_pt=ZINE_LARGE_LABEL_PT), items=())
+    number, _, where = next(label for label in _label_boxes(crowded.svg) if label[0].isdigit())
+    beside = Furnishing("crates", (where[2] + 0.05, where[1], where[2] + 0.8, where[3]), "")
+    crowded = dataclasses.replace(crowded, items=((int(number), beside),))
+    assert _number_crowding(crowded, None) == [(int(number), "crates", round(0.05 * crowded.size[0] / crowded.view[0], 2))]
     # A number off its room, or on a mark, is caught.
     mark = Furnishing("crates", (room.x + 0.1, room.y + 0.1, room.x + 0.9, room.y + 0.9), "")
     assert _labels_clear(room, (room.x + 1.1, room.y + 1.1, room.x + 1.9, room.y + 1.9), [mark])
@@ -665,17 +864,18 @@ def test_corner_marks_go_to_corners_the_dice_choose(maps):
 
 
 def test_a_large_room_with_only_crates_is_stacked_with_them(maps):
-    """A storeroom (crates its only mark) of sixteen squares or more holds at least three piles, against its walls."""
+    """A storeroom (crates its only mark) of sixteen squares or more holds at least three piles, against its walls
+    (drawn a rectangle: a grand hall's cut corners take four of its squares, and its number and doors more)."""
     stores = 0
     for seed, dungeon, drawing in maps:
         looks = read_rooms(dungeon)
         for room, look in zip(dungeon.plan.rooms, looks):
-            if tuple(look.marks) != ("crates",) or room.shape != "rect" or room.w * room.h < 16 or look.stairs or look.boss:
+            if tuple(look.marks) != ("crates",) or look.shape != "rect" or room.w * room.h < 16 or look.stairs or look.boss:
                 continue
             piles = [item.box for number, item in drawing.items if number == room.number and item.mark == "crates"]
             assert len(piles) >= 3, (seed, room.number)
             stores += 1
-    assert stores >= 3
+    assert stores >= 1  # (the grand halls that had crates alone are cut-cornered now)
 
 
 @pytest.mark.slow

@@ -23,11 +23,13 @@ from html import escape
 
 from dungeonpress.draw import map_marks
 from dungeonpress.draw.cave import cave_outline, smooth
-from dungeonpress.draw.furnish import INWARD, FreeFloor, furnish
+from dungeonpress.draw.free_floor import INWARD, FreeFloor
+from dungeonpress.draw.furnish import furnish
 from dungeonpress.draw.geometry import clip_inside, num, rect_polygon
 from dungeonpress.draw.hatching import TILE, frame_cells, hatch_band, hatch_tile
 from dungeonpress.draw.map_reading import read_rooms
-from dungeonpress.draw.round_room import MOUTH, round_outline
+from dungeonpress.draw.number_space import give_number_room
+from dungeonpress.draw.round_room import MOUTH, chamfered_outline, collapsed_outline, round_outline
 from dungeonpress.draw.pen import UNIT, Pen, u
 from dungeonpress.model.plan import OUTSIDE
 
@@ -38,6 +40,7 @@ OPENING = (0.84, 0.36)  # an open exit's gap: along the wall (the passage's floo
 NUMBER_UNITS, NUMBER_PT = 9.5, 6.5  # a room number's size in user units, and its least printed size in points
 LABEL_PT = (NUMBER_PT, map_marks.TEXT_PT)  # the least printed sizes of the room numbers and of "30 ft" and the N
 LARGE_LABEL_PT = (11.0, 9.0)  # the same in large print
+FILLS = 0.4  # half a room number's height, in squares, past which it fills its square and marks crowd it
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,12 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
             outlines[room.number] = ("cave", control, smooth(control))
         elif shape == "round":
             outlines[room.number] = ("round", None, round_outline(room.x, room.y, room.w, room.h, doors))
+        elif shape == "hall":
+            outlines[room.number] = ("hall", None, chamfered_outline(room.x, room.y, room.w, room.h, doors))
+        elif shape == "collapsed":
+            way_in = min(room.doors, key=lambda door: door.to if door.to is not None else 99)
+            outlines[room.number] = ("collapsed", None, collapsed_outline(room.x, room.y, room.w, room.h, doors,
+                                                                          (way_in.x, way_in.y)))
         else:
             outlines[room.number] = ("rect", None, rect_polygon(room.x, room.y, room.w, room.h))
         if "alcoves" in looks[room.number - 1].marks:
@@ -106,8 +115,13 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     number_size = text_units(scale, NUMBER_UNITS, label_pt[0])
     items, doors_drawn, numbers = [], [], {}
     for room, look in zip(plan.rooms, looks):
-        space = FreeFloor(room, outlines[room.number][2], shape_rng, number_half(room.number, number_size))
-        for item in furnish(space, look):  # furnished either way, so the rng runs on as in the keyed map
+        printed = number_half(room.number, number_size)
+        space = FreeFloor(room, outlines[room.number][2], shape_rng, printed)
+        furnished = furnish(space, look)  # furnished either way, so the rng runs on as in the keyed map
+        if printed[1] > FILLS:  # figures near a square's height (large print on a small map): give them room
+            space.number, furnished = give_number_room(space.number, outlines[room.number][2], furnished,
+                                                       _thresholds(room), scale)
+        for item in furnished:
             if not players:
                 items.append((room.number, item))
         numbers[room.number] = space.number  # the middle, unless a mark stands there (a ritual space's altar)
@@ -295,10 +309,31 @@ def _grid(plan, outlines) -> str:
         kind, _, flat = outlines[room.number]
         lines = [((room.x + i, room.y), (room.x + i, room.y + room.h)) for i in range(1, room.w)]
         lines += [((room.x, room.y + j), (room.x + room.w, room.y + j)) for j in range(1, room.h)]
-        for a, b in lines:
+        for a, b in (_clear_of_mouths(line, room) for line in lines):
+            if a == b:
+                continue
             for p, q in (clip_inside(a, b, flat) if kind not in ("rect", "notched") else [(a, b)]):
                 d.append(f"M{u(p[0])} {u(p[1])}L{u(q[0])} {u(q[1])}")
     return f'<path class="grid" d="{"".join(d)}"/>'
+
+
+def _clear_of_mouths(line, room) -> tuple:
+    """The grid line (a, b) cut back to the cross line a square in where it would run into the middle of a door's
+    mouth: a passage centred on a grid line (a hallway's two-square end, the door across from it) opens onto a
+    square's width of floor, not onto a line splitting it."""
+    (ax, ay), (bx, by) = line
+    for door in room.doors:
+        if door.side in ("N", "S") and ax == bx == door.x:
+            if door.side == "N" and ay == door.y:
+                ay = min(ay + 1, by)
+            elif door.side == "S" and by == door.y:
+                by = max(by - 1, ay)
+        elif door.side in ("E", "W") and ay == by == door.y:
+            if door.side == "W" and ax == door.x:
+                ax = min(ax + 1, bx)
+            elif door.side == "E" and bx == door.x:
+                bx = max(bx - 1, ax)
+    return (ax, ay), (bx, by)
 
 
 def _room_walls(outline, pen: Pen) -> str:
@@ -402,6 +437,16 @@ def text_units(scale_mm: float, base: float, least_pt: float) -> float:
     """A font size in user units: `base`, or more if that would print under `least_pt` at `scale_mm` mm a square."""
     # rounded up, never under (with slack for the printed width, written rounded to 0.01 mm)
     return max(base, math.ceil(least_pt * 25.4 / 72 / (scale_mm / UNIT) * map_marks.PRINT_SLACK * 100) / 100)
+
+
+def _thresholds(room) -> list:
+    """The square inside each of the room's doors, as furnish keeps it."""
+    out = []
+    for door in room.doors:
+        dx, dy = INWARD[door.side]
+        cx, cy = door.x + dx * 0.5, door.y + dy * 0.5
+        out.append((cx - 0.45, cy - 0.45, cx + 0.45, cy + 0.45))
+    return out
 
 
 def _fitted(room, size: float, scale: float) -> float:

@@ -10,150 +10,11 @@ with many marks floor enough for that).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from dungeonpress.draw import small_marks
-from dungeonpress.draw.geometry import Region
+from dungeonpress.draw.free_floor import INWARD, KEEP_OFF, FreeFloor, Furnishing, overlaps
 from dungeonpress.draw.pen import u
-
-NUMBER_HALF = (0.48, 0.48)  # half the room number's box, in cells (a hair inside the middle square)
-INWARD = {"N": (0, 1), "S": (0, -1), "E": (-1, 0), "W": (1, 0)}
-
-
-@dataclass(frozen=True)
-class Furnishing:
-    """One mark drawn in a room: its legend name, its box (x0, y0, x1, y1) in cells, and its SVG."""
-
-    mark: str
-    box: tuple
-    svg: str
-
-
-class FreeFloor:
-    """The free floor of one room while marks are placed in it."""
-
-    def __init__(self, placed, floor, rng, number_half=NUMBER_HALF):
-        self.placed, self.floor, self.rng = placed, floor, rng
-        self.region = Region(floor)  # the inside test runs thousands of times per room
-        self.number_half = tuple(max(a, b) for a, b in zip(number_half, NUMBER_HALF))  # as printed, when it moves
-        x, y, w, h = placed.x, placed.y, placed.w, placed.h
-        self.centre = (x + w / 2, y + h / 2)
-        self.boxes = []  # everything reserved so far: number, thresholds, marks
-        self.drawn = []  # the boxes of the marks drawn so far (columns keep clear of them)
-        self.alone = False  # whether the mark being placed is the room's only one
-        self.nave = set()  # cells a mark in a pillared hall's nave took: the pillars beside it still stand there
-        self.free = []
-        for j in range(h):
-            for i in range(w):
-                cell = (x + i, y + j)
-                # A cell is free floor when its inner 80% is: every mark keeps 0.1 squares inside its cell.
-                mx, my = cell[0] + 0.5, cell[1] + 0.5
-                if all(self.region.contains((mx + (qx - mx) * 0.8, my + (qy - my) * 0.8)) for qx, qy in _corners(cell)):
-                    self.free.append(cell)
-        self.cells = list(self.free)  # every free cell of the floor, before anything is reserved
-        # Among equally good cells (the four corners of a room, say) the dice choose: sorted by place alone,
-        # every room put its first pair of marks in its two top corners.
-        self.lot = {cell: rng.random() for cell in self.free}
-        nx, ny = self.number_half  # the number as printed (large print's, or a small map's, may outgrow NUMBER_HALF)
-        self.number = (self.centre[0] - nx, self.centre[1] - ny, self.centre[0] + nx, self.centre[1] + ny)
-        self.block(*self.number)
-        for door in placed.doors:  # the threshold inside each door
-            dx, dy = INWARD[door.side]
-            cx, cy = door.x + dx * 0.5, door.y + dy * 0.5
-            self.block(cx - 0.45, cy - 0.45, cx + 0.45, cy + 0.45)
-
-    def block(self, x0, y0, x1, y1) -> None:
-        """Reserve the box and take every free cell that overlaps it."""
-        self.boxes.append((x0, y0, x1, y1))
-        self.free = [c for c in self.free if not overlaps(_cell_box(c), (x0, y0, x1, y1))]
-
-    def clear_middle(self) -> None:
-        """Give the room's middle back to the marks: its number moves (see place_number) for an altar that stands there."""
-        self.boxes.remove(self.number)
-        self.free = [c for c in self.cells if not any(overlaps(_cell_box(c), b) for b in self.boxes)]
-
-    def place_number(self, placing=()) -> bool:
-        """Set the number's box on the clear spot nearest the middle (on a grid of eighths of a square) and reserve it;
-        False when none is clear of the marks (those drawn and those in `placing`). `number_half` is the printed
-        number's half size. Thresholds are kept clear where the floor allows (a number is words, not a thing in
-        the way: it may stand in a doorway)."""
-        nx, ny = self.number_half
-        p, (cx, cy) = self.placed, self.centre
-        # Nearest first, then by place: the first spot that passes is the one to take. Testing every spot (four
-        # point-in-polygon tests each) and taking the least cost a map a third of its drawing time.
-        spots = sorted((round(math.hypot(x - cx, y - cy), 9), y, x)
-                       for x, y in ((p.x + i / 8, p.y + j / 8)
-                                    for i in range(int(p.w * 8) + 1) for j in range(int(p.h * 8) + 1)))
-        for keep in (self.boxes, self.drawn + [item.box for item in placing]):
-            for _, y, x in spots:
-                box = (x - nx, y - ny, x + nx, y + ny)
-                if not any(overlaps(box, b, KEEP_OFF) for b in keep) and self.holds(box):
-                    self.number = box
-                    self.block(*box)
-                    return True
-        return False
-
-    def holds(self, box) -> bool:
-        """Whether every corner of `box` lies on the room's floor."""
-        return all(self.region.contains(corner) for corner in _corners_of(box))
-
-    def take(self, cell) -> tuple:
-        self.free.remove(cell)
-        self.boxes.append((cell[0], cell[1], cell[0] + 1, cell[1] + 1))
-        return cell
-
-    def spot(self, size: float):
-        """The top-left of a free `size` square off the cell grid (when no whole cell is left), nearest a corner."""
-        p, best = self.placed, None
-        steps_x, steps_y = int((p.w - size) / 0.25), int((p.h - size) / 0.25)
-        for i in range(steps_x + 1):
-            for j in range(steps_y + 1):
-                x, y = p.x + i * 0.25, p.y + j * 0.25
-                box = (x, y, x + size, y + size)
-                if any(overlaps(box, b, KEEP_OFF) for b in self.boxes) or not self.holds(box):
-                    continue
-                rank = (self._far((x + size / 2 - 0.5, y + size / 2 - 0.5)), i, j)
-                if best is None or rank < best[0]:
-                    best = (rank, (x, y))
-        if best is None:
-            return None
-        x, y = best[1]
-        self.block(x, y, x + size, y + size)
-        return x, y
-
-    def walls(self, cell) -> list:
-        """The sides of the room that `cell` touches."""
-        x, y, w, h = self.placed.x, self.placed.y, self.placed.w, self.placed.h
-        return [side for side, hit in (("N", cell[1] == y), ("S", cell[1] == y + h - 1),
-                                       ("W", cell[0] == x), ("E", cell[0] == x + w - 1)) if hit]
-
-    def by_corner(self) -> list:
-        """Free cells, those in corners and against walls first."""
-        return sorted(self.free, key=lambda c: (-len(self.walls(c)), round(self._far(c), 9), self.lot[c]))
-
-    def _far(self, cell) -> float:
-        return -math.hypot(cell[0] + 0.5 - self.centre[0], cell[1] + 0.5 - self.centre[1])
-
-
-KEEP_OFF = 0.05  # how far, in squares, a mark placed off the cell grid keeps from what is there already
-
-
-def overlaps(a, b, gap: float = 0.0) -> bool:
-    """Whether boxes `a` and `b` (x0, y0, x1, y1, in cells) overlap or come closer than `gap`."""
-    return b[0] < a[2] + gap and a[0] < b[2] + gap and b[1] < a[3] + gap and a[1] < b[3] + gap
-
-
-def _cell_box(cell) -> tuple:
-    return cell[0], cell[1], cell[0] + 1, cell[1] + 1
-
-
-def _corners_of(box):
-    x0, y0, x1, y1 = box
-    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
-
-
-def _corners(cell):
-    return _corners_of(_cell_box(cell))
+from dungeonpress.draw.room_middle import NAVE, RINGS, columns, in_nave, ritual
 
 
 def furnish(room: FreeFloor, look) -> list:
@@ -172,7 +33,7 @@ def furnish(room: FreeFloor, look) -> list:
         room.clear_middle()
         for radius in RINGS:  # the widest ring that leaves the number a spot beside it
             kept = (list(room.boxes), list(room.free))
-            ring = _ritual(room, radius)
+            ring = ritual(room, radius)
             if ring and (room.place_number(ring) or not radius):
                 break
             room.boxes, room.free = kept
@@ -209,52 +70,9 @@ def furnish(room: FreeFloor, look) -> list:
     # In a pillared hall the other things stand in the nave between its two rows of pillars, so both rows stand.
     hall = "columns" in marks
     for mark in marks:
-        if not (hall and mark in NAVE and _in_nave(room, mark, items)):
+        if not (hall and mark in NAVE and in_nave(room, mark, items)):
             _place(room, mark, items)
     return items
-
-
-NAVE = {"water": 1, "crates": 2, "furniture": 1, "statues": 2, "broken_statues": 2, "rubble": 2}  # how many of each
-NAVE_POOL = (1.6, 0.7)  # a pool in the nave: along it, across it (in cells), clear of the pillars either side
-
-
-def _in_nave(room: FreeFloor, mark: str, items: list) -> bool:
-    """Put `mark` on the nave's middle line, its ends first, clear of the number, the doors and what stands there.
-
-    The nave is the floor between a pillared hall's two rows (one square in from each long wall), two squares wide or
-    more: a pool lies along it, the others take a square's width each. False when the hall has no such nave or no
-    spot in it is clear (the mark then goes where it would in any room)."""
-    p = room.placed
-    long_x = p.w >= p.h
-    length, span = (p.w, p.h) if long_x else (p.h, p.w)
-    if span < 4 or room.floor != _rectangle(p):
-        return False
-    start, mid = (p.x, p.y + span / 2) if long_x else (p.y, p.x + span / 2)
-    middle = start + length / 2
-    halves = [start + k + 0.5 for k in range(length)]  # a square's middle along the nave
-    tries = [(NAVE_POOL, [start + a for a in range(1, length)]), ((0.8, NAVE_POOL[1]), halves)] if mark == "water" \
-        else [((0.8, 0.8), halves)]
-    placed = []
-    for (long, wide), spots in tries:
-        for at in sorted(spots, key=lambda a: (-abs(a - middle), a)):
-            lo = (at - long / 2, mid - wide / 2, at + long / 2, mid + wide / 2)
-            box = lo if long_x else (lo[1], lo[0], lo[3], lo[2])
-            if any(overlaps(box, b, KEEP_OFF) for b in room.boxes):
-                continue
-            before = set(room.free)
-            room.block(*box)
-            room.nave |= before - set(room.free)
-            if mark == "water":  # the pool's bank fills the box: _pool keeps 0.12 inside the block it is given
-                placed.append(_pool(room, box[0] - 0.12, box[1] - 0.12, box[2] - box[0] + 0.24, box[3] - box[1] + 0.24))
-            else:
-                placed.append(Furnishing(mark, *small_marks.draw_small(mark, box[0], box[1], 0.8, room.rng)))
-            if len(placed) == NAVE[mark]:
-                break
-        if placed:
-            break
-    items.extend(placed)
-    room.drawn.extend(item.box for item in placed)
-    return bool(placed)
 
 
 def _lair(room: FreeFloor, items: list) -> None:
@@ -292,72 +110,6 @@ def _squeezed(room: FreeFloor, mark: str) -> list:
         if at is not None:
             return [Furnishing(mark, *small_marks.draw_small(mark, at[0], at[1], size, room.rng))]
     return []
-
-
-def _columns(room: FreeFloor) -> list:
-    p = room.placed
-    long_x = p.w >= p.h
-    length, span = (p.w, p.h) if long_x else (p.h, p.w)
-    if span < 2 or length < 2:
-        return []
-    points = []
-    for a in range(1, length):  # a pillar at every crossing along the row: a colonnade
-        for b in sorted({1, span - 1}):  # a narrow room (span 2): one row down its middle
-            points.append((p.x + a, p.y + b) if long_x else (p.x + b, p.y + a))
-    def clear(px, py):  # the four cells round a crossing are free floor: not number, stairs or threshold
-        around = [(px - 1, py - 1), (px, py - 1), (px - 1, py), (px, py)]
-        r = small_marks.PILLAR[1] + 0.04  # a pillar's base and a hair: it never touches a mark drawn before it
-        return sum(1 for c in around if c in room.free or c in room.nave) >= 2 and not any(  # nor the room's number
-            overlaps((px - r, py - r, px + r, py + r), b) for b in room.drawn + [room.number])
-
-    def column(px, py):
-        r = small_marks.PILLAR[1]
-        return Furnishing("columns", (px - r, py - r, px + r, py + r), small_marks.pillar(px, py))
-
-    # Columns come in symmetric sets: one stands only if its mirror images could stand too.
-    items = [column(px, py) for px, py in points
-             if all(clear(qx, qy) for qx, qy in ((px, py), (2 * p.x + p.w - px, py), (px, 2 * p.y + p.h - py),
-                                                 (2 * p.x + p.w - px, 2 * p.y + p.h - py)))]
-    if items and room.floor == _rectangle(p):  # whole rows in a straight-walled hall: each row ends in the walls
-        items += _pilasters(room, items, long_x)
-    if not items:  # the other marks broke every symmetric set: the row with most crossings still clear
-        rows = {}
-        for px, py in points:
-            if clear(px, py):
-                rows.setdefault(py if long_x else px, []).append(column(px, py))
-        items = max(rows.values(), key=len, default=[])
-    for item in items:
-        x0, y0, x1, y1 = item.box
-        room.block(x0, y0, x1, y1)
-    return items
-
-
-def _rectangle(p) -> tuple:
-    return ((p.x, p.y), (p.x + p.w, p.y), (p.x + p.w, p.y + p.h), (p.x, p.y + p.h))
-
-
-PILASTER_CLEAR = 0.85  # a pilaster's middle keeps this far along the wall from a door's middle (off its mouth)
-
-
-def _pilasters(room: FreeFloor, pillars, long_x: bool) -> list:
-    """Half-pillars set in the two end walls where each row of pillars meets them, when no door or mark is in the way."""
-    p = room.placed
-    r = small_marks.PILASTER
-    rows = sorted({(item.box[1] + item.box[3]) / 2 if long_x else (item.box[0] + item.box[2]) / 2 for item in pillars})
-    ends = (("W", p.x), ("E", p.x + p.w)) if long_x else (("N", p.y), ("S", p.y + p.h))
-    out = []
-    for side, at in ends:
-        for row in rows:
-            x, y = (at, row) if long_x else (row, at)
-            if any(door.side == side and abs((door.y if long_x else door.x) - row) < PILASTER_CLEAR for door in p.doors):
-                continue
-            dx, dy = INWARD[side]
-            box = (min(x, x + dx * r), y - r, max(x, x + dx * r), y + r) if long_x else \
-                (x - r, min(y, y + dy * r), x + r, max(y, y + dy * r))
-            if any(overlaps(box, b) for b in room.drawn):
-                continue
-            out.append(Furnishing("columns", box, small_marks.pilaster(x, y, side)))
-    return out if len(out) == 2 * len(rows) else []  # every row ends in both walls, or none does: no stray bump
 
 
 def _statues(room: FreeFloor) -> list:
@@ -398,24 +150,9 @@ def _water(room: FreeFloor) -> list:
             if all(c in room.free for c in block):
                 for c in block:
                     room.take(c)
-                return [_pool(room, cell[0], cell[1], w, h)]
+                return [Furnishing("water", *small_marks.pool(cell[0], cell[1], w, h, room.rng))]
     at = room.spot(0.9)  # no whole square free: a smaller pool between the other marks
-    return [_pool(room, at[0] - 0.05, at[1] - 0.05, 1, 1)] if at else []
-
-
-def _pool(room: FreeFloor, x, y, w, h) -> Furnishing:
-    """An irregular pool in the block, its bank a smooth curve, with two ripples."""
-    cx, cy, rx, ry = x + w / 2, y + h / 2, w / 2 - 0.12, h / 2 - 0.12
-    pts = []
-    for k in range(10):
-        a = 2 * math.pi * k / 10
-        f = 0.78 + 0.22 * room.rng.random()
-        pts.append((cx + math.cos(a) * rx * f, cy + math.sin(a) * ry * f))
-    d = small_marks.smooth_ring(pts)  # a bank that curves, not a polygon
-    ripple = "".join(f"M{u(cx - rx * 0.45)} {u(cy + dy)}Q{u(cx)} {u(cy + dy - 0.12)} {u(cx + rx * 0.45)} {u(cy + dy)}"
-                     for dy in (-ry * 0.25, ry * 0.3))
-    return Furnishing("water", (cx - rx, cy - ry, cx + rx, cy + ry),
-                      f'<path class="water" d="{d}"/><path class="ripple" d="{ripple}"/>')
+    return [Furnishing("water", *small_marks.pool(at[0] - 0.05, at[1] - 0.05, 1, 1, room.rng))] if at else []
 
 
 def _altar(room: FreeFloor, far_only: bool = False) -> list:
@@ -444,23 +181,6 @@ def _altar(room: FreeFloor, far_only: bool = False) -> list:
     for cell in cells:
         room.take(cell)
     return [Furnishing("altar", *small_marks.altar_slab(cells, far))]
-
-
-RINGS = (1.0, 0.85, 0.7, 0.0)  # a ritual ring's radii round its altar, in cells, tried widest first (0: the slab alone)
-RING_CANDLES = 5
-
-
-def _ritual(room: FreeFloor, radius: float) -> list:
-    """A ritual space: a stone altar in the middle of the room, a ring of `radius` cut in the floor round it with
-    candles on it, and floor all round (nothing else stands inside the ring); [] when the ring does not fit there.
-    The slab's long side faces the way in."""
-    way_in = min(room.placed.doors, key=lambda door: door.to if door.to is not None else 99, default=None)
-    across = way_in is None or way_in.side in ("N", "S")
-    box, svg = small_marks.ritual(*room.centre, radius, across, RING_CANDLES)
-    if radius and not (room.holds(box) and not any(overlaps(box, b) for b in room.boxes)):
-        return []
-    room.block(*box)
-    return [Furnishing("ritual", box, svg)]
 
 
 CRATE_FLOOR = 5  # a room's only mark, crates stack a pile for every this many free squares (two piles at least)
@@ -655,6 +375,6 @@ def _nothing(room: FreeFloor) -> list:
     return []
 
 
-PLACERS = {"columns": _columns, "statues": _statues, "broken_statues": _broken_statues, "water": _water, "altar": _altar, "ritual": lambda room: _ritual(room, 0.0), "crates": _crates,
+PLACERS = {"columns": columns, "statues": _statues, "broken_statues": _broken_statues, "water": _water, "altar": _altar, "ritual": lambda room: ritual(room, 0.0), "crates": _crates,
            "forge": _forge, "library": _library, "vault": _vault, "furniture": _furniture, "rubble": _rubble,
            "cracks": _cracks, "alcoves": _nothing}

@@ -23,6 +23,8 @@ WORDS = {"rubble": "rubble", "cracks": "cracked walls", "columns": "columns", "a
          "barred": "a barred door", "locked": "a locked door"}
 DOOR_MARKS = ("barred", "locked")  # marks drawn on a door, not on the floor
 ROUND_TYPES = (11,)  # room types drawn with a round wall: the shrine
+HALL_TYPES = (4,)  # room types drawn with their corners cut across: the grand hall
+COLLAPSED_TYPES = (2,)  # room types drawn with one corner fallen in: the small chamber with debris
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,8 @@ class RoomLook:
     entrance: bool
     words: str  # "a grand hall", "a room"
     locked: tuple = ()  # indices into the placed room's doors
-    shape: str = "rect"  # how its wall is drawn: "rect", "cave" (rough) or "round" (a shrine)
+    shape: str = "rect"  # how its wall is drawn: "rect", "cave" (rough), "round" (a shrine), "hall" (corners
+    # cut) or "collapsed" (a corner fallen in)
 
 
 def read_rooms(dungeon, rng: random.Random | None = None) -> tuple:
@@ -62,7 +65,12 @@ def read_rooms(dungeon, rng: random.Random | None = None) -> tuple:
 
 
 def _shape(room, placed) -> str:
-    """The wall a room's type calls for: a cave's rough one, a shrine's round one, else the rectangle."""
+    """The wall a room's type calls for: a cave's rough one, a shrine's round one, a grand hall's with its corners cut,
+    a small chamber's with debris with a corner fallen in, else the rectangle."""
     if placed.shape == "cave":
         return "cave"
-    return "round" if room.type.value in ROUND_TYPES and not room.special else "rect"
+    if room.special:
+        return "rect"
+    kind = room.type.value
+    return "round" if kind in ROUND_TYPES else "hall" if kind in HALL_TYPES else \
+        "collapsed" if kind in COLLAPSED_TYPES else "rect"

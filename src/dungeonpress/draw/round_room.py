@@ -1,9 +1,12 @@
-"""A shrine's round wall: a room rectangle and its door points → a closed outline, rounded at every corner a door leaves free.
+"""A shrine's round wall, a grand hall's cut corners, a small chamber's fallen-in corner: a room rectangle and its
+door points → a closed outline.
 
-Each corner is rounded with a radius of up to half the room's shorter side (a square room comes out
-nearly circular), but never into a door's mouth: the wall stays straight and on the rectangle across
-every door's gap (a passage is a square wide), so passages meet it square and the VTT export can
-open the wall there. The outline lies inside the rectangle and is convex.
+A shrine's corners are rounded with a radius of up to half the room's shorter side (a square room
+comes out nearly circular); a grand hall's are cut straight across, a square along each wall (an
+octagonal hall); a small chamber with debris has the one corner farthest from its way in cut so (fallen
+in). None reaches into a door's mouth: the wall stays straight and on the rectangle
+across every door's gap (a passage is a square wide), so passages meet it square and the VTT export
+can open the wall there. The outline lies inside the rectangle and is convex.
 """
 
 from __future__ import annotations
@@ -12,13 +15,43 @@ import math
 
 ARC_STEPS = 6  # straight pieces per rounded corner
 MOUTH = 0.5    # half a door's gap along the wall, in cells (the passage is a square wide)
+CUT = 1.0      # how far along each wall a grand hall's corner is cut: a square, so it reads at A7
 
 
-def round_outline(x: float, y: float, w: float, h: float, doors) -> tuple:
-    """Outline points, clockwise on the page from the top-left corner's arc; `doors` are (x, y) points on the edge."""
-    walls = (  # (start corner, direction, length, arc centre offset sign, arc start angle) clockwise on the page
-        ((x, y), (1, 0), w), ((x + w, y), (0, 1), h), ((x + w, y + h), (-1, 0), w), ((x, y + h), (0, -1), h))
-    radius = [_radius(k, walls, doors, min(w, h) / 2) for k in range(4)]
+def chamfered_outline(x: float, y: float, w: float, h: float, doors) -> tuple:
+    """A grand hall's outline: each corner cut straight across, CUT along both walls (less where a door's gap is
+    nearer the corner, none where it starts at the corner); clockwise on the page from the top-left cut."""
+    return round_outline(x, y, w, h, doors, largest=min(CUT, min(w, h) / 2), steps=1)
+
+
+def collapsed_outline(x: float, y: float, w: float, h: float, doors, way_in) -> tuple:
+    """A small chamber with debris: the corner farthest from its way in (the point `way_in`) fallen in, cut straight
+    across CUT along both walls; the next farthest where a door's gap comes nearer that one, or none."""
+    corners = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+    walls = _walls(x, y, w, h)
+    largest = min(CUT, min(w, h) / 2)
+    for k in sorted(range(4), key=lambda k: (-round(math.dist(corners[k], way_in), 9), k)):
+        if _radius(k, walls, doors, largest) >= largest - 1e-9:
+            return round_outline(x, y, w, h, doors, largest=tuple(largest if j == k else 0.0 for j in range(4)),
+                                 steps=1)
+    return tuple(corners)
+
+
+def _walls(x, y, w, h) -> tuple:
+    """(start corner, direction, length) of the four walls, clockwise on the page from the top-left corner."""
+    return ((x, y), (1, 0), w), ((x + w, y), (0, 1), h), ((x + w, y + h), (-1, 0), w), ((x, y + h), (0, -1), h)
+
+
+def round_outline(x: float, y: float, w: float, h: float, doors, largest: float | tuple | None = None,
+                  steps: int = ARC_STEPS) -> tuple:
+    """Outline points, clockwise on the page from the top-left corner's arc; `doors` are (x, y) points on the edge.
+
+    `largest` is the corners' greatest radius (half the shorter side unless given; a tuple gives each corner's,
+    clockwise from the top-left); `steps` the straight pieces of each corner (1: a straight cut across it)."""
+    walls = _walls(x, y, w, h)
+    largest = min(w, h) / 2 if largest is None else largest
+    each = largest if isinstance(largest, tuple) else (largest,) * 4
+    radius = [_radius(k, walls, doors, each[k]) for k in range(4)]
     out = []
     for k, ((sx, sy), (dx, dy), length) in enumerate(walls):
         r = radius[k]
@@ -26,8 +59,8 @@ def round_outline(x: float, y: float, w: float, h: float, doors) -> tuple:
         px, py = walls[k - 1][1]
         cx, cy = sx + (dx - px) * r, sy + (dy - py) * r  # the arc's centre, r in from both walls
         start = math.atan2(-dy, -dx) if r else 0.0  # from the centre, the arc starts across the previous wall
-        for step in range(ARC_STEPS + 1 if r else 1):
-            a = start + step * (math.pi / 2) / ARC_STEPS
+        for step in range(steps + 1 if r else 1):
+            a = start + step * (math.pi / 2) / steps
             out.append((cx + math.cos(a) * r, cy + math.sin(a) * r) if r else (sx, sy))
         # The straight stretch, with each door's gap marked by its ends and middle (walls open there).
         offsets = []

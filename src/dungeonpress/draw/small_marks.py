@@ -273,6 +273,21 @@ def rubble(cx: float, cy: float, size: float, rng, stones: int = 5) -> str:
     return f'<path class="rubble" d="{"".join(out)}"/>'
 
 
+def pool(x: float, y: float, w: float, h: float, rng: random.Random) -> tuple:
+    """(box, SVG) of an irregular pool in the block at (x, y), `w` × `h` cells: its bank a smooth curve, two ripples."""
+    cx, cy, rx, ry = x + w / 2, y + h / 2, w / 2 - 0.12, h / 2 - 0.12
+    pts = []
+    for k in range(10):
+        a = 2 * math.pi * k / 10
+        f = 0.78 + 0.22 * rng.random()
+        pts.append((cx + math.cos(a) * rx * f, cy + math.sin(a) * ry * f))
+    d = smooth_ring(pts)  # a bank that curves, not a polygon
+    ripple = "".join(f"M{u(cx - rx * 0.45)} {u(cy + dy)}Q{u(cx)} {u(cy + dy - 0.12)} {u(cx + rx * 0.45)} {u(cy + dy)}"
+                     for dy in (-ry * 0.25, ry * 0.3))
+    return ((cx - rx, cy - ry, cx + rx, cy + ry),
+            f'<path class="water" d="{d}"/><path class="ripple" d="{ripple}"/>')
+
+
 def smooth_ring(points) -> str:
     """Path data for a closed curve through the midpoints of `points`, each point pulling it (a pool's bank)."""
     n = len(points)

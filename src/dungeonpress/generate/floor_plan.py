@@ -354,7 +354,9 @@ def _join(a, side, b, rect, door_at, numbers, col_x, row_y, plan, rng) -> Corrid
                 break
     if 0 < abs(pa[axis] - pb[axis]) < 1:  # a jog of half a square: the other door a square further off, if it may
         pa, pb = _wider_jog(pa, pb, ra, rb, side, axis)
-    if 0 < abs(pa[axis] - pb[axis]) < 1:  # else the hallway's door in its cell: flush with a wall, but no kink
+    if shared and 0 < abs(pa[axis] - pb[axis]) < 1:  # else the other door half a square off its wall's middle
+        pa, pb = _meet_centred_end(pa, pb, ra, rb, side, axis, plan, a, b)
+    if 0 < abs(pa[axis] - pb[axis]) < 1:  # else (a shrine's curved wall) the hallway's door in its cell: flush, no kink
         pa, pb = _door_point(ra, side, ca, centred=False), _door_point(rb, OPPOSITE[side], cb, centred=False)
     door_at[(a, side)], door_at[(b, OPPOSITE[side])] = pa, pb
     if pa[axis] == pb[axis]:  # straight across
@@ -380,6 +382,21 @@ def _wider_jog(pa, pb, ra, rb, side, axis) -> tuple:
         cell = p[axis] - r[axis] - 0.5 + (1 if p[axis] > q[axis] else -1)
         if cell in _cells(r, wall):
             moved = _door_point(r, wall, cell)
+            return (pa, moved) if p is pb else (moved, pb)
+    return pa, pb
+
+
+def _meet_centred_end(pa, pb, ra, rb, side, axis, plan, a, b) -> tuple:
+    """(pa, pb) with the door across from a hallway's centred end moved onto the grid line half a square from where
+    it stood, so the passage runs straight from the end's middle: the door keeps half a square of wall to its nearer
+    corner (on a wall three long its middle cell is the only one a square clear of both). A shrine's wall curves
+    there, so its door stays put."""
+    for p, q, r, wall, index in ((pb, pa, rb, OPPOSITE[side], b), (pa, pb, ra, side, a)):
+        length = r[2] if wall in ("N", "S") else r[3]
+        if length == 2 or plan.specs[index].shape == "round":
+            continue
+        if r[axis] + 0.5 <= q[axis] - 0.5 and q[axis] + 0.5 <= r[axis] + length - 0.5:
+            moved = _door_point(r, wall, q[axis] - r[axis] - 0.5)
             return (pa, moved) if p is pb else (moved, pb)
     return pa, pb
 

@@ -10,11 +10,11 @@ MAKERS = {
 }
 
 # The families a theme's pages are set in, the text face first. Only the dyslexia-friendly stylesheet
-# (templates/css/themes/dyslexia-friendly.css) changes the letters: Atkinson Hyperlegible for all text, while
-# Vollkorn still draws the few signs Atkinson lacks (arrows, dice faces) and the map's scale, and Cinzel its
-# room numbers and north mark. Every other theme keeps the standard pair.
+# (templates/css/themes/dyslexia-friendly.css) changes the letters: Atkinson Hyperlegible for all text, the
+# drawings' words too (the map's room numbers, scale and N, as "Theme Marks"), while Vollkorn still draws the few
+# signs Atkinson lacks (arrows, dice faces); nothing is set in Cinzel. Every other theme keeps the standard pair.
 STANDARD = ("Vollkorn", "Cinzel")
-THEME_FAMILIES = {"dyslexia-friendly": ("Atkinson Hyperlegible", "Vollkorn", "Cinzel")}
+THEME_FAMILIES = {"dyslexia-friendly": ("Atkinson Hyperlegible", "Vollkorn")}
 
 
 def theme_families(theme: str) -> tuple:
