@@ -545,3 +545,11 @@ def test_a_long_seed_keeps_the_dyslexia_friendly_letter_zines_back_page_whole(tm
     assert len(reading.pages) == 8
     back = reading.pages[7].extract_text()
     assert f"dungeonpress dungeon --seed {seed}" in back and "Roll it again" not in back
+
+
+def test_a_batch_item_names_only_the_options_given():
+    # a batch's labels (progress lines, manifest) read '--map-style clean --show-rolls --vtt' when neither switch was on
+    opts = parse(product.DungeonOptions, {"batch": 2, "format": "json", "rooms": 7})
+    assert product.batch_items(opts, 40) == [({"format": "json", "rooms": 7}, 40), ({"format": "json", "rooms": 7}, 41)]
+    opts = parse(product.DungeonOptions, {"batch": 1, "show_rolls": True, "map_style": "sketch"})
+    assert product.batch_items(opts, 5) == [({"show_rolls": True, "map_style": "sketch"}, 5)]

@@ -384,8 +384,10 @@ def batch_items(opts: DungeonOptions, seed: int) -> list | None:
     """`--batch N`: N single dungeons with seeds seed, seed+1, ...; each exactly what `--seed S` alone makes."""
     if opts.batch is None:
         return None
+    # Only what differs from the defaults: a switch left off or a value left at its default is not an option given,
+    # and the batch's labels (progress, manifest) named them ('--show-rolls --vtt' on a batch that asked for neither).
     one = {f.name: getattr(opts, f.name) for f in dataclasses.fields(opts)
-           if f.name != "batch" and getattr(opts, f.name) is not None}
+           if f.name != "batch" and getattr(opts, f.name) not in (None, False, f.default)}
     return [(one, seed + n) for n in range(opts.batch)]
 
 
