@@ -99,3 +99,27 @@ def test_no_rulebook_page_is_near_empty_in_the_large_themes(theme, tmp_path):
     # alone overleaf (p54 18%: the list it illustrates goes over with it, book.css)
     outputs, _ = SHARED.result(f"{theme}/rulebook/0")
     assert near_empty(outputs["dungeoneer-rulebook.pdf"], tmp_path) == []
+
+
+def chapter_pages(data: bytes, title: str) -> range:
+    """The page numbers of the chapter `title` (its top-level bookmark) up to the next chapter's first page."""
+    import io
+    import pypdf
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    starts = [(item.title, reader.get_destination_page_number(item) + 1) for item in reader.outline
+              if not isinstance(item, list)]
+    index = [name for name, _ in starts].index(title)
+    return range(starts[index][1], starts[index + 1][1])
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/rulebook/0")
+def test_the_large_print_bestiary_fills_its_pages(tmp_path):
+    # was one creature to a page, its labels each on a line of its own: 36 pages, ten of them about half white
+    # (p92, p98, p101, p103, p105, p109, p112, p114, p120 at 47-54%); the labels now stand beside their values and a
+    # long creature's closing description may turn the page, so the pages run on (22 pages, the fullest kept)
+    outputs, _ = SHARED.result("large-print/rulebook/0")
+    data = outputs["dungeoneer-rulebook.pdf"]
+    fills = dict(page_fills(data, tmp_path))
+    bestiary = chapter_pages(data, "Creatures & Foes")
+    assert [f"p{n} {100 * fills[n]:.0f}%" for n in bestiary[1:-1] if fills.get(n, 0) < 0.6] == []
