@@ -123,3 +123,16 @@ def test_the_large_print_bestiary_fills_its_pages(tmp_path):
     fills = dict(page_fills(data, tmp_path))
     bestiary = chapter_pages(data, "Creatures & Foes")
     assert [f"p{n} {100 * fills[n]:.0f}%" for n in bestiary[1:-1] if fills.get(n, 0) < 0.6] == []
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/tables/0")
+def test_the_large_print_tables_booklets_appendices_run_on(tmp_path):
+    # were: Appendix B's last three rows alone on p129 (42% full) and Appendix C, seven short rows kept whole, overleaf
+    # on a page half white: in large print a table that more of its section follows turns the page with three rows at
+    # least on each side, as a table of sentences does
+    outputs, _ = SHARED.result("large-print/tables/0")
+    data = outputs["tables.pdf"]
+    fills = dict(page_fills(data, tmp_path))
+    appendices = chapter_pages(data, "Solo turn procedure")
+    assert [f"p{n} {100 * fills[n]:.0f}%" for n in appendices[:-1] if fills.get(n, 0) < 0.45] == []
