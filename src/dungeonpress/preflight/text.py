@@ -37,7 +37,8 @@ def trim_of(doc: Document) -> str:
     if "zine" in name:
         return "A7"
     page = doc.pages[0]
-    paper = paper_name(page.width, page.height) or "A4"
+    left, top, right, bottom = page.trim  # a print shop's page is read at its trimmed size, not with its bleed
+    paper = paper_name(right - left, bottom - top) or "A4"
     if imposed(doc):
         return "A5"
     return paper
