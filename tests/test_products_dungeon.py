@@ -18,7 +18,7 @@ from dungeonpress.products import dungeon as product
 from dungeonpress.products.options import parse
 from dungeonpress.views import data as data_views
 from dungeonpress.views import dungeon as dungeon_views
-from tests.conftest import run_cli, slow_fixture, standard_build
+from tests.conftest import SHARED, run_cli, slow_fixture, standard_build
 
 MM = 72 / 25.4
 SEED = 1234
@@ -553,3 +553,17 @@ def test_a_batch_item_names_only_the_options_given():
     assert product.batch_items(opts, 40) == [({"format": "json", "rooms": 7}, 40), ({"format": "json", "rooms": 7}, 41)]
     opts = parse(product.DungeonOptions, {"batch": 1, "show_rolls": True, "map_style": "sketch"})
     assert product.batch_items(opts, 5) == [({"show_rolls": True, "map_style": "sketch"}, 5)]
+
+
+@pytest.mark.slow
+@pytest.mark.builds("dyslexia-friendly/dungeon/3")
+def test_a_packs_rules_ending_in_notes_are_followed_by_its_record_not_a_notes_page():
+    # dyslexia-friendly: How to Play ran onto p4 and ended in ruled notes, and the page that puts the first delve's map
+    # on a left-hand page was another page of them (p5, 'Delve Notes'); it is the pack's record of its delves now
+    pack, _ = SHARED.result("dyslexia-friendly/dungeon/3")
+    texts = [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(pack["pack-66.pdf"])).pages]
+    record = [i for i, text in enumerate(texts) if "Delves Played" in text]
+    assert len(record) == 1 and "Notes" in texts[record[0] - 1] and "Delve Notes" not in texts[record[0]]
+    titles = re.findall(r"^\d (.+)$", texts[1], flags=re.M)  # the index: each delve's roll and name
+    flat = " ".join(texts[record[0]].split())
+    assert len(titles) == 6 and all(" ".join(t.split()[:2]) in flat for t in titles), titles

@@ -11,7 +11,7 @@ from dungeonpress.draw.dungeon_map import LABEL_PT, LARGE_LABEL_PT
 from dungeonpress.generate.dungeon import NEEDED, generate_dungeon
 from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
-from dungeonpress.views.notes import notes_page, notes_view
+from dungeonpress.views.notes import notes_page, notes_view, record_page
 from dungeonpress.views.tracker import tracker_view
 from dungeonpress.views import dungeon as views
 from dungeonpress.views.delve_rules import keep_ranges_whole, rule_sections, rule_table_view
@@ -33,6 +33,7 @@ MAX_ZINE_ROOMS = 8
 MIN_ROOMS, MAX_ROOMS = 3, 30
 PACK_COUNT = 6
 MAX_PACK = 36  # a d66 picks from at most 36 delves
+MAX_RECORD_ROWS = 8  # a pack's record of its delves holds a row for each on one page up to this many delves
 MAX_BATCH = 1000  # separate dungeons from one --batch run
 MAX_ZINE_NOTES = 2  # a one-page key leaves two zine pages to fill
 MAX_BOOKLET_NOTES = 3  # the most a booklet needs to reach a multiple of four pages
@@ -258,14 +259,20 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         title = f"A Pack of Delves, seed {pack_seed}"
     note_lines = LARGE_PRINT_NOTE_LINES if ctx.theme == "large-print" else BOOKLET_NOTE_LINES
 
+    def filler_page(anchor: str) -> dict:
+        # The page that puts a delve's map on a left-hand page. Before a pack's first delve it follows How to Play,
+        # whose last page already ends in ruled notes: there it is the pack's record of its delves, not more lines.
+        if index is not None and anchor == shown[0]["anchor"] and len(shown) <= MAX_RECORD_ROWS:
+            return record_page(f"{anchor}-before", shown, cls="bpage notes record", tag="h2")
+        return notes_page(f"{anchor}-before", heading="Delve Notes", lines=note_lines, cls="bpage notes", tag="h2")
+
     def booklet_html(fillers=(), turns=(), rules_notes=0):
         return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
                                   rules=rules, turns=list(turns), aids_with_oracle=ctx.theme == "large-print",
                                   rules_notes=list(range(rules_notes)),
                                   notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=note_lines,
                                                          cls="bpage notes", tag="h2"),
-                                  fillers={anchor: [notes_page(f"{anchor}-before", heading="Delve Notes", lines=note_lines,
-                                                               cls="bpage notes", tag="h2")] for anchor in fillers},
+                                  fillers={anchor: [filler_page(anchor)] for anchor in fillers},
                                   tracker=tracker_view(), body_class=f"dbook dbook-{page}", doc_title=title)
     html = booklet_html()
     if fmt == "html":
