@@ -567,3 +567,16 @@ def test_a_packs_rules_ending_in_notes_are_followed_by_its_record_not_a_notes_pa
     titles = re.findall(r"^\d (.+)$", texts[1], flags=re.M)  # the index: each delve's roll and name
     flat = " ".join(texts[record[0]].split())
     assert len(titles) == 6 and all(" ".join(t.split()[:2]) in flat for t in titles), titles
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/dungeon/2")
+def test_a_padded_booklets_first_spare_page_is_its_room_log():
+    # large print's booklet of seed 1234 ran to 13 pages and was padded with three Delve Notes pages after How to
+    # Play's own ruled notes; the first of them is the delve's room log now, a row for each room
+    booklet, _ = SHARED.result("large-print/dungeon/2")
+    texts = [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(booklet["dungeon-1234-a5.pdf"])).pages]
+    log = [i for i, text in enumerate(texts) if "Room Log" in text]
+    assert len(log) == 1 and "Notes" in texts[log[0] - 1]
+    assert re.findall(r"^(\d+)$", texts[log[0]], flags=re.M)[:9] == [str(n) for n in range(1, 9)] + [str(log[0] + 1)]  # and the folio
+    assert sum("Delve Notes" in text for text in texts) == 2

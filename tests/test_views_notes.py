@@ -15,7 +15,7 @@ def test_notes_view_numbers_its_pages_from_one_with_the_spare_prefix():
 def test_notes_view_defaults_and_one_item_per_ruled_line():
     page = notes_view(1)[0]
     assert page == {"id": "notes-1", "cls": "notes", "tag": "h1", "heading": "Notes", "lines": list(range(21)),
-                    "record": []}
+                    "record": [], "rooms": []}
 
 
 def test_notes_view_passes_its_options_to_every_page():

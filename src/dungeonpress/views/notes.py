@@ -12,7 +12,8 @@ def notes_view(count: int, *, heading: str = "Notes", lines: int = 21, cls: str 
 
 def notes_page(page_id: str, *, heading: str = "Notes", lines: int = 21, cls: str = "notes", tag: str = "h1") -> dict:
     """One notes page for the notes macro: its id, class, heading and one item per ruled line."""
-    return {"id": page_id, "cls": cls, "tag": tag, "heading": heading, "lines": list(range(lines)), "record": []}
+    return {"id": page_id, "cls": cls, "tag": tag, "heading": heading, "lines": list(range(lines)), "record": [],
+            "rooms": []}
 
 
 def record_page(page_id: str, delves: list, *, heading: str = "Delves Played", cls: str = "notes record",
@@ -21,3 +22,10 @@ def record_page(page_id: str, delves: list, *, heading: str = "Delves Played", c
     {"pick": its die face, "title": its name}), for what the delver took out of it and how it ended."""
     return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {
         "record": [{"pick": delve["pick"], "title": delve["title"]} for delve in delves]}
+
+
+def room_log_page(page_id: str, rooms: list, *, heading: str = "Room Log", cls: str = "notes room-log",
+                  tag: str = "h1") -> dict:
+    """A delve's log in a notes page's place: a row for each room (`rooms`: their numbers), with boxes for entered
+    and cleared and room to write what was found there; nothing of what the key says, so it spoils nothing."""
+    return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {"rooms": list(rooms)}
