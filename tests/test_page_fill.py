@@ -136,3 +136,30 @@ def test_the_large_print_tables_booklets_appendices_run_on(tmp_path):
     fills = dict(page_fills(data, tmp_path))
     appendices = chapter_pages(data, "Solo turn procedure")
     assert [f"p{n} {100 * fills[n]:.0f}%" for n in appendices[:-1] if fills.get(n, 0) < 0.45] == []
+
+
+def section_pages(data: bytes, chapter: str) -> dict:
+    """Each section (second-level bookmark) of `chapter` → the page number it opens on."""
+    import io
+    import pypdf
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    outline = list(reader.outline)
+    at = [i for i, item in enumerate(outline) if not isinstance(item, list) and item.title == chapter][0]
+    return {item.title: reader.get_destination_page_number(item) + 1 for item in outline[at + 1]
+            if not isinstance(item, list)}
+
+
+@pytest.mark.slow
+@pytest.mark.builds("{theme}/rulebook/0")
+@pytest.mark.parametrize("theme", LARGE_THEMES)
+def test_the_large_themes_cut_the_rulebook_where_their_own_pages_turn(theme, tmp_path):
+    # the book is laid out in parts cut at headings that open a page; cut at the standard book's headings, large print
+    # left Gear or Gold alone on p117 (42% full) before Adventure Gear, and dyslexia-friendly p93 54% before Hostile
+    # Monsters: each theme now cuts where its own book, laid out whole, turns a page
+    from dungeonpress.products import rulebook
+    outputs, _ = SHARED.result(f"{theme}/rulebook/0")
+    data = outputs["dungeoneer-rulebook.pdf"]
+    fills = dict(page_fills(data, tmp_path))
+    opens = section_pages(data, "Adventure Tables")
+    before = {slug: opens[slug.replace("-", " ").title()] - 1 for slug in rulebook.part_breaks(theme)}
+    assert {slug: f"p{page} {100 * fills[page]:.0f}%" for slug, page in before.items() if fills[page] < 0.7} == {}
