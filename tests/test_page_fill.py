@@ -163,3 +163,17 @@ def test_the_large_themes_cut_the_rulebook_where_their_own_pages_turn(theme, tmp
     opens = section_pages(data, "Adventure Tables")
     before = {slug: opens[slug.replace("-", " ").title()] - 1 for slug in rulebook.part_breaks(theme)}
     assert {slug: f"p{page} {100 * fills[page]:.0f}%" for slug, page in before.items() if fills[page] < 0.7} == {}
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/rulebook/0", "large-print/tables/0")
+def test_large_prints_two_up_lists_open_at_a_pages_foot(tmp_path):
+    # a two-up d66 list waited for five pairs' room under its title; pairs of two lines each sent it overleaf after the
+    # list before it, and the pages between ended half white: the rulebook's Inspiration p190 54%, p192, p195, p197
+    # 51%; the tables booklet's Loner core p12 54%, p14 57%. It may open with three pairs now.
+    book, _ = SHARED.result("large-print/rulebook/0")
+    tables, _ = SHARED.result("large-print/tables/0")
+    for data, chapter in ((book["dungeoneer-rulebook.pdf"], "Inspiration"), (tables["tables.pdf"], "Loner core")):
+        fills = dict(page_fills(data, tmp_path))
+        pages = [n for n in chapter_pages(data, chapter) if fills.get(n, 0) > 0]  # its blank page before the next left out
+        assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages[:-1] if fills[n] < 0.6] == [], chapter
