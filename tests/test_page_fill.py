@@ -99,3 +99,81 @@ def test_no_rulebook_page_is_near_empty_in_the_large_themes(theme, tmp_path):
     # alone overleaf (p54 18%: the list it illustrates goes over with it, book.css)
     outputs, _ = SHARED.result(f"{theme}/rulebook/0")
     assert near_empty(outputs["dungeoneer-rulebook.pdf"], tmp_path) == []
+
+
+def chapter_pages(data: bytes, title: str) -> range:
+    """The page numbers of the chapter `title` (its top-level bookmark) up to the next chapter's first page."""
+    import io
+    import pypdf
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    starts = [(item.title, reader.get_destination_page_number(item) + 1) for item in reader.outline
+              if not isinstance(item, list)]
+    index = [name for name, _ in starts].index(title)
+    return range(starts[index][1], starts[index + 1][1])
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/rulebook/0")
+def test_the_large_print_bestiary_fills_its_pages(tmp_path):
+    # was one creature to a page, its labels each on a line of its own: 36 pages, ten of them about half white
+    # (p92, p98, p101, p103, p105, p109, p112, p114, p120 at 47-54%); the labels now stand beside their values and a
+    # long creature's closing description may turn the page, so the pages run on (22 pages, the fullest kept)
+    outputs, _ = SHARED.result("large-print/rulebook/0")
+    data = outputs["dungeoneer-rulebook.pdf"]
+    fills = dict(page_fills(data, tmp_path))
+    bestiary = chapter_pages(data, "Creatures & Foes")
+    assert [f"p{n} {100 * fills[n]:.0f}%" for n in bestiary[1:-1] if fills.get(n, 0) < 0.6] == []
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/tables/0")
+def test_the_large_print_tables_booklets_appendices_run_on(tmp_path):
+    # were: Appendix B's last three rows alone on p129 (42% full) and Appendix C, seven short rows kept whole, overleaf
+    # on a page half white: in large print a table that more of its section follows turns the page with three rows at
+    # least on each side, as a table of sentences does
+    outputs, _ = SHARED.result("large-print/tables/0")
+    data = outputs["tables.pdf"]
+    fills = dict(page_fills(data, tmp_path))
+    appendices = chapter_pages(data, "Solo turn procedure")
+    assert [f"p{n} {100 * fills[n]:.0f}%" for n in appendices[:-1] if fills.get(n, 0) < 0.45] == []
+
+
+def section_pages(data: bytes, chapter: str) -> dict:
+    """Each section (second-level bookmark) of `chapter` → the page number it opens on."""
+    import io
+    import pypdf
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    outline = list(reader.outline)
+    at = [i for i, item in enumerate(outline) if not isinstance(item, list) and item.title == chapter][0]
+    return {item.title: reader.get_destination_page_number(item) + 1 for item in outline[at + 1]
+            if not isinstance(item, list)}
+
+
+@pytest.mark.slow
+@pytest.mark.builds("{theme}/rulebook/0")
+@pytest.mark.parametrize("theme", LARGE_THEMES)
+def test_the_large_themes_cut_the_rulebook_where_their_own_pages_turn(theme, tmp_path):
+    # the book is laid out in parts cut at headings that open a page; cut at the standard book's headings, large print
+    # left Gear or Gold alone on p117 (42% full) before Adventure Gear, and dyslexia-friendly p93 54% before Hostile
+    # Monsters: each theme now cuts where its own book, laid out whole, turns a page
+    from dungeonpress.products import rulebook
+    outputs, _ = SHARED.result(f"{theme}/rulebook/0")
+    data = outputs["dungeoneer-rulebook.pdf"]
+    fills = dict(page_fills(data, tmp_path))
+    opens = section_pages(data, "Adventure Tables")
+    before = {slug: opens[slug.replace("-", " ").title()] - 1 for slug in rulebook.part_breaks(theme)}
+    assert {slug: f"p{page} {100 * fills[page]:.0f}%" for slug, page in before.items() if fills[page] < 0.7} == {}
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/rulebook/0", "large-print/tables/0")
+def test_large_prints_two_up_lists_open_at_a_pages_foot(tmp_path):
+    # a two-up d66 list waited for five pairs' room under its title; pairs of two lines each sent it overleaf after the
+    # list before it, and the pages between ended half white: the rulebook's Inspiration p190 54%, p192, p195, p197
+    # 51%; the tables booklet's Loner core p12 54%, p14 57%. It may open with three pairs now.
+    book, _ = SHARED.result("large-print/rulebook/0")
+    tables, _ = SHARED.result("large-print/tables/0")
+    for data, chapter in ((book["dungeoneer-rulebook.pdf"], "Inspiration"), (tables["tables.pdf"], "Loner core")):
+        fills = dict(page_fills(data, tmp_path))
+        pages = [n for n in chapter_pages(data, chapter) if fills.get(n, 0) > 0]  # its blank page before the next left out
+        assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages[:-1] if fills[n] < 0.6] == [], chapter

@@ -23,3 +23,17 @@ def test_a_section_that_ends_on_its_page_or_goes_on_in_a_drawing_is_not_stranded
     lines = "".join("<div style='border-bottom: 0.5pt solid #555; height: 7mm'></div>" for _ in range(20))
     notes = f"<h2>Notes</h2>{lines}<p style='break-before: page'>{PARA}</p>"
     assert findings(make_pdf(tmp_path, notes, css=CSS, name="notes.pdf"), "stranded_headings") == []
+
+
+# The dyslexia-friendly rulebook's Resources chapter (issue 27, p55): WeasyPrint broke its first line after 'Every'.
+LONE = "every delve is a race against your own pack, and the torches burn down while the rope frays. " * 3
+
+
+def test_a_word_alone_above_a_full_line_of_its_paragraph_is_found(tmp_path):
+    found = findings(make_pdf(tmp_path, f"<p>{PARA}</p><p>Every<br>{LONE}</p>"), "lone_words")
+    assert [(f.page, f.severity) for f in found] == [(1, "warning")] and "'Every'" in found[0].message
+
+
+def test_a_one_word_last_line_or_a_list_of_single_words_is_not_a_lone_word(tmp_path):
+    ends = f"<p>{PARA}ended</p><p>{PARA}</p><ul><li>Torch</li><li>Rope</li><li>{PARA}</li></ul>"
+    assert findings(make_pdf(tmp_path, ends), "lone_words") == []

@@ -102,3 +102,39 @@ def test_pdf_x_is_declared_tagged_and_rebuilds_byte_identical(content, shop):
     with pikepdf.open(io.BytesIO(first)) as pdf:
         assert str(pdf.docinfo["/GTS_PDFXVersion"]).startswith("PDF/X-3") and len(pdf.pages) == 16
     assert again == first
+
+
+def _mark_in_top_left_bleed(data: bytes, index: int) -> bool:
+    """Whether page `index` has a crop mark in its top-left bleed, in line with the trim's top edge."""
+    import pypdfium2
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        media, trim = boxes(pdf.pages[index])["/MediaBox"], boxes(pdf.pages[index])["/TrimBox"]
+    scale = 100 / 72
+    page = pypdfium2.PdfDocument(data)[index].render(scale=scale).to_pil().convert("L")
+    row = round((media[3] - trim[3]) * scale) - 1
+    return min(page.getpixel((i, row)) for i in range(0, round((trim[0] - media[0]) * scale))) < 160
+
+
+@pytest.mark.slow
+def test_the_blank_pages_between_chapters_carry_the_crop_marks_too(shop):
+    # the left-hand pages left blank so a chapter opens on a right-hand one (p6, p26, p32, p90, p100) were put in
+    # by the binder with nothing on them: a print shop had no marks to trim those sheets by
+    data = shop["dungeoneer-rulebook.pdf"]
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        blank = [i for i, page in enumerate(pdf.pages) if "/Font" not in page.obj.get("/Resources", {})]
+    assert len(blank) >= 3
+    assert [i + 1 for i in blank if not _mark_in_top_left_bleed(data, i)] == []
+
+
+@pytest.mark.slow
+def test_the_preflight_reads_a_print_shop_page_by_its_trim(shop, tmp_path):
+    # it read the page with its bleed as a sheet of no known size (so every text line was held to A4's 9 pt) and its
+    # crop marks as ink at the sheet's edge: 184 errors on a clean book; now only the covers' tinted frames, which sit
+    # on the same tint, are left to it
+    from dungeonpress import preflight
+    path = tmp_path / "dungeoneer-rulebook.pdf"
+    path.write_bytes(shop["dungeoneer-rulebook.pdf"])
+    findings = preflight.check_file(path, shop=True)
+    with pikepdf.open(path) as pdf:
+        last = len(pdf.pages)
+    assert [str(f) for f in findings if f.severity == preflight.ERROR and f.page not in (1, last)] == []

@@ -18,7 +18,7 @@ from dungeonpress.products import dungeon as product
 from dungeonpress.products.options import parse
 from dungeonpress.views import data as data_views
 from dungeonpress.views import dungeon as dungeon_views
-from tests.conftest import run_cli, slow_fixture, standard_build
+from tests.conftest import SHARED, run_cli, slow_fixture, standard_build
 
 MM = 72 / 25.4
 SEED = 1234
@@ -546,3 +546,38 @@ def test_a_long_seed_keeps_the_dyslexia_friendly_letter_zines_back_page_whole(tm
     assert len(reading.pages) == 8
     back = reading.pages[7].extract_text()
     assert f"dungeonpress dungeon --seed {seed}" in back and "Roll it again" not in back
+
+
+def test_a_batch_item_names_only_the_options_given():
+    # a batch's labels (progress lines, manifest) read '--map-style clean --show-rolls --vtt' when neither switch was on
+    opts = parse(product.DungeonOptions, {"batch": 2, "format": "json", "rooms": 7})
+    assert product.batch_items(opts, 40) == [({"format": "json", "rooms": 7}, 40), ({"format": "json", "rooms": 7}, 41)]
+    opts = parse(product.DungeonOptions, {"batch": 1, "show_rolls": True, "map_style": "sketch"})
+    assert product.batch_items(opts, 5) == [({"show_rolls": True, "map_style": "sketch"}, 5)]
+
+
+@pytest.mark.slow
+@pytest.mark.builds("dyslexia-friendly/dungeon/3")
+def test_a_packs_rules_ending_in_notes_are_followed_by_its_record_not_a_notes_page():
+    # dyslexia-friendly: How to Play ran onto p4 and ended in ruled notes, and the page that puts the first delve's map
+    # on a left-hand page was another page of them (p5, 'Delve Notes'); it is the pack's record of its delves now
+    pack, _ = SHARED.result("dyslexia-friendly/dungeon/3")
+    texts = [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(pack["pack-66.pdf"])).pages]
+    record = [i for i, text in enumerate(texts) if "Delves Played" in text]
+    assert len(record) == 1 and "Notes" in texts[record[0] - 1] and "Delve Notes" not in texts[record[0]]
+    titles = re.findall(r"^\d (.+)$", texts[1], flags=re.M)  # the index: each delve's roll and name
+    flat = " ".join(texts[record[0]].split())
+    assert len(titles) == 6 and all(" ".join(t.split()[:2]) in flat for t in titles), titles
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/dungeon/2")
+def test_a_padded_booklets_first_spare_page_is_its_room_log():
+    # large print's booklet of seed 1234 ran to 13 pages and was padded with three Delve Notes pages after How to
+    # Play's own ruled notes; the first of them is the delve's room log now, a row for each room
+    booklet, _ = SHARED.result("large-print/dungeon/2")
+    texts = [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(booklet["dungeon-1234-a5.pdf"])).pages]
+    log = [i for i, text in enumerate(texts) if "Room Log" in text]
+    assert len(log) == 1 and "Notes" in texts[log[0] - 1]
+    assert re.findall(r"^(\d+)$", texts[log[0]], flags=re.M)[:9] == [str(n) for n in range(1, 9)] + [str(log[0] + 1)]  # and the folio
+    assert sum("Delve Notes" in text for text in texts) == 2

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dungeonpress.views.notes import SPARE_ID, notes_page, notes_view
+from dungeonpress.views.notes import SPARE_ID, notes_page, notes_view, record_page
 
 
 def test_notes_view_numbers_its_pages_from_one_with_the_spare_prefix():
@@ -14,7 +14,8 @@ def test_notes_view_numbers_its_pages_from_one_with_the_spare_prefix():
 
 def test_notes_view_defaults_and_one_item_per_ruled_line():
     page = notes_view(1)[0]
-    assert page == {"id": "notes-1", "cls": "notes", "tag": "h1", "heading": "Notes", "lines": list(range(21))}
+    assert page == {"id": "notes-1", "cls": "notes", "tag": "h1", "heading": "Notes", "lines": list(range(21)),
+                    "record": [], "rooms": []}
 
 
 def test_notes_view_passes_its_options_to_every_page():
@@ -25,3 +26,9 @@ def test_notes_view_passes_its_options_to_every_page():
 def test_notes_page_keeps_the_id_it_is_given():
     page = notes_page("log-7", lines=0)
     assert page["id"] == "log-7" and page["lines"] == []
+
+
+def test_a_record_page_has_a_row_for_each_delve_and_no_ruled_lines():
+    page = record_page("d1-before", [{"pick": "1", "title": "The Crypt", "seed": 5}, {"pick": "2", "title": "The Mire"}])
+    assert page["id"] == "d1-before" and page["heading"] == "Delves Played" and page["lines"] == []
+    assert page["record"] == [{"pick": "1", "title": "The Crypt"}, {"pick": "2", "title": "The Mire"}]

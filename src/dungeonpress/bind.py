@@ -126,8 +126,11 @@ def _own_stream_data(pages) -> None:
 def _add_blank_page(out, like, tree, next_key: int) -> int:
     """Append an empty page the size of `like` (its boxes copied); tagged like a page WeasyPrint leaves
     blank: its own ParentTree entry, holding nothing. Returns the next free ParentTree key."""
+    marks, xobjects = _printers_marks(out, like)
     page = pikepdf.Dictionary(Type=pikepdf.Name.Page, Resources=pikepdf.Dictionary(),
-                              Contents=out.make_stream(b""))
+                              Contents=out.make_stream(marks))
+    if xobjects:
+        page.Resources.XObject = pikepdf.Dictionary(xobjects)
     for box in ("/MediaBox", "/CropBox", "/BleedBox", "/TrimBox", "/ArtBox"):
         if box in like.obj:
             page[box] = pikepdf.Array([float(v) for v in like.obj[box]])
@@ -138,6 +141,37 @@ def _add_blank_page(out, like, tree, next_key: int) -> int:
         next_key += 1
     out.pages.append(pikepdf.Page(page))
     return next_key
+
+
+def _printers_marks(out, like) -> tuple[bytes, dict]:
+    """The content drawing `like`'s printer's marks (crop marks, crosses), and the XObjects it names; (b"", {})
+    when the page has no bleed or no marks.
+
+    WeasyPrint draws a page's marks first, as an artifact: one form XObject reaching past the trim box into the
+    bleed, painted with the page background. A blank page put in between parts must carry them too, or a print
+    shop's sheet of it has nothing to trim by. The operators before that XObject (the page's coordinates) are kept
+    with it, and as many Q as it leaves open."""
+    trim, media = like.obj.get("/TrimBox"), like.obj.get("/MediaBox")
+    if trim is None or media is None or [float(v) for v in trim] == [float(v) for v in media]:
+        return b"", {}
+    forms = like.obj.get("/Resources", {}).get("/XObject", {})
+    kept, depth = [], 0
+    for operands, operator in pikepdf.parse_content_stream(like):
+        op = str(operator)
+        if op in ("BT", "re", "m", "Tf", "TJ", "Tj"):  # text or paths before any marks: this page has none
+            return b"", {}
+        kept.append((operands, operator))
+        depth += {"q": 1, "Q": -1}.get(op, 0)
+        if op == "Do":
+            name = operands[0]
+            form = forms.get(name)
+            bbox = [float(v) for v in form.get("/BBox", [])] if form is not None else []
+            if len(bbox) != 4 or not (bbox[0] < float(trim[0]) and bbox[2] > float(trim[2])):
+                return b"", {}
+            kept.append(([], pikepdf.Operator("EMC")))
+            kept += [([], pikepdf.Operator("Q"))] * depth
+            return pikepdf.unparse_content_stream(kept), {str(name): out.copy_foreign(form)}  # `like` is a part's
+    return b"", {}
 
 
 def _stamp(out, furniture: bytes, stamped) -> pikepdf.Pdf:

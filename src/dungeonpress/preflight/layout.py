@@ -49,16 +49,20 @@ def check_fill(doc: Document):
 
 
 def check_edges(doc: Document):
-    """No ink within 5 mm of the sheet edge, unless it runs off the edge (bleed)."""
+    """No ink within 5 mm of the sheet edge, unless it runs off the edge (bleed). A print shop's page is measured
+    from its trim, and what lies wholly outside the trim is its printer's marks."""
     if zine_pages(doc):
         return  # a panel's edge is a fold of the sheet, whose own edges are checked on the sheet
     safe = SAFE_EDGE_MM * MM
     for page in doc.pages:
         near = []
+        left, upper, right, lower = page.trim
         for x0, top, x1, bottom, kind in page.ink:
-            if x0 <= 0.5 or top <= 0.5 or x1 >= page.width - 0.5 or bottom >= page.height - 0.5:
+            if x1 <= left + 0.01 or x0 >= right - 0.01 or bottom <= upper + 0.01 or top >= lower - 0.01:
+                continue  # in the bleed, outside the trim: crop marks and the like, cut away
+            if x0 <= left + 0.5 or top <= upper + 0.5 or x1 >= right - 0.5 or bottom >= lower - 0.5:
                 continue  # art that runs to or past the sheet edge is bleed
-            gap = min(x0, top, page.width - x1, page.height - bottom)
+            gap = min(x0 - left, top - upper, right - x1, lower - bottom)
             if gap < safe - 0.01:
                 near.append((gap, kind))
         if near:
@@ -136,7 +140,8 @@ LOOSE_SHEETS = ("characters-", "sheet-")
 def check_page_count(doc: Document):
     """Folded booklets need a multiple of 4 pages; a duplex imposition needs an even number of sheet sides."""
     count = len(doc.pages)
-    paper = paper_name(doc.pages[0].width, doc.pages[0].height)
+    left, top, right, bottom = doc.pages[0].trim
+    paper = paper_name(right - left, bottom - top)
     if imposed(doc):
         if count % 2:
             yield 0, "error", f"{count} sheet sides: a double-sided imposition needs an even number"

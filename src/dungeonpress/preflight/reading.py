@@ -135,6 +135,15 @@ class Page:
         boxes.extend((i["x0"], i["top"], i["x1"], i["bottom"], "image") for i in self.images)
         return boxes
 
+    @cached_property
+    def trim(self) -> tuple:
+        """(left, top, right, bottom) of the trimmed page in the frame the page is read in (the MediaBox's top-left):
+        the whole page when it has no TrimBox; inside its bleed when it is made for a print shop."""
+        media, trim = self.box("MediaBox"), self.box("TrimBox")
+        if media is None or trim is None:
+            return (0.0, 0.0, self.width, self.height)
+        return (trim[0] - media[0], media[3] - trim[3], trim[2] - media[0], media[3] - trim[1])
+
     def box(self, name: str):
         """A page box (MediaBox, TrimBox, BleedBox, CropBox) as (x0, y0, x1, y1), or None when the page has none."""
         left, bottom, right, top = (ctypes.c_float() for _ in range(4))

@@ -37,7 +37,8 @@ def trim_of(doc: Document) -> str:
     if "zine" in name:
         return "A7"
     page = doc.pages[0]
-    paper = paper_name(page.width, page.height) or "A4"
+    left, top, right, bottom = page.trim  # a print shop's page is read at its trimmed size, not with its bleed
+    paper = paper_name(right - left, bottom - top) or "A4"
     if imposed(doc):
         return "A5"
     return paper
@@ -228,6 +229,36 @@ def check_hyphenation(doc: Document):
                 yield page.number, "error", f"{word!r} hyphenated in a {measure / MM:.0f} mm measure"
 
 
+FULL_LINE = 0.8  # a line at least this share of the page's longest is full
+
+
+def check_lone_words(doc: Document):
+    """A word alone on a line of running text whose next line, in the same paragraph, is full: a bad line break.
+
+    WeasyPrint 70 makes one where letter spacing (the dyslexia-friendly theme) brings the words that fit a line
+    within the spacing of its measure: it opened the rulebook's Resources chapter with "Every" alone above a full
+    line. A one-word line that ends a paragraph or opens a list item is not such a break: the next line must carry
+    on the sentence (it starts in lower case) at the same left edge and size.
+    """
+    if imposed(doc) or zine_pages(doc):
+        return
+    for page in doc.pages:
+        rows = [row for row in content_rows(page) if len(row) == 1]
+        if not rows:
+            continue
+        longest = max(row[0].x1 - row[0].x0 for row in rows)
+        lone = []
+        for row, nxt in zip(rows, rows[1:]):
+            seg, after = row[0], nxt[0]
+            if (" " not in seg.text.strip() and abs(seg.size - page.body_size) < 0.3 and not is_heading(row, page)
+                    and abs(after.x0 - seg.x0) < 1.0 and abs(after.size - seg.size) < 0.3 and after.text[:1].islower()
+                    and after.x1 - after.x0 >= FULL_LINE * longest and after.top - seg.bottom < seg.size):
+                lone.append(seg.text.strip())
+        if lone:
+            yield page.number, "warning", (f"{len(lone)} word(s) alone on a line above a full line of the same "
+                                           f"paragraph: {', '.join(repr(w) for w in lone[:3])}")
+
+
 def content_rows(page: Page) -> list:
     """Rows of text without the running head and folio (short lines in the outer 12 mm)."""
     edge = 12 * MM
@@ -298,4 +329,5 @@ def _contrast(fg, bg) -> float:
     return (a + 0.05) / (b + 0.05)
 
 
-CHECKS = (check_text_layer, check_fonts, check_text_size, check_contrast, check_stranded_headings, check_hyphenation)
+CHECKS = (check_text_layer, check_fonts, check_text_size, check_contrast, check_stranded_headings, check_hyphenation,
+          check_lone_words)

@@ -11,7 +11,7 @@ from dungeonpress.draw.dungeon_map import LABEL_PT, LARGE_LABEL_PT
 from dungeonpress.generate.dungeon import NEEDED, generate_dungeon
 from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
-from dungeonpress.views.notes import notes_page, notes_view
+from dungeonpress.views.notes import notes_page, notes_view, record_page, room_log_page
 from dungeonpress.views.tracker import tracker_view
 from dungeonpress.views import dungeon as views
 from dungeonpress.views.delve_rules import keep_ranges_whole, rule_sections, rule_table_view
@@ -33,6 +33,8 @@ MAX_ZINE_ROOMS = 8
 MIN_ROOMS, MAX_ROOMS = 3, 30
 PACK_COUNT = 6
 MAX_PACK = 36  # a d66 picks from at most 36 delves
+MAX_RECORD_ROWS = 8  # a pack's record of its delves holds a row for each on one page up to this many delves
+MAX_LOG_ROOMS = 12  # a delve's room log holds a row for each room on one page up to this many rooms
 MAX_BATCH = 1000  # separate dungeons from one --batch run
 MAX_ZINE_NOTES = 2  # a one-page key leaves two zine pages to fill
 MAX_BOOKLET_NOTES = 3  # the most a booklet needs to reach a multiple of four pages
@@ -258,14 +260,25 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         title = f"A Pack of Delves, seed {pack_seed}"
     note_lines = LARGE_PRINT_NOTE_LINES if ctx.theme == "large-print" else BOOKLET_NOTE_LINES
 
+    def filler_page(anchor: str) -> dict:
+        # The page that puts a delve's map on a left-hand page. Before a pack's first delve it follows How to Play,
+        # whose last page already ends in ruled notes: there it is the pack's record of its delves, not more lines.
+        if index is not None and anchor == shown[0]["anchor"] and len(shown) <= MAX_RECORD_ROWS:
+            return record_page(f"{anchor}-before", shown, cls="bpage notes record", tag="h2")
+        return notes_page(f"{anchor}-before", heading="Delve Notes", lines=note_lines, cls="bpage notes", tag="h2")
+
+    # A single delve padded to whole sheets: its first spare page (the one kept first) is its room log, not more lines.
+    spares = notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=note_lines, cls="bpage notes", tag="h2")
+    if index is None and len(shown[0]["rooms"]) <= MAX_LOG_ROOMS:
+        spares[0] = room_log_page(spares[0]["id"], [room["number"] for room in shown[0]["rooms"]],
+                                  cls="bpage notes room-log", tag="h2")
+
     def booklet_html(fillers=(), turns=(), rules_notes=0):
         return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
                                   rules=rules, turns=list(turns), aids_with_oracle=ctx.theme == "large-print",
                                   rules_notes=list(range(rules_notes)),
-                                  notes_pages=notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=note_lines,
-                                                         cls="bpage notes", tag="h2"),
-                                  fillers={anchor: [notes_page(f"{anchor}-before", heading="Delve Notes", lines=note_lines,
-                                                               cls="bpage notes", tag="h2")] for anchor in fillers},
+                                  notes_pages=spares,
+                                  fillers={anchor: [filler_page(anchor)] for anchor in fillers},
                                   tracker=tracker_view(), body_class=f"dbook dbook-{page}", doc_title=title)
     html = booklet_html()
     if fmt == "html":
@@ -384,8 +397,10 @@ def batch_items(opts: DungeonOptions, seed: int) -> list | None:
     """`--batch N`: N single dungeons with seeds seed, seed+1, ...; each exactly what `--seed S` alone makes."""
     if opts.batch is None:
         return None
+    # Only what differs from the defaults: a switch left off or a value left at its default is not an option given,
+    # and the batch's labels (progress, manifest) named them ('--show-rolls --vtt' on a batch that asked for neither).
     one = {f.name: getattr(opts, f.name) for f in dataclasses.fields(opts)
-           if f.name != "batch" and getattr(opts, f.name) is not None}
+           if f.name != "batch" and getattr(opts, f.name) not in (None, False, f.default)}
     return [(one, seed + n) for n in range(opts.batch)]
 
 

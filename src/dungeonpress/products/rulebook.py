@@ -23,6 +23,12 @@ MAX_NOTES = 3  # the most spare notes pages a book needs to reach a multiple of 
 # Adventure Tables (31 pages) at Adventure Gear and Hostile Monsters, which open its 5th and 17th pages (right-hand
 # ones) in the book laid out whole: 4, 12 and 15 pages, none of them more than the longest other chapter needs.
 PART_BREAKS = ("adventure-gear", "hostile-monsters")
+# The themes that set the book larger cut it where their own layout opens a page: forced at the standard book's
+# headings, a cut left the page before it half white (large print Gear or Gold alone on p117, 42% full; dyslexia-
+# friendly p93 54% and p103 47%). Each heading here opens a page in that theme's book laid out whole (large print:
+# its 21st and 40th of 74 pages; dyslexia-friendly its 6th and 16th of 37), so the cut changes no page.
+THEME_PART_BREAKS = {"large-print": ("small-creatures", "hostile-monsters"),
+                     "dyslexia-friendly": ("adventure-gear", "neutral-presences")}
 # The tables the one-page quick reference shows: (table id, the columns short enough for a half-page
 # column); the oracle is told in prose there.
 QUICKREF = (("twist", None), ("harm", ("answer", "harm")), ("scene_mood", None))
@@ -161,19 +167,24 @@ def chapter_views(ctx: BuildContext) -> list:
                                                [(b.template, b.context) for b in blocks], base=base,
                                                roots=(pack,), where=chapter.source.path, version=ctx.version)
         title = headings[0][1] if headings else ""
-        html, pieces = cut_at_part_breaks(html, f"c{number}", where=chapter.source.path)
+        html, pieces = cut_at_part_breaks(html, f"c{number}", where=chapter.source.path, breaks=part_breaks(ctx.theme))
         out.append({"html": html, "headings": headings, "title": title, "pieces": pieces,
                     "running_head": css_string(title.striptags() if title else "")})
     return out
 
 
-def cut_at_part_breaks(html: str, prefix: str, where: str) -> tuple:
-    """(the chapter's HTML, its pieces): each PART_BREAKS heading the chapter has opens a new page (its top
-    margin dropped, as at any page top) and a piece of its own. A heading inside another element cannot be
-    cut at: a RenderError naming the chapter."""
+def part_breaks(theme: str) -> tuple:
+    """The headings (slugs) the rulebook is cut into parts at in `theme`."""
+    return THEME_PART_BREAKS.get(theme, PART_BREAKS)
+
+
+def cut_at_part_breaks(html: str, prefix: str, where: str, breaks: tuple | None = None) -> tuple:
+    """(the chapter's HTML, its pieces): each heading of `breaks` (PART_BREAKS if None) the chapter has opens a new
+    page (its top margin dropped, as at any page top) and a piece of its own. A heading inside another element cannot
+    be cut at: a RenderError naming the chapter."""
     safe = type(html)  # what render_chapter gave (markup the templates print as it is), for the pieces too
     cuts, html = [], str(html)  # plain text: Markup.replace would escape the tag put in
-    for slug in PART_BREAKS:
+    for slug in PART_BREAKS if breaks is None else breaks:
         tag = f'<h2 id="{prefix}-{slug}">'
         if tag in html:
             html = html.replace(tag, f'<h2 id="{prefix}-{slug}" class="part-break">', 1)

@@ -1,4 +1,4 @@
-"""Notes pages: how many, their heading and ruled lines → the spare pages a booklet is padded with."""
+"""Notes pages: how many, their heading and ruled lines → the spare pages a booklet is padded with (and a pack's record)."""
 
 from __future__ import annotations
 
@@ -12,4 +12,20 @@ def notes_view(count: int, *, heading: str = "Notes", lines: int = 21, cls: str 
 
 def notes_page(page_id: str, *, heading: str = "Notes", lines: int = 21, cls: str = "notes", tag: str = "h1") -> dict:
     """One notes page for the notes macro: its id, class, heading and one item per ruled line."""
-    return {"id": page_id, "cls": cls, "tag": tag, "heading": heading, "lines": list(range(lines))}
+    return {"id": page_id, "cls": cls, "tag": tag, "heading": heading, "lines": list(range(lines)), "record": [],
+            "rooms": []}
+
+
+def record_page(page_id: str, delves: list, *, heading: str = "Delves Played", cls: str = "notes record",
+                tag: str = "h1") -> dict:
+    """A pack's record of its delves, in a notes page's place: a row to fill in for each delve (`delves`: each
+    {"pick": its die face, "title": its name}), for what the delver took out of it and how it ended."""
+    return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {
+        "record": [{"pick": delve["pick"], "title": delve["title"]} for delve in delves]}
+
+
+def room_log_page(page_id: str, rooms: list, *, heading: str = "Room Log", cls: str = "notes room-log",
+                  tag: str = "h1") -> dict:
+    """A delve's log in a notes page's place: a row for each room (`rooms`: their numbers), with boxes for entered
+    and cleared and room to write what was found there; nothing of what the key says, so it spoils nothing."""
+    return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {"rooms": list(rooms)}
