@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from dungeonpress.draw.free_floor import Furnishing
-from dungeonpress.draw.geometry import inside, num, segment_distance
+from dungeonpress.draw.geometry import Region, num, segment_distance
 from dungeonpress.draw.pen import UNIT
 
 ROOM_MM = 0.6    # the printed gap a number is given from any mark, where the room has it
@@ -59,18 +59,36 @@ def _clearest(number_box, floor, items, doors, room: float) -> tuple:
     hx, hy = (number_box[2] - number_box[0]) / 2, (number_box[3] - number_box[1]) / 2
     cx, cy = (number_box[0] + number_box[2]) / 2, (number_box[1] + number_box[3]) / 2
     xs, ys = [p[0] for p in floor], [p[1] for p in floor]
-    best = None
-    for i in range(int((max(xs) - min(xs)) * 8) + 1):
-        for j in range(int((max(ys) - min(ys)) * 8) + 1):
-            x, y = math.floor(min(xs)) + i / 8, math.floor(min(ys)) + j / 8
+    x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
+    region, marks = Region(floor), [item.box for item in items if item.mark != "cracks"]
+    spots = []  # (the spot's rank with the most room it can leave: its room from the marks; its box)
+    for i in range(int((x1 - x0) * 8) + 1):
+        for j in range(int((y1 - y0) * 8) + 1):
+            x, y = math.floor(x0) + i / 8, math.floor(y0) + j / 8
             box = (x - hx, y - hy, x + hx, y + hy)
-            corners = ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))
-            if not all(inside(c, floor) for c in corners) or any(gap(box, i.box) == 0 for i in items if i.mark != "cracks"):
+            # a point lies inside the floor only within its bounds, the far sides left out (as ray casting counts)
+            if not (x0 <= box[0] and box[2] < x1 and y0 <= box[1] and box[3] < y1):
                 continue
-            rank = (-round(_room_left(box, floor, items, room), 6), any(gap(box, d) == 0 for d in doors),
-                    round(math.hypot(x - cx, y - cy), 9), y, x)
-            if best is None or rank < best[0]:
-                best = (rank, box)
+            to_marks = min((gap(box, mark) for mark in marks), default=room)
+            if to_marks > 0:
+                spots.append(((-round(min(room, to_marks), 6), any(gap(box, d) == 0 for d in doors),
+                               round(math.hypot(x - cx, y - cy), 9), y, x), box))
+    # The room a spot leaves is at most its room from the marks (the bound its rank starts with). Spots are measured
+    # in the order of their ranks with that bound: the first whose walls leave it its bound is the best of all, and
+    # once the bound falls below the best room found the rest cannot reach it. Measuring the walls is the slow
+    # part; the spot found is the one measuring every spot gives.
+    best = None
+    for (bound, *rest), box in sorted(spots):
+        if best is not None and bound > best[0][0]:
+            break
+        if not all(region.contains(corner) for corner in ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]),
+                                                          (box[0], box[3]))):
+            continue  # off the floor (a cave's bay, a round room's curve)
+        rank = (-round(_room_left(box, floor, items, room), 6), *rest)
+        if best is None or rank < best[0]:
+            best = (rank, box)
+        if rank[0] == bound:
+            break
     here = (-round(_room_left(number_box, floor, items, room), 6), False)
     return best[1] if best is not None and best[0][:1] < here[:1] else number_box
 
