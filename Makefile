@@ -42,13 +42,17 @@ build: bytecode
 # Two worker processes (pytest-xdist): each whole-product build is made once by one of them and read by
 # both (tests/conftest.py). TEST_WORKERS=0 runs everything in this one process.
 TEST_WORKERS ?= 2
+# pytest rewrites the asserts of every test module it imports and keeps the result beside it in __pycache__,
+# unless PYTHONDONTWRITEBYTECODE is set (some images set it): then every run, in each of its processes, rewrites
+# all 250 test modules again (about 3 s a process). Empty, the variable is unset for Python.
+KEEP_REWRITTEN := PYTHONDONTWRITEBYTECODE=
 
 test: bytecode
-	$(BIN)/python -m pytest -n $(TEST_WORKERS)
+	$(KEEP_REWRITTEN) $(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 # The quick tier while working: no PDF layout, no many-seed sweeps (under a minute); CI runs `make test`.
 test-fast: bytecode
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not slow"
+	$(KEEP_REWRITTEN) $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python -m scripts.bench
