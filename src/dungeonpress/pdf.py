@@ -168,21 +168,21 @@ class ParsedSheets:
     WeasyPrint reads, parses and checks every `<link rel=stylesheet>` of every document it lays out; a zine
     is laid out three or four times while its fit is found, a book in twenty parts, a warm worker roll after
     roll, and that parse was a sixth of a zine's layout. Documents that link the same stylesheets (the same
-    files with the same bytes) share one FontConfiguration, and each of those sheets is parsed once for it.
-    Fonts are never shared between sets of sheets: a theme's @font-face fonts loaded for one document
-    would be found by the next one's drawings, which name them first (the dyslexia-friendly "Theme Marks").
+    files with the same bytes, read through a sealed fetcher before each layout) share a set: one
+    FontConfiguration, and each of those sheets parsed once for it. An edited file makes a new set; a file
+    that cannot be read gets no set, and the layout reads it and reports it as WeasyPrint always did.
+    Fonts are never shared between sets: a theme's @font-face fonts loaded for one document would be found
+    by the next one's drawings, which name them first (the dyslexia-friendly "Theme Marks").
 
-    A sheet's bytes are read through the document's own fetcher each time, so an edited file is parsed again
-    and a refused one is refused as before. A kept sheet has its own list of @page rules (WeasyPrint shares
-    one list among a document's sheets and reads each sheet's list in turn: the same rules, in the same
-    order, reach the page).
+    A kept sheet has its own list of @page rules (WeasyPrint shares one list among a document's sheets and
+    reads each sheet's list in turn: the same rules, in the same order, reach the page).
     """
 
     SETS = 24  # sets of sheets kept (products × themes a process builds); the oldest is let go
 
     def __init__(self, make_css):
         self.make_css = make_css  # WeasyPrint's own CSS class
-        self.sets: dict = {}  # the linked sheets' (url, sha256) → (FontConfiguration, {sheet's key: CSS}, their urls)
+        self.sets: dict = {}  # the linked sheets' ((url, sha256), …) → (FontConfiguration, {(url, media): CSS})
 
     def fonts_for(self, html: str, base_url: str, roots):
         """The FontConfiguration to lay `html` out with: its set's, or a new one when a link cannot be read
@@ -201,27 +201,21 @@ class ParsedSheets:
         if key not in self.sets:
             while len(self.sets) >= self.SETS:
                 self.sets.pop(next(iter(self.sets)))
-            self.sets[key] = (FontConfiguration(), {}, {url for url, _ in links})
+            self.sets[key] = (FontConfiguration(), {})
         return self.sets[key][0]
 
     def css(self, *args, url=None, url_fetcher=None, font_config=None, **kwargs):
         """What weasyprint.css's find_stylesheets calls for each stylesheet of a document (CSS's arguments)."""
-        make = lambda: self.make_css(*args, url=url, url_fetcher=url_fetcher, font_config=font_config, **kwargs)
-        kept = next((sheets for fonts, sheets, urls in self.sets.values() if fonts is font_config and url in urls), None)
-        if args or kept is None or not isinstance(url_fetcher, SealedFetcher):
-            return make()  # a <style> element (short, the document's own), a sheet its set was not keyed by, or
-            #                a document not laid out by us
-        refused = len(url_fetcher.refused)
-        try:
-            body = url_fetcher.fetch(url).read()
-        except Exception:  # noqa: BLE001 - WeasyPrint's own path fetches it again and reports it as it would
-            del url_fetcher.refused[refused:]
-            return make()
-        key = (url, hashlib.sha256(body).hexdigest(), kwargs.get("media_type"))
-        if key not in kept:
+        found = next(((key, sheets) for key, (fonts, sheets) in self.sets.items() if fonts is font_config), None)
+        if args or found is None or url not in dict(found[0]):
+            # a <style> element (short, the document's own), a document not laid out with a set's fonts, or a
+            # sheet its set was not keyed by: WeasyPrint's own way
+            return self.make_css(*args, url=url, url_fetcher=url_fetcher, font_config=font_config, **kwargs)
+        sheets, media = found[1], kwargs.get("media_type")
+        if (url, media) not in sheets:
             kwargs["page_rules"] = None  # a list of its own (see the class's note)
-            kept[key] = self.make_css(*args, url=url, url_fetcher=url_fetcher, font_config=font_config, **kwargs)
-        return kept[key]
+            sheets[url, media] = self.make_css(url=url, url_fetcher=url_fetcher, font_config=font_config, **kwargs)
+        return sheets[url, media]
 
 
 _LINKED_SHEET = re.compile(r'<link\s+rel="stylesheet"\s+href="([^"]+)"\s*/?>')
