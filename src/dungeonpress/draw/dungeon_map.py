@@ -23,7 +23,7 @@ from html import escape
 
 from dungeonpress.draw import map_marks
 from dungeonpress.draw.cave import cave_outline, smooth
-from dungeonpress.draw.free_floor import INWARD, FreeFloor
+from dungeonpress.draw.free_floor import INWARD, FreeFloor, thresholds
 from dungeonpress.draw.furnish import furnish
 from dungeonpress.draw.geometry import clip_inside, num, rect_polygon
 from dungeonpress.draw.hatching import TILE, frame_cells, hatch_band, hatch_tile
@@ -120,7 +120,7 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         furnished = furnish(space, look)  # furnished either way, so the rng runs on as in the keyed map
         if printed[1] > FILLS:  # figures near a square's height (large print on a small map): give them room
             space.number, furnished = give_number_room(space.number, outlines[room.number][2], furnished,
-                                                       _thresholds(room), scale)
+                                                       thresholds(room), scale)
         for item in furnished:
             if not players:
                 items.append((room.number, item))
@@ -437,16 +437,6 @@ def text_units(scale_mm: float, base: float, least_pt: float) -> float:
     """A font size in user units: `base`, or more if that would print under `least_pt` at `scale_mm` mm a square."""
     # rounded up, never under (with slack for the printed width, written rounded to 0.01 mm)
     return max(base, math.ceil(least_pt * 25.4 / 72 / (scale_mm / UNIT) * map_marks.PRINT_SLACK * 100) / 100)
-
-
-def _thresholds(room) -> list:
-    """The square inside each of the room's doors, as furnish keeps it."""
-    out = []
-    for door in room.doors:
-        dx, dy = INWARD[door.side]
-        cx, cy = door.x + dx * 0.5, door.y + dy * 0.5
-        out.append((cx - 0.45, cy - 0.45, cx + 0.45, cy + 0.45))
-    return out
 
 
 def _fitted(room, size: float, scale: float) -> float:

@@ -21,6 +21,16 @@ class Furnishing:
     svg: str
 
 
+def thresholds(placed) -> list:
+    """The box of the square inside each of a placed room's doors, which marks keep off."""
+    out = []
+    for door in placed.doors:
+        dx, dy = INWARD[door.side]
+        cx, cy = door.x + dx * 0.5, door.y + dy * 0.5
+        out.append((cx - 0.45, cy - 0.45, cx + 0.45, cy + 0.45))
+    return out
+
+
 class FreeFloor:
     """The free floor of one room while marks are placed in it."""
 
@@ -49,10 +59,8 @@ class FreeFloor:
         nx, ny = self.number_half  # the number as printed (large print's, or a small map's, may outgrow NUMBER_HALF)
         self.number = (self.centre[0] - nx, self.centre[1] - ny, self.centre[0] + nx, self.centre[1] + ny)
         self.block(*self.number)
-        for door in placed.doors:  # the threshold inside each door
-            dx, dy = INWARD[door.side]
-            cx, cy = door.x + dx * 0.5, door.y + dy * 0.5
-            self.block(cx - 0.45, cy - 0.45, cx + 0.45, cy + 0.45)
+        for threshold in thresholds(placed):
+            self.block(*threshold)
 
     def block(self, x0, y0, x1, y1) -> None:
         """Reserve the box and take every free cell that overlaps it."""
