@@ -399,8 +399,9 @@ def batch_items(opts: DungeonOptions, seed: int) -> list | None:
         return None
     # Only what differs from the defaults: a switch left off or a value left at its default is not an option given,
     # and the batch's labels (progress, manifest) named them ('--show-rolls --vtt' on a batch that asked for neither).
-    one = {f.name: getattr(opts, f.name) for f in dataclasses.fields(opts)
-           if f.name != "batch" and getattr(opts, f.name) not in (None, False, f.default)}
+    # (`is not False`, not `in (False, …)`: 0 == False, and a number given as 0 is an option given.)
+    one = {f.name: value for f in dataclasses.fields(opts) if f.name != "batch"
+           for value in [getattr(opts, f.name)] if value is not False and value not in (None, f.default)}
     return [(one, seed + n) for n in range(opts.batch)]
 
 
