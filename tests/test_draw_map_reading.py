@@ -88,3 +88,22 @@ def test_a_reworded_row_keeps_its_drawing(content):
 
 def test_every_mark_has_words_for_the_description():
     assert set(MAP_MARKS) <= set(WORDS)
+
+
+def test_a_shrine_with_its_altar_at_the_far_wall_is_apsed_a_ritual_space_round_and_a_workroom_an_l(read):
+    """The wall follows the room type and the reading the key printed: "Shrine, an altar at its far wall" ends in an
+    apse, "Ritual space around a stone altar" is round, every functional room (forge, library, vault, storeroom) is
+    an L; no trapped or empty room takes one of these shapes (a trap stays hidden in a plain room)."""
+    seen = set()
+    for dungeon, looks in read:
+        for room, look in zip(dungeon.rooms, looks):
+            if dungeon.plan.room(look.number).shape == "cave" or room.special:
+                continue
+            kind = room.type.value
+            expected = {11: "apse" if "altar" in look.marks else "round", 7: "ell"}.get(kind)
+            if expected:
+                assert look.shape == expected, (room.number, kind, look.marks)
+                seen.add(expected)
+            else:
+                assert look.shape not in ("apse", "ell"), (room.number, kind)
+    assert seen == {"apse", "round", "ell"}

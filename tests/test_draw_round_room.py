@@ -9,7 +9,7 @@ import math
 import pytest
 
 from dungeonpress.draw.geometry import segment_distance, simple
-from dungeonpress.draw.round_room import CUT, MOUTH, chamfered_outline, collapsed_outline, round_outline
+from dungeonpress.draw.round_room import CUT, MOUTH, apsed_outline, chamfered_outline, collapsed_outline, round_outline
 
 
 def _door_points(x, y, w, h):
@@ -100,3 +100,88 @@ def _convex(outline) -> bool:
         if abs(cross) > 1e-9:
             turns.append(cross > 0)
     return all(turns) or not any(turns)
+
+
+def test_a_chapels_far_wall_ends_in_an_apse():
+    """A 5 × 5 chapel entered from the south: its north corners rounded with radius 2.5 (a half circle), the south
+    ones square; a door near a north corner moves the apse to the next wall round whose corners round fully."""
+    outline = apsed_outline(0, 0, 5, 5, [(2.5, 5)], (2.5, 5))
+    assert (0.0, 5.0) in outline and (5.0, 5.0) in outline and (0.0, 0.0) not in outline and (5.0, 0.0) not in outline
+    assert max(abs(math.hypot(x - 2.5, y - 2.5) - 2.5) for x, y in outline if y < 2.5) < 1e-6
+    assert apse_faults(0, 0, 5, 5, [(2.5, 5)], (2.5, 5), outline) == []
+    moved = apsed_outline(0, 0, 5, 5, [(2.5, 5), (0.5, 0)], (2.5, 5))  # the east wall's corners round by 2, the most
+    assert (0.0, 0.0) in moved and (0.0, 5.0) in moved and (5.0, 0.0) not in moved and (5.0, 5.0) not in moved
+    assert apse_faults(0, 0, 5, 5, [(2.5, 5), (0.5, 0)], (2.5, 5), moved) == []
+    # every wall's corners kept square by doors near them: no apse
+    assert apsed_outline(0, 0, 5, 5, [(0.5, 0), (4.5, 5), (0, 4.5), (5, 0.5)], (0.5, 0)) is None
+
+
+def apse_faults(x, y, w, h, doors, way_in, outline) -> list:
+    """What is wrong with a chapel's apse: not exactly two neighbouring corners rounded by half the shorter side, the
+    radius under a square, a door's gap off the rectangle or unmarked, the
+    outline not convex or out of its rectangle."""
+    if outline is None:
+        return ["no apse"]
+    faults = []
+    corners = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+    rounded = [k for k, c in enumerate(corners) if not any(math.dist(c, p) < 1e-9 for p in outline)]
+    if len(rounded) != 2 or (rounded[1] - rounded[0]) not in (1, 3):
+        return [f"corners {rounded} rounded, not one wall's two"]
+    # both corners round alike, by half the shorter side or up to the nearest door's gap, and by a square at least
+    r = min([min(w, h) / 2] + [max(0.0, math.dist((dx, dy), corners[k]) - MOUTH) for k in rounded for dx, dy in doors
+                               if (dx in (corners[k][0],) or dy in (corners[k][1],))])
+    for k in rounded:
+        cx, cy = corners[k]
+        for along in ((cx + (r if cx == x else -r), cy), (cx, cy + (r if cy == y else -r))):
+            if not any(math.dist(along, p) < 1e-6 for p in outline):
+                faults.append(f"corner {k} not rounded by {r}")
+    if r < min(1.0, min(w, h) / 2) - 1e-9:
+        faults.append(f"rounded by {r}, under a square")
+    if any(not (x - 1e-9 <= px <= x + w + 1e-9 and y - 1e-9 <= py <= y + h + 1e-9) for px, py in outline):
+        faults.append("outside its rectangle")
+    if not (simple(outline) and _convex(outline)):
+        faults.append("not convex")
+    for dx, dy in doors:
+        across = (1, 0) if dy in (y, y + h) else (0, 1)
+        gap = [(dx - across[0] * MOUTH, dy - across[1] * MOUTH), (dx, dy), (dx + across[0] * MOUTH, dy + across[1] * MOUTH)]
+        if not all(any(math.dist(g, p) < 1e-9 for p in outline) for g in gap):
+            faults.append(f"door {dx},{dy}: gap not on the straight wall")
+    return faults
+
+
+def test_every_chapel_of_two_hundred_seeds_ends_in_an_apse_mostly_across_from_its_way_in(content):
+    """Seeds 1-200: every shrine whose altar stands at its far wall is drawn with an apse (or round, where every
+    wall's corners are kept square by doors), its doors on straight walls, the rounded corners most often the ones
+    farthest from the way in (where the key sets the altar)."""
+    from dungeonpress.dice import sub_rng
+    from dungeonpress.draw.dungeon_map import _way_in
+    from dungeonpress.draw.map_reading import read_rooms
+    from dungeonpress.generate.dungeon import generate_dungeon
+    chapels = far = 0
+    for seed in range(1, 201):
+        dungeon = generate_dungeon(content, sub_rng(seed, "dungeon"), rooms=8)
+        for look in read_rooms(dungeon):
+            if look.shape != "apse":
+                continue
+            room = dungeon.plan.room(look.number)
+            doors = [(d.x, d.y) for d in room.doors]
+            outline = apsed_outline(room.x, room.y, room.w, room.h, doors, _way_in(room))
+            if outline is None:
+                continue
+            chapels += 1
+            assert apse_faults(room.x, room.y, room.w, room.h, doors, _way_in(room), outline) == [], (seed, room.number)
+            corners = ((room.x, room.y), (room.x + room.w, room.y), (room.x + room.w, room.y + room.h),
+                       (room.x, room.y + room.h))
+            kept = [c for c in corners if c in outline]
+            far += max(math.dist(c, _way_in(room)) for c in corners) > max(math.dist(c, _way_in(room)) for c in kept)
+    assert chapels >= 30, chapels
+    assert far >= chapels * 3 // 4, (far, chapels)
+
+
+def test_the_apses_checks_can_fail():
+    """A chapel left square, one rounded all round (a shrine's circle), and an apse too shallow are caught."""
+    square = ((0, 0), (5, 0), (5, 5), (3, 5), (2.5, 5), (2, 5), (0, 5))
+    assert apse_faults(0, 0, 5, 5, [(2.5, 5)], (2.5, 5), square)
+    assert apse_faults(0, 0, 5, 5, [(2.5, 5)], (2.5, 5), round_outline(0, 0, 5, 5, [(2.5, 5)]))
+    shallow = round_outline(0, 0, 5, 5, [(2.5, 5)], largest=(1.0, 1.0, 0.0, 0.0))
+    assert "corner 0 not rounded by 2.5" in apse_faults(0, 0, 5, 5, [(2.5, 5)], (2.5, 5), shallow)

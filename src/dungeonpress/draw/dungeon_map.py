@@ -18,18 +18,19 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 
 from dungeonpress.draw import map_marks
 from dungeonpress.draw.cave import cave_outline, smooth
+from dungeonpress.draw.ell_room import ell_outline
 from dungeonpress.draw.free_floor import INWARD, FreeFloor, thresholds
 from dungeonpress.draw.furnish import furnish
 from dungeonpress.draw.geometry import clip_inside, num, rect_polygon
 from dungeonpress.draw.hatching import TILE, frame_cells, hatch_band, hatch_tile
 from dungeonpress.draw.map_reading import read_rooms
 from dungeonpress.draw.number_space import give_number_room
-from dungeonpress.draw.round_room import MOUTH, chamfered_outline, collapsed_outline, round_outline
+from dungeonpress.draw.round_room import MOUTH, apsed_outline, chamfered_outline, collapsed_outline, round_outline
 from dungeonpress.draw.pen import UNIT, Pen, u
 from dungeonpress.model.plan import OUTSIDE
 
@@ -89,14 +90,17 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
         if shape == "cave":
             control = cave_outline(room.x, room.y, room.w, room.h, doors, shape_rng)
             outlines[room.number] = ("cave", control, smooth(control))
-        elif shape == "round":
+        elif shape == "apse" and (apse := apsed_outline(room.x, room.y, room.w, room.h, doors, _way_in(room))):
+            outlines[room.number] = ("apse", None, apse)
+        elif shape in ("round", "apse"):  # a chapel whose doors leave no wall an apse: round, as a shrine
             outlines[room.number] = ("round", None, round_outline(room.x, room.y, room.w, room.h, doors))
         elif shape == "hall":
             outlines[room.number] = ("hall", None, chamfered_outline(room.x, room.y, room.w, room.h, doors))
         elif shape == "collapsed":
-            way_in = min(room.doors, key=lambda door: door.to if door.to is not None else 99)
             outlines[room.number] = ("collapsed", None, collapsed_outline(room.x, room.y, room.w, room.h, doors,
-                                                                          (way_in.x, way_in.y)))
+                                                                          _way_in(room)))
+        elif shape == "ell" and (ell := ell_outline(room.x, room.y, room.w, room.h, doors, _way_in(room))):
+            outlines[room.number] = ("ell", None, ell)
         else:
             outlines[room.number] = ("rect", None, rect_polygon(room.x, room.y, room.w, room.h))
         if "alcoves" in looks[room.number - 1].marks:
@@ -105,6 +109,9 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
             if niches and shape == "rect":  # the wall runs round each niche: cut into it, not boxed off
                 outlines[room.number] = ("notched", None, notched(room, niches))
         floors.append(outlines[room.number][2])
+    # A chapel or workroom whose doors left no wall for its apse or L is drawn round or square: say what was drawn.
+    looks = tuple(replace(look, shape=outlines[look.number][0]) if look.shape in ("apse", "ell") else look
+                  for look in looks)
     floors.extend(a for _, a in alcoves)
     passages = [_passage_rects(c) for c in plan.corridors]
     floors.extend(r for rects in passages for r in rects)
@@ -136,7 +143,7 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
     if style == "sketch":
         hatch_rng = random.Random(rng.random())
         tile = hatch_tile(hatch_rng)
-        straight = [outlines[r.number][0] in ("rect", "notched") for r in plan.rooms] + [True] * (len(floors) - len(plan.rooms))
+        straight = [outlines[r.number][0] in ("rect", "notched", "ell") for r in plan.rooms] + [True] * (len(floors) - len(plan.rooms))
         frame = frame_cells(scale)  # a margin clear of the map's edge, where a cover draws its frame
         hatch = [hatch_band(f, flat, W, H, hatch_rng, frame) for f, flat in zip(floors, straight)]
         # one per map: a pack inlines many maps in one page, and a zine its cover's outline (the player's map,
@@ -173,6 +180,12 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
                       (W * scale, H * scale), (W, H),
                       tuple((r.number, outlines[r.number][2]) for r in plan.rooms if outlines[r.number][0] != "rect"),
                       tuple(sorted(numbers.items())))
+
+
+def _way_in(room) -> tuple:
+    """The point of a room's way in: its door toward the lowest-numbered room (the one it is reached from)."""
+    door = min(room.doors, key=lambda door: door.to if door.to is not None else 99)
+    return door.x, door.y
 
 
 def door_kind(door, index: int, look) -> str:

@@ -60,6 +60,10 @@ def describe(dungeon, looks, title: str, items=(), alcoves=(), doors=()) -> str:
             what = "a cave" if what == "a room" else what
         elif look.shape == "round":  # drawn with a round wall: the words say so
             what = "a round " + what.removeprefix("a ")
+        elif look.shape == "apse":
+            what += " with an apse"  # short words: none a trap's or a foe's could share
+        elif look.shape == "ell":
+            what += " in an L"
         drawn = []
         for number, item in items:
             if number == room.number and item.mark in WORDS and item.mark not in drawn:

@@ -22,7 +22,9 @@ WORDS = {"rubble": "rubble", "cracks": "cracked walls", "columns": "columns", "a
          "library": "bookshelves", "vault": "strongboxes", "crates": "crates", "furniture": "a table and chairs",
          "barred": "a barred door", "locked": "a locked door"}
 DOOR_MARKS = ("barred", "locked")  # marks drawn on a door, not on the floor
-ROUND_TYPES = (11,)  # room types drawn with a round wall: the shrine
+ROUND_TYPES = (11,)  # room types drawn with a round wall: the shrine (a ritual space's ring in its middle)
+APSE_MARKS = ("altar",)  # a shrine whose altar stands at its far wall ends in an apse there, the altar in it
+ELL_TYPES = (7,)  # room types drawn L-shaped: the workroom (forge, library, vault, storeroom)
 HALL_TYPES = (4,)  # room types drawn with their corners cut across: the grand hall
 COLLAPSED_TYPES = (2,)  # room types drawn with one corner fallen in: the small chamber with debris
 
@@ -40,8 +42,8 @@ class RoomLook:
     entrance: bool
     words: str  # "a grand hall", "a room"
     locked: tuple = ()  # indices into the placed room's doors
-    shape: str = "rect"  # how its wall is drawn: "rect", "cave" (rough), "round" (a shrine), "hall" (corners
-    # cut) or "collapsed" (a corner fallen in)
+    shape: str = "rect"  # how its wall is drawn: "rect", "cave" (rough), "round" (a ritual space), "apse" (a shrine
+    # with its altar at the far wall), "hall" (corners cut), "collapsed" (a corner fallen in) or "ell" (a workroom)
 
 
 def read_rooms(dungeon, rng: random.Random | None = None) -> tuple:
@@ -65,12 +67,15 @@ def read_rooms(dungeon, rng: random.Random | None = None) -> tuple:
 
 
 def _shape(room, placed) -> str:
-    """The wall a room's type calls for: a cave's rough one, a shrine's round one, a grand hall's with its corners cut,
-    a small chamber's with debris with a corner fallen in, else the rectangle."""
+    """The wall a room's type calls for: a cave's rough one, a ritual space's round one, a chapel's with an apse at its
+    far end, a grand hall's with its corners cut, a small chamber's with debris with a corner fallen in, a workroom's
+    L, else the rectangle."""
     if placed.shape == "cave":
         return "cave"
     if room.special:
         return "rect"
     kind = room.type.value
-    return "round" if kind in ROUND_TYPES else "hall" if kind in HALL_TYPES else \
+    if kind in ROUND_TYPES:
+        return "apse" if any(mark in APSE_MARKS for mark in room.marks) else "round"
+    return "ell" if kind in ELL_TYPES else "hall" if kind in HALL_TYPES else \
         "collapsed" if kind in COLLAPSED_TYPES else "rect"

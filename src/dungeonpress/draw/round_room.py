@@ -1,8 +1,9 @@
-"""A shrine's round wall, a grand hall's cut corners, a small chamber's fallen-in corner: a room rectangle and its
-door points → a closed outline.
+"""A shrine's round wall or apse, a grand hall's cut corners, a small chamber's fallen-in corner: a room rectangle and
+its door points → a closed outline.
 
 A shrine's corners are rounded with a radius of up to half the room's shorter side (a square room
-comes out nearly circular); a grand hall's are cut straight across, a square along each wall (an
+comes out nearly circular); a shrine with its altar at the far wall ends in an apse there (that wall's two
+corners rounded, a half circle where the wall is the shorter side); a grand hall's are cut straight across, a square along each wall (an
 octagonal hall); a small chamber with debris has the one corner farthest from its way in cut so (fallen
 in). None reaches into a door's mouth: the wall stays straight and on the rectangle
 across every door's gap (a passage is a square wide), so passages meet it square and the VTT export
@@ -15,6 +16,7 @@ import math
 
 ARC_STEPS = 6  # straight pieces per rounded corner
 MOUTH = 0.5    # half a door's gap along the wall, in cells (the passage is a square wide)
+APSE_LEAST = 1.0  # the least radius an apse's corners round by, in cells: less reads as a rounded box, not an apse
 CUT = 1.0      # how far along each wall a grand hall's corner is cut: a square, so it reads at A7
 
 
@@ -22,6 +24,27 @@ def chamfered_outline(x: float, y: float, w: float, h: float, doors) -> tuple:
     """A grand hall's outline: each corner cut straight across, CUT along both walls (less where a door's gap is
     nearer the corner, none where it starts at the corner); clockwise on the page from the top-left cut."""
     return round_outline(x, y, w, h, doors, largest=min(CUT, min(w, h) / 2), steps=1)
+
+
+def apsed_outline(x: float, y: float, w: float, h: float, doors, way_in) -> tuple | None:
+    """A chapel's outline: the wall across from its way in (the point `way_in`) ends in an apse, both its corners
+    rounded alike with a radius of half the room's shorter side, or less so the arcs stop at a door's gap; the wall
+    whose corners round the most (the farthest from the way in among equals). None when no wall's corners both round
+    a square or more."""
+    walls = _walls(x, y, w, h)
+    largest = min(w, h) / 2
+
+    def far(k):  # how far wall k's middle lies from the way in
+        (sx, sy), (dx, dy), length = walls[k]
+        return round(math.dist((sx + dx * length / 2, sy + dy * length / 2), way_in), 9)
+
+    def radius(k):  # the radius both corners of wall k round by
+        return round(min(_radius(j, walls, doors, largest) for j in (k, (k + 1) % 4)), 9)
+
+    k = min(range(4), key=lambda k: (-radius(k), -far(k), k))
+    if radius(k) < min(APSE_LEAST, largest):
+        return None
+    return round_outline(x, y, w, h, doors, largest=tuple(radius(k) if j in (k, (k + 1) % 4) else 0.0 for j in range(4)))
 
 
 def collapsed_outline(x: float, y: float, w: float, h: float, doors, way_in) -> tuple:
