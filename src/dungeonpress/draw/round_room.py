@@ -28,9 +28,9 @@ def chamfered_outline(x: float, y: float, w: float, h: float, doors) -> tuple:
 
 def apsed_outline(x: float, y: float, w: float, h: float, doors, way_in) -> tuple | None:
     """A chapel's outline: the wall across from its way in (the point `way_in`) ends in an apse, both its corners
-    rounded alike with a radius of half the room's shorter side, or less so the arcs stop at a door's gap; the wall
-    whose corners round the most (the farthest from the way in among equals). None when no wall's corners both round
-    a square or more."""
+    rounded alike with a radius of half the room's shorter side, or less so the arcs stop at a door's gap: the farthest
+    wall from the way in whose corners both round a square or more (the key sets the altar at the far wall: it stands
+    in the apse). None when no wall's do."""
     walls = _walls(x, y, w, h)
     largest = min(w, h) / 2
 
@@ -41,8 +41,9 @@ def apsed_outline(x: float, y: float, w: float, h: float, doors, way_in) -> tupl
     def radius(k):  # the radius both corners of wall k round by
         return round(min(_radius(j, walls, doors, largest) for j in (k, (k + 1) % 4)), 9)
 
-    k = min(range(4), key=lambda k: (-radius(k), -far(k), k))
-    if radius(k) < min(APSE_LEAST, largest):
+    least = min(APSE_LEAST, largest)
+    k = min(range(4), key=lambda k: (radius(k) < least, -far(k), -radius(k), k))
+    if radius(k) < least:
         return None
     return round_outline(x, y, w, h, doors, largest=tuple(radius(k) if j in (k, (k + 1) % 4) else 0.0 for j in range(4)))
 
