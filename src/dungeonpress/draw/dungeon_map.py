@@ -57,7 +57,8 @@ class MapDrawing:
     hatch: tuple      # sketch style: the bands of rock (polygons in cells) the hatching pattern fills; clean: ()
     size: tuple       # (width, height) in mm as printed
     view: tuple       # (width, height) of the view box in cells
-    outlines: tuple = ()  # (room number, polygon in cells) of each room walled off its rectangle: caves, round rooms, niched hallways
+    outlines: tuple = ()  # (room number, polygon in cells) of each room walled off its rectangle: caves, round rooms,
+    # apsed chapels, L-shaped workrooms, cut-cornered halls and chambers, niched hallways
     numbers: tuple = ()  # (room number, (x0, y0, x1, y1)): the box each room's number keeps clear, in cells
 
 
