@@ -200,3 +200,79 @@ def test_fonts_one_set_of_stylesheets_declares_never_reach_a_document_of_another
     before, fonts = written(plain)
     assert any(name.startswith("Theme-Marks") for name in written(themed)[1])
     assert written(plain)[0] == before and not any(name.startswith("Theme-Marks") for name in fonts)
+
+
+# WeasyPrint keeps one word of a line that fits when it measures the line wider than Pango fitted it: letter
+# spacing (added once more) or the trailing space before an inline element (pdf._longest_fitting_first_line).
+SWEEP = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title><style>
+@font-face {{ font-family: "Vollkorn"; src: url(fonts/vollkorn/Vollkorn-Regular.ttf); }}
+p {{ font: 12pt "Vollkorn"; letter-spacing: {spacing}em; word-spacing: 0.16em; margin: 0 0 6pt; }}
+</style></head><body>{paragraphs}</body></html>"""
+SWEEP_TEXT = ("Every delve is a race against your own pack. Torches burn down, rope frays, and the dark keeps "
+              "what it takes. ") * 2 + '<span style="white-space: nowrap">1–2</span> on a d6.'
+
+
+def _lone_words(spacing: float) -> list:
+    """Lines of one word above more lines of their paragraph, in paragraphs 200 to 260 pt wide."""
+    from weasyprint.formatting_structure import boxes
+    paragraphs = "".join(f'<p style="width: {200 + step * 0.3:.1f}pt">{SWEEP_TEXT}</p>' for step in range(200))
+    rendered = pdf.layout_html(SWEEP.format(spacing=spacing, paragraphs=paragraphs), base_url=TEMPLATES,
+                               roots=[TEMPLATES])
+    lone = []
+    for page in rendered.document.pages:
+        for block in page._page_box.descendants():
+            if isinstance(block, boxes.BlockBox) and block.element_tag == "p":
+                lines = ["".join(t.text for t in line.descendants() if isinstance(t, boxes.TextBox))
+                         for line in block.children if isinstance(line, boxes.LineBox)]
+                lone += [line for line in lines[:-1] if len(line.split()) == 1]
+    return lone
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spacing", [0.035, 0])
+def test_a_line_that_fits_keeps_all_its_words(spacing):
+    assert _lone_words(spacing) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spacing", [0.035, 0])
+def test_weasyprints_own_line_breaking_leaves_lone_words_in_the_sweep(spacing, monkeypatch):
+    import weasyprint.layout.inline as inline  # the planted fault: the correction taken out
+    monkeypatch.setattr(inline, "split_first_line", inline.split_first_line.__closure__[0].cell_contents)
+    assert len(_lone_words(spacing)) >= 3
+
+
+def _split_with(answers: dict):
+    """The correction over a stand-in for WeasyPrint's split_first_line answering (text, width) from `answers`."""
+    asked = []
+
+    def split_first_line(text, style, context, max_width, spacing, is_line_start=True, minimum=False):
+        asked.append((text, max_width))
+        length, resume, width = answers[text, max_width]
+        return "layout", length, resume, width, 10, 8
+    return pdf._longest_fitting_first_line(split_first_line), asked
+
+
+SPACED = {"letter_spacing": 0.5, "white_space": "normal"}
+
+
+def test_a_line_that_fits_whole_is_weasyprints_own_and_asked_once():
+    split, asked = _split_with({("Every delve", 100): (11, None, 99.9)})
+    assert split("Every delve", SPACED, None, 100, 0)[1:4] == (11, None, 99.9) and len(asked) == 1
+
+
+def test_a_letter_spaced_line_cut_to_one_word_keeps_the_line_pango_fits_less_one_spacing():
+    split, _ = _split_with({("Every delve is", 100): (5, 6, 40), ("Every delve is", 99.5): (11, 12, 99.4)})
+    assert split("Every delve is", SPACED, None, 100, 0)[1:4] == (11, 12, 99.4)
+    split, _ = _split_with({("Every delve is", 100): (5, 6, 40), ("Every delve is", 99.5): (11, 12, 100.2)})
+    assert split("Every delve is", SPACED, None, 100, 0)[1:4] == (5, 6, 40)  # the longer line does not fit
+    split, _ = _split_with({("Every delve is", 100): (11, 12, 99), ("Every delve is", 99.5): (5, 6, 40)})
+    assert split("Every delve is", SPACED, None, 100, 0)[1:4] == (11, 12, 99)  # never a shorter line
+
+
+def test_text_whose_trailing_space_hangs_past_the_edge_fills_the_line_and_breaks_after_it():
+    plain = {"letter_spacing": "normal", "white_space": "normal"}
+    split, _ = _split_with({("turn each on ", 100): (4, 5, 30), ("turn each on", 100): (12, None, 99)})
+    assert split("turn each on ", plain, None, 100, 0)[1:4] == (12, 13, 99)
+    split, asked = _split_with({("turn each on ", 100): (4, 5, 30)})
+    assert split("turn each on ", {**plain, "white_space": "pre-wrap"}, None, 100, 0)[1] == 4 and len(asked) == 1

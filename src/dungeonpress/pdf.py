@@ -231,6 +231,47 @@ def _keep_parsed_sheets() -> ParsedSheets:
 
 PARSED_SHEETS = _keep_parsed_sheets()
 
+
+def _longest_fitting_first_line(split_first_line):
+    """WeasyPrint's split_first_line, corrected where it keeps one word of a line that fits.
+
+    Pango breaks a line to fit the width; WeasyPrint then measures the line again, and where that measure is
+    wider than what Pango fitted it takes the line for a first word that cannot fit and keeps only that word
+    ("Every" alone above a full line). Two measures are wider (text/line_break.py, still so in WeasyPrint's
+    newest source): letter-spaced text gets one more letter spacing added (line_size), under 0.5 pt in the
+    dyslexia-friendly theme; and text followed by an inline element (a `.nobr` range, a bold word) keeps
+    its trailing space, which Pango lets hang past the edge. When a line breaks, this asks again with the
+    width less one letter spacing and with the trailing space left off, and keeps the longest line that
+    fits. Text that fits, or that was never cut short, gets WeasyPrint's own layout byte for byte.
+    """
+    def split(text, style, context, max_width, justification_spacing, is_line_start=True, minimum=False):
+        first = split_first_line(text, style, context, max_width, justification_spacing, is_line_start, minimum)
+        if first[2] is None or max_width is None or max_width == float("inf"):
+            return first
+        spacing = style["letter_spacing"]
+        spacing = spacing if spacing != "normal" and spacing > 0 else 0
+        tries = [(text, max_width - spacing)] if spacing else []
+        if style["white_space"] in ("normal", "pre-line") and text.endswith(" "):
+            tries += [(text.rstrip(" "), width) for width in sorted({max_width, max_width - spacing})]
+        best = first
+        for kept, width in tries:
+            found = split_first_line(kept, style, context, width, justification_spacing, is_line_start, minimum)
+            if found[2] is None and kept != text:  # the whole text but its trailing space: break after it
+                found = found[:2] + (len(text.encode()),) + found[3:]
+            if found[1] > best[1] and found[3] <= max_width:
+                best = found
+        return best
+    return split
+
+
+def _fit_letter_spaced_lines() -> None:
+    import weasyprint.layout.inline
+    weasyprint.layout.inline.split_first_line = _longest_fitting_first_line(
+        weasyprint.layout.inline.split_first_line)  # the name split_text_box and preferred widths call
+
+
+_fit_letter_spaced_lines()
+
 MAX_PAGES = 1000  # pages one document may lay out (--max-pages); the rulebook has about 110
 
 
