@@ -34,3 +34,28 @@ def test_a_line_drawn_twice_in_one_place_is_not_overprinting(tmp_path):
     halo = ("<div style='position: relative'><span style='position: absolute; top: 0; left: 0; color: #fff'>Shrine</span>"
             "<span style='position: absolute; top: 0; left: 0'>Shrine</span></div>")
     assert findings(make_pdf(tmp_path, halo), "overprint") == []
+
+
+def _letter(x: float, y: float, size: float, order: int, text: str = "a") -> dict:
+    return {"text": text, "x0": x, "x1": x + size * 0.5, "top": y - size, "bottom": y + size * 0.2, "size": size,
+            "order": (0, order)}
+
+
+def test_the_grid_finds_the_pairs_that_comparing_every_letter_with_every_other_finds():
+    """Lines of letters, some set over others, some tall, wide or without width, across and off the page's edges."""
+    import random
+    from dungeonpress.preflight import overprint
+    rng = random.Random("preflight/overprint")
+    overlapping = 0
+    for _ in range(30):
+        letters = []
+        for line in range(rng.randrange(3, 12)):
+            x, y, size = rng.uniform(-20, 300), rng.uniform(-10, 420), rng.choice([6, 9, 10.5, 14, 30])
+            for n in range(rng.randrange(1, 25)):
+                letters.append(_letter(x + n * size * 0.5 + rng.uniform(-0.3, 0.3), y, size, len(letters), rng.choice("ab")))
+        letters.append(dict(_letter(50, 50, 10, len(letters)), x1=50))  # no width: overlaps nothing
+        rng.shuffle(letters)
+        brute = [(a, b) for i, a in enumerate(letters) for b in letters[i + 1:] if overprint._overlap(a, b)]
+        assert overprint.overprinted(letters, 300, 400) == brute
+        overlapping += len(brute)
+    assert overlapping > 100  # the sweep sets lines over lines, not only apart

@@ -49,10 +49,14 @@ class Grid:
 
     def under(self, x: float, y: float, budget: Budget) -> list:
         """The boxes that hold the point (x, y), in the order they were given."""
-        found = self.cells.get((self._clamp(x, 0), self._clamp(y, 1)), ())
+        if not self.cells:
+            return []  # a page with no shapes of this kind: every letter asks, so answer before any arithmetic
+        found = self.cells.get((self._clamp(x, 0), self._clamp(y, 1)))
+        if not found:
+            return []
         budget.spend(len(found))
-        return [self.boxes[i] for i in found
-                if self.boxes[i]["x0"] <= x <= self.boxes[i]["x1"] and self.boxes[i]["top"] <= y <= self.boxes[i]["bottom"]]
+        boxes = self.boxes
+        return [box for box in map(boxes.__getitem__, found) if box["x0"] <= x <= box["x1"] and box["top"] <= y <= box["bottom"]]
 
 
 def close_pairs(boxes: list, reach: float, budget: Budget, key=lambda box: None):

@@ -1,11 +1,13 @@
 """Text printed over text: a read-back page's letters in, the places where two lines' letters overlap out.
 
 A table cell or a sidebar that overflows its column is laid out on top of whatever follows it, and
-WeasyPrint says nothing: the page prints two lines in one place. Letters are paired through a grid
-(boxes.Grid), never each with every other, so a page of thousands of letters stays cheap.
+WeasyPrint says nothing: the page prints two lines in one place. Letters are paired through a grid,
+never each with every other, so a page of thousands of letters stays cheap.
 """
 
 from __future__ import annotations
+
+from collections import defaultdict
 
 import dungeonpress.preflight.boxes as boxes
 from dungeonpress.preflight.reading import Document, imposed
@@ -35,31 +37,54 @@ def check_overprint(doc: Document):
                                          f"over {_around(page.chars, second)!r}")
 
 
+# Letters are paired through a grid of cells narrower than they are tall: two letters of one line side by side
+# share a cell rarely, while a letter over another shares one always. (Square half-inch cells put a dozen
+# letters of each line in one cell, and comparing them was most of the preflight's time.)
+CELL_WIDE = 12.0  # points: two or three letters of body text
+CELL_TALL = 36.0  # points: about two lines
+
+
 def overprinted(chars: list, width: float, height: float, budget: boxes.Budget | None = None) -> list[tuple]:
-    """(letter, letter) pairs from different lines, or out of sequence on one line, whose boxes overlap.
+    """(letter, letter) pairs from different lines, or out of sequence on one line, whose boxes overlap, in the
+    order of the first letter, then the second.
 
     A letter drawn twice in the same place (a label's halo under its ink) is not overprinting.
     """
     budget = budget or boxes.Budget()
-    grid = boxes.Grid(chars, width, height, budget)
+    last = (int(width // CELL_WIDE) + 1, int(height // CELL_TALL) + 1)
+    cells: dict = defaultdict(list)
+    first_cells = []  # each letter's first cell (column, row): a pair is compared in the first cell both cover
+    for index, c in enumerate(chars):
+        if c["x1"] <= c["x0"] or c["bottom"] <= c["top"]:
+            first_cells.append(None)
+            continue  # a box with no width or height overlaps nothing (_overlap)
+        x0, x1 = _cell(c["x0"], CELL_WIDE, last[0]), _cell(c["x1"], CELL_WIDE, last[0])
+        y0, y1 = _cell(c["top"], CELL_TALL, last[1]), _cell(c["bottom"], CELL_TALL, last[1])
+        budget.spend((x1 - x0 + 1) * (y1 - y0 + 1))
+        first_cells.append((x0, y0))
+        box = (c["x0"], c["x1"], c["top"], c["bottom"], index)
+        for column in range(x0, x1 + 1):
+            for row in range(y0, y1 + 1):
+                cells[(column, row)].append(box)
     found = []
-    seen = set()
-    for i, c in enumerate(chars):
-        for cell in _cells(grid, c):
-            for j in grid.cells.get(cell, ()):
-                if j <= i or (i, j) in seen:
-                    continue
-                seen.add((i, j))
-                budget.spend(1)
-                if _overlap(c, chars[j]):
-                    found.append((c, chars[j]))
-    return found
+    for cell, members in cells.items():
+        budget.spend(len(members) * (len(members) - 1) // 2)
+        for at, (ax0, ax1, atop, abottom, i) in enumerate(members):
+            for b in range(at + 1, len(members)):
+                bx0, bx1, btop, bbottom, j = members[b]
+                if not (bx0 < ax1 and ax0 < bx1 and btop < abottom and atop < bbottom):
+                    continue  # apart: most pairs, and the cheapest test
+                if (max(first_cells[i][0], first_cells[j][0]), max(first_cells[i][1], first_cells[j][1])) != cell:
+                    continue  # the pair shares an earlier cell, where it is compared
+                if _overlap(chars[i], chars[j]):
+                    found.append((i, j))
+    found.sort()
+    return [(chars[i], chars[j]) for i, j in found]
 
 
-def _cells(grid: boxes.Grid, c: dict):
-    xs = range(grid._clamp(c["x0"], 0), grid._clamp(c["x1"], 0) + 1)
-    ys = range(grid._clamp(c["top"], 1), grid._clamp(c["bottom"], 1) + 1)
-    return [(x, y) for x in xs for y in ys]
+def _cell(value: float, size: float, last: int) -> int:
+    """The grid column or row of a coordinate, within the page plus a cell round it."""
+    return max(-1, min(last, int(value // size)))
 
 
 def _overlap(a: dict, b: dict) -> bool:
