@@ -362,7 +362,7 @@ def test_shrines_are_drawn_round_caves_rough_and_the_rest_square(drawn):
                 floor = drawing.floors[room.number - 1]
                 square = (room.x, room.y), (room.x + room.w, room.y), (room.x + room.w, room.y + room.h), (room.x, room.y + room.h)
                 niched = any(n == room.number for n, _ in drawing_alcoves(drawing))
-                # a workroom is drawn in an L unless a door's gap comes into every corner's block
+                # a workroom is drawn in an L unless no corner's block keeps clear of every door's gap
                 walled = look.shape != "rect" and look.shape != "ell" or look.shape == "ell" and ell_outline(
                     room.x, room.y, room.w, room.h, [(d.x, d.y) for d in room.doors], _way_in(room)) is not None
                 assert (room.number in shaped) == (walled or niched) == (tuple(floor) != square), room.number

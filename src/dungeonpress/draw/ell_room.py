@@ -4,9 +4,11 @@ as rock.
 A forge, library, vault or storeroom is drawn L-shaped, as a room fitted into the rock round older
 walls: the block in the corner farthest from the way in is cut out, half the room's length along its
 long wall and a third of its width (a square at least) along the short one. Every wall stays on the
-grid and straight, so the floor's squares stay whole; no door's gap reaches into the cut, so a passage
-meets a straight wall on the rectangle, and each door's gap is marked on the outline by its ends and
-middle (as on a round room's) so the VTT export opens the wall there.
+grid and straight, so the floor's squares stay whole; every door's gap keeps a stretch of wall (a square
+at least) between it and the cut, so a passage meets a straight wall on the rectangle, and each door's
+gap is marked on the outline by its ends and middle (as on a round room's) so the VTT export opens the
+wall there. A room whose doors leave no such corner stays square: a block whose edge a gap ends at sends
+the passage in along the block's inner wall, and the room reads as a bend in the passage, not as a room.
 """
 
 from __future__ import annotations
@@ -18,15 +20,17 @@ from dungeonpress.draw.round_room import MOUTH
 
 def ell_outline(x: int, y: int, w: int, h: int, doors, way_in) -> tuple | None:
     """The L's outline, clockwise on the page from the top-left; None when the room is too small for an L (under
-    three squares either way) or a door's gap comes into every corner's block."""
+    three squares either way) or no corner's block leaves a stretch of wall beside every door's gap."""
     if min(w, h) < 3:
         return None
     cut = (w // 2, max(1, h // 3)) if w >= h else (max(1, w // 3), h // 2)  # the block's width and height
     corners = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
     far = sorted(range(4), key=lambda k: (-round(math.dist(corners[k], way_in), 9), k))
-    # A corner whose block leaves a stretch of wall beside every door's gap, the farthest from the way in first; else
-    # one a gap ends at (the passage comes in along the block's inner wall), never one a gap reaches into.
-    for k, keep in [(k, keep) for keep in (1e-9, -1e-9) for k in far]:
+    # A corner whose block leaves a stretch of wall beside every door's gap, the farthest from the way in first. A
+    # block a gap merely ends at is refused too (strict < below): its passage would run on along the block's inner
+    # wall, and seeds 2024 rooms 2, 5 and 7 showed such rooms read as a passage's bend with a nook, not as rooms.
+    keep = 1e-9
+    for k in far:
         cx, cy = corners[k]
         block = (min(cx, cx + (cut[0] if cx == x else -cut[0])), min(cy, cy + (cut[1] if cy == y else -cut[1])))
         x0, y0, x1, y1 = block[0], block[1], block[0] + cut[0], block[1] + cut[1]
