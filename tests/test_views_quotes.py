@@ -35,25 +35,23 @@ def test_a_cell_that_starts_with_a_quote_opens_it():
 
 
 @pytest.mark.slow
-def test_no_straight_quote_reaches_the_text_of_a_pdf(tmp_path):
-    """The tables booklet (cells from YAML) and the delve kit (generated log, templates' words) read back curly."""
-    import io
-
+@pytest.mark.builds("standard/tables/0", "standard/delve/0")
+def test_no_straight_quote_reaches_the_text_of_a_pdf():
+    """The tables booklet (cells from YAML) and the delve kit (generated log, templates' words) read back curly
+    (the run's shared `build all` jobs: the bytes the CLI writes, tests/test_reliability_faults.py R1)."""
     import pypdfium2 as pdfium
 
-    from dungeonpress import cli
-    for argv in (["build", "tables"], ["delve", "--seed", "1234"]):
-        assert cli.main([*argv, "--quiet", "--no-preflight", "--out", str(tmp_path)],
-                        stdout=io.StringIO(), stderr=io.StringIO()) == 0
-    pdfs = sorted(tmp_path.glob("*.pdf"))
-    assert any(p.name == "tables.pdf" for p in pdfs) and any(p.name.startswith("delve-") for p in pdfs)
+    from tests.conftest import standard_build
+    pdfs = {**standard_build("tables")[0], **standard_build("delve")[0]}
+    pdfs = {name: data for name, data in sorted(pdfs.items()) if name.endswith(".pdf")}
+    assert "tables.pdf" in pdfs and any(name.startswith("delve-") for name in pdfs)
     straight = []
-    for path in pdfs:
-        document = pdfium.PdfDocument(path)
+    for name, data in pdfs.items():
+        document = pdfium.PdfDocument(data)
         try:
             for number, page in enumerate(document, start=1):
                 text = page.get_textpage().get_text_range()
-                straight += [f"{path.name}:p{number}: {text[max(0, i - 20):i + 20]!r}"
+                straight += [f"{name}:p{number}: {text[max(0, i - 20):i + 20]!r}"
                              for i, char in enumerate(text) if char in "'\""]
         finally:
             document.close()
