@@ -581,3 +581,34 @@ def test_a_padded_booklets_first_spare_page_is_its_room_log():
     assert len(log) == 1 and "Notes" in texts[log[0] - 1]
     assert re.findall(r"^(\d+)$", texts[log[0]], flags=re.M)[:9] == [str(n) for n in range(1, 9)] + [str(log[0] + 1)]  # and the folio
     assert sum("Delve Notes" in text for text in texts) == 2
+
+
+# ---------------------------------------------------------------- a pack's index of seven to nine delves (issue 27:
+# `--count 8` left "Pick Your Delve" alone at the foot of page 2, its table on page 3)
+
+def pack_findings(content, tmp_path, count: int) -> tuple:
+    """(the pack's reading PDF, what the preflight finds in it)."""
+    from dungeonpress import preflight
+    from tests.conftest import shared_reader
+    made, _ = make(content, seed=SEED, count=count)
+    path = tmp_path / f"pack-{count}.pdf"
+    path.write_bytes(made[f"pack-{SEED}.pdf"])
+    return made[f"pack-{SEED}.pdf"], [str(f) for f in preflight.check_file(path, reader=shared_reader())]
+
+
+@pytest.mark.slow  # lays packs out
+@pytest.mark.parametrize("count", [7, 8, 9])
+def test_a_pack_of_seven_to_nine_delves_keeps_its_index_on_one_page(content, tmp_path, count):
+    """The index of a pack too large for the roomy rows is set compact: heading, table and notes on page 2."""
+    made, findings = pack_findings(content, tmp_path, count)
+    assert findings == []
+    page = reader(made).pages[1].extract_text()
+    assert "Pick Your Delve" in page and "How to Play, which follows" in page
+    assert all(view in page for view in ("seed", str(count)))
+
+
+@pytest.mark.slow  # lays a pack out
+def test_the_roomy_index_strands_its_heading_in_a_pack_of_eight(content, tmp_path, monkeypatch):
+    """The planted fault: the roomy rows for eight delves give the preflight's stranded-heading error back."""
+    monkeypatch.setattr(product, "ROOMY_INDEX", 36)
+    assert any("stranded_headings: heading 'Pick Your Delve'" in f for f in pack_findings(content, tmp_path, 8)[1])

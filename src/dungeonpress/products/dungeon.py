@@ -53,6 +53,11 @@ LARGE_PRINT_NOTE_LINES = 22  # large print's taller heading leaves room for two 
 # its booklet map is drawn shorter, so map and legend share the page.
 LARGE_PRINT_MAP_BOX = {"a5": (122.0, 116.0), "half-letter": (113.0, 122.0)}
 PACK_THUMB = (26.0, 19.0)
+# More delves than this and the index is set compact (smaller outlines, closer rows, no rooms count, which the cover
+# gives): a table of up to nine rows cannot break (base.css keeps a table's first five and last four rows together),
+# and at the roomy size eight rows ran past the page, leaving "Pick Your Delve" alone at the foot of page 2.
+ROOMY_INDEX = 6
+COMPACT_PACK_THUMB = (22.0, 11.0)
 # How much of the pre-rolled oracle each layout prints (the JSON always has all of it).
 ORACLE = {"zine": {"oracle_rows": 6, "twists": 3, "d6s": 10}, "booklet": {"oracle_rows": 30, "twists": 8, "d6s": 36}}
 
@@ -243,7 +248,8 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     from dungeonpress.paginate import pages
     page = "a5" if paper == "a4" else "half-letter"
     cover = LARGE_PRINT_COVER_MAP if ctx.theme == "large-print" else BOOKLET_COVER_MAP[page]
-    outline = PACK_THUMB if pack_seed is not None else cover
+    compact_index = pack_seed is not None and len(dungeons) > ROOMY_INDEX
+    outline = (COMPACT_PACK_THUMB if compact_index else PACK_THUMB) if pack_seed is not None else cover
     map_box = LARGE_PRINT_MAP_BOX[page] if ctx.theme == "large-print" else MAP_BOX[page]
     shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=map_box, map_rng=map_rng(s),
                                map_style=map_style, map_css=map_css(ctx), **ORACLE["booklet"], outline_box=outline,
@@ -256,7 +262,8 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         for view, pick in zip(shown, die["ranges"]):
             view["pick"] = pick
         index = {"seed": pack_seed, "count": len(dungeons), "rooms": rooms, "die": die["die"],
-                 "reroll": die["reroll"], "entries": [{"view": view} for view in shown]}
+                 "reroll": die["reroll"], "entries": [{"view": view} for view in shown],
+                 "compact": compact_index}
         title = f"A Pack of Delves, seed {pack_seed}"
     note_lines = LARGE_PRINT_NOTE_LINES if ctx.theme == "large-print" else BOOKLET_NOTE_LINES
 
