@@ -612,3 +612,32 @@ def test_the_roomy_index_strands_its_heading_in_a_pack_of_eight(content, tmp_pat
     """The planted fault: the roomy rows for eight delves give the preflight's stranded-heading error back."""
     monkeypatch.setattr(product, "ROOMY_INDEX", 36)
     assert any("stranded_headings: heading 'Pick Your Delve'" in f for f in pack_findings(content, tmp_path, 8)[1])
+
+
+# ---------------------------------------------------------------- no bare filler page between a pack's delves (issue
+# 27: the dyslexia-friendly pack of seed 66 had "Delve Notes" pages of bare lines at p11, p23 and p29)
+
+def pages_between_delves(content, theme: str) -> list:
+    """The headings of the pack's pages from its first delve's map to its last delve's oracle, and of the page after."""
+    ctx = build.context_for(content, seed=PACK_SEED, theme=theme)
+    made = {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": PACK_COUNT}))}
+    texts = [page.extract_text() for page in reader(made[f"pack-{PACK_SEED}.pdf"]).pages]
+    heads = [text.strip().splitlines()[0] if text.strip() else "" for text in texts]
+    first = next(i for i, text in enumerate(texts) if "seed " in text and "Room Key" not in text and i > 2)
+    last = max(i for i, head in enumerate(heads) if head.startswith("Pre-rolled Oracle"))
+    return heads[first:last + 2]
+
+
+@pytest.mark.slow  # lays a pack out
+def test_the_page_that_puts_a_delves_map_on_the_left_is_the_delve_befores_room_log(content):
+    heads = pages_between_delves(content, "dyslexia-friendly")
+    assert not [head for head in heads if "Delve Notes" in head]
+    logs = [head for head in heads if head.startswith("Room Log")]
+    assert logs and all(re.fullmatch(r"Room Log · Delve \d", head) for head in logs)
+
+
+@pytest.mark.slow  # lays a pack out
+def test_bare_notes_pages_between_delves_are_found(content, monkeypatch):
+    """The planted fault: with no delve short enough for a log, the bare filler pages come back and are seen."""
+    monkeypatch.setattr(product, "MAX_LOG_ROOMS", 0)
+    assert [head for head in pages_between_delves(content, "dyslexia-friendly") if "Delve Notes" in head]

@@ -272,13 +272,23 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         # whose last page already ends in ruled notes: there it is the pack's record of its delves, not more lines.
         if index is not None and anchor == shown[0]["anchor"] and len(shown) <= MAX_RECORD_ROWS:
             return record_page(f"{anchor}-before", shown, cls="bpage notes record", tag="h2")
+        # Before a later delve it follows the delve before's oracle: it is that delve's room log (a page a player fills
+        # in while playing it), not a page of bare lines.
+        before = next((view for view, after in zip(shown, shown[1:]) if after["anchor"] == anchor), None)
+        if before is not None and len(before["rooms"]) <= MAX_LOG_ROOMS:
+            return delve_log(f"{anchor}-before", before)
         return notes_page(f"{anchor}-before", heading="Delve Notes", lines=note_lines, cls="bpage notes", tag="h2")
 
-    # A single delve padded to whole sheets: its first spare page (the one kept first) is its room log, not more lines.
+    def delve_log(page_id: str, view: dict) -> dict:
+        heading = f"Room Log · Delve {view['pick']}" if index is not None else "Room Log"
+        return room_log_page(page_id, [room["number"] for room in view["rooms"]], heading=heading,
+                             cls="bpage notes room-log", tag="h2")
+
+    # A booklet padded to whole sheets: its first spare page (the one kept first) is the last delve's room log, not
+    # more lines (in a pack the delves before have theirs where a filler page puts their successor's map on the left).
     spares = notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=note_lines, cls="bpage notes", tag="h2")
-    if index is None and len(shown[0]["rooms"]) <= MAX_LOG_ROOMS:
-        spares[0] = room_log_page(spares[0]["id"], [room["number"] for room in shown[0]["rooms"]],
-                                  cls="bpage notes room-log", tag="h2")
+    if len(shown[-1]["rooms"]) <= MAX_LOG_ROOMS:
+        spares[0] = delve_log(spares[0]["id"], shown[-1])
 
     def booklet_html(fillers=(), turns=(), rules_notes=0):
         return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
