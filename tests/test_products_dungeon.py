@@ -641,3 +641,26 @@ def test_bare_notes_pages_between_delves_are_found(content, monkeypatch):
     """The planted fault: with no delve short enough for a log, the bare filler pages come back and are seen."""
     monkeypatch.setattr(product, "MAX_LOG_ROOMS", 0)
     assert [head for head in pages_between_delves(content, "dyslexia-friendly") if "Delve Notes" in head]
+
+
+# ---------------------------------------------------------------- the large-print booklet's spare pages (issue 27:
+# about three and a half pages of it were ruled lines to reach a multiple of four)
+
+def spare_page_heads(content) -> list:
+    ctx = build.context_for(content, seed=SEED, theme="large-print")
+    made = {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"layout": "booklet"}))}
+    texts = [page.extract_text().strip() for page in reader(made[f"dungeon-{SEED}-a5.pdf"]).pages]
+    return [text.splitlines()[0] for text in texts[:-1] if text.startswith(("Room Log", "Your Map", "Delve Notes"))]
+
+
+@pytest.mark.slow  # lays a booklet out
+def test_the_large_print_booklets_spare_pages_are_a_room_log_and_a_map_grid_before_any_lines(content):
+    assert spare_page_heads(content) == ["Room Log", "Your Map", "Delve Notes"]
+
+
+@pytest.mark.slow  # lays a booklet out
+def test_a_booklet_padded_with_bare_lines_is_seen(content, monkeypatch):
+    """The planted fault: the map grid back to ruled lines gives two bare notes pages."""
+    monkeypatch.setattr(product, "grid_page", lambda page_id, **kw: product.notes_page(page_id, heading="Delve Notes",
+                                                                                       cls="bpage notes", tag="h2"))
+    assert spare_page_heads(content).count("Delve Notes") == 2

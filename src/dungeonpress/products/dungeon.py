@@ -11,7 +11,7 @@ from dungeonpress.draw.dungeon_map import LABEL_PT, LARGE_LABEL_PT
 from dungeonpress.generate.dungeon import NEEDED, generate_dungeon
 from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
-from dungeonpress.views.notes import notes_page, notes_view, record_page, room_log_page
+from dungeonpress.views.notes import grid_page, notes_page, notes_view, record_page, room_log_page
 from dungeonpress.views.tracker import tracker_view
 from dungeonpress.views import dungeon as views
 from dungeonpress.views.delve_rules import keep_ranges_whole, rule_sections, rule_table_view
@@ -289,6 +289,8 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     spares = notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=note_lines, cls="bpage notes", tag="h2")
     if len(shown[-1]["rooms"]) <= MAX_LOG_ROOMS:
         spares[0] = delve_log(spares[0]["id"], shown[-1])
+    # The second (large print keeps three: its How to Play runs onto a third page) is squares to map on, not lines.
+    spares[1] = grid_page(spares[1]["id"], cls="bpage notes grid-page", tag="h2")
 
     def booklet_html(fillers=(), turns=(), rules_notes=0):
         return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
