@@ -586,11 +586,12 @@ def test_a_padded_booklets_first_spare_page_is_its_room_log():
 # ---------------------------------------------------------------- a pack's index of seven to nine delves (issue 27:
 # `--count 8` left "Pick Your Delve" alone at the foot of page 2, its table on page 3)
 
-def pack_findings(content, tmp_path, count: int) -> tuple:
+def pack_findings(content, tmp_path, count: int, theme: str = "standard") -> tuple:
     """(the pack's reading PDF, what the preflight finds in it)."""
     from dungeonpress import preflight
     from tests.conftest import shared_reader
-    made, _ = make(content, seed=SEED, count=count)
+    ctx = build.context_for(content, seed=SEED, theme=theme)
+    made = {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": count}))}
     path = tmp_path / f"pack-{count}.pdf"
     path.write_bytes(made[f"pack-{SEED}.pdf"])
     return made[f"pack-{SEED}.pdf"], [str(f) for f in preflight.check_file(path, reader=shared_reader())]
@@ -612,6 +613,17 @@ def test_the_roomy_index_strands_its_heading_in_a_pack_of_eight(content, tmp_pat
     """The planted fault: the roomy rows for eight delves give the preflight's stranded-heading error back."""
     monkeypatch.setattr(product, "ROOMY_INDEX", 36)
     assert any("stranded_headings: heading 'Pick Your Delve'" in f for f in pack_findings(content, tmp_path, 8)[1])
+
+
+@pytest.mark.slow  # lays a pack out
+def test_a_large_print_pack_of_eight_breaks_its_index_under_a_repeated_header(content, tmp_path):
+    """Large print's index rows do not fit page 2 even compact: the table breaks after its heading and first rows,
+    and the delves' record fits its page (its rows were 16 mm)."""
+    made, findings = pack_findings(content, tmp_path, 8, theme="large-print")
+    assert findings == []
+    pages = [page.extract_text() for page in reader(made).pages[1:3]]
+    assert "Pick Your Delve" in pages[0] and " 1 " in pages[0].replace("\n", " ")
+    assert pages[1].lstrip().startswith("1d8")  # the header again, over the rows that turned the page
 
 
 # ---------------------------------------------------------------- no bare filler page between a pack's delves (issue

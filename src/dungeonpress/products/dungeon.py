@@ -271,7 +271,9 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         # The page that puts a delve's map on a left-hand page. Before a pack's first delve it follows How to Play,
         # whose last page already ends in ruled notes: there it is the pack's record of its delves, not more lines.
         if index is not None and anchor == shown[0]["anchor"] and len(shown) <= MAX_RECORD_ROWS:
-            return record_page(f"{anchor}-before", shown, cls="bpage notes record", tag="h2")
+            # (closer rows for more delves than the roomy index holds: eight at 16 mm ran over in wider letters)
+            many = " many" if compact_index else ""
+            return record_page(f"{anchor}-before", shown, cls=f"bpage notes record{many}", tag="h2")
         # Before a later delve it follows the delve before's oracle: it is that delve's room log (a page a player fills
         # in while playing it), not a page of bare lines.
         before = next((view for view, after in zip(shown, shown[1:]) if after["anchor"] == anchor), None)
