@@ -580,7 +580,8 @@ def test_a_padded_booklets_first_spare_page_is_its_room_log():
     log = [i for i, text in enumerate(texts) if "Room Log" in text]
     assert len(log) == 1 and "Notes" in texts[log[0] - 1]
     assert re.findall(r"^(\d+)$", texts[log[0]], flags=re.M)[:9] == [str(n) for n in range(1, 9)] + [str(log[0] + 1)]  # and the folio
-    assert sum("Delve Notes" in text for text in texts) == 2
+    # the second is squares to map on (issue 27: two pages of bare lines were padding), only the third ruled lines
+    assert "Your Map" in texts[log[0] + 1] and sum("Delve Notes" in text for text in texts) == 1
 
 
 # ---------------------------------------------------------------- a pack's index of seven to nine delves (issue 27:
