@@ -580,4 +580,100 @@ def test_a_padded_booklets_first_spare_page_is_its_room_log():
     log = [i for i, text in enumerate(texts) if "Room Log" in text]
     assert len(log) == 1 and "Notes" in texts[log[0] - 1]
     assert re.findall(r"^(\d+)$", texts[log[0]], flags=re.M)[:9] == [str(n) for n in range(1, 9)] + [str(log[0] + 1)]  # and the folio
-    assert sum("Delve Notes" in text for text in texts) == 2
+    # the second is squares to map on (issue 27: two pages of bare lines were padding), only the third ruled lines
+    assert "Your Map" in texts[log[0] + 1] and sum("Delve Notes" in text for text in texts) == 1
+
+
+# ---------------------------------------------------------------- a pack's index of seven to nine delves (issue 27:
+# `--count 8` left "Pick Your Delve" alone at the foot of page 2, its table on page 3)
+
+def pack_findings(content, tmp_path, count: int, theme: str = "standard") -> tuple:
+    """(the pack's reading PDF, what the preflight finds in it)."""
+    from dungeonpress import preflight
+    from tests.conftest import shared_reader
+    ctx = build.context_for(content, seed=SEED, theme=theme)
+    made = {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": count}))}
+    path = tmp_path / f"pack-{count}.pdf"
+    path.write_bytes(made[f"pack-{SEED}.pdf"])
+    return made[f"pack-{SEED}.pdf"], [str(f) for f in preflight.check_file(path, reader=shared_reader())]
+
+
+@pytest.mark.slow  # lays packs out
+@pytest.mark.parametrize("count", [7, 8, 9])
+def test_a_pack_of_seven_to_nine_delves_keeps_its_index_on_one_page(content, tmp_path, count):
+    """The index of a pack too large for the roomy rows is set compact: heading, table and notes on page 2."""
+    made, findings = pack_findings(content, tmp_path, count)
+    assert findings == []
+    page = reader(made).pages[1].extract_text()
+    assert "Pick Your Delve" in page and "How to Play, which follows" in page
+    assert all(view in page for view in ("seed", str(count)))
+
+
+@pytest.mark.slow  # lays a pack out
+def test_the_roomy_index_strands_its_heading_in_a_pack_of_eight(content, tmp_path, monkeypatch):
+    """The planted fault: the roomy rows for eight delves give the preflight's stranded-heading error back."""
+    monkeypatch.setattr(product, "ROOMY_INDEX", 36)
+    assert any("stranded_headings: heading 'Pick Your Delve'" in f for f in pack_findings(content, tmp_path, 8)[1])
+
+
+@pytest.mark.slow  # lays a pack out
+def test_a_large_print_pack_of_eight_breaks_its_index_under_a_repeated_header(content, tmp_path):
+    """Large print's index rows do not fit page 2 even compact: the table breaks after its heading and first rows,
+    and the delves' record fits its page (its rows were 16 mm)."""
+    made, findings = pack_findings(content, tmp_path, 8, theme="large-print")
+    assert findings == []
+    pages = [page.extract_text() for page in reader(made).pages[1:3]]
+    assert "Pick Your Delve" in pages[0] and " 1 " in pages[0].replace("\n", " ")
+    assert pages[1].lstrip().startswith("1d8")  # the header again, over the rows that turned the page
+
+
+# ---------------------------------------------------------------- no bare filler page between a pack's delves (issue
+# 27: the dyslexia-friendly pack of seed 66 had "Delve Notes" pages of bare lines at p11, p23 and p29)
+
+def pages_between_delves(content, theme: str) -> list:
+    """The headings of the pack's pages from its first delve's map to its last delve's oracle, and of the page after."""
+    ctx = build.context_for(content, seed=PACK_SEED, theme=theme)
+    made = {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": PACK_COUNT}))}
+    texts = [page.extract_text() for page in reader(made[f"pack-{PACK_SEED}.pdf"]).pages]
+    heads = [text.strip().splitlines()[0] if text.strip() else "" for text in texts]
+    first = next(i for i, text in enumerate(texts) if "seed " in text and "Room Key" not in text and i > 2)
+    last = max(i for i, head in enumerate(heads) if head.startswith("Pre-rolled Oracle"))
+    return heads[first:last + 2]
+
+
+@pytest.mark.slow  # lays a pack out
+def test_the_page_that_puts_a_delves_map_on_the_left_is_the_delve_befores_room_log(content):
+    heads = pages_between_delves(content, "dyslexia-friendly")
+    assert not [head for head in heads if "Delve Notes" in head]
+    logs = [head for head in heads if head.startswith("Room Log")]
+    assert logs and all(re.fullmatch(r"Room Log · Delve \d", head) for head in logs)
+
+
+@pytest.mark.slow  # lays a pack out
+def test_bare_notes_pages_between_delves_are_found(content, monkeypatch):
+    """The planted fault: with no delve short enough for a log, the bare filler pages come back and are seen."""
+    monkeypatch.setattr(product, "MAX_LOG_ROOMS", 0)
+    assert [head for head in pages_between_delves(content, "dyslexia-friendly") if "Delve Notes" in head]
+
+
+# ---------------------------------------------------------------- the large-print booklet's spare pages (issue 27:
+# about three and a half pages of it were ruled lines to reach a multiple of four)
+
+def spare_page_heads(content) -> list:
+    ctx = build.context_for(content, seed=SEED, theme="large-print")
+    made = {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"layout": "booklet"}))}
+    texts = [page.extract_text().strip() for page in reader(made[f"dungeon-{SEED}-a5.pdf"]).pages]
+    return [text.splitlines()[0] for text in texts[:-1] if text.startswith(("Room Log", "Your Map", "Delve Notes"))]
+
+
+@pytest.mark.slow  # lays a booklet out
+def test_the_large_print_booklets_spare_pages_are_a_room_log_and_a_map_grid_before_any_lines(content):
+    assert spare_page_heads(content) == ["Room Log", "Your Map", "Delve Notes"]
+
+
+@pytest.mark.slow  # lays a booklet out
+def test_a_booklet_padded_with_bare_lines_is_seen(content, monkeypatch):
+    """The planted fault: the map grid back to ruled lines gives two bare notes pages."""
+    monkeypatch.setattr(product, "grid_page", lambda page_id, **kw: product.notes_page(page_id, heading="Delve Notes",
+                                                                                       cls="bpage notes", tag="h2"))
+    assert spare_page_heads(content).count("Delve Notes") == 2

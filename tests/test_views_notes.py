@@ -32,3 +32,13 @@ def test_a_record_page_has_a_row_for_each_delve_and_no_ruled_lines():
     page = record_page("d1-before", [{"pick": "1", "title": "The Crypt", "seed": 5}, {"pick": "2", "title": "The Mire"}])
     assert page["id"] == "d1-before" and page["heading"] == "Delves Played" and page["lines"] == []
     assert page["record"] == [{"pick": "1", "title": "The Crypt"}, {"pick": "2", "title": "The Mire"}]
+
+
+def test_a_grid_page_draws_five_millimetre_squares_and_no_ruled_lines():
+    from dungeonpress.views.notes import GRID_SQUARES, grid_page
+    page = grid_page("notes-2")
+    grid = page["grid"]
+    assert page["id"] == "notes-2" and page["heading"] == "Your Map" and page["lines"] == []
+    assert (len(grid["xs"]) - 1, len(grid["ys"]) - 1) == GRID_SQUARES
+    assert {b - a for a, b in zip(grid["xs"], grid["xs"][1:])} == {5.0} and grid["xs"][-1] == grid["width"]
+    assert grid["ys"][-1] == grid["height"] <= 150  # under an A5 page's text block, its heading and a line of how

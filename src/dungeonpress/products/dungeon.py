@@ -11,7 +11,7 @@ from dungeonpress.draw.dungeon_map import LABEL_PT, LARGE_LABEL_PT
 from dungeonpress.generate.dungeon import NEEDED, generate_dungeon
 from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
-from dungeonpress.views.notes import notes_page, notes_view, record_page, room_log_page
+from dungeonpress.views.notes import grid_page, notes_page, notes_view, record_page, room_log_page
 from dungeonpress.views.tracker import tracker_view
 from dungeonpress.views import dungeon as views
 from dungeonpress.views.delve_rules import keep_ranges_whole, rule_sections, rule_table_view
@@ -53,6 +53,11 @@ LARGE_PRINT_NOTE_LINES = 22  # large print's taller heading leaves room for two 
 # its booklet map is drawn shorter, so map and legend share the page.
 LARGE_PRINT_MAP_BOX = {"a5": (122.0, 116.0), "half-letter": (113.0, 122.0)}
 PACK_THUMB = (26.0, 19.0)
+# More delves than this and the index is set compact (smaller outlines, closer rows, no rooms count, which the cover
+# gives): a table of up to nine rows cannot break (base.css keeps a table's first five and last four rows together),
+# and at the roomy size eight rows ran past the page, leaving "Pick Your Delve" alone at the foot of page 2.
+ROOMY_INDEX = 6
+COMPACT_PACK_THUMB = (22.0, 11.0)
 # How much of the pre-rolled oracle each layout prints (the JSON always has all of it).
 ORACLE = {"zine": {"oracle_rows": 6, "twists": 3, "d6s": 10}, "booklet": {"oracle_rows": 30, "twists": 8, "d6s": 36}}
 
@@ -243,7 +248,8 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     from dungeonpress.paginate import pages
     page = "a5" if paper == "a4" else "half-letter"
     cover = LARGE_PRINT_COVER_MAP if ctx.theme == "large-print" else BOOKLET_COVER_MAP[page]
-    outline = PACK_THUMB if pack_seed is not None else cover
+    compact_index = pack_seed is not None and len(dungeons) > ROOMY_INDEX
+    outline = (COMPACT_PACK_THUMB if compact_index else PACK_THUMB) if pack_seed is not None else cover
     map_box = LARGE_PRINT_MAP_BOX[page] if ctx.theme == "large-print" else MAP_BOX[page]
     shown = [views.dungeon_view(dg, seed=s, rooms=rooms, prefix=f"d{n}", map_box=map_box, map_rng=map_rng(s),
                                map_style=map_style, map_css=map_css(ctx), **ORACLE["booklet"], outline_box=outline,
@@ -256,7 +262,8 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         for view, pick in zip(shown, die["ranges"]):
             view["pick"] = pick
         index = {"seed": pack_seed, "count": len(dungeons), "rooms": rooms, "die": die["die"],
-                 "reroll": die["reroll"], "entries": [{"view": view} for view in shown]}
+                 "reroll": die["reroll"], "entries": [{"view": view} for view in shown],
+                 "compact": compact_index}
         title = f"A Pack of Delves, seed {pack_seed}"
     note_lines = LARGE_PRINT_NOTE_LINES if ctx.theme == "large-print" else BOOKLET_NOTE_LINES
 
@@ -264,14 +271,28 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         # The page that puts a delve's map on a left-hand page. Before a pack's first delve it follows How to Play,
         # whose last page already ends in ruled notes: there it is the pack's record of its delves, not more lines.
         if index is not None and anchor == shown[0]["anchor"] and len(shown) <= MAX_RECORD_ROWS:
-            return record_page(f"{anchor}-before", shown, cls="bpage notes record", tag="h2")
+            # (closer rows for more delves than the roomy index holds: eight at 16 mm ran over in wider letters)
+            many = " many" if compact_index else ""
+            return record_page(f"{anchor}-before", shown, cls=f"bpage notes record{many}", tag="h2")
+        # Before a later delve it follows the delve before's oracle: it is that delve's room log (a page a player fills
+        # in while playing it), not a page of bare lines.
+        before = next((view for view, after in zip(shown, shown[1:]) if after["anchor"] == anchor), None)
+        if before is not None and len(before["rooms"]) <= MAX_LOG_ROOMS:
+            return delve_log(f"{anchor}-before", before)
         return notes_page(f"{anchor}-before", heading="Delve Notes", lines=note_lines, cls="bpage notes", tag="h2")
 
-    # A single delve padded to whole sheets: its first spare page (the one kept first) is its room log, not more lines.
+    def delve_log(page_id: str, view: dict) -> dict:
+        heading = f"Room Log · Delve {view['pick']}" if index is not None else "Room Log"
+        return room_log_page(page_id, [room["number"] for room in view["rooms"]], heading=heading,
+                             cls="bpage notes room-log", tag="h2")
+
+    # A booklet padded to whole sheets: its first spare page (the one kept first) is the last delve's room log, not
+    # more lines (in a pack the delves before have theirs where a filler page puts their successor's map on the left).
     spares = notes_view(MAX_BOOKLET_NOTES, heading="Delve Notes", lines=note_lines, cls="bpage notes", tag="h2")
-    if index is None and len(shown[0]["rooms"]) <= MAX_LOG_ROOMS:
-        spares[0] = room_log_page(spares[0]["id"], [room["number"] for room in shown[0]["rooms"]],
-                                  cls="bpage notes room-log", tag="h2")
+    if len(shown[-1]["rooms"]) <= MAX_LOG_ROOMS:
+        spares[0] = delve_log(spares[0]["id"], shown[-1])
+    # The second (large print keeps three: its How to Play runs onto a third page) is squares to map on, not lines.
+    spares[1] = grid_page(spares[1]["id"], cls="bpage notes grid-page", tag="h2")
 
     def booklet_html(fillers=(), turns=(), rules_notes=0):
         return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,

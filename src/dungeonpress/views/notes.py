@@ -29,3 +29,17 @@ def room_log_page(page_id: str, rooms: list, *, heading: str = "Room Log", cls: 
     """A delve's log in a notes page's place: a row for each room (`rooms`: their numbers), with boxes for entered
     and cleared and room to write what was found there; nothing of what the key says, so it spoils nothing."""
     return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {"rooms": list(rooms)}
+
+
+GRID_SQUARE_MM = 5.0
+GRID_SQUARES = (23, 28)  # across, down: 115 x 140 mm, inside an A5 or half-letter page's text block in every theme
+
+
+def grid_page(page_id: str, *, heading: str = "Your Map", cls: str = "notes grid-page", tag: str = "h1") -> dict:
+    """A page of 5 mm squares in a notes page's place, to map the delve as it is explored (or the level the stairs
+    lead down to): `grid` gives the square's size and the lines' positions, in mm, for an inline SVG."""
+    across, down = GRID_SQUARES
+    width, height = across * GRID_SQUARE_MM, down * GRID_SQUARE_MM
+    return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {"grid": {
+        "width": width, "height": height,
+        "xs": [n * GRID_SQUARE_MM for n in range(across + 1)], "ys": [n * GRID_SQUARE_MM for n in range(down + 1)]}}
