@@ -82,9 +82,14 @@ def toy_zine(entry_mm: dict, fixed_long: bool = False):
         aids = (f"<section id='zine-aids'><p>aids</p><div style='height: {gap:.3f}px'></div>"
                 "<div id='zine-aids-foot' style='height: 10mm'>foot</div></section>")
         style = "<style>@page { size: 74mm 105mm; margin: 5mm } section { break-before: page } p { margin: 0 }</style>"
-        if candidate.probe:
-            return f"<html><head>{style}</head><body><section></section><section>{entries}</section>{aids}</body></html>"
+        if candidate.probe:  # the key, aids and back pages, after a page standing for the cover and map
+            return (f"<html><head>{style}</head><body><section></section><section>{entries}</section>{aids}"
+                    "<section id='zine-back'>back</section></body></html>")
         oracle = "<p>oracle</p>" * (30 if fixed_long else 1)
+        if candidate.rest:  # the pages a probe leaves out, in the order the real zine's HTML has them
+            return (f"<html><head>{style}</head><body><section id='zine-cover'>cover</section><section id='zine-map'>"
+                    "map</section><section id='notes-1'>n</section><section id='notes-2'>n</section>"
+                    f"<section id='notes-3'>n</section><section id='zine-oracle'>{oracle}</section></body></html>")
         return (f"<html><head>{style}</head><body><section id='zine-cover'>cover</section><section id='zine-map'>map"
                 f"</section><section>{entries}</section>{aids}<section id='zine-oracle'>{oracle}</section>"
                 "<section id='zine-back'>back</section><section id='notes-1'>n</section><section id='notes-2'>n</section>"
@@ -99,7 +104,9 @@ def test_the_first_fit_whose_probe_keeps_eight_pages_is_laid_out_once():
     rendered = fitting.fit_zine(render, lay_out, rules_for(6), "the toy zine")
     assert rendered.page_count == 8
     # probed from "dense" down (paginate.zine.first_fitting): "dense" and "flowing" fit, "whole" does not
-    assert [(c.fit, c.probe) for c in asked] == [("dense", True), ("flowing", True), ("whole", True), ("flowing", False)]
+    # then the pages the probe leaves out, once, in the chosen fit: the probe's pages are the zine's
+    assert [(c.fit, c.probe, c.rest) for c in asked] == [("dense", True, False), ("flowing", True, False),
+                                                         ("whole", True, False), ("flowing", False, True)]
     where = pages.anchor_boxes(pdf.measure(rendered))
     assert where["zine-aids-foot"][2] - where["zine-aids"][1] == pytest.approx(geometry.ZINE_FOOT_AT_PX["aids"], abs=0.05)
 
@@ -107,7 +114,8 @@ def test_the_first_fit_whose_probe_keeps_eight_pages_is_laid_out_once():
 def test_a_whole_fit_gets_its_key_pages_balanced():
     render, asked = toy_zine({"whole": 22, "flowing": 22, "dense": 22, "tight": 22})  # four on page 1, two on page 2
     rendered = fitting.fit_zine(render, lay_out, rules_for(6), "the toy zine")
-    assert asked[-1].fit == "whole" and asked[-1].turns == (4,)
+    # the probe laid out again with its key balanced, then the pages it leaves out
+    assert (asked[-2].fit, asked[-2].probe, asked[-2].turns) == ("whole", True, (4,)) and asked[-1].rest
     assert [sorted(a for a in page.boxes if a.startswith("d1-")) for page in pdf.measure(rendered)[2:4]] == \
         [["d1-room-1", "d1-room-2", "d1-room-3"], ["d1-room-4", "d1-room-5", "d1-room-6"]]
 
@@ -143,25 +151,29 @@ def test_a_one_panel_page_that_runs_over_is_found():
     assert fitting.overflowing_pages(pdf.measure(lay_out(html.replace(line * 40, line)))) == []
 
 
-def trial_zine(content, seed, rooms, paper):
+def trial_zine(content, seed, rooms, paper, theme="standard"):
     """The zine as the whole-zine trial loop makes it (every fit on the whole zine in turn): the reference."""
-    ctx = build.context_for(content, seed=seed)
+    ctx = build.context_for(content, seed=seed, theme=theme)
     render, rules = product.zine_fit(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
     rendered = fitting.by_trial(render, lambda html: product.layout(ctx, html), rules)
     return write(ctx, pages.keep_pages(rendered, fitting.PAGES, "zine"))
 
 
 @pytest.mark.slow  # lays whole zines out
-@pytest.mark.parametrize("seed,rooms,paper", [(5, 8, "a4"), (8, 8, "a4"), (22, 8, "a4")])
-def test_fit_chosen_from_the_key_alone_is_the_fit_the_whole_zine_needs(content, seed, rooms, paper):
-    """Laying out only the key and aids pages picks the same fit and page turns as trying each fit on the whole zine.
+@pytest.mark.parametrize("seed,rooms,paper,theme", [(5, 8, "a4", "standard"), (8, 8, "a4", "standard"),
+                                                    (22, 8, "a4", "standard"), (2, 8, "letter", "dyslexia-friendly"),
+                                                    (3, 8, "a4", "large-print")])
+def test_fit_chosen_from_the_key_alone_is_the_fit_the_whole_zine_needs(content, seed, rooms, paper, theme):
+    """Laying out only the key and aids pages picks the same fit and page turns as trying each fit on the whole zine,
+    and the zine put together from that probe's pages and the rest laid out once is the whole zine, byte for byte.
 
     Seed 5 balances its two key pages, seed 8 needs the closest fit, seed 22 (the longest key found, with the rules
-    after it) the crowded one.
+    after it) the crowded one; dyslexia-friendly seed 2 on Letter packs its aids after the key (no gap above their
+    foot) and takes the snug fit, its crowded oracle running over; large print seed 3 lowers its aids page's foot.
     """
-    ctx = build.context_for(content, seed=seed)
+    ctx = build.context_for(content, seed=seed, theme=theme)
     planned = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
-    assert planned == trial_zine(content, seed, rooms, paper)
+    assert planned == trial_zine(content, seed, rooms, paper, theme)
 
 
 @pytest.mark.slow  # lays whole zines out
@@ -185,11 +197,10 @@ def test_a_zine_whose_fixed_pages_grow_falls_back_to_the_trial_loop(content, mon
 def test_the_aids_and_back_pages_keep_their_foot_at_the_foot_of_the_page(content, monkeypatch, seed, rooms, paper):
     """The fold-cut diagram and the credits end where the flex column put them; seed 13's aids are packed after the
     key's rules (a fit in paginate.zine.PACKED), opening on the key's last page and ending, with their foot, on the next."""
-    made = []
     real = product.layout
-    whole = []  # layouts of the whole zine (a probe has no notes pages)
-    monkeypatch.setattr(product, "layout", lambda ctx, html: whole.append('id="notes-1"' in html)
-                        or made.append(real(ctx, html)) or made[-1])
+    rest = []  # layouts of the pages a probe leaves out (a probe has no notes pages)
+    monkeypatch.setattr(product, "layout", lambda ctx, html: rest.append('id="notes-1"' in html) or real(ctx, html))
+    made = written_zines(monkeypatch)
     ctx = build.context_for(content, seed=seed)
     _, rules = product.zine_fit(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
     product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
@@ -204,7 +215,15 @@ def test_the_aids_and_back_pages_keep_their_foot_at_the_foot_of_the_page(content
         assert section[0] == foot[0]
         assert foot[2] - section[1] == pytest.approx(geometry.ZINE_FOOT_AT_PX[page], abs=0.05) or \
             fitting.foot_gaps(final, rules).get(page, 0) == 0  # a full page: the foot follows what is above it
-    assert whole.count(True) == 1  # the zine is laid out once, after its probes
+    assert rest.count(True) == 1  # after its probes, the pages they leave out are laid out once
+
+
+def written_zines(monkeypatch) -> list:
+    """Every zine the product writes from here on, as the laid-out document it writes (the eight pages in order)."""
+    made = []
+    real = product.write
+    monkeypatch.setattr(product, "write", lambda ctx, rendered, **kw: made.append(rendered) or real(ctx, rendered, **kw))
+    return made
 
 
 # ---------------------------------------------------------------- the zine read at the table
@@ -212,10 +231,8 @@ def test_the_aids_and_back_pages_keep_their_foot_at_the_foot_of_the_page(content
 # two pages of the folded zine, and "4–6" and "CC BY-SA" broken over two lines.
 
 def laid_out_zine(content, monkeypatch, seed: int, paper: str, theme: str = "standard"):
-    """(the zine's reading pages as PDF bytes, the measures of its last layout, which holds every page)."""
-    made = []
-    real = product.layout
-    monkeypatch.setattr(product, "layout", lambda ctx, html: made.append(real(ctx, html)) or made[-1])
+    """(the zine's reading pages as PDF bytes, the measures of its eight pages as written)."""
+    made = written_zines(monkeypatch)
     ctx = build.context_for(content, seed=seed, theme=theme)
     rooms = product.DEFAULT_ROOMS
     data = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
@@ -259,6 +276,10 @@ def toy_zine_with_back(back_lines: dict):
         style = "<style>@page { size: 74mm 105mm; margin: 5mm } section { break-before: page } p { margin: 0 }</style>"
         if candidate.probe:
             return f"<html><head>{style}</head><body><section></section><section>{entries}</section>{aids}{back}</body></html>"
+        if candidate.rest:
+            return (f"<html><head>{style}</head><body><section id='zine-cover'>cover</section><section id='zine-map'>map"
+                    "</section><section id='notes-1'>n</section><section id='notes-2'>n</section><section id='notes-3'>"
+                    "n</section><section id='zine-oracle'>oracle</section></body></html>")
         return (f"<html><head>{style}</head><body><section id='zine-cover'>cover</section><section id='zine-map'>map"
                 f"</section><section>{entries}</section>{aids}<section id='zine-oracle'>oracle</section>{back}"
                 "<section id='notes-1'>n</section><section id='notes-2'>n</section><section id='notes-3'>n</section>"
@@ -277,7 +298,9 @@ def test_a_fit_whose_back_page_runs_over_in_the_probe_is_passed_by_without_the_t
     rendered = fitting.fit_zine(render, lay_out, fitting.ZineRules(entries=tuple((n, f"d1-room-{n}") for n in range(1, 7))),
                                 "the toy zine")
     assert calls == []
-    assert [(c.fit, c.probe) for c in asked] == [("dense", True), ("flowing", True), ("whole", True), ("flowing", False)]
+    # then the pages the probe leaves out, once, in the chosen fit: the probe's pages are the zine's
+    assert [(c.fit, c.probe, c.rest) for c in asked] == [("dense", True, False), ("flowing", True, False),
+                                                         ("whole", True, False), ("flowing", False, True)]
     assert rendered.page_count == 8
 
 
@@ -296,7 +319,7 @@ def test_a_zine_is_laid_out_whole_once_after_a_few_probes(content, monkeypatch, 
     ctx = build.context_for(content, seed=seed)
     rooms = product.DEFAULT_ROOMS
     product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
-    assert kinds.count(True) == 1  # the whole zine, laid out once
+    assert kinds.count(True) == 1  # the pages the probes leave out, laid out once
     assert len(kinds) <= bound
 
 

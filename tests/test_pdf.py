@@ -276,3 +276,43 @@ def test_text_whose_trailing_space_hangs_past_the_edge_fills_the_line_and_breaks
     assert split("turn each on ", plain, None, 100, 0)[1:4] == (12, 13, 99)
     split, asked = _split_with({("turn each on ", 100): (4, 5, 30)})
     assert split("turn each on ", {**plain, "white_space": "pre-wrap"}, None, 100, 0)[1] == 4 and len(asked) == 1
+
+
+# ---------------------------------------------------------------- pages of several layouts, a foot lowered
+# The zine is written from the pages of two layouts (its chosen probe and the pages a probe leaves out) and its aids
+# page's foot is moved down in place (paginate.zine.assembled): each must give what one layout of the whole gives.
+
+SECTIONS = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title>
+<link rel="stylesheet" href="css/fonts.css"><style>@page { size: 74mm 105mm; margin: 5mm }
+body { font-family: Vollkorn; font-size: 8pt } section { break-before: page } section:first-child { break-before: auto }
+.tall { min-height: 90mm } p { margin: 0 0 1mm }  /* no margin meets the gap (zine.css's aids page has none) */</style></head><body>{}</body></html>"""
+
+
+def _section(n: int, gap: str = "") -> str:
+    spacer = f"<div style='height: {gap}'></div>" if gap else "<div></div>"
+    return (f"<section id='s{n}' class='tall'><h2>Part {n}</h2><p>Roll 2d6 and read row {n}–{n + 5} "
+            f"of the table.</p>{spacer}<div id='foot-{n}'><p>Foot of part {n}: <a href='#s1'>back</a></p></div></section>")
+
+
+def _lay(body: str):
+    return pdf.layout_html(SECTIONS.replace("{}", body), base_url=TEMPLATES, roots=[TEMPLATES])
+
+
+def test_pages_of_two_layouts_written_as_one_are_the_whole_layouts_bytes():
+    whole = pdf.write_pdf(_lay("".join(_section(n) for n in (1, 2, 3, 4))))
+    odd, even = _lay(_section(1) + _section(3)), _lay(_section(2) + _section(4))
+    assert pdf.write_pdf(pdf.combined([(odd, [0]), (even, [0]), (odd, [1]), (even, [1])])) == whole
+    assert pdf.write_pdf(pdf.combined([(odd, [0]), (odd, [1]), (even, [0]), (even, [1])])) != whole  # order counts
+
+
+@pytest.mark.parametrize("gap", [0.5, 37.25, 120.125])
+def test_a_foot_lowered_in_place_is_the_page_laid_out_again_with_a_gap_above_it(gap):
+    """Same bytes, so the foot's text, its link and its named destination all moved; the other pages untouched."""
+    again = pdf.write_pdf(_lay(_section(1) + _section(2, f"{gap}px") + _section(3)))
+    rendered = _lay(_section(1) + _section(2) + _section(3))
+    before = pdf.measure(rendered)[1].boxes["foot-2"]
+    pdf.lower(rendered, 1, "foot-2", gap)
+    assert pdf.measure(rendered)[1].boxes["foot-2"] == pytest.approx((before[0] + gap, before[1] + gap))
+    assert pdf.write_pdf(rendered) == again
+    with pytest.raises(ValueError, match="no element 'foot-9' on page 2"):
+        pdf.lower(rendered, 1, "foot-9", gap)

@@ -457,6 +457,50 @@ def keep_only(rendered: Rendered, indices) -> Rendered:
     return Rendered(document=rendered.document.copy(pages), warnings=rendered.warnings, fetcher=rendered.fetcher)
 
 
+def combined(parts) -> Rendered:
+    """One document of pages taken from several layouts, in the order given (nothing is laid out again).
+
+    `parts` is a sequence of (Rendered, page indices); the first gives the metadata. WeasyPrint writes pages of
+    several documents as one (Document.copy), its structure tree built page by page as for one document; the
+    layouts should share their stylesheets, so they share one FontConfiguration and each font is embedded once.
+    """
+    first = parts[0][0]
+    pages = [rendered.document.pages[i] for rendered, indices in parts for i in indices]
+    warnings = []
+    for rendered, _ in parts:
+        warnings.extend(w for w in rendered.warnings if w not in warnings)
+    return Rendered(document=first.document.copy(pages), warnings=warnings, fetcher=first.fetcher)
+
+
+def lower(rendered: Rendered, index: int, anchor: str, gap: float) -> None:
+    """Move the element with id `anchor` on page `index`, and all it holds, `gap` px down the page (in place).
+
+    What laying the page out again with an empty block `gap` tall just above that element gives, when nothing
+    follows it in its page, its page's height does not depend on it (a min-height page whose foot it is) and no
+    margin meets that block (margins collapse through an empty block, not through one `gap` tall).
+    """
+    from weasyprint.document import Page
+
+    page = rendered.document.pages[index]
+    box = _box_with_id(page._page_box, anchor)
+    if box is None:
+        raise ValueError(f"no element '{anchor}' on page {index + 1}")
+    box.translate(0, gap)
+    # a Page gathers its anchors, links and bookmarks when made: make it again from the moved boxes
+    rendered.document.pages[index] = Page(page._page_box)
+
+
+def _box_with_id(box, anchor: str):
+    """The outermost box of the element with id `anchor` under `box` (depth first), or None."""
+    if box.element is not None and box.element.get("id") == anchor and box.element_tag != "html":
+        return box
+    for child in box.all_children() if hasattr(box, "all_children") else ():
+        found = _box_with_id(child, anchor)
+        if found is not None:
+            return found
+    return None
+
+
 # Fonts are always subset. With HarfBuzz-Subset WeasyPrint uses it; without it, fontTools. Embedding
 # whole fonts instead is wrong, not just larger: WeasyPrint then maps text from the font's cmap alone,
 # so glyphs that OpenType features choose (lining and tabular digits, small capitals, ligatures) get

@@ -44,13 +44,15 @@ class Candidate:
     """One way to lay the zine out, asked of the product's render function.
 
     `fit` is one of FITS; `turns` the key entries (their labels) that open a key page; `probe` asks for
-    the key and aids pages alone; `gaps` (page → px) puts a page's foot at the foot of the page.
+    the key, aids and back pages alone, `rest` for the other pages (cover, map, notes, oracle); `gaps`
+    (page → px) puts a page's foot at the foot of the page.
     """
 
     fit: str = "whole"
     turns: tuple = ()
     probe: bool = False
     gaps: dict | None = None
+    rest: bool = False
 
 
 @dataclass(frozen=True)
@@ -77,53 +79,108 @@ def fit_zine(render, lay_out, rules: ZineRules, problem: str):
     # long key of 11 or 12 rooms) the key's lines and gaps close up, the type staying at 7 pt.
     # Notes pages fill a short key up to eight; the spares are dropped.
     # The fit is chosen by laying out only the key, aids and back pages (a probe: under half the zine's
-    # layout work), from "dense" down or up (first_fitting); the whole zine is then laid out once, its key
-    # balanced and the aids page's foot put down from what the probe measured. Each section starts its own page,
-    # so these pages come out the same inside the whole zine; if the zine still runs over (a fixed page
-    # that grew), every fit is tried on the whole zine (by_trial).
+    # layout work), from "dense" down or up (first_fitting). The chosen probe's pages are the zine's: its key
+    # balanced (laid out again, in the "whole" fit only) and the aids page's foot put down from what the probe
+    # measured; the other pages (cover, map, notes, oracle) are laid out once, and the two are put in order
+    # (assembled). Each section starts its own page, so these pages come out as the whole zine laid out at once
+    # makes them; if the zine still runs over (a fixed page that grew), every fit is tried on the whole zine (by_trial).
     # A fit should also keep the aids page to one page (in a theme with wider letters the
     # aids page can run over onto a page of its own, in a notes page's place); when no fit does, the first
     # that keeps eight pages is taken. In a packed fit the aids page opens on the key's last page by design.
     # The probe holds the back page too (PROBED): a fit whose back page runs over is passed by, as the
     # whole zine's layout would be (before, such a fit sent the zine to by_trial: five whole layouts).
-    fits = {}  # fit → (the probe's measures, pages the zine will have)
+    fits = {}  # fit → (the probe laid out, its measures, pages the zine will have)
 
     def probed(fit: str) -> tuple:
-        """(the probe's measures, pages the zine will have) of `fit`, laid out once."""
+        """(the probe laid out, its measures, pages the zine will have) of `fit`, laid out once."""
         plain = next((full for full, bare in BARE.items() if bare == fit), None)
         if plain in rules.fits:  # a barer fit's probe is its fuller fit's (the probe leaves the oracle page out)
             return probed(plain)
         if fit not in fits:
-            probe = pdf.measure(lay_out(render(Candidate(fit, probe=True))))
-            back = len(anchor_pages(probe).get("zine-back", ()))  # 0 for a product whose probe has no back page
+            probe = lay_out(render(Candidate(fit, probe=True)))
+            measures = pdf.measure(probe)
+            back = len(anchor_pages(measures).get("zine-back", ()))  # 0 for a product whose probe has no back page
             # the empty page stands for the cover and map; the probed back page's pages are counted as laid out
-            fits[fit] = probe, len(probe) - 1 + rules.fixed_pages - (1 if back else 0)
+            fits[fit] = probe, measures, len(measures) - 1 + rules.fixed_pages - (1 if back else 0)
         return fits[fit]
 
     def fitting(fit: str) -> bool:
         """Does `fit` keep eight pages, every one-panel page whole and the aids page on one (packed: two)?"""
-        probe, pages = probed(fit)
-        return pages <= rules.pages and not overflowing_pages(probe, rules) and \
-            (len(anchor_pages(probe)["zine-aids"]) == 1 or fit in PACKED)
+        _, measures, pages = probed(fit)
+        return pages <= rules.pages and not overflowing_pages(measures, rules) and \
+            (len(anchor_pages(measures)["zine-aids"]) == 1 or fit in PACKED)
 
     fit = first_fitting(rules.fits, fitting)
     if fit is None:  # no fit fits: the first that keeps eight pages, else the last
-        fit = next((f for f in rules.fits if probed(f)[1] <= rules.pages), rules.fits[-1])
-    probe, expected = fits[fit]
-    turns = balanced_turns(probe, rules) if fit == "whole" else []
-    rendered = lay_out(render(Candidate(fit, tuple(turns), gaps=foot_gaps(probe, rules))))
-    measured = pdf.measure(rendered)
-    while fit in BARE and BARE[fit] in rules.fits and overflowing_pages(measured, rules) == ["oracle"]:
-        fit = BARE[fit]  # its probe is the crowded one's: they differ only on the oracle page
-        rendered = lay_out(render(Candidate(fit, gaps=foot_gaps(probe, rules))))
-        measured = pdf.measure(rendered)
-    if len(measured) - len(spare_pages(measured)) != expected or overflowing_pages(measured, rules):
+        fit = next((f for f in rules.fits if probed(f)[2] <= rules.pages), rules.fits[-1])
+    probe, measures, expected = probed(fit)
+    # a packed zine's aids follow the key's rules, their foot after them (zine.css hides the spacer): no gap
+    gaps = foot_gaps(measures, rules) if fit not in PACKED else {}
+    turns = tuple(balanced_turns(measures, rules)) if fit == "whole" else ()
+    if turns:  # the key's pages balanced: the probe laid out again with entries opening pages
+        probe = lay_out(render(Candidate(fit, turns, probe=True)))
+    rendered = _assembled_in_fit(render, lay_out, rules, fit, probe, gaps, expected)
+    if rendered is None:  # the zine runs over where the probe did not foresee it: every fit tried on the whole zine
         rendered = by_trial(render, lay_out, rules)
-        measured = pdf.measure(rendered)
+    measured = pdf.measure(rendered)
     spilled = overflowing_pages(measured, rules)
     if spilled:
         raise RenderError(f"{problem}: its {', '.join(spilled)} page runs over onto another page")
     return keep_pages(rendered, rules.pages, problem)
+
+
+def _assembled_in_fit(render, lay_out, rules: ZineRules, fit: str, probe, gaps: dict, expected: int):
+    """The zine in `fit` from its probe and the rest laid out once, or None where it does not come out at the
+    `expected` pages with every one-panel page whole (as laying it out whole in that fit would show).
+
+    A crowded fit whose oracle page runs over takes its barer fits in turn: they differ only on that page.
+    """
+    if not _lowered_feet(probe, gaps):  # its aids page's foot would turn the page
+        return None
+    rendered = assembled(probe, lay_out(render(Candidate(fit, rest=True))), packed=fit in PACKED)
+    measured = pdf.measure(rendered)
+    while fit in BARE and BARE[fit] in rules.fits and overflowing_pages(measured, rules) == ["oracle"]:
+        fit = BARE[fit]
+        rendered = assembled(probe, lay_out(render(Candidate(fit, rest=True))), packed=fit in PACKED)
+        measured = pdf.measure(rendered)
+    if len(measured) - len(spare_pages(measured)) != expected or overflowing_pages(measured, rules):
+        return None
+    return rendered
+
+
+def assembled(probe, rest, packed: bool):
+    """The zine's pages in order, from the chosen fit's probe (its key, aids and back pages, feet lowered) and the
+    layout of the rest (cover, map, notes pages, oracle), as the whole zine's HTML orders them.
+
+    Every section opens a page, so each page is as the whole zine's layout makes it: the zine is not laid out again.
+    The notes pages come before the aids page, or after it when packed (the aids then open on the key's last page).
+    """
+    rest_measured = pdf.measure(rest)
+    near, far, notes = anchor_pages(pdf.measure(probe)), anchor_pages(rest_measured), spare_pages(rest_measured)
+    aids = near["zine-aids"][0] if "zine-aids" in near else probe.page_count
+    back = near["zine-back"][0] if "zine-back" in near else probe.page_count
+    opening = range(min(notes + far.get("zine-oracle", [rest.page_count])))  # the cover and map
+    oracle = range(far["zine-oracle"][0], rest.page_count) if "zine-oracle" in far else ()
+    key, aids_pages = range(1, aids), range(aids, back)  # the probe's first page stands for the cover and map
+    order = [(rest, opening), (probe, key), (rest, notes), (probe, aids_pages)] if not packed else \
+        [(rest, opening), (probe, key), (probe, aids_pages), (rest, notes)]
+    return pdf.combined([*order, (rest, oracle), (probe, range(back, probe.page_count))])
+
+
+def _lowered_feet(probe, gaps: dict) -> bool:
+    """Each FEET page's foot put `gaps[page]` px down (in place), as the whole zine's HTML sets the spacer above it;
+    False when a foot would then pass its page's text area, where that HTML turns the page before the foot."""
+    measured = pdf.measure(probe)
+    where = anchor_boxes(measured)
+    for page, gap in gaps.items():
+        gap = round(gap, 3)  # the spacer's height is written with three decimals (products.dungeon.zine_html)
+        foot = where.get(f"zine-{page}-foot")
+        if not gap or foot is None:
+            continue
+        if foot[2] + gap > measured[foot[0]].text_bottom:
+            return False
+        pdf.lower(probe, foot[0], f"zine-{page}-foot", gap)
+    return True
 
 
 # The first fits, each as compact as the one before or more (the same type, then entries free to turn the page,

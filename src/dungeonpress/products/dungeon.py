@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 from dungeonpress.dice import d, sub_rng
@@ -196,25 +197,35 @@ def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, pap
 
 def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fit: str = "whole",
               map_style: str = "clean", show_rolls: bool = False, turns: tuple = (), probe: bool = False,
-              gaps: dict | None = None) -> str:
+              gaps: dict | None = None, rest: bool = False, view=None) -> str:
     """The zine's eight pages as HTML, with spare notes pages (dropped after layout when not needed).
 
-    `probe` leaves out all but the room key and the aids page: the parts whose length decides the fit.
+    `probe` leaves out all but the room key, the aids and back pages: the parts whose length decides the fit;
+    `rest` is the other pages (cover, map, notes pages, oracle): see paginate.zine.assembled.
     `gaps` (px) puts the aids page's foot at the foot of the page (see paginate.zine.foot_gaps).
+    `view(oracle_rows, cover)` gives the dungeon's view (zine_view) where the caller keeps the ones it made.
     """
     from dungeonpress.paginate.zine import PACKED  # loaded when a product is made, not for --help
     crowded = fit in ("crowded", "snug", "bare", "split")
-    aids = ORACLE["zine"] | ({"oracle_rows": compact_rows(fit)} if crowded else {})
-    view = views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
-                              map_rng=map_rng(seed), compact=True, map_style=map_style, map_css=map_css(ctx), **aids,
-                              outline_box=None if probe else ZINE_COVER_MAP, map_labels=map_labels(ctx, zine=True))
-    return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=view, rules=zine_rules(ctx, crowded),
+    oracle_rows = compact_rows(fit) if crowded else ORACLE["zine"]["oracle_rows"]
+    made = (view or functools.partial(zine_view, ctx, dungeon, seed, rooms, paper, map_style))(oracle_rows, not probe)
+    return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=made, rules=zine_rules(ctx, crowded),
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
                               body_class=f"zine zine-{paper}" + FIT_CLASSES.get(fit, ""), packed=fit in PACKED,
                               oracle_compact=compact_rows(fit) > 0,
-                              geometry_css=geometry.zine_css(), probe=probe, fold_cut_on="oracle" if fit == "split" else "aids", gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
+                              geometry_css=geometry.zine_css(), probe=probe, rest=rest, fold_cut_on="oracle" if fit == "split" else "aids", gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
                                                  for page in ("aids",)})
+
+
+def zine_view(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str, oracle_rows: int,
+              cover: bool) -> dict:
+    """The dungeon's view for the zine: its map drawn for the zine's page, `oracle_rows` pre-rolled answers, and
+    the outline for the cover when `cover` (a probe prints no cover)."""
+    aids = ORACLE["zine"] | {"oracle_rows": oracle_rows}
+    return views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"],
+                              map_rng=map_rng(seed), compact=True, map_style=map_style, map_css=map_css(ctx), **aids,
+                              outline_box=ZINE_COVER_MAP if cover else None, map_labels=map_labels(ctx, zine=True))
 
 
 def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean",
@@ -231,9 +242,13 @@ def zine_fit(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: 
     """What paginate.zine fits: (the zine's HTML for a candidate fit, the rules: the key's rooms and anchors)."""
     from dungeonpress.paginate import zine as fitting  # loaded when a product is made, not for --help
 
+    # The dungeon's view (its map drawn three ways to find the best size) is made once for all the candidates it
+    # serves, not once a candidate: it depends on the fit only through the oracle's rows, and on the cover's outline.
+    view = functools.cache(functools.partial(zine_view, ctx, dungeon, seed, rooms, paper, map_style))
+
     def render(candidate: fitting.Candidate) -> str:
         return zine_html(ctx, dungeon, seed, rooms, paper, candidate.fit, map_style, show_rolls, candidate.turns,
-                         probe=candidate.probe, gaps=candidate.gaps)
+                         probe=candidate.probe, gaps=candidate.gaps, rest=candidate.rest, view=view)
 
     # The rules that follow the key (navigation, doors) travel with its last entry: its page must hold them too.
     return render, fitting.ZineRules(entries=tuple((room.number, f"d1-room-{room.number}") for room in dungeon.rooms),
