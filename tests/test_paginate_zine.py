@@ -341,6 +341,50 @@ def test_the_fit_found_from_the_middle_is_the_first_that_fits_and_asks_fewer(fir
     assert len(asked) == {0: 3, 1: 3, 2: 2, 3: 2}.get(first, min(first + 1, len(fitting.FITS)) - 2)
 
 
+@pytest.mark.parametrize("start", fitting.ORDERED)
+@pytest.mark.parametrize("first", range(len(fitting.FITS) + 1))
+def test_the_fit_found_from_any_start_is_the_first_that_fits(start, first):
+    """Where the search starts (ZineRules.start, the product's guess) changes which fits are asked, never the answer;
+    a right guess asks one fit for "whole" (nothing roomier to try) and two for any other."""
+    asked = []
+
+    def fitting_from(fit):
+        asked.append(fit)
+        return fitting.FITS.index(fit) >= first
+
+    assert fitting.first_fitting(fitting.FITS, fitting_from, start) == (fitting.FITS[first] if first < len(fitting.FITS) else None)
+    assert len(set(asked)) == len(asked)
+    if fitting.FITS.index(start) == first:
+        assert len(asked) == (1 if start == "whole" else 2)
+
+
+@pytest.mark.slow  # lays a real zine out
+def test_a_short_key_is_probed_in_the_roomiest_fit_first_and_laid_out_twice_in_all(content, monkeypatch):
+    """Seed 14's key (1,683 characters) keeps its entries whole in the roomy type: the guess starts there, so one probe
+    and the pages it leaves out are the zine's two layouts (from "dense" it took three probes)."""
+    asked = []
+    real = product.zine_html
+    monkeypatch.setattr(product, "zine_html", lambda *a, **k: asked.append((a[5], k.get("probe"), k.get("rest")))
+                        or real(*a, **k))
+    ctx = build.context_for(content, seed=14)
+    dungeon = product.roll_dungeon(ctx, 14, 8)
+    _, rules = product.zine_fit(ctx, dungeon, 14, 8, "a4")
+    assert rules.start == "whole"
+    layouts = []
+    monkeypatch.setattr(product, "layout", lambda ctx, html, real=product.layout: layouts.append(html) or real(ctx, html))
+    asked.clear()
+    product.zine_pages(ctx, dungeon, 14, 8, "a4")
+    assert len(layouts) == 2 and [a for a in asked if a[1] or a[2]][-2:] == [("whole", True, False), ("whole", False, True)]
+
+
+def test_a_zine_guesses_its_fit_from_its_keys_length():
+    assert [product.likely_fit(n) for n in (1200, 1906, 1907, 2106, 2107, 3000)] == \
+        ["whole", "whole", "dense", "dense", "tight", "tight"]
+    html = ('<section class="page cover">Cover</section><section class="page key flowing"><h2>Room Key</h2><p>Ab <b>cd'
+            '</b></p><div class="key-rules" id="zine-key-rules">Rules</div></section>')
+    assert product.key_characters(html) == len("Room KeyAb cd")
+
+
 def test_fits_out_of_the_known_order_are_tried_in_turn():
     asked = []
     fits = ("tight", "whole", "flowing")

@@ -37,6 +37,13 @@ PROBED = ("back",)  # one-panel pages the probe lays out as they will be in the 
 # have had, and the oracle and rules pages keep theirs (the fit prefers one that keeps it whole).
 ONE_PAGE = ("cover", "map", "oracle", "back")
 FEET = ("aids",)  # pages whose foot is put at the page's foot by a measured gap (the back page's is zine.css's)
+# The first fits, each as compact as the one before or more (the same type, then entries free to turn the page,
+# then 7 pt, then closed-up lines): a zine one of them fits is fitted by every later one, so the first that fits
+# is found from any of them: down while they fit, or up until one does. Starting where the zine is likely to land
+# (ZineRules.start, which the product guesses from its key's length) takes one or two probes where trying them in
+# turn took up to four; a wrong guess costs probes, never a different fit.
+ORDERED = ("whole", "flowing", "dense", "tight")
+START = "dense"  # the middle: most zines take "dense" or "tight"
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,7 @@ class ZineRules:
     one_page: tuple = ONE_PAGE
     foot_at_px: dict = field(default_factory=lambda: dict(geometry.ZINE_FOOT_AT_PX))
     page_foot_px: float = geometry.PAGE_FOOT_PX
+    start: str = START  # the fit probed first (first_fitting): a guess, which changes the probes, never the fit
 
 
 def fit_zine(render, lay_out, rules: ZineRules, problem: str):
@@ -110,7 +118,7 @@ def fit_zine(render, lay_out, rules: ZineRules, problem: str):
         return pages <= rules.pages and not overflowing_pages(measures, rules) and \
             (len(anchor_pages(measures)["zine-aids"]) == 1 or fit in PACKED)
 
-    fit = first_fitting(rules.fits, fitting)
+    fit = first_fitting(rules.fits, fitting, rules.start)
     if fit is None:  # no fit fits: the first that keeps eight pages, else the last
         fit = next((f for f in rules.fits if probed(f)[2] <= rules.pages), rules.fits[-1])
     probe, measures, expected = probed(fit)
@@ -183,30 +191,23 @@ def _lowered_feet(probe, gaps: dict) -> bool:
     return True
 
 
-# The first fits, each as compact as the one before or more (the same type, then entries free to turn the page,
-# then 7 pt, then closed-up lines): a zine one of them fits is fitted by every later one, so the first that fits
-# is found from the middle out. Most seeds take "dense" or "tight" (18 of 40 zines, 20 seeds on A4 and Letter,
-# "tight"): probing "dense" first, then down or up, takes two or three probes where trying them in turn took four.
-ORDERED = ("whole", "flowing", "dense", "tight")
-START = "dense"
-
-
-def first_fitting(fits: tuple, fitting) -> str | None:
-    """The first of `fits` for which `fitting(fit)` holds (None if none), asking fewer of the ORDERED ones.
+def first_fitting(fits: tuple, fitting, start: str = START) -> str | None:
+    """The first of `fits` for which `fitting(fit)` holds (None if none), asking fewer of the ORDERED ones,
+    from `start` (one of ORDERED) down or up.
 
     Same answer as asking each in turn, given that among ORDERED a fit that fits is followed only by fits that fit.
     """
     if fits[:len(ORDERED)] != ORDERED:
         return next((fit for fit in fits if fitting(fit)), None)
-    start = ORDERED.index(START)
-    if fitting(START):
-        chosen = START
-        for fit in reversed(ORDERED[:start]):  # down while they fit: the first that fails ends the search
+    at = ORDERED.index(start)
+    if fitting(start):
+        chosen = start
+        for fit in reversed(ORDERED[:at]):  # down while they fit: the first that fails ends the search
             if not fitting(fit):
                 break
             chosen = fit
         return chosen
-    return next((fit for fit in fits[start + 1:] if fitting(fit)), None)
+    return next((fit for fit in fits[at + 1:] if fitting(fit)), None)
 
 
 def by_trial(render, lay_out, rules: ZineRules):

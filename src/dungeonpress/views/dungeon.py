@@ -38,7 +38,7 @@ def seed_box_label(command: str) -> str:
 # ---------------------------------------------------------------- template views
 
 
-def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_box: tuple, oracle_rows: int,
+def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_box: tuple | None, oracle_rows: int,
                  twists: int, d6s: int, map_rng: random.Random, compact: bool = False, map_style: str = "clean",
                  map_css: str = "", outline_box: tuple | None = None, map_labels: tuple = LABEL_PT) -> dict:
     """Everything the templates print for one dungeon, already formatted; `prefix` keeps anchors unique in a pack.
@@ -48,7 +48,40 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
     `map_rng` is the map's own stream of the seed (products.dungeon.map_rng): the same dungeon draws the
     same caves and furniture in both styles; left as it was given (a map drawn again starts from the same state).
     `map_labels` are the least printed sizes of the map's room numbers and words (large print sets them larger).
+    `map_box` None leaves the map out (a zine's probe lays out only its key and aids: see products.dungeon.zine_view).
     """
+    drawn, legend_side = (_map_drawn(dungeon, map_box, map_rng, compact, map_style, map_css, map_labels) if map_box
+                          else (None, False))
+    return {
+        "name": dungeon.name,
+        "title": keep_last_words(dungeon.name),
+        "anchor": f"{prefix}-dungeon",
+        "pick": "",  # a pack sets the die result that picks this delve
+        "seed": seed,
+        "rooms_count": len(dungeon.rooms),
+        "regenerate": regenerate_command(seed, rooms),
+        "seed_box_label": seed_box_label(regenerate_command(seed, rooms)),
+        "condition": {"roll": roll_label(dungeon.condition), "tag": dungeon.condition.text,
+                      "effect": condition_effect(dungeon.condition)},
+        "map": drawn.svg if drawn else "",  # SVG we drew: the template marks it safe
+        "map_alt": drawn.alt if drawn else "",
+        "map_legend_side": legend_side,
+        "map_legend": [{"icon": legend_icon(mark, map_css), "label": legend_label(mark)} for mark in drawn.legend]
+        if drawn else [],
+        "rooms": [room_view(dungeon, room.number, prefix, compact) for room in dungeon.rooms],
+        "wandering": [{"face": face, **chain_view(chain, compact)} for face, chain in enumerate(dungeon.wandering, start=1)],
+        "oracle": [oracle_row_view(n, row) for n, row in enumerate(dungeon.oracle[:oracle_rows], start=1)],
+        "twists": [{"number": n, "text": twist.text,
+                    "rolls": f"{twist.subject.value} · {twist.action.value}"}
+                   for n, twist in enumerate(dungeon.twists[:twists], start=1)],
+        "d6s": [str(value) for value in dungeon.d6s[:d6s]],
+        "outline": outline_view(dungeon, outline_box, map_style, map_css, map_rng) if outline_box else None,
+    }
+
+
+def _map_drawn(dungeon: Dungeon, map_box: tuple, map_rng: random.Random, compact: bool, map_style: str, map_css: str,
+               map_labels: tuple) -> tuple:
+    """(the map drawn at the size that prints its squares largest in `map_box`, whether its legend goes beside it)."""
     width_mm, height_mm = map_box
     def draw(width, height):  # each try at a size draws from the stream as it was given
         return draw_dungeon_map(dungeon, width_mm=width, height_mm=height, style=map_style,
@@ -65,30 +98,7 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
         side = draw(beside, height_mm + LEGEND_LINE_MM[compact])
         if side.size[0] / side.view[0] > drawn.size[0] / drawn.view[0] * 1.02:
             drawn, legend_side = side, True
-    return {
-        "name": dungeon.name,
-        "title": keep_last_words(dungeon.name),
-        "anchor": f"{prefix}-dungeon",
-        "pick": "",  # a pack sets the die result that picks this delve
-        "seed": seed,
-        "rooms_count": len(dungeon.rooms),
-        "regenerate": regenerate_command(seed, rooms),
-        "seed_box_label": seed_box_label(regenerate_command(seed, rooms)),
-        "condition": {"roll": roll_label(dungeon.condition), "tag": dungeon.condition.text,
-                      "effect": condition_effect(dungeon.condition)},
-        "map": drawn.svg,  # SVG we drew: the template marks it safe
-        "map_alt": drawn.alt,
-        "map_legend_side": legend_side,
-        "map_legend": [{"icon": legend_icon(mark, map_css), "label": legend_label(mark)} for mark in drawn.legend],
-        "rooms": [room_view(dungeon, room.number, prefix, compact) for room in dungeon.rooms],
-        "wandering": [{"face": face, **chain_view(chain, compact)} for face, chain in enumerate(dungeon.wandering, start=1)],
-        "oracle": [oracle_row_view(n, row) for n, row in enumerate(dungeon.oracle[:oracle_rows], start=1)],
-        "twists": [{"number": n, "text": twist.text,
-                    "rolls": f"{twist.subject.value} · {twist.action.value}"}
-                   for n, twist in enumerate(dungeon.twists[:twists], start=1)],
-        "d6s": [str(value) for value in dungeon.d6s[:d6s]],
-        "outline": outline_view(dungeon, outline_box, map_style, map_css, map_rng) if outline_box else None,
-    }
+    return drawn, legend_side
 
 
 # A thumbnail this small shows the shape only: its scale bar and north arrow would print over its passages.
