@@ -316,3 +316,41 @@ def test_a_foot_lowered_in_place_is_the_page_laid_out_again_with_a_gap_above_it(
     assert pdf.write_pdf(rendered) == again
     with pytest.raises(ValueError, match="no element 'foot-9' on page 2"):
         pdf.lower(rendered, 1, "foot-9", gap)
+
+
+# ---------------------------------------------------------------- an SVG palette parsed once
+# Every map, cover outline and legend icon carries the map's palette in its own <style>: WeasyPrint parsed each copy
+# (pdf._svg_styles_parsed_once keeps what it made for each set of texts).
+
+def _svg(css: str, body: str = '<rect class="a" width="8" height="8"/>') -> str:
+    return f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><style>{css}</style>{body}</svg>'
+
+
+def test_an_svg_palette_is_parsed_once_for_each_text_and_files_it_names_every_time():
+    import xml.etree.ElementTree as ET
+    from types import SimpleNamespace
+    calls = []
+    parse = pdf._svg_styles_parsed_once(lambda tree, *args: calls.append(tree) or len(calls))
+    tree = lambda css: SimpleNamespace(etree_element=ET.fromstring(_svg(css)))
+    assert [parse(tree(css), "u", None, None) for css in (".a{fill:red}", ".a{fill:red}", ".a{fill:blue}")] == [1, 1, 2]
+    imported = '@import "x.css"; .a{fill:red}'
+    assert [parse(tree(imported), "u", None, None) for _ in range(2)] == [3, 4]
+
+
+def test_svgs_sharing_a_palette_draw_as_each_parsed_alone():
+    """Three icons with one palette, two with another: the same bytes as WeasyPrint parsing every copy itself."""
+    import weasyprint.svg
+    palette, other = ".a { fill: #8a2a1f } .b { stroke: #222; stroke-width: 2 }", ".a { fill: #1f5a8a }"
+    body = "".join(_svg(css, f'<rect class="a" width="{n}" height="8"/><path class="b" d="M0 0L{n} 9"/>')
+                   for n, css in enumerate((palette, palette, other, palette, other), start=6))
+    html = SECTIONS.replace("{}", f"<section><p>Icons</p>{body}</section>")
+    kept = pdf.write_pdf(pdf.layout_html(html, base_url=TEMPLATES, roots=[TEMPLATES]))
+    cached = weasyprint.svg.parse_stylesheets
+    try:
+        weasyprint.svg.parse_stylesheets = cached.__wrapped__
+        alone = pdf.write_pdf(pdf.layout_html(html, base_url=TEMPLATES, roots=[TEMPLATES]))
+    finally:
+        weasyprint.svg.parse_stylesheets = cached
+    with pikepdf.open(io.BytesIO(kept)) as drawn:  # and the palette's colour is painted
+        streams = b"".join(o.read_bytes() for o in drawn.objects if isinstance(o, pikepdf.Stream) and "/Subtype" not in o)
+    assert kept == alone and b"0.541176 0.164706 0.121569 rg" in streams

@@ -272,6 +272,42 @@ def _fit_letter_spaced_lines() -> None:
 
 _fit_letter_spaced_lines()
 
+
+SVG_STYLES_KEPT = 64  # distinct sets of SVG <style> text kept parsed (a theme's palettes: a few each)
+
+
+def _svg_styles_parsed_once(parse_stylesheets):
+    """WeasyPrint's parser of an inline SVG's <style> elements, keeping what it made for each set of style texts.
+
+    Every map, cover outline and legend icon carries the map's whole palette (inline SVG takes no document rules):
+    a zine lays out thirteen copies, a pack of six about forty, and WeasyPrint tokenised each and compiled its
+    selectors to Python again (a fifth of the zine's layout of its cover, map and oracle). The two matchers it
+    returns depend only on that text, and are only read after; text with @import or @font-face (which read
+    files and add fonts) is parsed every time, as WeasyPrint does.
+    """
+    kept = {}
+
+    @functools.wraps(parse_stylesheets)  # __wrapped__ is WeasyPrint's own
+    def parse(tree, url, font_config, url_fetcher):
+        texts = tuple(element.text for element in tree.etree_element.iter()
+                      if element.tag == "{http://www.w3.org/2000/svg}style" and element.text)
+        if any("@import" in text or "@font-face" in text for text in texts):
+            return parse_stylesheets(tree, url, font_config, url_fetcher)
+        if texts not in kept:
+            if len(kept) >= SVG_STYLES_KEPT:
+                kept.pop(next(iter(kept)))  # the oldest
+            kept[texts] = parse_stylesheets(tree, url, font_config, url_fetcher)
+        return kept[texts]
+    return parse
+
+
+def _parse_svg_styles_once() -> None:
+    import weasyprint.svg
+    weasyprint.svg.parse_stylesheets = _svg_styles_parsed_once(weasyprint.svg.parse_stylesheets)  # SVG.__init__'s name
+
+
+_parse_svg_styles_once()
+
 MAX_PAGES = 1000  # pages one document may lay out (--max-pages); the rulebook has about 110
 
 
