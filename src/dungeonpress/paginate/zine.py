@@ -87,11 +87,12 @@ def fit_zine(render, lay_out, rules: ZineRules, problem: str):
     # long key of 11 or 12 rooms) the key's lines and gaps close up, the type staying at 7 pt.
     # Notes pages fill a short key up to eight; the spares are dropped.
     # The fit is chosen by laying out only the key, aids and back pages (a probe: under half the zine's
-    # layout work), from "dense" down or up (first_fitting). The chosen probe's pages are the zine's: its key
-    # balanced (laid out again, in the "whole" fit only) and the aids page's foot put down from what the probe
-    # measured; the other pages (cover, map, notes, oracle) are laid out once, and the two are put in order
-    # (assembled). Each section starts its own page, so these pages come out as the whole zine laid out at once
-    # makes them; if the zine still runs over (a fixed page that grew), every fit is tried on the whole zine (by_trial).
+    # layout work), from the product's guess (rules.start) down or up (first_fitting). The chosen probe's pages
+    # are the zine's: its key balanced (laid out again, in the "whole" fit only) and the aids page's foot put down
+    # from what the probe measured; the other pages (cover, map, notes, oracle) are laid out once, and the two are
+    # put in order (assembled). Each section starts its own page, so these pages come out as the whole zine laid
+    # out at once makes them; if the zine still runs over (a fixed page that grew), every fit is tried on the
+    # whole zine (by_trial).
     # A fit should also keep the aids page to one page (in a theme with wider letters the
     # aids page can run over onto a page of its own, in a notes page's place); when no fit does, the first
     # that keeps eight pages is taken. In a packed fit the aids page opens on the key's last page by design.
