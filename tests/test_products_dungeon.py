@@ -677,3 +677,49 @@ def test_a_booklet_padded_with_bare_lines_is_seen(content, monkeypatch):
     monkeypatch.setattr(product, "grid_page", lambda page_id, **kw: product.notes_page(page_id, heading="Delve Notes",
                                                                                        cls="bpage notes", tag="h2"))
     assert spare_page_heads(content).count("Delve Notes") == 2
+
+
+# ---------------------------------------------------------------- large print's booklet and pack set every word at
+# 14 pt (issue 27: How to Play's Harm & Luck and Complications tables, the condition and facts under each map's title
+# and the cover's facts and warning kept the booklet's 8.6 to 10 pt in the large-print theme)
+
+LARGE_PRINT_MIN_PT = 13.5  # large print's 14 pt, less rounding
+
+
+def small_words(data: bytes, tmp_path, name: str) -> list:
+    """(page, size, word) for each word of three letters or more set under large print's size: the map's own labels
+    (room numbers, the scale's "30ft", the compass "N") are drawn, not read, and have no such word."""
+    from dungeonpress.preflight.reading import open_pdf
+    path = tmp_path / name
+    path.write_bytes(data)
+    return [(page.number, round(word["size"], 1), word["text"]) for page in open_pdf(path).pages
+            for seg in page.segments for word in seg.words
+            if sum(c.isalpha() for c in word["text"]) >= 3 and word["size"] < LARGE_PRINT_MIN_PT]
+
+
+@pytest.mark.builds("large-print/dungeon/2", "large-print/dungeon/3")
+def test_large_prints_booklet_and_pack_set_no_word_under_fourteen_points(tmp_path):
+    booklet, _ = SHARED.result("large-print/dungeon/2")
+    pack, _ = SHARED.result("large-print/dungeon/3")
+    assert small_words(booklet[f"dungeon-{SEED}-a5.pdf"], tmp_path, "booklet.pdf") == []
+    assert small_words(pack[f"pack-{PACK_SEED}.pdf"], tmp_path, "pack.pdf") == []
+
+
+@pytest.mark.slow  # lays a booklet out
+def test_the_booklet_sets_its_rule_tables_small_where_large_print_is_not_asked_for(content, tmp_path):
+    """The check above can fail: the standard booklet's Complications table is set at 8.6 pt."""
+    made, _ = make(content, seed=SEED, layout="booklet")
+    assert ("Complications" in {word for _, _, word in small_words(made[f"dungeon-{SEED}-a5.pdf"], tmp_path, "b.pdf")})
+
+
+@pytest.mark.slow  # lays a pack out
+def test_a_large_print_packs_tall_maps_keep_their_legends_on_their_page(content, tmp_path):
+    """Pack seed 7's delves 3, 5 and 6 are tall maps with four-line legends: with the condition at 14 pt the legend
+    ran onto a page of its own (preflight: fill warnings) until the large-print map box was drawn shorter."""
+    from dungeonpress import preflight
+    from tests.conftest import shared_reader
+    ctx = build.context_for(content, seed=7, theme="large-print")
+    made = {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": PACK_COUNT}))}
+    path = tmp_path / "pack-7.pdf"
+    path.write_bytes(made["pack-7.pdf"])
+    assert [str(f) for f in preflight.check_file(path, reader=shared_reader())] == []

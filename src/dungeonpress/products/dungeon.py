@@ -50,8 +50,9 @@ RULES_NOTES_HEAD_PX = 16 * 96 / 25.4  # the notes' heading and the space above i
 MIN_RULES_NOTE_LINES = 4  # fewer lines than this under How to Play are not worth a heading
 LARGE_PRINT_NOTE_LINES = 22  # large print's taller heading leaves room for two fewer (24 ran one line overleaf)
 # Large print's two-line title and condition pushed the map's legend onto a page of its own (10% full):
-# its booklet map is drawn shorter, so map and legend share the page.
-LARGE_PRINT_MAP_BOX = {"a5": (122.0, 116.0), "half-letter": (113.0, 122.0)}
+# its booklet map is drawn shorter, so map and legend share the page. The condition at 14 pt (it was left at 9 pt)
+# takes a line more: 10 mm shorter again, a tall map's four-line legend stays under it (pack seed 7, delves 3, 5, 6).
+LARGE_PRINT_MAP_BOX = {"a5": (122.0, 106.0), "half-letter": (113.0, 112.0)}
 PACK_THUMB = (26.0, 19.0)
 # More delves than this and the index is set compact (smaller outlines, closer rows, no rooms count, which the cover
 # gives): a table of up to nine rows cannot break (base.css keeps a table's first five and last four rows together),
