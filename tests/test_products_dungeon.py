@@ -723,3 +723,32 @@ def test_a_large_print_packs_tall_maps_keep_their_legends_on_their_page(content,
     path = tmp_path / "pack-7.pdf"
     path.write_bytes(made["pack-7.pdf"])
     assert [str(f) for f in preflight.check_file(path, reader=shared_reader())] == []
+
+
+# ---------------------------------------------------------------- a room key's pages end in notes lines, not white
+# (issue 27: the A5 booklet of seed 1234 shared its eight rooms over two pages, each about half white)
+
+@pytest.mark.builds("standard/dungeon/2")
+def test_the_booklets_two_key_pages_each_end_in_lines_for_notes_on_its_rooms():
+    import pypdfium2 as pdfium
+    booklet, _ = SHARED.result("standard/dungeon/2")
+    document = pdfium.PdfDocument(booklet[f"dungeon-{SEED}-a5.pdf"])
+    assert len(document) == 8
+    for index in (2, 3):  # the key's pages
+        text = document[index].get_textpage().get_text_range()
+        assert "Notes" in text and ("Room Key" in text) == (index == 2), (index, text[-200:])
+        picture = document[index].render(scale=1, grayscale=True).to_pil().convert("L")
+        width, height = picture.size
+        inked = [y for y in range(int(height * 0.9)) if any(picture.getpixel((x, y)) < 240 for x in range(0, width, 2))]
+        assert inked[-1] > height * 0.8, (index, inked[-1] / height)  # ruled down to the page's foot
+
+
+def test_a_key_page_with_little_room_left_gets_no_notes():
+    from dungeonpress.pdf import PageMeasure
+    px = product.NOTE_LINE_PX
+    view = {"anchor": "d1", "rooms": [{"anchor": "d1-r1"}, {"anchor": "d1-r2"}]}
+    roomy = (PageMeasure(800.0, {"d1-r1": (50.0, 100.0), "d1-r2": (100.0, 200.0)}, text_bottom=760.0),)
+    full = (PageMeasure(800.0, {"d1-r1": (50.0, 400.0), "d1-r2": (400.0, 700.0)}, text_bottom=760.0),)
+    expected = int((760.0 - 200.0 - product.RULES_NOTES_HEAD_PX) // px)
+    assert product.key_note_lines(roomy, [view]) == {"d1-key-end": list(range(expected))}
+    assert product.key_note_lines(full, [view]) == {}
