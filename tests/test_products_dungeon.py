@@ -750,5 +750,5 @@ def test_a_key_page_with_little_room_left_gets_no_notes():
     roomy = (PageMeasure(800.0, {"d1-r1": (50.0, 100.0), "d1-r2": (100.0, 200.0)}, text_bottom=760.0),)
     full = (PageMeasure(800.0, {"d1-r1": (50.0, 400.0), "d1-r2": (400.0, 700.0)}, text_bottom=760.0),)
     expected = int((760.0 - 200.0 - product.RULES_NOTES_HEAD_PX) // px)
-    assert product.key_note_lines(roomy, [view]) == {"d1-key-end": list(range(expected))}
+    assert product.key_note_lines(roomy, [view]) == {"d1": list(range(expected))}
     assert product.key_note_lines(full, [view]) == {}

@@ -341,15 +341,15 @@ MIN_KEY_NOTE_LINES = 6  # fewer lines than this at a key page's foot are left wh
 
 
 def key_note_lines(measured, shown: list) -> dict:
-    """Where each room key's pages end in ruled notes lines, and how many: {the room that opens the next page, or
-    "<delve anchor>-key-end" after the last room: [one item per line]}."""
+    """Where each room key's pages end in ruled notes lines, and how many: {the room that opens the next page, or the
+    delve's own anchor after its last room: [one item per line]}."""
     from dungeonpress.paginate import pages  # loaded when a product is made, not for --help
     notes = {}
     for view in shown:
         rooms = [room["anchor"] for room in view["rooms"]]
         for before, lines in pages.lines_under_each_page(measured, rooms, line=NOTE_LINE_PX, reserve=RULES_NOTES_HEAD_PX):
             if lines >= MIN_KEY_NOTE_LINES:
-                notes[before or f"{view['anchor']}-key-end"] = list(range(lines))
+                notes[before or view["anchor"]] = list(range(lines))
     return notes
 
 
