@@ -752,3 +752,14 @@ def test_a_key_page_with_little_room_left_gets_no_notes():
     expected = int((760.0 - 200.0 - product.RULES_NOTES_HEAD_PX) // px)
     assert product.key_note_lines(roomy, [view]) == {"d1": list(range(expected))}
     assert product.key_note_lines(full, [view]) == {}
+
+
+@pytest.mark.builds("large-print/dungeon/3")
+def test_large_prints_pack_lays_a_key_on_the_pages_its_rooms_fill():
+    """Keeping a key's last four rooms together (zine.css) is more than a page at 14 pt: delve 1 of pack seed 66 took
+    four pages about half white each (rooms 1-3, room 4 alone, rooms 5-7, room 8); in large print it takes three."""
+    pack, _ = SHARED.result("large-print/dungeon/3")
+    texts = [page.extract_text() for page in reader(pack[f"pack-{PACK_SEED}.pdf"]).pages]
+    key = next(i for i, text in enumerate(texts) if text.lstrip().startswith("Room Key"))
+    wandering = next(i for i, text in enumerate(texts) if i > key and text.lstrip().startswith("Wandering Encounters"))
+    assert wandering - key == 3, [text.split("\n", 1)[0] for text in texts[key:wandering]]
