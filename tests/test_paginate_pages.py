@@ -118,3 +118,14 @@ def test_after_the_tallest_page_the_others_are_evened_out_too():
     measured = _key([("a1", 300.0)], [("a2", 100.0), ("a3", 100.0), ("a4", 100.0)], [("a5", 50.0)], [("a6", 200.0)])
     measured = (PageMeasure(500.0, {"a1": (100.0, 400.0)}),) + measured[1:]
     assert pages.even_key_turns(measured, [["a1", "a2", "a3", "a4", "a5", "a6"]]) == ["a2", "a4", "a6"]
+
+
+def test_lines_under_each_page_count_the_ruled_lines_under_a_keys_last_room_on_every_page():
+    measured = (PageMeasure(500.0, {"map": (50.0, 400.0)}, text_bottom=460.0),
+                PageMeasure(500.0, {"r1": (50.0, 150.0), "r2": (150.0, 250.0)}, text_bottom=460.0),
+                PageMeasure(500.0, {"r3": (50.0, 420.0)}, text_bottom=460.0))
+    assert pages.lines_under_each_page(measured, ["r1", "r2", "r3"], line=25.0, reserve=40.0) == [
+        ("r3", 6),   # under r2, before r3 opens the next page: (460 - 250 - 40) // 25
+        (None, 0)]   # under r3, the key's last room: 460 - 420 leaves no line after the heading
+    assert pages.lines_under_each_page(measured, ["r1", "missing"], line=25.0, reserve=40.0) == []
+    assert pages.lines_under_each_page(measured, [], line=25.0, reserve=40.0) == []

@@ -10,7 +10,7 @@ from pypdf import PdfReader
 
 from dungeonpress import build, cli
 from dungeonpress.products import delve as product
-from tests.conftest import slow_fixture, standard_build
+from tests.conftest import SHARED, slow_fixture, standard_build
 
 
 @pytest.fixture(scope="module")
@@ -184,3 +184,27 @@ def test_a_delver_who_does_not_map_gets_lines_for_notes_under_the_way_out(conten
                    or "THE WAY OUT" in page.extract_text().upper())
     assert "NOTES" in way_out.upper() and "MAP AS YOU GO" not in way_out.upper()
     assert len(pages) % 4 == 0
+
+
+# ---------------------------------------------------------------- a long log's spare pages (issue 27: the
+# dyslexia-friendly log of seed 1234 ran to five pages and was padded with three pages of bare ruled lines)
+
+def test_a_mapping_delvers_spare_pages_are_a_map_for_each_level_then_notes():
+    log = {"mapping": True, "deepest": 2}
+    heads = [page["heading"] for page in product.spare_pages(3, log)]
+    assert heads == ["Map · Level 1", "Map · Level 2", "Notes"]
+    assert [page["heading"] for page in product.spare_pages(1, log)] == ["Map · Level 2"]  # the deepest first kept
+    assert all(not page.get("grid") for page in product.spare_pages(3, {"mapping": False, "deepest": 2}))
+    grid = product.spare_pages(1, log)[0]["grid"]
+    assert (grid["width"], grid["height"]) == (125.0, 160.0)
+
+
+@pytest.mark.builds("dyslexia-friendly/delve/0")
+def test_the_dyslexia_friendly_logs_spare_pages_map_its_levels():
+    made, _ = SHARED.result("dyslexia-friendly/delve/0")
+    pages = [page.extract_text() for page in PdfReader(io.BytesIO(made["delve-1234.pdf"])).pages]
+    assert len(pages) == 8
+    heads = [text.strip().splitlines()[0] for text in pages[5:]]
+    assert heads == ["Map · Level 1", "Map · Level 2", "Notes"], heads
+    way_out = pages[4]
+    assert "The way out" in way_out and "Notes" in way_out and "Map as you go" not in way_out  # lines, not a third grid

@@ -677,3 +677,89 @@ def test_a_booklet_padded_with_bare_lines_is_seen(content, monkeypatch):
     monkeypatch.setattr(product, "grid_page", lambda page_id, **kw: product.notes_page(page_id, heading="Delve Notes",
                                                                                        cls="bpage notes", tag="h2"))
     assert spare_page_heads(content).count("Delve Notes") == 2
+
+
+# ---------------------------------------------------------------- large print's booklet and pack set every word at
+# 14 pt (issue 27: How to Play's Harm & Luck and Complications tables, the condition and facts under each map's title
+# and the cover's facts and warning kept the booklet's 8.6 to 10 pt in the large-print theme)
+
+LARGE_PRINT_MIN_PT = 13.5  # large print's 14 pt, less rounding
+
+
+def small_words(data: bytes, tmp_path, name: str) -> list:
+    """(page, size, word) for each word of three letters or more set under large print's size: the map's own labels
+    (room numbers, the scale's "30ft", the compass "N") are drawn, not read, and have no such word."""
+    from dungeonpress.preflight.reading import open_pdf
+    path = tmp_path / name
+    path.write_bytes(data)
+    return [(page.number, round(word["size"], 1), word["text"]) for page in open_pdf(path).pages
+            for seg in page.segments for word in seg.words
+            if sum(c.isalpha() for c in word["text"]) >= 3 and word["size"] < LARGE_PRINT_MIN_PT]
+
+
+@pytest.mark.builds("large-print/dungeon/2", "large-print/dungeon/3")
+def test_large_prints_booklet_and_pack_set_no_word_under_fourteen_points(tmp_path):
+    booklet, _ = SHARED.result("large-print/dungeon/2")
+    pack, _ = SHARED.result("large-print/dungeon/3")
+    assert small_words(booklet[f"dungeon-{SEED}-a5.pdf"], tmp_path, "booklet.pdf") == []
+    assert small_words(pack[f"pack-{PACK_SEED}.pdf"], tmp_path, "pack.pdf") == []
+
+
+@pytest.mark.slow  # lays a booklet out
+def test_the_booklet_sets_its_rule_tables_small_where_large_print_is_not_asked_for(content, tmp_path):
+    """The check above can fail: the standard booklet's Complications table is set at 8.6 pt."""
+    made, _ = make(content, seed=SEED, layout="booklet")
+    assert ("Complications" in {word for _, _, word in small_words(made[f"dungeon-{SEED}-a5.pdf"], tmp_path, "b.pdf")})
+
+
+@pytest.mark.slow  # lays a pack out
+def test_a_large_print_packs_tall_maps_keep_their_legends_on_their_page(content, tmp_path):
+    """Pack seed 7's delves 3, 5 and 6 are tall maps with four-line legends: with the condition at 14 pt the legend
+    ran onto a page of its own (preflight: fill warnings) until the large-print map box was drawn shorter."""
+    from dungeonpress import preflight
+    from tests.conftest import shared_reader
+    ctx = build.context_for(content, seed=7, theme="large-print")
+    made = {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": PACK_COUNT}))}
+    path = tmp_path / "pack-7.pdf"
+    path.write_bytes(made["pack-7.pdf"])
+    assert [str(f) for f in preflight.check_file(path, reader=shared_reader())] == []
+
+
+# ---------------------------------------------------------------- a room key's pages end in notes lines, not white
+# (issue 27: the A5 booklet of seed 1234 shared its eight rooms over two pages, each about half white)
+
+@pytest.mark.builds("standard/dungeon/2")
+def test_the_booklets_two_key_pages_each_end_in_lines_for_notes_on_its_rooms():
+    import pypdfium2 as pdfium
+    booklet, _ = SHARED.result("standard/dungeon/2")
+    document = pdfium.PdfDocument(booklet[f"dungeon-{SEED}-a5.pdf"])
+    assert len(document) == 8
+    for index in (2, 3):  # the key's pages
+        text = document[index].get_textpage().get_text_range()
+        assert "Notes" in text and ("Room Key" in text) == (index == 2), (index, text[-200:])
+        picture = document[index].render(scale=1, grayscale=True).to_pil().convert("L")
+        width, height = picture.size
+        inked = [y for y in range(int(height * 0.9)) if any(picture.getpixel((x, y)) < 240 for x in range(0, width, 2))]
+        assert inked[-1] > height * 0.8, (index, inked[-1] / height)  # ruled down to the page's foot
+
+
+def test_a_key_page_with_little_room_left_gets_no_notes():
+    from dungeonpress.pdf import PageMeasure
+    px = product.NOTE_LINE_PX
+    view = {"anchor": "d1", "rooms": [{"anchor": "d1-r1"}, {"anchor": "d1-r2"}]}
+    roomy = (PageMeasure(800.0, {"d1-r1": (50.0, 100.0), "d1-r2": (100.0, 200.0)}, text_bottom=760.0),)
+    full = (PageMeasure(800.0, {"d1-r1": (50.0, 400.0), "d1-r2": (400.0, 700.0)}, text_bottom=760.0),)
+    expected = int((760.0 - 200.0 - product.RULES_NOTES_HEAD_PX) // px)
+    assert product.key_note_lines(roomy, [view]) == {"d1": list(range(expected))}
+    assert product.key_note_lines(full, [view]) == {}
+
+
+@pytest.mark.builds("large-print/dungeon/3")
+def test_large_prints_pack_lays_a_key_on_the_pages_its_rooms_fill():
+    """Keeping a key's last four rooms together (zine.css) is more than a page at 14 pt: delve 1 of pack seed 66 took
+    four pages about half white each (rooms 1-3, room 4 alone, rooms 5-7, room 8); in large print it takes three."""
+    pack, _ = SHARED.result("large-print/dungeon/3")
+    texts = [page.extract_text() for page in reader(pack[f"pack-{PACK_SEED}.pdf"]).pages]
+    key = next(i for i, text in enumerate(texts) if text.lstrip().startswith("Room Key"))
+    wandering = next(i for i, text in enumerate(texts) if i > key and text.lstrip().startswith("Wandering Encounters"))
+    assert wandering - key == 3, [text.split("\n", 1)[0] for text in texts[key:wandering]]

@@ -11,7 +11,7 @@ from dungeonpress.views import tables as views
 from dungeonpress.views.delve import appendices_view, delve_view, log_pages_view
 from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, html_from_template, layout, \
     pdf_from_template, write
-from dungeonpress.views.notes import notes_view
+from dungeonpress.views.notes import grid_page, notes_view
 
 TURNS = (1, 200)
 DEFAULT_TURNS = 36
@@ -54,13 +54,16 @@ def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     # laid out again with just the notes it needs, so its "page n of m" counts the pages printed.
     log_view = delve_view(rolled, seed)
     rendered = layout(ctx, html_from_template(ctx, "delve_log.html.j2", delve=log_view, notes_pages=[]))
-    notes = notes_view(-rendered.page_count % 4) if rendered.page_count > 4 and rendered.page_count % 4 else []
+    notes = spare_pages(-rendered.page_count % 4, log_view) if rendered.page_count > 4 and rendered.page_count % 4 else []
     # The way out ends the log part-way down its page: the room left takes a grid to map on (laid out again with
     # it, the page count kept; else without), so the last page is not left half white.
     map_height = log_map_height(pdf.measure(rendered))
     if notes or map_height:
+        # With a page of squares to follow for every level, the room under the way out takes ruled lines for notes,
+        # not one more grid; with fewer, its grid maps the first level.
+        lines = sum("grid" in page for page in notes) >= log_view["deepest"]
         again = layout(ctx, html_from_template(ctx, "delve_log.html.j2", delve=log_view, notes_pages=notes,
-                                               map_height=map_height))
+                                               map_height=map_height, way_out_lines=lines))
         if map_height and again.page_count != rendered.page_count + len(notes):
             again = layout(ctx, html_from_template(ctx, "delve_log.html.j2", delve=log_view, notes_pages=notes))
         rendered = again
@@ -68,6 +71,21 @@ def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     ctx.tick(2, 2, "delve done")
     return [Output("solo-procedure.pdf", card), Output("solo-procedure-card.pdf", card_only),
             Output(f"delve-{seed}.pdf", log)]
+
+
+LOG_GRID_SQUARES = (25, 32)  # 125 x 160 mm: a log page's text block (126 mm wide) under its heading, in every theme
+
+
+def spare_pages(count: int, log_view: dict) -> list:
+    """The `count` pages a delve log is padded with: a page of squares for each level a mapping delver reaches (the
+    deepest ones when there are fewer pages than levels), then ruled notes. Three pages of bare lines were the back of
+    the dyslexia-friendly log of seed 1234 (five pages of log, then Notes, Notes, Notes)."""
+    maps = min(count, log_view["deepest"]) if log_view["mapping"] else 0
+    pages = notes_view(count)
+    for n, page in enumerate(pages[:maps]):
+        level = log_view["deepest"] - maps + n + 1
+        pages[n] = grid_page(page["id"], heading=f"Map · Level {level}", squares=LOG_GRID_SQUARES)
+    return pages
 
 
 LOG_FOOT_MM = 13.0  # delve.css: the log page's bottom margin

@@ -52,8 +52,9 @@ RULES_NOTES_HEAD_PX = 16 * 96 / 25.4  # the notes' heading and the space above i
 MIN_RULES_NOTE_LINES = 4  # fewer lines than this under How to Play are not worth a heading
 LARGE_PRINT_NOTE_LINES = 22  # large print's taller heading leaves room for two fewer (24 ran one line overleaf)
 # Large print's two-line title and condition pushed the map's legend onto a page of its own (10% full):
-# its booklet map is drawn shorter, so map and legend share the page.
-LARGE_PRINT_MAP_BOX = {"a5": (122.0, 116.0), "half-letter": (113.0, 122.0)}
+# its booklet map is drawn shorter, so map and legend share the page. The condition at 14 pt (it was left at 9 pt)
+# takes a line more: 10 mm shorter again, a tall map's four-line legend stays under it (pack seed 7, delves 3, 5, 6).
+LARGE_PRINT_MAP_BOX = {"a5": (122.0, 106.0), "half-letter": (113.0, 112.0)}
 PACK_THUMB = (26.0, 19.0)
 # More delves than this and the index is set compact (smaller outlines, closer rows, no rooms count, which the cover
 # gives): a table of up to nine rows cannot break (base.css keeps a table's first five and last four rows together),
@@ -331,10 +332,10 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     # The second (large print keeps three: its How to Play runs onto a third page) is squares to map on, not lines.
     spares[1] = grid_page(spares[1]["id"], cls="bpage notes grid-page", tag="h2")
 
-    def booklet_html(fillers=(), turns=(), rules_notes=0):
+    def booklet_html(fillers=(), turns=(), rules_notes=0, key_notes=None):
         return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
                                   rules=rules, turns=list(turns), aids_with_oracle=ctx.theme == "large-print",
-                                  rules_notes=list(range(rules_notes)),
+                                  rules_notes=list(range(rules_notes)), key_notes=key_notes or {},
                                   notes_pages=spares,
                                   fillers={anchor: [filler_page(anchor)] for anchor in fillers},
                                   tracker=tracker_view(), body_class=f"dbook dbook-{page}", doc_title=title)
@@ -357,6 +358,13 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         if (turns or rules_notes) and again.page_count != rendered.page_count + len(fillers):  # they ran over: not them
             again = layout(ctx, booklet_html(fillers)) if fillers else rendered
         rendered = again
+    # A key page the rooms leave a third or more of (8 rooms shared by two pages left each half white) ends in ruled
+    # lines for notes on its rooms; laid out again with them, kept if the pages stay as they were.
+    key_notes = key_note_lines(pdf.measure(rendered), shown)
+    if key_notes:
+        again = layout(ctx, booklet_html(fillers, turns, rules_notes, key_notes))
+        if again.page_count == rendered.page_count:
+            rendered = again
     rendered = pages.pad_to_multiple(rendered, 4, name)
     reading = write(ctx, rendered)
     suffix = "" if paper == "a4" else "-letter"
@@ -364,6 +372,22 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     imposed = impose.impose_bound(reading, paper, signatures, reading_copy=ctx.named(style_name(reading_name, map_style)))
     binding = "sewn-booklet" if signatures else "booklet"  # --signatures: sewn signatures (see options.PrintShopOptions)
     return [Output(reading_name, reading), Output(f"{name}-{binding}{suffix}.pdf", imposed)]
+
+
+MIN_KEY_NOTE_LINES = 6  # fewer lines than this at a key page's foot are left white: a page that full needs none
+
+
+def key_note_lines(measured, shown: list) -> dict:
+    """Where each room key's pages end in ruled notes lines, and how many: {the room that opens the next page, or the
+    delve's own anchor after its last room: [one item per line]}."""
+    from dungeonpress.paginate import pages  # loaded when a product is made, not for --help
+    notes = {}
+    for view in shown:
+        rooms = [room["anchor"] for room in view["rooms"]]
+        for before, lines in pages.lines_under_each_page(measured, rooms, line=NOTE_LINE_PX, reserve=RULES_NOTES_HEAD_PX):
+            if lines >= MIN_KEY_NOTE_LINES:
+                notes[before or view["anchor"]] = list(range(lines))
+    return notes
 
 
 # Large print on the zine's A7 map: numbers as large as the booklet's (11 pt) fill its small rooms and squeeze

@@ -35,10 +35,12 @@ GRID_SQUARE_MM = 5.0
 GRID_SQUARES = (23, 28)  # across, down: 115 x 140 mm, inside an A5 or half-letter page's text block in every theme
 
 
-def grid_page(page_id: str, *, heading: str = "Your Map", cls: str = "notes grid-page", tag: str = "h1") -> dict:
+def grid_page(page_id: str, *, heading: str = "Your Map", cls: str = "notes grid-page", tag: str = "h1",
+              squares: tuple = GRID_SQUARES) -> dict:
     """A page of 5 mm squares in a notes page's place, to map the delve as it is explored (or the level the stairs
-    lead down to): `grid` gives the square's size and the lines' positions, in mm, for an inline SVG."""
-    across, down = GRID_SQUARES
+    lead down to): `grid` gives the square's size and the lines' positions, in mm, for an inline SVG; `squares` how
+    many across and down."""
+    across, down = squares
     width, height = across * GRID_SQUARE_MM, down * GRID_SQUARE_MM
     return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {"grid": {
         "width": width, "height": height,
