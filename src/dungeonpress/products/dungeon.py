@@ -205,7 +205,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     `probe` leaves out all but the room key, the aids and back pages: the parts whose length decides the fit;
     `rest` is the other pages (cover, map, notes pages, oracle): see paginate.zine.assembled.
     `gaps` (px) puts the aids page's foot at the foot of the page (see paginate.zine.foot_gaps).
-    `view(oracle_rows, cover)` gives the dungeon's view (zine_view) where the caller keeps the ones it made.
+    `view(oracle_rows, drawn)` gives the dungeon's view (zine_view) where the caller keeps the ones it made.
     """
     from dungeonpress.paginate.zine import PACKED  # loaded when a product is made, not for --help
     crowded = fit in ("crowded", "snug", "bare", "split")
@@ -221,13 +221,13 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
 
 
 def zine_view(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str, oracle_rows: int,
-              cover: bool) -> dict:
-    """The dungeon's view for the zine: `oracle_rows` pre-rolled answers, and unless it is for a probe (not `cover`:
-    a probe prints neither the cover nor the map) the map drawn for the zine's page and the cover's outline."""
+              drawn: bool) -> dict:
+    """The dungeon's view for the zine: `oracle_rows` pre-rolled answers and, when `drawn`, the map drawn for the
+    map page and the cover's outline (a probe prints neither: its view is made without them)."""
     aids = ORACLE["zine"] | {"oracle_rows": oracle_rows}
-    return views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"] if cover else None,
+    return views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"] if drawn else None,
                               map_rng=map_rng(seed), compact=True, map_style=map_style, map_css=map_css(ctx), **aids,
-                              outline_box=ZINE_COVER_MAP if cover else None, map_labels=map_labels(ctx, zine=True))
+                              outline_box=ZINE_COVER_MAP if drawn else None, map_labels=map_labels(ctx, zine=True))
 
 
 def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean",
