@@ -530,7 +530,7 @@ def _box_with_id(box, anchor: str):
     """The outermost box of the element with id `anchor` under `box` (depth first), or None."""
     if box.element is not None and box.element.get("id") == anchor and box.element_tag != "html":
         return box
-    for child in box.all_children() if hasattr(box, "all_children") else ():
+    for child in box.all_children():  # every box has them (none for text and replaced boxes)
         found = _box_with_id(child, anchor)
         if found is not None:
             return found

@@ -145,6 +145,8 @@ def lines_under_each_page(measured, anchors: list, line: float, reserve: float) 
     """For each page `anchors` (boxes kept whole, in order) are laid out on: (the anchor that opens the next of those
     pages, or None after the last, and how many ruled lines `line` px tall fit under the last box on the page after
     `reserve` px for a heading). Anchors the layout lacks leave nothing to say: []."""
+    if not anchors or any(all(name not in page.boxes for page in measured) for name in anchors):
+        return []
     on = {}  # page index -> bottom of the lowest of the anchors on it
     first = {}  # page index -> the first anchor on it
     for index, page in enumerate(measured):
@@ -152,8 +154,6 @@ def lines_under_each_page(measured, anchors: list, line: float, reserve: float) 
             if name in page.boxes:
                 on[index] = max(on.get(index, 0.0), page.boxes[name][1])
                 first.setdefault(index, name)
-    if not anchors or any(all(name not in page.boxes for page in measured) for name in anchors):
-        return []
     pages = sorted(on)
     return [(first[pages[n + 1]] if n + 1 < len(pages) else None,
              max(0, int((measured[index].text_bottom - on[index] - reserve) // line)))
