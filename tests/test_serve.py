@@ -651,6 +651,9 @@ def test_the_rulebook_is_built_from_the_page_and_again_after_a_save(serve, build
         assert first is not None and first.argv == ["build", "rulebook", "--layout", "pages"]
         status, body = live.get("/")
         assert status == 200 and b"<section class=book id=book><h2>Rulebook</h2>" in body and b"Building" in body
+        # A save while the build is still queued (behind the first save's content check) reuses it, by design:
+        # wait until it runs, so the save below must stop it and start another (this raced once in a full run).
+        _wait_for(lambda: first.state == "running")
         live.server.content_changed([str(tmp_path / "pack" / "rules" / "a.md")])
         second = live.server.runner.latest_book()
         assert second is not first and first.superseded and second.reason == "changed a.md"
