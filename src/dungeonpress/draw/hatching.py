@@ -52,8 +52,15 @@ def hatch_tile(rng: random.Random) -> list:
                 for ox in (-TILE, 0.0, TILE):
                     for oy in (-TILE, 0.0, TILE):
                         a, b = (cx - dx + ox, cy - dy + oy), (cx + dx + ox, cy + dy + oy)
+                        if _apart(a, b):
+                            continue  # most of the nine copies: cutting them to the tile leaves nothing
                         strokes += [piece for piece in clip_inside(a, b, square) if math.dist(*piece) > 1e-6]
     return strokes
+
+
+def _apart(a, b) -> bool:
+    """Whether segment a→b lies wholly outside the tile's square (its box misses it): no piece of it is inside."""
+    return (max(a[0], b[0]) < 0 or min(a[0], b[0]) > TILE or max(a[1], b[1]) < 0 or min(a[1], b[1]) > TILE)
 
 
 def hatch_band(floor, straight: bool, width: float, height: float, rng: random.Random, frame: float = FRAME) -> tuple:
