@@ -630,10 +630,8 @@ def test_a_large_print_pack_of_eight_breaks_its_index_under_a_repeated_header(co
 # ---------------------------------------------------------------- no bare filler page between a pack's delves (issue
 # 27: the dyslexia-friendly pack of seed 66 had "Delve Notes" pages of bare lines at p11, p23 and p29)
 
-def pages_between_delves(content, theme: str) -> list:
+def pages_between_delves(made: dict) -> list:
     """The headings of the pack's pages from its first delve's map to its last delve's oracle, and of the page after."""
-    ctx = build.context_for(content, seed=PACK_SEED, theme=theme)
-    made = {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": PACK_COUNT}))}
     texts = [page.extract_text() for page in reader(made[f"pack-{PACK_SEED}.pdf"]).pages]
     heads = [text.strip().splitlines()[0] if text.strip() else "" for text in texts]
     first = next(i for i, text in enumerate(texts) if "seed " in text and "Room Key" not in text and i > 2)
@@ -641,9 +639,15 @@ def pages_between_delves(content, theme: str) -> list:
     return heads[first:last + 2]
 
 
-@pytest.mark.slow  # lays a pack out
-def test_the_page_that_puts_a_delves_map_on_the_left_is_the_delve_befores_room_log(content):
-    heads = pages_between_delves(content, "dyslexia-friendly")
+def dyslexia_friendly_pack(content) -> dict:
+    """The dyslexia-friendly pack of seed 66 laid out here (a planted fault patches the product first)."""
+    ctx = build.context_for(content, seed=PACK_SEED, theme="dyslexia-friendly")
+    return {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": PACK_COUNT}))}
+
+
+@pytest.mark.builds("dyslexia-friendly/dungeon/3")  # `build all`'s pack, seed 66, in that theme
+def test_the_page_that_puts_a_delves_map_on_the_left_is_the_delve_befores_room_log():
+    heads = pages_between_delves(SHARED.result("dyslexia-friendly/dungeon/3")[0])
     assert not [head for head in heads if "Delve Notes" in head]
     logs = [head for head in heads if head.startswith("Room Log")]
     assert logs and all(re.fullmatch(r"Room Log · Delve \d", head) for head in logs)
@@ -653,22 +657,26 @@ def test_the_page_that_puts_a_delves_map_on_the_left_is_the_delve_befores_room_l
 def test_bare_notes_pages_between_delves_are_found(content, monkeypatch):
     """The planted fault: with no delve short enough for a log, the bare filler pages come back and are seen."""
     monkeypatch.setattr(product, "MAX_LOG_ROOMS", 0)
-    assert [head for head in pages_between_delves(content, "dyslexia-friendly") if "Delve Notes" in head]
+    assert [head for head in pages_between_delves(dyslexia_friendly_pack(content)) if "Delve Notes" in head]
 
 
 # ---------------------------------------------------------------- the large-print booklet's spare pages (issue 27:
 # about three and a half pages of it were ruled lines to reach a multiple of four)
 
-def spare_page_heads(content) -> list:
+def large_print_booklet(content) -> dict:
+    """The large-print booklet of seed 1234 laid out here (a planted fault patches the product first)."""
     ctx = build.context_for(content, seed=SEED, theme="large-print")
-    made = {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"layout": "booklet"}))}
+    return {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"layout": "booklet"}))}
+
+
+def spare_page_heads(made: dict) -> list:
     texts = [page.extract_text().strip() for page in reader(made[f"dungeon-{SEED}-a5.pdf"]).pages]
     return [text.splitlines()[0] for text in texts[:-1] if text.startswith(("Room Log", "Your Map", "Delve Notes"))]
 
 
-@pytest.mark.slow  # lays a booklet out
-def test_the_large_print_booklets_spare_pages_are_a_room_log_and_a_map_grid_before_any_lines(content):
-    assert spare_page_heads(content) == ["Room Log", "Your Map", "Delve Notes"]
+@pytest.mark.builds("large-print/dungeon/2")  # `build all`'s booklet, seed 1234, in that theme
+def test_the_large_print_booklets_spare_pages_are_a_room_log_and_a_map_grid_before_any_lines():
+    assert spare_page_heads(SHARED.result("large-print/dungeon/2")[0]) == ["Room Log", "Your Map", "Delve Notes"]
 
 
 @pytest.mark.slow  # lays a booklet out
@@ -676,7 +684,7 @@ def test_a_booklet_padded_with_bare_lines_is_seen(content, monkeypatch):
     """The planted fault: the map grid back to ruled lines gives two bare notes pages."""
     monkeypatch.setattr(product, "grid_page", lambda page_id, **kw: product.notes_page(page_id, heading="Delve Notes",
                                                                                        cls="bpage notes", tag="h2"))
-    assert spare_page_heads(content).count("Delve Notes") == 2
+    assert spare_page_heads(large_print_booklet(content)).count("Delve Notes") == 2
 
 
 # ---------------------------------------------------------------- large print's booklet and pack set every word at

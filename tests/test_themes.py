@@ -8,6 +8,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+import pikepdf
 import pytest
 
 from dungeonpress import build
@@ -275,20 +276,26 @@ def chars(data: bytes, pages=SAMPLE_PAGES):
 @pytest.mark.builds("theme:standard", "theme:{theme}")
 @pytest.mark.parametrize("theme", THEMES)
 def test_every_product_builds_in_every_theme(content, theme):
-    from pypdf import PdfReader
     made = built_in(content, theme)
     standard = built_in(content, "standard")
     assert set(made) == set(standard)
     for name, data in made.items():
-        pages = len(PdfReader(io.BytesIO(data)).pages)
+        pages = page_count(data)
         if name in BOOKS:
             assert pages % 4 == 0, (name, pages)
             if theme == "large-print":  # re-flowed: more pages than the standard book
-                assert pages > len(PdfReader(io.BytesIO(standard[name])).pages), name
+                assert pages > page_count(standard[name]), name
         elif theme in RESET and (name.startswith(REFLOWED) or "booklet" in name or name.endswith("-a5.pdf")):
             continue  # a re-set book's own booklets and the dungeon booklet take the pages they need
         else:  # fixed formats (zine, sheets, cards, paper) keep their page count in every theme
-            assert pages == len(PdfReader(io.BytesIO(standard[name])).pages), (theme, name)
+            assert pages == page_count(standard[name]), (theme, name)
+
+
+def page_count(data: bytes) -> int:
+    """A PDF's number of pages (pikepdf reads the page tree alone: pypdf took 3.7 s for the 43 PDFs of one theme,
+    pikepdf 0.26 s)."""
+    with pikepdf.open(io.BytesIO(data)) as document:
+        return len(document.pages)
 
 
 @pytest.mark.slow
