@@ -304,23 +304,40 @@ def test_a_fit_whose_back_page_runs_over_in_the_probe_is_passed_by_without_the_t
     assert rendered.page_count == 8
 
 
-@pytest.mark.slow  # lays real zines out
-@pytest.mark.parametrize("seed,paper,bound", [(5, "a4", 4), (1234, "a4", 3), (31337, "letter", 5)])
-def test_a_zine_is_laid_out_whole_once_after_a_few_probes(content, monkeypatch, seed, paper, bound):
-    """Layouts counted before this bound was set (probes in turn, the back page not probed): seed 5 on A4 six
-    (one probe; its back page ran over in 'whole', which only the whole layout found, so five whole layouts
-    by_trial), seed 1234 on A4 five (four probes, 'tight'), seed 31337 on Letter sixteen (no probe fitted: eight
-    probes, then eight whole layouts by_trial). Now 'dense' then 'flowing' (5), 'dense' then 'tight' (1234),
-    'dense', 'tight', 'packed', 'crowded' (31337), each then laid out whole once. Seed 5's back page lost a line of
-    credits (one licence named for both texts): its zine fits 'whole' now, found by 'dense', 'flowing', 'whole' (4)."""
+def layout_kinds(monkeypatch) -> list:
+    """What each layout of a real zine holds, as they are made: "key" (a probe's key half), "tail" (its aids and back
+    pages), "probe" (a whole probe: the fits laid out whole) or "rest" (the pages the probes leave out)."""
     kinds = []
     real = product.layout
-    monkeypatch.setattr(product, "layout", lambda ctx, html: kinds.append('id="notes-1"' in html) or real(ctx, html))
+
+    def kind(html):
+        if 'id="notes-1"' in html:
+            return "rest"
+        if 'id="zine-key-rules"' not in html:
+            return "tail"
+        return "key" if 'id="zine-aids"' not in html else "probe"
+    monkeypatch.setattr(product, "layout", lambda ctx, html: kinds.append(kind(html)) or real(ctx, html))
+    return kinds
+
+
+@pytest.mark.slow  # lays real zines out
+@pytest.mark.parametrize("seed,paper,made", [(5, "a4", ["key", "tail", "rest"]),
+                                             (1234, "a4", ["key", "key", "tail", "rest"]),
+                                             (31337, "letter", ["key", "probe", "probe", "rest"])])
+def test_a_zine_is_laid_out_whole_once_after_a_few_probes(content, monkeypatch, seed, paper, made):
+    """Layouts counted before the probes were set (probes in turn, the back page not probed): seed 5 on A4 six
+    (one probe; its back page ran over in 'whole', which only the whole layout found, so five whole layouts
+    by_trial), seed 1234 on A4 five (four probes, 'tight'), seed 31337 on Letter sixteen (no probe fitted: eight
+    probes, then eight whole layouts by_trial). Then whole probes from 'dense': 'dense', 'flowing', 'whole' (5), 'dense'
+    then 'tight' (1234), 'dense', 'tight', 'packed', 'crowded' (31337), each then laid out whole once. Now each starts
+    from its guess and lays an ORDERED fit's key out first, its aids and back pages only where the key leaves them
+    room: seed 5 'whole' (the roomiest: no check above it); 1234 'dense' ruled out by its key alone, then 'tight';
+    31337 'tight' ruled out by its key alone, then the packed fits, probed whole."""
+    kinds = layout_kinds(monkeypatch)
     ctx = build.context_for(content, seed=seed)
     rooms = product.DEFAULT_ROOMS
     product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
-    assert kinds.count(True) == 1  # the pages the probes leave out, laid out once
-    assert len(kinds) <= bound
+    assert kinds == made
 
 
 @pytest.mark.parametrize("first", range(len(fitting.FITS) + 1))
@@ -361,7 +378,7 @@ def test_the_fit_found_from_any_start_is_the_first_that_fits(start, first):
 @pytest.mark.slow  # lays a real zine out
 def test_a_short_key_is_probed_in_the_roomiest_fit_first_and_laid_out_twice_in_all(content, monkeypatch):
     """Seed 14's key (1,683 characters) keeps its entries whole in the roomy type: the guess starts there, so one probe
-    and the pages it leaves out are the zine's two layouts (from "dense" it took three probes)."""
+    (its two halves) and the pages it leaves out are the zine's layouts (from "dense" it took three probes)."""
     asked = []
     real = product.zine_html
     monkeypatch.setattr(product, "zine_html", lambda *a, **k: asked.append((a[5], k.get("probe"), k.get("rest")))
@@ -370,11 +387,11 @@ def test_a_short_key_is_probed_in_the_roomiest_fit_first_and_laid_out_twice_in_a
     dungeon = product.roll_dungeon(ctx, 14, 8)
     _, rules = product.zine_fit(ctx, dungeon, 14, 8, "a4")
     assert rules.start == "whole"
-    layouts = []
-    monkeypatch.setattr(product, "layout", lambda ctx, html, real=product.layout: layouts.append(html) or real(ctx, html))
+    kinds = layout_kinds(monkeypatch)
     asked.clear()
     product.zine_pages(ctx, dungeon, 14, 8, "a4")
-    assert len(layouts) == 2 and [a for a in asked if a[1] or a[2]][-2:] == [("whole", True, False), ("whole", False, True)]
+    assert kinds == ["key", "tail", "rest"]  # one probe, in halves, and the pages it leaves out
+    assert [a for a in asked if a[1] or a[2]][-3:] == [("whole", True, False)] * 2 + [("whole", False, True)]
 
 
 def test_a_zine_guesses_its_fit_from_its_keys_length():
@@ -390,3 +407,21 @@ def test_fits_out_of_the_known_order_are_tried_in_turn():
     fits = ("tight", "whole", "flowing")
     assert fitting.first_fitting(fits, lambda fit: asked.append(fit) or fit == "whole") == "whole"
     assert asked == ["tight", "whole"]
+
+
+@pytest.mark.slow  # lays real zines out
+@pytest.mark.parametrize("seed,paper,fit,theme", [(1234, "a4", "tight", "standard"), (14, "a4", "whole", "standard"),
+                                                  (2, "letter", "dense", "dyslexia-friendly")])
+def test_a_probe_laid_out_in_halves_is_the_probe_laid_out_whole(content, seed, paper, fit, theme):
+    """The key half's pages, then the tail's after its empty lead pages, written as one document: the bytes, page by
+    page measures and anchors of the probe laid out at once."""
+    ctx = build.context_for(content, seed=seed, theme=theme)
+    render, _ = product.zine_fit(ctx, product.roll_dungeon(ctx, seed, 8), seed, 8, paper)
+    whole = product.layout(ctx, render(fitting.Candidate(fit, probe=True)))
+    key = product.layout(ctx, render(fitting.Candidate(fit, probe=True, part="key")))
+    tail = product.layout(ctx, render(fitting.Candidate(fit, probe=True, part="tail", lead=key.page_count)))
+    assert 3 <= key.page_count < whole.page_count == tail.page_count  # the key's pages and the lead pages for them
+    halves = pdf.combined([(key, range(key.page_count)), (tail, range(key.page_count, tail.page_count))])
+    assert pdf.measure(halves) == pdf.measure(whole)
+    assert pdf.write_pdf(halves) == pdf.write_pdf(whole)
+

@@ -138,8 +138,13 @@ def whole_book(content) -> bytes:
 
 def book_facts(data: bytes) -> dict:
     """What a reader of the book meets: each page's text, bookmarks, named destinations, links, tags."""
+    import pypdfium2 as pdfium
     reader = PdfReader(io.BytesIO(data))
-    facts = {"texts": [page.extract_text() for page in reader.pages], "outline": pdf_outline(data),
+    # Each page's text as pdfium reads it: both books are read the same way, and pypdf took 3.7 s a book, pdfium 0.27 s.
+    document = pdfium.PdfDocument(data)
+    texts = [document[index].get_textpage().get_text_range() for index in range(len(document))]
+    document.close()
+    facts = {"texts": texts, "outline": pdf_outline(data),
              "dests": {name: reader.get_destination_page_number(d) for name, d in reader.named_destinations.items()}}
     with pikepdf.open(io.BytesIO(data)) as book:
         facts["links"] = [(i, str(a.Dest)) for i, page in enumerate(book.pages) for a in page.obj.get("/Annots", [])]

@@ -199,11 +199,12 @@ def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, pap
 
 def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fit: str = "whole",
               map_style: str = "clean", show_rolls: bool = False, turns: tuple = (), probe: bool = False,
-              gaps: dict | None = None, rest: bool = False, view=None) -> str:
+              gaps: dict | None = None, rest: bool = False, view=None, part: str = "", lead: int = 1) -> str:
     """The zine's eight pages as HTML, with spare notes pages (dropped after layout when not needed).
 
     `probe` leaves out all but the room key, the aids and back pages: the parts whose length decides the fit;
-    `rest` is the other pages (cover, map, notes pages, oracle): see paginate.zine.assembled.
+    `rest` is the other pages (cover, map, notes pages, oracle): see paginate.zine.assembled. A probe's `part`
+    ("key", or "tail" after `lead` empty pages) is one of its two halves (paginate.zine.Candidate).
     `gaps` (px) puts the aids page's foot at the foot of the page (see paginate.zine.foot_gaps).
     `view(oracle_rows, drawn)` gives the dungeon's view (zine_view) where the caller keeps the ones it made.
     """
@@ -216,7 +217,8 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
                               body_class=f"zine zine-{paper}" + FIT_CLASSES.get(fit, ""), packed=fit in PACKED,
                               oracle_compact=compact_rows(fit) > 0,
-                              geometry_css=geometry.zine_css(), probe=probe, rest=rest, fold_cut_on="oracle" if fit == "split" else "aids", gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
+                              geometry_css=geometry.zine_css(), probe=probe, rest=rest, part=part, lead=lead,
+                              fold_cut_on="oracle" if fit == "split" else "aids", gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
                                                  for page in ("aids",)})
 
 
@@ -250,13 +252,14 @@ def zine_fit(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: 
 
     def render(candidate: fitting.Candidate) -> str:
         return zine_html(ctx, dungeon, seed, rooms, paper, candidate.fit, map_style, show_rolls, candidate.turns,
-                         probe=candidate.probe, gaps=candidate.gaps, rest=candidate.rest, view=view)
+                         probe=candidate.probe, gaps=candidate.gaps, rest=candidate.rest, view=view,
+                         part=candidate.part, lead=candidate.lead)
 
     # The rules that follow the key (navigation, doors) travel with its last entry: its page must hold them too.
     # The fit is searched for from where a key of its length most often lands (a guess: fewer probes, same fit).
     start = likely_fit(key_characters(render(fitting.Candidate(fitting.START, probe=True))))
     return render, fitting.ZineRules(entries=tuple((room.number, f"d1-room-{room.number}") for room in dungeon.rooms),
-                                     tail="zine-key-rules", start=start)
+                                     tail="zine-key-rules", start=start, halves=True)
 
 
 # Where zines land by the length of their key's text (characters), read off the probes of seeds 1-25 on A4 and
