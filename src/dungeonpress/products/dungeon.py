@@ -217,7 +217,8 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
                               body_class=f"zine zine-{paper}" + FIT_CLASSES.get(fit, ""), packed=fit in PACKED,
                               oracle_compact=compact_rows(fit) > 0,
-                              geometry_css=geometry.zine_css(), probe=probe, rest=rest, part=part, lead=lead,
+                              geometry_css=geometry.zine_css(), probe=probe, rest=rest, part=part,
+                              blank_pages=list(range(lead if part == "tail" else 1)),
                               fold_cut_on="oracle" if fit == "split" else "aids", gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
                                                  for page in ("aids",)})
 
