@@ -190,3 +190,23 @@ def test_large_prints_adventure_tables_run_on_where_a_list_turns_two_pages(tmp_p
     fills = dict(page_fills(data, tmp_path))
     pages = [n for n in chapter_pages(data, "Adventure Tables") if fills.get(n, 0) > 0]
     assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages[:-1] if fills[n] < 0.6] == []
+
+
+@pytest.mark.slow
+@pytest.mark.builds("{theme}/rulebook/0")
+@pytest.mark.parametrize("theme", LARGE_THEMES)
+def test_the_large_themes_open_the_contents_and_chapters_on_the_next_page(theme, tmp_path):
+    # were: a blank left-hand page so the contents or a chapter could open on the right, after a page 40-90% full:
+    # large print p4, p28, p48, p68, p84, p106, p194, p198; dyslexia-friendly p6, p10, p34, p48, p60, p112, p126. Only the
+    # back matter (the quick reference) still waits for a right-hand page.
+    import io
+    import pypdf
+    outputs, _ = SHARED.result(f"{theme}/rulebook/0")
+    data = outputs["dungeoneer-rulebook.pdf"]
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    inked = {number for number, _ in page_fills(data, tmp_path)}
+    opens = {reader.get_destination_page_number(item) + 1: item.title for item in reader.outline
+             if not isinstance(item, list)}
+    assert [f"p{n} before {opens.get(n + 1)}" for n in range(1, len(reader.pages) + 1)
+            if n not in inked and opens.get(n + 1) != "Quick Reference"] == []
+    assert any(page % 2 == 0 for page, title in opens.items() if title != "Character Sheet")  # some open on the left
