@@ -210,3 +210,23 @@ def test_the_large_themes_open_the_contents_and_chapters_on_the_next_page(theme,
     assert [f"p{n} before {opens.get(n + 1)}" for n in range(1, len(reader.pages) + 1)
             if n not in inked and opens.get(n + 1) != "Quick Reference"] == []
     assert any(page % 2 == 0 for page, title in opens.items() if title != "Character Sheet")  # some open on the left
+
+
+@pytest.mark.slow
+@pytest.mark.builds("standard/tables/0", "large-print/tables/0")
+def test_the_tables_booklets_spare_pages_hold_empty_tables_to_fill_in(tmp_path):
+    # were two bare Notes pages before the back cover (standard p62-63, large print p138-139): the pages that pad the
+    # booklet to whole sheets are now tables of one's own to write in, a d66 one first, then a d6 and a 2d6
+    import io
+    import pypdf
+    for theme in ("standard", "large-print"):
+        outputs, _ = SHARED.result(f"{theme}/tables/0")
+        data = outputs["tables.pdf"]
+        texts = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+        spare = [n for n, text in enumerate(texts, start=1) if text.startswith("Your Own Tables")]
+        assert spare == [len(texts) - 2, len(texts) - 1], theme  # the two pages before the back cover
+        assert "d66 11 41 12 42" in texts[spare[0] - 1] and "36 66" in texts[spare[0] - 1], theme
+        assert "d6 1 2 3 4 5 6 2d6 2 3 4 5 6 7 8 9 10 11 12" in texts[spare[1] - 1], theme
+        assert not any(text.startswith("Notes") for text in texts), theme
+        fills = dict(page_fills(data, tmp_path))
+        assert all(fills[n] > 0.6 for n in spare), theme
