@@ -230,3 +230,25 @@ def test_the_tables_booklets_spare_pages_hold_empty_tables_to_fill_in(tmp_path):
         assert not any(text.startswith("Notes") for text in texts), theme
         fills = dict(page_fills(data, tmp_path))
         assert all(fills[n] > 0.6 for n in spare), theme
+
+
+@pytest.mark.slow
+@pytest.mark.builds("{theme}/dungeon/2")
+@pytest.mark.parametrize("theme", LARGE_THEMES)
+def test_the_large_themes_dungeon_booklets_spare_room_is_laid_out_for_play(theme, tmp_path):
+    # were ruled notes three times in the dyslexia-friendly booklet (the key's p3, How to Play's last page p8, a Delve
+    # Notes page p11) and twice in large print (p12, p15): How to Play's last page now ends in a log of the foes fought,
+    # and the third spare page holds the delve's threads (people, places, open questions) under their labels
+    import io
+    import pypdf
+    booklet, _ = SHARED.result(f"{theme}/dungeon/2")
+    data = booklet["dungeon-1234-a5.pdf"]
+    texts = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+    rules_end = max(n for n, text in enumerate(texts, start=1) if "Stairs down" in text)
+    assert "Foes Fought" in texts[rules_end - 1] and "Luck" in texts[rules_end - 1].split("Foes Fought")[1]
+    assert [n for n, text in enumerate(texts, start=1) if text.startswith("Threads")] == [len(texts) - 1]
+    assert all(label in texts[-2] for label in ("People met", "Places found", "Questions still open"))
+    assert [n for n, text in enumerate(texts, start=1) if "Delve Notes" in text] == []
+    assert len([n for n, text in enumerate(texts, start=1) if "Notes" in text.split()]) <= 1  # a key page's, at most
+    fills = dict(page_fills(data, tmp_path))
+    assert fills[rules_end] > 0.6

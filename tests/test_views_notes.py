@@ -61,3 +61,18 @@ def test_an_own_table_of_another_die_is_refused():
     from dungeonpress.views.notes import own_table_page
     with pytest.raises(ValueError, match=r"must be d6, 2d6 or d66 \(got 'd20'\)"):
         own_table_page("notes-1", ("d20",))
+
+
+def test_a_foe_log_page_has_rows_with_six_luck_boxes_and_no_ruled_lines():
+    from dungeonpress.views.notes import foe_log_page
+    page = foe_log_page("notes-3", 10)
+    assert page["id"] == "notes-3" and page["heading"] == "Foes Fought" and page["lines"] == []
+    assert len(page["foes"]["rows"]) == 10 and len(page["foes"]["luck"]) == 6
+
+
+def test_a_threads_page_shares_its_lines_out_under_labels():
+    from dungeonpress.views.notes import threads_page
+    page = threads_page("notes-3", lines=5)
+    assert page["heading"] == "Threads" and page["lines"] == []
+    assert [(s["label"], len(s["lines"])) for s in page["sections"]] == [
+        ("People met", 5), ("Places found", 5), ("Questions still open", 5)]

@@ -63,3 +63,26 @@ def own_table_page(page_id: str, dice: tuple, *, heading: str = "Your Own Tables
             raise ValueError(f"an own table's die must be d6, 2d6 or d66 (got {die!r})")
         tables.append({"die": die, "rows": rows, "two_up": die == "d66"})
     return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {"own_tables": tables}
+
+
+def foe_log_page(page_id: str, rows: int, *, luck: int = 6, heading: str = "Foes Fought",
+                 cls: str = "notes foe-log-page", tag: str = "h1") -> dict:
+    """A log of the foes fought in a notes page's place: `rows` rows to write a foe in, each with `luck` boxes to cross
+    off (`foes`, as a booklet's How to Play also prints it where it has room)."""
+    return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {"foes": foe_log(rows, luck=luck)}
+
+
+def foe_log(rows: int, *, luck: int = 6) -> dict:
+    """The foes' log's rows and each row's Luck boxes (one item each), for the foe_log macro."""
+    return {"rows": list(range(rows)), "luck": list(range(luck))}
+
+
+THREADS = ("People met", "Places found", "Questions still open")
+
+
+def threads_page(page_id: str, *, lines: int = 6, heading: str = "Threads", sections: tuple = THREADS,
+                 cls: str = "notes threads", tag: str = "h1") -> dict:
+    """A notes page whose lines are shared out under labels (`sections`, `lines` each): the people, places and open
+    questions a delve leaves behind, rather than one page of bare lines."""
+    return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {
+        "sections": [{"label": label, "lines": list(range(lines))} for label in sections]}
