@@ -252,3 +252,17 @@ def test_the_large_themes_dungeon_booklets_spare_room_is_laid_out_for_play(theme
     assert len([n for n, text in enumerate(texts, start=1) if "Notes" in text.split()]) <= 1  # a key page's, at most
     fills = dict(page_fills(data, tmp_path))
     assert fills[rules_end] > 0.6
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/delve/0")
+def test_the_large_print_solo_procedures_appendices_fill_their_pages(tmp_path):
+    # was p5 33% full: large print's bolder rules made Appendix A's table a little taller, its monster lines ended a
+    # third of the way down p5 and the traps table, kept whole, went overleaf; the lines are set a little closer, and
+    # the appendices take six pages as in the standard kit, the booklet's fourth turn log (turns 73-96) after them
+    outputs, _ = SHARED.result("large-print/delve/0")
+    data = outputs["solo-procedure.pdf"]
+    fills = dict(page_fills(data, tmp_path))
+    appendices = chapter_pages(data, "Appendices A–F")
+    assert [f"p{n} {100 * fills[n]:.0f}%" for n in appendices if fills.get(n, 0) < 0.8] == []
+    assert len(appendices) == 6
