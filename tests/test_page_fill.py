@@ -266,3 +266,18 @@ def test_the_large_print_solo_procedures_appendices_fill_their_pages(tmp_path):
     appendices = chapter_pages(data, "Appendices A–F")
     assert [f"p{n} {100 * fills[n]:.0f}%" for n in appendices if fills.get(n, 0) < 0.8] == []
     assert len(appendices) == 6
+
+
+@pytest.mark.slow
+@pytest.mark.builds("standard/paperogue/0", "dyslexia-friendly/paperogue/0")
+def test_the_paperogue_reference_cards_first_pages_run_to_their_feet(tmp_path):
+    # were p1 75% and p2 87% full (their feet a fifth and an eighth white): page 1's rules are set a size larger, page
+    # 2's spells and level steps on taller lines; in the dyslexia-friendly theme's wider letters the card keeps its
+    # four pages
+    import io
+    import pypdf
+    standard, _ = standard_build("paperogue")
+    fills = dict(page_fills(standard["paperogue-reference.pdf"], tmp_path))
+    assert [f"p{n} {100 * fills[n]:.0f}%" for n in (1, 2) if fills[n] < 0.88] == []
+    wider, _ = SHARED.result("dyslexia-friendly/paperogue/0")
+    assert len(pypdf.PdfReader(io.BytesIO(wider["paperogue-reference.pdf"])).pages) == 4
