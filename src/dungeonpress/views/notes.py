@@ -73,8 +73,9 @@ def foe_log_page(page_id: str, rows: int, *, luck: int = 6, heading: str = "Foes
 
 
 def foe_log(rows: int, *, luck: int = 6) -> dict:
-    """The foes' log's rows and each row's Luck boxes (one item each), for the foe_log macro."""
-    return {"rows": list(range(rows)), "luck": list(range(luck))}
+    """The foes' log's rows and each row's Luck boxes (one item each), and the Luck a foe starts at, for the foe_log
+    macro."""
+    return {"rows": list(range(rows)), "luck": list(range(luck)), "start": luck}
 
 
 THREADS = ("People met", "Places found", "Questions still open")
