@@ -281,3 +281,22 @@ def test_the_paperogue_reference_cards_first_pages_run_to_their_feet(tmp_path):
     assert [f"p{n} {100 * fills[n]:.0f}%" for n in (1, 2) if fills[n] < 0.88] == []
     wider, _ = SHARED.result("dyslexia-friendly/paperogue/0")
     assert len(pypdf.PdfReader(io.BytesIO(wider["paperogue-reference.pdf"])).pages) == 4
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/tables/0")
+def test_large_prints_encounter_check_turns_the_page_and_the_bestiary_follows_it(tmp_path):
+    # were p132 57% (Appendix F's last rows) and p133 61% (the Encounter Check alone, sent overleaf whole because its
+    # "Roll on" head broke over two lines at 14 pt), then the Bestiary at a glance on a page of its own: a three-column
+    # table's heads stay on one line in large print's tables booklet, and the check turns the page under Appendix F
+    import io
+    import pypdf
+    outputs, _ = SHARED.result("large-print/tables/0")
+    data = outputs["tables.pdf"]
+    fills = dict(page_fills(data, tmp_path))
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    opens = next(reader.get_destination_page_number(item) + 1 for item in reader.outline
+                 if not isinstance(item, list) and item.title == "Bestiary at a glance")
+    text = " ".join(reader.pages[opens - 1].extract_text().split())
+    assert "Obstacle and treasure" in text and text.index("Obstacle and treasure") < text.index("Bestiary at a glance")
+    assert [f"p{n} {100 * fills[n]:.0f}%" for n in (opens - 1, opens) if fills[n] < 0.8] == []
