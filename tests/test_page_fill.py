@@ -190,3 +190,113 @@ def test_large_prints_adventure_tables_run_on_where_a_list_turns_two_pages(tmp_p
     fills = dict(page_fills(data, tmp_path))
     pages = [n for n in chapter_pages(data, "Adventure Tables") if fills.get(n, 0) > 0]
     assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages[:-1] if fills[n] < 0.6] == []
+
+
+@pytest.mark.slow
+@pytest.mark.builds("{theme}/rulebook/0")
+@pytest.mark.parametrize("theme", LARGE_THEMES)
+def test_the_large_themes_open_the_contents_and_chapters_on_the_next_page(theme, tmp_path):
+    # were: a blank left-hand page so the contents or a chapter could open on the right, after a page 40-90% full:
+    # large print p4, p28, p48, p68, p84, p106, p194, p198; dyslexia-friendly p6, p10, p34, p48, p60, p112, p126. Only the
+    # back matter (the quick reference) still waits for a right-hand page.
+    import io
+    import pypdf
+    outputs, _ = SHARED.result(f"{theme}/rulebook/0")
+    data = outputs["dungeoneer-rulebook.pdf"]
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    inked = {number for number, _ in page_fills(data, tmp_path)}
+    opens = {reader.get_destination_page_number(item) + 1: item.title for item in reader.outline
+             if not isinstance(item, list)}
+    assert [f"p{n} before {opens.get(n + 1)}" for n in range(1, len(reader.pages) + 1)
+            if n not in inked and opens.get(n + 1) != "Quick Reference"] == []
+    assert any(page % 2 == 0 for page, title in opens.items() if title != "Character Sheet")  # some open on the left
+
+
+@pytest.mark.slow
+@pytest.mark.builds("standard/tables/0", "large-print/tables/0")
+def test_the_tables_booklets_spare_pages_hold_empty_tables_to_fill_in(tmp_path):
+    # were two bare Notes pages before the back cover (standard p62-63, large print p138-139): the pages that pad the
+    # booklet to whole sheets are now tables of one's own to write in, a d66 one first, then a d6 and a 2d6
+    import io
+    import pypdf
+    for theme in ("standard", "large-print"):
+        outputs, _ = SHARED.result(f"{theme}/tables/0")
+        data = outputs["tables.pdf"]
+        texts = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+        spare = [n for n, text in enumerate(texts, start=1) if text.startswith("Your Own Tables")]
+        assert spare == [len(texts) - 2, len(texts) - 1], theme  # the two pages before the back cover
+        assert "d66 11 41 12 42" in texts[spare[0] - 1] and "36 66" in texts[spare[0] - 1], theme
+        assert "d6 1 2 3 4 5 6 2d6 2 3 4 5 6 7 8 9 10 11 12" in texts[spare[1] - 1], theme
+        assert not any(text.startswith("Notes") for text in texts), theme
+        fills = dict(page_fills(data, tmp_path))
+        assert all(fills[n] > 0.6 for n in spare), theme
+
+
+@pytest.mark.slow
+@pytest.mark.builds("{theme}/dungeon/2")
+@pytest.mark.parametrize("theme", LARGE_THEMES)
+def test_the_large_themes_dungeon_booklets_spare_room_is_laid_out_for_play(theme, tmp_path):
+    # were ruled notes three times in the dyslexia-friendly booklet (the key's p3, How to Play's last page p8, a Delve
+    # Notes page p11) and twice in large print (p12, p15): How to Play's last page now ends in a log of the foes fought,
+    # and the third spare page holds the delve's threads (people, places, open questions) under their labels
+    import io
+    import pypdf
+    booklet, _ = SHARED.result(f"{theme}/dungeon/2")
+    data = booklet["dungeon-1234-a5.pdf"]
+    texts = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+    rules_end = max(n for n, text in enumerate(texts, start=1) if "Stairs down" in text)
+    assert "Foes Fought" in texts[rules_end - 1] and "Luck" in texts[rules_end - 1].split("Foes Fought")[1]
+    assert [n for n, text in enumerate(texts, start=1) if text.startswith("Threads")] == [len(texts) - 1]
+    assert all(label in texts[-2] for label in ("People met", "Places found", "Questions still open"))
+    assert [n for n, text in enumerate(texts, start=1) if "Delve Notes" in text] == []
+    assert len([n for n, text in enumerate(texts, start=1) if "Notes" in text.split()]) <= 1  # a key page's, at most
+    fills = dict(page_fills(data, tmp_path))
+    assert fills[rules_end] > 0.6
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/delve/0")
+def test_the_large_print_solo_procedures_appendices_fill_their_pages(tmp_path):
+    # was p5 33% full: large print's bolder rules made Appendix A's table a little taller, its monster lines ended a
+    # third of the way down p5 and the traps table, kept whole, went overleaf; the lines are set a little closer, and
+    # the appendices take six pages as in the standard kit, the booklet's fourth turn log (turns 73-96) after them
+    outputs, _ = SHARED.result("large-print/delve/0")
+    data = outputs["solo-procedure.pdf"]
+    fills = dict(page_fills(data, tmp_path))
+    appendices = chapter_pages(data, "Appendices A–F")
+    assert [f"p{n} {100 * fills[n]:.0f}%" for n in appendices if fills.get(n, 0) < 0.8] == []
+    assert len(appendices) == 6
+
+
+@pytest.mark.slow
+@pytest.mark.builds("standard/paperogue/0", "dyslexia-friendly/paperogue/0")
+def test_the_paperogue_reference_cards_first_pages_run_to_their_feet(tmp_path):
+    # were p1 75% and p2 87% full (their feet a fifth and an eighth white): page 1's rules are set a size larger, page
+    # 2's spells and level steps on taller lines; in the dyslexia-friendly theme's wider letters the card keeps its
+    # four pages
+    import io
+    import pypdf
+    standard, _ = standard_build("paperogue")
+    fills = dict(page_fills(standard["paperogue-reference.pdf"], tmp_path))
+    assert [f"p{n} {100 * fills[n]:.0f}%" for n in (1, 2) if fills[n] < 0.88] == []
+    wider, _ = SHARED.result("dyslexia-friendly/paperogue/0")
+    assert len(pypdf.PdfReader(io.BytesIO(wider["paperogue-reference.pdf"])).pages) == 4
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/tables/0")
+def test_large_prints_encounter_check_turns_the_page_and_the_bestiary_follows_it(tmp_path):
+    # were p132 57% (Appendix F's last rows) and p133 61% (the Encounter Check alone, sent overleaf whole because its
+    # "Roll on" head broke over two lines at 14 pt), then the Bestiary at a glance on a page of its own: a three-column
+    # table's heads stay on one line in large print's tables booklet, and the check turns the page under Appendix F
+    import io
+    import pypdf
+    outputs, _ = SHARED.result("large-print/tables/0")
+    data = outputs["tables.pdf"]
+    fills = dict(page_fills(data, tmp_path))
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    opens = next(reader.get_destination_page_number(item) + 1 for item in reader.outline
+                 if not isinstance(item, list) and item.title == "Bestiary at a glance")
+    text = " ".join(reader.pages[opens - 1].extract_text().split())
+    assert "Obstacle and treasure" in text and text.index("Obstacle and treasure") < text.index("Bestiary at a glance")
+    assert [f"p{n} {100 * fills[n]:.0f}%" for n in (opens - 1, opens) if fills[n] < 0.8] == []

@@ -301,3 +301,48 @@ def test_a_chapter_cut_at_a_page_break_reads_like_the_chapter_laid_out_whole(bef
     again = Layouts()
     assert book.lay_out_book(parts, again, furniture=FURNITURE, cache=cache, name="cut")[0] == data
     assert again.count == 0
+
+
+# ---------------------------------------------------------------- chapters that open on the next page, either side
+
+RUN_ON = "section.run-on { break-before: page }"
+
+
+def either_side_book(lines: dict):
+    """(the book as one document, its parts): chapters of `lines[n]` paragraphs, each opening the next page, left or
+    right, and notes that open on a right-hand page. Lines wrap otherwise on a left-hand page."""
+    notes = "<section style='string-set: chapter \"The end\"'>Last words</section>" + "".join(
+        f"<div id='notes-{n}' style='break-before: page'>Notes</div>" for n in (1, 2, 3))
+    chapters = {n: chapter(n, count).replace("<section>", "<section class='run-on'>", 1) for n, count in lines.items()}
+
+    def doc(body, css=""):
+        return (f"<html lang='en'><head><title>Run on</title><style>{STYLE} {NARROW_LEFT} {RUN_ON} {css}</style></head>"
+                f"<body>{body}</body></html>")
+
+    parts = [book.Part(f"chapter {n}", lambda css, numbers, body=body: doc(body, f"{css} {NO_FOLIOS}"), either_side=True)
+             for n, body in chapters.items()]
+    parts.append(book.Part("notes", lambda css, numbers: doc(notes, f"{css} {NO_FOLIOS}")))
+    return doc("".join(chapters.values()) + notes), parts
+
+
+@pytest.mark.slow  # lays out two small books, one of them part by part
+def test_chapters_that_open_on_either_side_leave_no_blank_page_and_read_like_the_whole_book():
+    whole_html, parts = either_side_book({1: 4, 2: 30, 3: 5})
+    layouts, cache = Layouts(), {}
+    data, laid = bound(parts, layouts, cache=cache, name="run on")
+    whole = whole_book(whole_html)
+    assert texts(data) == texts(whole)  # each chapter's lines wrap for the side it opens on; heads and numbers as whole
+    assert [(p.name, p.start) for p in laid] == [("chapter 1", 1), ("chapter 2", 2), ("chapter 3", 7), ("notes", 9)]
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    blank = [i + 1 for i, page in enumerate(reader.pages) if not page.extract_text().strip()]
+    assert blank == [8]  # only before the notes, which still open on a right-hand page
+    assert layouts.count == 6  # four parts, chapter 2 again for the left-hand page it falls on, the furniture
+    again = Layouts()
+    assert bound(parts, again, cache=cache, name="run on")[0] == data
+    assert again.count == 0
+
+
+def test_a_padded_last_part_must_open_on_a_right_hand_page():
+    _, parts = either_side_book({1: 4})
+    with pytest.raises(RenderError, match=r"^run on: its last part \(notes\) is padded, so it must open on a right"):
+        bound([parts[0], book.Part("notes", parts[-1].html, either_side=True)], name="run on")

@@ -558,13 +558,14 @@ def test_a_batch_item_names_only_the_options_given():
 
 @pytest.mark.slow
 @pytest.mark.builds("dyslexia-friendly/dungeon/3")
-def test_a_packs_rules_ending_in_notes_are_followed_by_its_record_not_a_notes_page():
-    # dyslexia-friendly: How to Play ran onto p4 and ended in ruled notes, and the page that puts the first delve's map
-    # on a left-hand page was another page of them (p5, 'Delve Notes'); it is the pack's record of its delves now
+def test_a_packs_rules_ending_in_a_foes_log_are_followed_by_its_record_not_a_notes_page():
+    # dyslexia-friendly: How to Play ran onto p4 and ended in ruled notes (a log of the foes fought now), and the page
+    # that puts the first delve's map on a left-hand page was another page of them (p5, 'Delve Notes'); it is the
+    # pack's record of its delves now
     pack, _ = SHARED.result("dyslexia-friendly/dungeon/3")
     texts = [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(pack["pack-66.pdf"])).pages]
     record = [i for i, text in enumerate(texts) if "Delves Played" in text]
-    assert len(record) == 1 and "Notes" in texts[record[0] - 1] and "Delve Notes" not in texts[record[0]]
+    assert len(record) == 1 and "Foes Fought" in texts[record[0] - 1] and "Delve Notes" not in texts[record[0]]
     titles = re.findall(r"^\d (.+)$", texts[1], flags=re.M)  # the index: each delve's roll and name
     flat = " ".join(texts[record[0]].split())
     assert len(titles) == 6 and all(" ".join(t.split()[:2]) in flat for t in titles), titles
@@ -574,14 +575,16 @@ def test_a_packs_rules_ending_in_notes_are_followed_by_its_record_not_a_notes_pa
 @pytest.mark.builds("large-print/dungeon/2")
 def test_a_padded_booklets_first_spare_page_is_its_room_log():
     # large print's booklet of seed 1234 ran to 13 pages and was padded with three Delve Notes pages after How to
-    # Play's own ruled notes; the first of them is the delve's room log now, a row for each room
+    # Play's own ruled notes (its log of the foes fought now); the first of them is the delve's room log now, a row
+    # for each room
     booklet, _ = SHARED.result("large-print/dungeon/2")
     texts = [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(booklet["dungeon-1234-a5.pdf"])).pages]
     log = [i for i, text in enumerate(texts) if "Room Log" in text]
-    assert len(log) == 1 and "Notes" in texts[log[0] - 1]
+    assert len(log) == 1 and "Foes Fought" in texts[log[0] - 1]
     assert re.findall(r"^(\d+)$", texts[log[0]], flags=re.M)[:9] == [str(n) for n in range(1, 9)] + [str(log[0] + 1)]  # and the folio
-    # the second is squares to map on (issue 27: two pages of bare lines were padding), only the third ruled lines
-    assert "Your Map" in texts[log[0] + 1] and sum("Delve Notes" in text for text in texts) == 1
+    # the second is squares to map on (issue 27: two pages of bare lines were padding), the third the delve's threads
+    assert "Your Map" in texts[log[0] + 1] and "Threads" in texts[log[0] + 2]
+    assert sum("Delve Notes" in text for text in texts) == 0
 
 
 # ---------------------------------------------------------------- a pack's index of seven to nine delves (issue 27:
@@ -672,20 +675,23 @@ def large_print_booklet(content) -> dict:
 
 def spare_page_heads(made: dict) -> list:
     texts = [page.extract_text().strip() for page in reader(made[f"dungeon-{SEED}-a5.pdf"]).pages]
-    return [text.splitlines()[0] for text in texts[:-1] if text.startswith(("Room Log", "Your Map", "Delve Notes"))]
+    return [text.splitlines()[0] for text in texts[:-1]
+            if text.startswith(("Room Log", "Your Map", "Delve Notes", "Threads", "Foes Fought"))]
 
 
 @pytest.mark.builds("large-print/dungeon/2")  # `build all`'s booklet, seed 1234, in that theme
-def test_the_large_print_booklets_spare_pages_are_a_room_log_and_a_map_grid_before_any_lines():
-    assert spare_page_heads(SHARED.result("large-print/dungeon/2")[0]) == ["Room Log", "Your Map", "Delve Notes"]
+def test_the_large_print_booklets_spare_pages_are_a_room_log_a_map_grid_and_its_threads():
+    # the third was a page of bare lines (Delve Notes); How to Play's last page holds the log of the foes fought, so
+    # the third spare page holds the people, places and open questions under their labels
+    assert spare_page_heads(SHARED.result("large-print/dungeon/2")[0]) == ["Room Log", "Your Map", "Threads"]
 
 
 @pytest.mark.slow  # lays a booklet out
 def test_a_booklet_padded_with_bare_lines_is_seen(content, monkeypatch):
-    """The planted fault: the map grid back to ruled lines gives two bare notes pages."""
+    """The planted fault: the map grid back to ruled lines gives a bare notes page."""
     monkeypatch.setattr(product, "grid_page", lambda page_id, **kw: product.notes_page(page_id, heading="Delve Notes",
                                                                                        cls="bpage notes", tag="h2"))
-    assert spare_page_heads(large_print_booklet(content)).count("Delve Notes") == 2
+    assert spare_page_heads(large_print_booklet(content)) == ["Room Log", "Delve Notes", "Threads"]
 
 
 # ---------------------------------------------------------------- large print's booklet and pack set every word at
@@ -772,3 +778,15 @@ def test_large_prints_pack_lays_a_key_on_the_pages_its_rooms_fill():
     key = next(i for i, text in enumerate(texts) if text.lstrip().startswith("Room Key"))
     wandering = next(i for i, text in enumerate(texts) if i > key and text.lstrip().startswith("Wandering Encounters"))
     assert wandering - key == 3, [text.split("\n", 1)[0] for text in texts[key:wandering]]
+
+
+# ---------------------------------------------------------------- the rest of How to Play's page logs the foes fought
+# (issue 27: the dyslexia-friendly booklet ruled notes on p3, p8 and p11)
+
+def test_the_foes_log_takes_the_rest_of_the_rules_page_where_three_foes_fit():
+    assert product.foe_log_rows(0) == 0
+    assert product.foe_log_rows(product.MIN_RULES_NOTE_LINES) == 0  # too few: ruled for notes, as before
+    assert product.foe_log_rows(19) >= 8  # the dyslexia-friendly booklet of seed 1234: p8 three-quarters empty
+    rows = product.foe_log_rows(12)
+    assert rows >= product.MIN_FOE_ROWS
+    assert rows * product.FOE_ROW_PX + product.FOE_HEAD_PX <= 12 * product.NOTE_LINE_PX  # inside the lines' room

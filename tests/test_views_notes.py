@@ -42,3 +42,37 @@ def test_a_grid_page_draws_five_millimetre_squares_and_no_ruled_lines():
     assert (len(grid["xs"]) - 1, len(grid["ys"]) - 1) == GRID_SQUARES
     assert {b - a for a, b in zip(grid["xs"], grid["xs"][1:])} == {5.0} and grid["xs"][-1] == grid["width"]
     assert grid["ys"][-1] == grid["height"] <= 150  # under an A5 page's text block, its heading and a line of how
+
+
+def test_an_own_table_page_has_a_row_for_each_roll_of_its_dice_and_no_ruled_lines():
+    from dungeonpress.views.notes import own_table_page
+    page = own_table_page("notes-1", ("d66", "d6", "2d6"))
+    assert page["id"] == "notes-1" and page["heading"] == "Your Own Tables" and page["lines"] == []
+    d66, d6, two_d6 = page["own_tables"]
+    assert (d66["die"], d66["two_up"], len(d66["rows"])) == ("d66", True, 18)  # two rolls a row: 36 in 18 rows
+    assert d66["rows"][0] == ["11", "41"] and d66["rows"][5] == ["16", "46"] and d66["rows"][-1] == ["36", "66"]
+    assert sorted(roll for row in d66["rows"] for roll in row) == [f"{a}{b}" for a in range(1, 7) for b in range(1, 7)]
+    assert [row for row, in d6["rows"]] == ["1", "2", "3", "4", "5", "6"] and not d6["two_up"]
+    assert [row for row, in two_d6["rows"]] == [str(n) for n in range(2, 13)]
+
+
+def test_an_own_table_of_another_die_is_refused():
+    import pytest
+    from dungeonpress.views.notes import own_table_page
+    with pytest.raises(ValueError, match=r"must be d6, 2d6 or d66 \(got 'd20'\)"):
+        own_table_page("notes-1", ("d20",))
+
+
+def test_a_foe_log_page_has_rows_with_six_luck_boxes_and_no_ruled_lines():
+    from dungeonpress.views.notes import foe_log_page
+    page = foe_log_page("notes-3", 10)
+    assert page["id"] == "notes-3" and page["heading"] == "Foes Fought" and page["lines"] == []
+    assert len(page["foes"]["rows"]) == 10 and len(page["foes"]["luck"]) == 6
+
+
+def test_a_threads_page_shares_its_lines_out_under_labels():
+    from dungeonpress.views.notes import threads_page
+    page = threads_page("notes-3", lines=5)
+    assert page["heading"] == "Threads" and page["lines"] == []
+    assert [(s["label"], len(s["lines"])) for s in page["sections"]] == [
+        ("People met", 5), ("Places found", 5), ("Questions still open", 5)]

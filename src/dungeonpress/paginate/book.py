@@ -18,7 +18,10 @@ it change length:
 - a long chapter may be cut into parts at a page break it has: the part that `continues` it gets no blank
   page and starts on whichever side the part before it leaves, so it is laid out for that side (LEFT_CSS
   makes WeasyPrint start it on a left-hand page; the side is in its HTML, so in its cache key), and its
-  bookmarks go under the chapter's.
+  bookmarks go under the chapter's;
+- a part that opens on `either_side` (a chapter of a book whose chapters open on the next page) is placed
+  and laid out the same way, its bookmarks at the top level: when the parts before it change length by an
+  odd number of pages it is laid out again for its other side (then cached for both).
 The binder (bind.py) keeps bookmarks, named destinations and one tagged structure tree.
 """
 
@@ -58,6 +61,12 @@ class Part:
     html: object
     numbered: bool = False
     continues: bool = False  # carries on the part before it (a chapter cut at a page break): no blank page before it
+    either_side: bool = False  # opens the next page, whichever side it is: no blank page before it
+
+    @property
+    def runs_on(self) -> bool:
+        """Whether the part starts where the part before it ends (no blank page), on either side."""
+        return self.continues or self.either_side
 
 
 # The root's break-before picks the side of a document's first page (WeasyPrint: layout/__init__.py): a part
@@ -212,27 +221,33 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     """
     cache = {} if cache is None else cache
     last = len(parts) - 1
+    if pad_to and parts[last].runs_on:
+        raise RenderError(f"{name}: its last part ({parts[last].name}) is padded, so it must open on a right-hand page")
 
     # 1. Every part (the contents with stand-in numbers, which fix their length), from the cache or laid out.
+    def css(i: int, left: bool = False) -> str:
+        return part_css(first=i == 0, last=i == last) + (" " + LEFT_CSS if left else "")
+
     def first_pass(i: int, left: bool = False) -> Job:
-        css = part_css(first=i == 0, last=i == last) + (" " + LEFT_CSS if left else "")
-        return _job(parts[i], parts[i].html(css, {}), pad_to if i == last else 0)
+        return _job(parts[i], parts[i].html(css(i, left), {}), pad_to if i == last else 0)
 
     jobs = [first_pass(i) for i in range(len(parts))]
     laid = _cached_or_run(jobs, run, cache)
 
     # 2. Place them: each on a right-hand page, the last one padded for what comes before it; a part that
-    #    continues a chapter where it falls, laid out again (before anything after it is placed) for a
-    #    left-hand page when that is where the part before it ends.
+    #    runs on (it continues a chapter, or opens on either side) where it falls, laid out again for a
+    #    left-hand page when that is where the part before it ends. Every part on the wrong side is laid out
+    #    again at once; the first of them is then right for good (only parts before it place it), so each
+    #    round settles one part at least, and the sides found are the only ones that agree with the layout.
     left = set()
     while True:
         placed, blanks = _place(parts, laid, pad_to)
-        wrong = [i for i, item in enumerate(placed) if parts[i].continues and (item.start % 2 == 0) != (i in left)]
+        wrong = [i for i, item in enumerate(placed) if parts[i].runs_on and (item.start % 2 == 0) != (i in left)]
         if not wrong:
             break
-        left ^= {wrong[0]}
-        jobs[wrong[0]] = first_pass(wrong[0], left=wrong[0] in left)
-        laid[wrong[0]] = _cached_or_run([jobs[wrong[0]]], run, cache)[0]
+        left ^= set(wrong)
+        for i, variants in zip(wrong, _cached_or_run([first_pass(i, left=i in left) for i in wrong], run, cache)):
+            laid[i] = variants
     numbers = {anchor: item.start + page for item in placed for anchor, page in item.anchor_pages.items()}
 
     # 3. The contents with their numbers, and the furniture for every page, laid out together.
@@ -240,7 +255,7 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     for blank, item in zip(blanks, placed):
         page_names += [None] * blank + list(item.page_names)
     numbered = [i for i, part in enumerate(parts) if part.numbered]
-    second = [_job(parts[i], parts[i].html(part_css(first=i == 0, last=i == last), numbers)) for i in numbered]
+    second = [_job(parts[i], parts[i].html(css(i, i in left), numbers)) for i in numbered]
     second.append(Job("furniture", furniture_html(furniture.html(FURNITURE_CSS, {}), page_names), furniture=True))
     *contents, (folios,) = _cached_or_run(second, run, cache)
     for i, (item,) in zip(numbered, contents):
@@ -265,7 +280,7 @@ def _place(parts: list, laid: list, pad_to: int) -> tuple[list, list]:
     last = len(parts) - 1
     placed, blanks, start = [], [], 1
     for i, variants in enumerate(laid):
-        blanks.append(start % 2 == 0 and not parts[i].continues)
+        blanks.append(start % 2 == 0 and not parts[i].runs_on)
         start += blanks[-1]
         item = next(v for v in variants if v.before == (start - 1) % pad_to) if i == last and pad_to else variants[0]
         placed.append(replace(item, start=start))

@@ -13,7 +13,8 @@ from dungeonpress.draw.dungeon_map import LABEL_PT, LARGE_LABEL_PT
 from dungeonpress.generate.dungeon import NEEDED, generate_dungeon
 from dungeonpress.model.dungeon import Dungeon
 from dungeonpress.views import data as data_views
-from dungeonpress.views.notes import grid_page, notes_page, notes_view, record_page, room_log_page
+from dungeonpress.views.notes import foe_log, foe_log_page, grid_page, notes_page, notes_view, record_page, \
+    room_log_page, threads_page
 from dungeonpress.views.tracker import tracker_view
 from dungeonpress.views import dungeon as views
 from dungeonpress.views.delve_rules import keep_ranges_whole, rule_sections, rule_table_view
@@ -50,6 +51,14 @@ BOOKLET_NOTE_LINES = 24  # ruled lines on a booklet's notes page
 NOTE_LINE_PX = 7 * 96 / 25.4  # a booklet's ruled notes line (zine.css: .dbook .notes .line), in CSS px
 RULES_NOTES_HEAD_PX = 16 * 96 / 25.4  # the notes' heading and the space above it, at large print's 14 pt
 MIN_RULES_NOTE_LINES = 4  # fewer lines than this under How to Play are not worth a heading
+# Where How to Play leaves room for it, the rest of its page is a log of the foes fought (each row a foe's name, its
+# six Luck to cross off, its skills and frailty, how it ended), not more ruled lines: the booklet already has a notes
+# page. Sizes as zine.css sets them (.dbook .foe-log), in CSS px: its how-to line and header row at large print's 14 pt.
+FOE_ROW_PX = 12.5 * 96 / 25.4
+FOE_HEAD_PX = 30 * 96 / 25.4
+MIN_FOE_ROWS = 3  # room for fewer foes than this stays ruled for notes
+FOE_LUCK = 6  # a foe starts a fight at Luck 6 (delve-rules.md, Conflict)
+FOE_PAGE_ROWS = 10  # the foes a page of their own holds, in every theme and on A5 and half-letter
 LARGE_PRINT_NOTE_LINES = 22  # large print's taller heading leaves room for two fewer (24 ran one line overleaf)
 # Large print's two-line title and condition pushed the map's legend onto a page of its own (10% full):
 # its booklet map is drawn shorter, so map and legend share the page. The condition at 14 pt (it was left at 9 pt)
@@ -336,11 +345,21 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     # The second (large print keeps three: its How to Play runs onto a third page) is squares to map on, not lines.
     spares[1] = grid_page(spares[1]["id"], cls="bpage notes grid-page", tag="h2")
 
+    def third_spare(page_id: str, foes: int) -> dict:
+        # A log of the foes fought, or where How to Play already ends in one, the people, places and questions the
+        # delve leaves open, under their labels: not a third page of bare lines.
+        if foes:
+            return threads_page(page_id, cls="bpage notes threads", tag="h2")
+        return foe_log_page(page_id, FOE_PAGE_ROWS, luck=FOE_LUCK, cls="bpage notes foe-page", tag="h2")
+
     def booklet_html(fillers=(), turns=(), rules_notes=0, key_notes=None):
+        foes = foe_log_rows(rules_notes)
         return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
                                   rules=rules, turns=list(turns), aids_with_oracle=ctx.theme == "large-print",
-                                  rules_notes=list(range(rules_notes)), key_notes=key_notes or {},
-                                  notes_pages=spares,
+                                  rules_notes=[] if foes else list(range(rules_notes)),
+                                  foe_log=foe_log(foes, luck=FOE_LUCK) if foes else None,
+                                  key_notes=key_notes or {},
+                                  notes_pages=spares[:2] + [third_spare(spares[2]["id"], foes)],
                                   fillers={anchor: [filler_page(anchor)] for anchor in fillers},
                                   tracker=tracker_view(), body_class=f"dbook dbook-{page}", doc_title=title)
     html = booklet_html()
@@ -349,8 +368,8 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     # Laid out once with spare notes pages before the back cover; keep just enough to fold whole sheets.
     # A delve whose map would fall on a right-hand page gets a notes page before it, a key that runs over its
     # page is shared evenly by its pages (no room alone on a page of white), and How to Play, where it runs a few
-    # lines over its page (large print, dyslexia-friendly), ends with ruled lines for notes in the rest of its last
-    # page; then the book is laid out again.
+    # lines over its page (large print, dyslexia-friendly), ends with a log of the foes fought in the rest of its last
+    # page (ruled lines for notes where too few foes fit); then the book is laid out again.
     rendered = layout(ctx, html)
     measured = pdf.measure(rendered)
     fillers = pages.even_page_fillers(measured, [view["anchor"] for view in shown])
@@ -376,6 +395,13 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     imposed = impose.impose_bound(reading, paper, signatures, reading_copy=ctx.named(style_name(reading_name, map_style)))
     binding = "sewn-booklet" if signatures else "booklet"  # --signatures: sewn signatures (see options.PrintShopOptions)
     return [Output(reading_name, reading), Output(f"{name}-{binding}{suffix}.pdf", imposed)]
+
+
+def foe_log_rows(lines: int) -> int:
+    """How many foes the log that ends How to Play holds in the room of `lines` ruled notes lines (0: too few for a
+    log, the room stays ruled)."""
+    rows = int((lines * NOTE_LINE_PX - FOE_HEAD_PX) // FOE_ROW_PX)
+    return rows if rows >= MIN_FOE_ROWS else 0
 
 
 MIN_KEY_NOTE_LINES = 6  # fewer lines than this at a key page's foot are left white: a page that full needs none

@@ -29,6 +29,11 @@ PART_BREAKS = ("adventure-gear", "hostile-monsters")
 # its 21st and 40th of 74 pages; dyslexia-friendly its 6th and 16th of 37), so the cut changes no page.
 THEME_PART_BREAKS = {"large-print": ("small-creatures", "hostile-monsters"),
                      "dyslexia-friendly": ("adventure-gear", "neutral-presences")}
+# The themes whose contents and chapters open on the next page, left or right, as large-print editions run on: set
+# larger, their chapters end anywhere, and opening each on a right-hand page left seven or eight blank left-hand pages
+# (large print p4, p28, p48, p68, p84, p106, p194, p198; dyslexia-friendly p6, p10, p34, p48, p60, p112, p126). The
+# back matter still opens on a right-hand page, the quick reference where it is looked for.
+EITHER_SIDE_THEMES = ("large-print", "dyslexia-friendly")
 # The tables the one-page quick reference shows: (table id, the columns short enough for a half-page
 # column); the oracle is told in prose there.
 QUICKREF = (("twist", None), ("harm", ("answer", "harm")), ("scene_mood", None))
@@ -79,7 +84,8 @@ def book_html(ctx: BuildContext, opts: RulebookOptions) -> str:
     """The whole book as one HTML document, with spare notes pages at its end (dropped after layout)."""
     return html_from_template(ctx, "book.html.j2", book=ctx.content.book, chapters=chapter_views(ctx),
                               notes_pages=notes_view(MAX_NOTES), quickref=quickref_view(ctx),
-                              charsheet=simple_sheet_view(), digest=ctx.content.digest[:12], page_css=opts.page_css())
+                              charsheet=simple_sheet_view(), digest=ctx.content.digest[:12], page_css=opts.page_css(),
+                              either_side=ctx.theme in EITHER_SIDE_THEMES)
 
 
 # The contents' page numbers when the chapters are laid out apart: written by paginate.book, not target-counter.
@@ -112,7 +118,7 @@ class PartLayout:
 def _shared(ctx: BuildContext, opts: RulebookOptions) -> dict:
     return dict(book=ctx.content.book, chapters=chapter_views(ctx), notes_pages=notes_view(MAX_NOTES),
                 quickref=quickref_view(ctx), charsheet=simple_sheet_view(), digest=ctx.content.digest[:12],
-                page_css=opts.page_css())
+                page_css=opts.page_css(), either_side=ctx.theme in EITHER_SIDE_THEMES)
 
 
 def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = None) -> list:
@@ -134,9 +140,9 @@ def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = N
     # the colophon prints the content's digest, which every edit changes, so an edit lays out these two pages
     # again, not the contents, which stay cached while no page number moves.
     return [Part("cover", part("cover")),
-            Part("contents", part("contents", numbered=True), numbered=True),
+            Part("contents", part("contents", numbered=True), numbered=True, either_side=shared["either_side"]),
             *[Part(f"chapter {n}" + (f" ({piece + 1} of {len(chapter['pieces'])})" if len(chapter["pieces"]) > 1 else ""),
-                   part(n - 1, piece=piece), continues=piece > 0)
+                   part(n - 1, piece=piece), continues=piece > 0, either_side=piece == 0 and shared["either_side"])
               for n, chapter in enumerate(shared["chapters"], start=1) for piece in range(len(chapter["pieces"]))],
             Part("back matter", part("back"))]
 

@@ -6,12 +6,15 @@ import re
 
 from dungeonpress.export import rolled_tables
 from dungeonpress.views import tables as views
-from dungeonpress.views.notes import notes_view
+from dungeonpress.views.notes import SPARE_ID, own_table_page
 from dungeonpress.products import options
 from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, html_from_template, layout, \
     write
 
-MAX_NOTES = 3  # the most spare notes pages a book needs to reach a multiple of four
+# The spare pages that pad the booklet to a multiple of four (those not needed are dropped from the end): empty
+# tables to write one's own in, a d66 one, then a d6 and a 2d6, then another d66, rather than bare ruled notes (large
+# print p138 and p139, standard p62 and p63, were two Notes pages before the back cover).
+SPARE_PAGES = (("d66",), ("d6", "2d6"), ("d66",))
 PACK_TITLES = {"core": "Loner core", "dungeoneer": "Loner: Dungeoneer", "dungeonpress": "Loner: Dungeoneer, filled tables",
                "paperogue": "Paperogue", "dunginoes": "Dunginoes", "solo-turns": "Solo turn procedure"}
 
@@ -31,13 +34,18 @@ def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> l
 
     # 2. Lay out, padded to whole sheets, and impose.
     html = html_from_template(ctx, "tables.html.j2", sections=sections, bestiary=bestiary,
-                              notes_pages=notes_view(MAX_NOTES), digest=ctx.content.digest[:12], page_css=opts.page_css())
+                              notes_pages=spare_pages(), digest=ctx.content.digest[:12], page_css=opts.page_css())
     reading = write(ctx, pages.pad_to_multiple(layout(ctx, html), 4, "tables.pdf"), print_shop=opts.pdf_x)
     return [Output("tables.pdf", reading),
             *(Output(f"tables-{opts.binding}-{paper}.pdf",
                      impose.impose_bound(reading, paper, opts.signatures, creep_mm=opts.creep_mm,
                                          reading_copy=ctx.named("tables.pdf")))
               for paper in ("a4", "letter"))]
+
+
+def spare_pages() -> list:
+    """The booklet's spare pages (ids notes-1…, as paginate.pages looks for): pages of empty tables."""
+    return [own_table_page(f"{SPARE_ID}{n}", dice) for n, dice in enumerate(SPARE_PAGES, start=1)]
 
 
 COMMANDS = (

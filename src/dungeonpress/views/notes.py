@@ -45,3 +45,45 @@ def grid_page(page_id: str, *, heading: str = "Your Map", cls: str = "notes grid
     return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {"grid": {
         "width": width, "height": height,
         "xs": [n * GRID_SQUARE_MM for n in range(across + 1)], "ys": [n * GRID_SQUARE_MM for n in range(down + 1)]}}
+
+
+def own_table_page(page_id: str, dice: tuple, *, heading: str = "Your Own Tables", cls: str = "notes own-tables",
+                   tag: str = "h1") -> dict:
+    """A page of empty tables in a notes page's place, one for each die of `dice` ("d6", "2d6" or "d66"), to write a
+    table of one's own: its name on a line, an entry beside each roll. A d66 table is set two rolls to a row (11 beside
+    41, … 36 beside 66), so its 36 rolls take 18 rows."""
+    tables = []
+    for die in dice:
+        if die == "d66":
+            rolls = [f"{tens}{units}" for tens in range(1, 7) for units in range(1, 7)]
+            rows = [[first, second] for first, second in zip(rolls[:18], rolls[18:])]
+        elif die in ("d6", "2d6"):
+            rows = [[str(n)] for n in (range(1, 7) if die == "d6" else range(2, 13))]
+        else:
+            raise ValueError(f"an own table's die must be d6, 2d6 or d66 (got {die!r})")
+        tables.append({"die": die, "rows": rows, "two_up": die == "d66"})
+    return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {"own_tables": tables}
+
+
+def foe_log_page(page_id: str, rows: int, *, luck: int = 6, heading: str = "Foes Fought",
+                 cls: str = "notes foe-log-page", tag: str = "h1") -> dict:
+    """A log of the foes fought in a notes page's place: `rows` rows to write a foe in, each with `luck` boxes to cross
+    off (`foes`, as a booklet's How to Play also prints it where it has room)."""
+    return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {"foes": foe_log(rows, luck=luck)}
+
+
+def foe_log(rows: int, *, luck: int = 6) -> dict:
+    """The foes' log's rows and each row's Luck boxes (one item each), and the Luck a foe starts at, for the foe_log
+    macro."""
+    return {"rows": list(range(rows)), "luck": list(range(luck)), "start": luck}
+
+
+THREADS = ("People met", "Places found", "Questions still open")
+
+
+def threads_page(page_id: str, *, lines: int = 6, heading: str = "Threads", sections: tuple = THREADS,
+                 cls: str = "notes threads", tag: str = "h1") -> dict:
+    """A notes page whose lines are shared out under labels (`sections`, `lines` each): the people, places and open
+    questions a delve leaves behind, rather than one page of bare lines."""
+    return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {
+        "sections": [{"label": label, "lines": list(range(lines))} for label in sections]}
