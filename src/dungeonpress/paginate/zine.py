@@ -121,27 +121,24 @@ def fit_zine(render, lay_out, rules: ZineRules, problem: str):
             return fits[fit]
         if not (rules.halves and fit in ORDERED):
             probe = lay_out(render(Candidate(fit, probe=True)))
-            fits[fit] = probe, pdf.measure(probe), _pages(pdf.measure(probe), rules)
-            return fits[fit]
-        if fit not in keys:
-            keys[fit] = lay_out(render(Candidate(fit, probe=True, part="key")))
-        key = keys[fit]
-        # the empty page, the key's pages, then at least one aids page and the back page; the empty page stands
-        # for the cover and map, the back page is one of the fixed pages
-        least = key.page_count - 1 + 1 + rules.fixed_pages
-        if least > rules.pages and not whole:
-            return key, pdf.measure(key), least
-        tail = lay_out(render(Candidate(fit, probe=True, part="tail", lead=key.page_count)))
-        probe = pdf.combined([(key, range(key.page_count)), (tail, range(key.page_count, tail.page_count))])
+        else:
+            if fit not in keys:
+                keys[fit] = lay_out(render(Candidate(fit, probe=True, part="key")))
+            key = keys[fit]
+            # the key's pages (not its empty first page, which stands for the cover and map), at least one aids
+            # page, and the fixed pages, the back page among them
+            least = key.page_count - 1 + 1 + rules.fixed_pages
+            if least > rules.pages and not whole:
+                return key, pdf.measure(key), least
+            tail = lay_out(render(Candidate(fit, probe=True, part="tail", lead=key.page_count)))
+            probe = pdf.combined([(key, range(key.page_count)), (tail, range(key.page_count, tail.page_count))])
         measures = pdf.measure(probe)
         fits[fit] = probe, measures, _pages(measures, rules)
         return fits[fit]
 
     def fitting(fit: str) -> bool:
         """Does `fit` keep eight pages, every one-panel page whole and the aids page on one (packed: two)?"""
-        _, measures, pages = probed(fit, whole=False)
-        if pages > rules.pages:
-            return False
+        _, measures, pages = probed(fit, whole=False)  # a key half alone comes with too many pages: no aids to read
         return pages <= rules.pages and not overflowing_pages(measures, rules) and \
             (len(anchor_pages(measures)["zine-aids"]) == 1 or fit in PACKED)
 
