@@ -359,7 +359,7 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
                                   rules_notes=[] if foes else list(range(rules_notes)),
                                   foe_log=foe_log(foes, luck=FOE_LUCK) if foes else None,
                                   key_notes=key_notes or {},
-                                  notes_pages=spares[:2] + [third_spare(spares[2]["id"], foes)],
+                                  notes_pages=[*spares[:2], third_spare(spares[2]["id"], foes), *spares[3:]],
                                   fillers={anchor: [filler_page(anchor)] for anchor in fillers},
                                   tracker=tracker_view(), body_class=f"dbook dbook-{page}", doc_title=title)
     html = booklet_html()
