@@ -13,6 +13,7 @@ from dungeonpress import __version__, products, resources
 # Moved to modules of their own; their names stay here for the callers that use them through build.
 from dungeonpress.atomic import _fsync_folder, _temp_prefix, current_umask, write_atomic, write_temp  # noqa: F401
 from dungeonpress.cache.content import CONTENT_CACHE, ContentCache, _code_fingerprint  # noqa: F401
+from dungeonpress.cache.chapters import CHAPTER_CACHE, ChapterCache
 from dungeonpress.cache.parts import PART_CACHE, PartCache  # noqa: F401
 from dungeonpress.cache.trees import TREE_CACHE, TreeCache
 from dungeonpress.part_workers import PART_WORKERS, PartWorkers, _import_engine, _native_versions  # noqa: F401
@@ -148,10 +149,20 @@ def folder_lock(folder: Path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def part_workers(out_dir: Path) -> PartWorkers:
+    """The worker processes a book built into `out_dir` lays its parts out in (not started yet): both of them for
+    a cold book; one to start with when the folder keeps parts laid out before (an edit re-lays a part or two)."""
+    kept = Path(out_dir) / PART_CACHE
+    warm = kept.is_dir() and any(name.endswith(".laid") for name in os.listdir(kept))
+    return PartWorkers(PART_WORKERS, early=1 if warm else None)
+
+
 def context_for(content: Content, *, seed=None, progress=None, on_item=None, user_packs=(), strict: bool = False,
                 theme: str = "standard", out_dir: Path = DEFAULT_OUT, max_pages: int | None = None,
-                keep_parts: bool = False) -> BuildContext:
-    """What every product gets: the content, the folders it may read, the seed and the options common to all."""
+                keep_parts: bool = False, workers: PartWorkers | None = None) -> BuildContext:
+    """What every product gets: the content, the folders it may read, the seed and the options common to all.
+
+    `workers` (with `keep_parts`): the part_workers(out_dir) the run started early, before reading the content."""
     roots = (TEMPLATES_DIR, *pack_roots([CONTENT_DIR, *user_packs]))
     # HTML outputs link their stylesheets relative to where they are written, and only when both sit
     # in the folder the command runs from (a checkout): no path of the building machine gets written.
@@ -159,14 +170,13 @@ def context_for(content: Content, *, seed=None, progress=None, on_item=None, use
     inside = out.is_relative_to(here) and templates.is_relative_to(here)
     href = Path(os.path.relpath(templates, out)).as_posix() if inside else ""
     # `keep_parts`: books reuse the parts an earlier run laid out into the same folder (an edit re-lays its part).
-    kept = Path(out_dir) / PART_CACHE
-    warm = keep_parts and kept.is_dir() and any(name.endswith(".laid") for name in os.listdir(kept))
-    workers = PartWorkers(PART_WORKERS, early=1 if warm else None) if keep_parts else None
+    workers = (workers or part_workers(out_dir)) if keep_parts else None
     cache = PartCache(Path(out_dir) / PART_CACHE, user_packs, lambda: workers.ask(_native_versions)) if keep_parts else None
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
                         version=__version__, progress=progress, on_item=on_item, strict=strict, theme=theme, templates_href=href,
                         packs_label=packs_label(user_packs), max_pages=max_pages,
-                        part_cache=cache, run_parts=workers)
+                        part_cache=cache, run_parts=workers,
+                        chapter_cache=ChapterCache(Path(out_dir) / CHAPTER_CACHE, user_packs) if keep_parts else None)
 
 
 def packs_label(user_packs) -> str:

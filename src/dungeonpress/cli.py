@@ -344,6 +344,19 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
     items = _supervised_items(args, jobs, stderr)
     if items is not None:
         return _run_supervised(args, items, level, stdout, stderr)
+    # A book built alone: its workers start now and import WeasyPrint while this process reads the content.
+    workers = build.part_workers(args.out) if len(jobs) == 1 and jobs[0][0].book else None
+    if workers is not None:
+        workers.start()
+    try:
+        return _run_here(args, jobs, level, strict, stdout, stderr, workers)
+    finally:
+        if workers is not None:
+            workers.close()
+
+
+def _run_here(args, jobs, level, strict, stdout, stderr, workers) -> int:
+    """Read the content, then make the jobs in this process (`workers`: a book's, started already)."""
     cache = _content_cache(args)
     content = build.load_content(args.content, cache, False)  # not kept until the run succeeds (keep_content)
     for warning in content.warnings:  # files a pack holds that were not read: say so, never pass them over
@@ -374,7 +387,7 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
     limits = {"seconds": args.item_timeout or batch.ITEM_TIMEOUT, "memory_mb": args.item_memory or batch.ITEM_MEMORY_MB}
     try:
         with budget.limited(**limits, what=_prog(args).removeprefix("dungeonpress ")):
-            strict_failed = _run_jobs(args, content, jobs, display, pdfs)
+            strict_failed = _run_jobs(args, content, jobs, display, pdfs, workers)
     except BaseException:
         display.close(summary_line=False)  # the error says what happened; the bar must not hide it
         raise
@@ -402,8 +415,9 @@ def _content_cache(args) -> Path | None:
     return out / build.CONTENT_CACHE
 
 
-def _run_jobs(args, content, jobs, display, pdfs) -> bool:
-    """Make each job in this process and write its outputs (PDFs added to `pdfs`); True when --strict fails one."""
+def _run_jobs(args, content, jobs, display, pdfs, workers=None) -> bool:
+    """Make each job in this process and write its outputs (PDFs added to `pdfs`); True when --strict fails one.
+    `workers`: the part workers started for a book built alone."""
     failed = False
     for command, opts, seed in jobs:
         if command.seeded and seed is None:
@@ -411,7 +425,8 @@ def _run_jobs(args, content, jobs, display, pdfs) -> bool:
             display.note(f"seed: {seed}")  # printed even when quiet: the one way to make it again
         ctx = build.context_for(content, seed=seed if command.seeded else None, progress=display.step,
                                 on_item=display.event, user_packs=args.content, strict=args.strict,
-                                theme=args.theme, out_dir=args.out, max_pages=args.max_pages, keep_parts=True)
+                                theme=args.theme, out_dir=args.out, max_pages=args.max_pages, keep_parts=True,
+                                workers=workers if command.book else None)
         with display.job(command.full_name + (f" --seed {seed}" if command.seeded else "")):
             report = build.run_command(command, ctx, opts, args.out, count_pages=display.level != progress.QUIET)
         _show_capped(report.warnings, lambda warning: display.warning(warning, error=ctx.strict))

@@ -172,6 +172,11 @@ def svg_with_alt(svg: str, text: str) -> Markup:
     return Markup(f"{svg[:end + 1]}<title>{escape(text)}</title>{svg[end + 1:]}")
 
 
+def trusted(html: str) -> Markup:
+    """HTML this module rendered before (a chapter kept as text between runs) as the safe markup it was."""
+    return Markup(html)
+
+
 def markdown_inline(text: str) -> Markup:
     """One line of Markdown (emphasis, links) without a wrapping paragraph."""
     return Markup(_MD.renderInline(text or ""))

@@ -208,7 +208,7 @@ def in_process(lay_out, write):
 
 
 def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int = 0,
-                 name: str = "the book") -> tuple[bytes, list]:
+                 name: str = "the book", laid_out=None) -> tuple[bytes, list]:
     """The book bound from its parts, and every part as placed in it (LaidPart with its start, in order).
 
     `run(jobs) -> [[LaidPart, …] for each job]` lays jobs out (in this process: in_process; or in workers,
@@ -217,7 +217,8 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     apart what the HTML does not say (stylesheets, fonts, templates, tool and library versions:
     cache.parts.PartCache does). `pad_to` pads the last part's spare pages.
 
-    An edit that moves no page lays out only the parts whose HTML it changed.
+    An edit that moves no page lays out only the parts whose HTML it changed. `laid_out()`, if given, is
+    called once every part is laid out, before the book is bound (workers may end meanwhile).
     """
     cache = {} if cache is None else cache
     last = len(parts) - 1
@@ -267,6 +268,8 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
         raise RenderError(f"{name}: its page numbers took {folios.pages} pages for a book of {len(page_names)}")
 
     # 4. Bind: blank pages where a part had to wait for a right-hand page, the furniture stamped on the rest.
+    if laid_out is not None:
+        laid_out()
     from dungeonpress import bind  # pikepdf: loaded where the book is bound, not in the workers
     data = bind.bind([item.data for item in placed], drop_dests=[item.stand_ins for item in placed],
                      blank_before=blanks, furniture=folios.data,

@@ -68,6 +68,8 @@ class BuildContext:
     warnings: list = field(default_factory=list)
     # Laid-out parts of books by key (paginate.book): a dict kept for the run, or one kept on disk by build; None: no reuse
     part_cache: object = None
+    # Books' chapters rendered to HTML by what they read (cache.chapters.ChapterCache, kept on disk by build); None: none
+    chapter_cache: object = None
     max_pages: int | None = None  # pages one document may lay out (--max-pages); None: pdf.MAX_PAGES
     # run_parts(fn, jobs) -> [fn(job) for job in jobs], maybe in worker processes (part_workers.PartWorkers): how a
     # book lays out its parts; None: one after another in this process
@@ -226,6 +228,9 @@ class Command:
     # batch(options, seed) -> [(options dict, seed), ...] when the options ask for many separate outputs
     # made in supervised workers (dungeon --batch N); None when they ask for one run.
     batch: object = None
+    # Lays out a book part by part in worker processes (ctx.run_parts): a run of it alone starts them before it
+    # reads the content, so they import WeasyPrint meanwhile.
+    book: bool = False
 
     @property
     def full_name(self) -> str:

@@ -63,7 +63,8 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     worker = PartLayout(ctx.templates_dir, tuple(ctx.roots), ctx.max_pages, opts.pdf_x)
     run = ctx.run_parts or (lambda fn, jobs: [fn(job) for job in jobs])
     reading, laid = book.lay_out_book(parts, lambda jobs: run(worker, jobs), furniture=furniture_part(ctx, opts),
-                                      cache=ctx.part_cache, pad_to=4, name=NAME)
+                                      cache=ctx.part_cache, pad_to=4, name=NAME,
+                                      laid_out=getattr(ctx.run_parts, "release", None))
     ctx.warnings.extend(warning for part in laid for warning in part.warnings)
     ctx.tick(1, 3, "imposing booklets")
 
@@ -157,26 +158,67 @@ def furniture_part(ctx: BuildContext, opts: RulebookOptions):
 
 
 def chapter_views(ctx: BuildContext) -> list:
-    """Each chapter's HTML and headings; its directives resolved to views first, then rendered."""
+    """Each chapter's HTML and headings; its directives resolved to views first, then rendered. With a chapter
+    cache (ctx.chapter_cache), a chapter whose inputs (chapter_inputs) are unchanged is read back, not rendered."""
     from dungeonpress import render  # loaded when a product is made, not for --help
     content = ctx.content
-    creatures = [views.creature_view(c) for c in content.creatures]
+    creatures = None  # the bestiary's views, made when a chapter rendered here first needs them
     out = []
     for number, chapter in enumerate(content.book.chapters, start=1):
-        blocks = [directive_block(content, Directive(*found, above=above), creatures)
-                  for found, above in zip(render.chapter_directives(chapter.text),
-                                          render.text_above_directives(chapter.text))]
-        base = Path(chapter.source.path).resolve().parent  # the chapter's folder: its images are beside it
-        # its pack's folder (the chapter's path in book.yaml is relative to it): the only place its images may be
-        pack = Path(chapter.source.path).parents[len(Path(chapter.path).parts) - 1]
-        html, headings = render.render_chapter(ctx.templates_dir, chapter.text, f"c{number}",
-                                               [(b.template, b.context) for b in blocks], base=base,
-                                               roots=(pack,), where=chapter.source.path, version=ctx.version)
+        found = list(zip(render.chapter_directives(chapter.text), render.text_above_directives(chapter.text)))
+        key = chapter_inputs(ctx, number, chapter, found) if ctx.chapter_cache is not None else None
+        kept = ctx.chapter_cache.get(key) if key is not None else None
+        if kept is not None:
+            html = render.trusted(kept[0])
+            headings = [(level, render.trusted(text), anchor) for level, text, anchor in kept[1]]
+        else:
+            if creatures is None:
+                creatures = [views.creature_view(c) for c in content.creatures]
+            blocks = [directive_block(content, Directive(*named, above=above), creatures) for named, above in found]
+            base = Path(chapter.source.path).resolve().parent  # the chapter's folder: its images are beside it
+            # its pack's folder (the chapter's path in book.yaml is relative to it): the only place its images may be
+            pack = Path(chapter.source.path).parents[len(Path(chapter.path).parts) - 1]
+            html, headings = render.render_chapter(ctx.templates_dir, chapter.text, f"c{number}",
+                                                   [(b.template, b.context) for b in blocks], base=base,
+                                                   roots=(pack,), where=chapter.source.path, version=ctx.version)
+            if key is not None:
+                ctx.chapter_cache.put(key, html, headings)
         title = headings[0][1] if headings else ""
         html, pieces = cut_at_part_breaks(html, f"c{number}", where=chapter.source.path, breaks=part_breaks(ctx.theme))
         out.append({"html": html, "headings": headings, "title": title, "pieces": pieces,
                     "running_head": css_string(title.striptags() if title else "")})
     return out
+
+
+def chapter_inputs(ctx: BuildContext, number: int, chapter, directives: list) -> str | None:
+    """What chapter `number` reads, as text (its chapter cache key): its own text and where it is, and the content
+    each of its directives (`(name, arg, heading), above` pairs) shows: a table with the tables and creatures its
+    rows name, the bestiary, the media list; the odds read none. None for a directive it does not know (rendering
+    says what is wrong)."""
+    content = ctx.content
+    read = [repr((number, chapter.path, chapter.source.path, chapter.text, str(ctx.templates_dir), ctx.version))]
+    for (name, arg, heading), above in directives:
+        read.append(repr((name, arg, heading, above)))
+        if name == "table":
+            table = content.tables.get(arg)
+            rows = table.rows if table is not None else ()
+            read.append(repr(table))
+            read += [repr(content.tables.get(row.see)) for row in rows if row.see]
+            read += [repr(_creature_or_none(content, row.creature)) for row in rows if row.creature is not None]
+        elif name == "bestiary":
+            read.append(repr(content.creatures))
+        elif name == "media":
+            read.append(repr(content.media))
+        elif name != "odds":
+            return None
+    return "\n".join(read)
+
+
+def _creature_or_none(content, key):
+    try:
+        return content.creature(key)
+    except KeyError:
+        return None
 
 
 def part_breaks(theme: str) -> tuple:
@@ -228,6 +270,7 @@ COMMANDS = (
         build_all=(Job(),),
         order=10,
         inputs=Inputs(tables=tuple(table_id for table_id, _ in QUICKREF), chapters=("book",)),
+        book=True,
         outputs=(f"{NAME}.pdf", f"{NAME}-booklet-a4.pdf", f"{NAME}-booklet-letter.pdf"),
     ),
 )
