@@ -346,3 +346,18 @@ def test_a_padded_last_part_must_open_on_a_right_hand_page():
     _, parts = either_side_book({1: 4})
     with pytest.raises(RenderError, match=r"^run on: its last part \(notes\) is padded, so it must open on a right"):
         bound([parts[0], book.Part("notes", parts[-1].html, either_side=True)], name="run on")
+
+
+def test_the_workers_are_let_go_once_every_part_is_laid_out_and_before_the_book_is_bound(monkeypatch):
+    from dungeonpress import bind
+    events: list = []
+
+    def run(jobs):  # two pages a part, and the furniture a page for each page of the book
+        events.append("laid out: " + ", ".join(job.name for job in jobs))
+        return [[book.LaidPart(job.name, b"", pages, {}, (), (), ("",) * pages)]
+                for job in jobs for pages in [job.html.count('class="furniture-page"') if job.furniture else 2]]
+
+    monkeypatch.setattr(bind, "bind", lambda parts, **kwargs: events.append("bound") or b"%PDF-")
+    parts = [book.Part(name, lambda css, numbers: "<html><body><p>Text</p></body></html>") for name in ("one", "two")]
+    book.lay_out_book(parts, run, furniture=FURNITURE, laid_out=lambda: events.append("workers let go"))
+    assert events == ["laid out: one, two", "laid out: furniture", "workers let go", "bound"]

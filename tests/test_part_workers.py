@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -114,3 +115,44 @@ def test_a_worker_ends_when_the_build_that_started_it_is_killed(tmp_path):
             break
         time.sleep(0.1)
     assert _gone(worker)
+
+
+@pytest.mark.slow  # starts an interpreter that imports WeasyPrint, twice
+def test_released_workers_end_on_their_own_and_a_later_job_starts_them_again():
+    workers = PartWorkers(2, early=1)
+    try:
+        workers.start()
+        assert workers.ask(os.getpid) != os.getpid()
+        started = list(workers._pool._processes.values())
+        workers.release()  # a book laid out: its workers end while it is bound, nobody waits for them
+        for process in started:
+            process.join(timeout=60)
+            assert not process.is_alive()
+        assert workers.ask(os.getpid) not in (os.getpid(), *[process.pid for process in started])
+    finally:
+        workers.close()
+
+
+def test_a_book_built_alone_starts_its_workers_before_the_content_is_read(tmp_path, monkeypatch):
+    from dungeonpress import build, cli
+    from dungeonpress.errors import ContentError, ContentErrors
+    events: list = []
+
+    class Workers:  # stands in for the part workers (nothing is laid out: reading the content fails)
+        def start(self):
+            events.append("workers started")
+
+        def close(self):
+            events.append("workers closed")
+
+    def load_content(*args, **kwargs):
+        events.append("content read")
+        raise ContentErrors([ContentError("book.yaml", 1, "a mistake")])
+
+    monkeypatch.setattr(build, "part_workers", lambda out: (events.append(f"workers for {out.name}"), Workers())[1])
+    monkeypatch.setattr(build, "load_content", load_content)
+    assert cli.main(["build", "rulebook", "--out", str(tmp_path / "book")], io.StringIO(), io.StringIO()) == 1
+    assert events == ["workers for book", "workers started", "content read", "workers closed"]
+    events.clear()
+    assert cli.main(["dungeon", "--seed", "1", "--out", str(tmp_path / "zine")], io.StringIO(), io.StringIO()) == 1
+    assert events == ["content read"]  # a product that is no book starts none

@@ -354,3 +354,22 @@ def test_svgs_sharing_a_palette_draw_as_each_parsed_alone():
     with pikepdf.open(io.BytesIO(kept)) as drawn:  # and the palette's colour is painted
         streams = b"".join(o.read_bytes() for o in drawn.objects if isinstance(o, pikepdf.Stream) and "/Subtype" not in o)
     assert kept == alone and b"0.541176 0.164706 0.121569 rg" in streams
+
+
+WARMED = """
+import sys
+from dungeonpress import pdf, resources
+if sys.argv[1] == "warm":
+    pdf.warm_up()
+html = ('<html lang="en"><head><link rel="stylesheet" href="css/base.css"></head><body><h1>Rolls</h1>'
+        '<p>An extraordinarily hyphenated paragraph, with <b>bold</b> and <i>italic</i> words, 2d6 and 4–6.</p></body></html>')
+rendered = pdf.layout_html(html, base_url=resources.data_dir("templates"), roots=[resources.data_dir("templates")])
+sys.stdout.buffer.write(pdf.write_pdf(rendered))
+"""
+
+
+@pytest.mark.slow  # two interpreters import WeasyPrint
+def test_a_document_laid_out_after_the_warm_up_is_byte_identical_to_one_laid_out_first():
+    made = [subprocess.run([sys.executable, "-c", WARMED, mode], capture_output=True, check=True).stdout
+            for mode in ("warm", "cold")]
+    assert made[0].startswith(b"%PDF-") and made[0] == made[1]

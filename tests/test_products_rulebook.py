@@ -280,3 +280,61 @@ def test_editing_a_table_lays_out_its_chapter_and_the_cover_again_not_the_conten
     texts = [page.extract_text() for page in PdfReader(io.BytesIO(data)).pages]
     assert any("Cold fog" in text for text in texts) and not any("Cold mist" in text for text in texts)
     assert build.load_content([pack]).digest[:12] in texts[1]  # the credits page's colophon
+
+
+@pytest.mark.slow  # reads the content four times
+def test_an_edit_renders_again_only_the_chapters_that_read_what_it_changed(tmp_path, monkeypatch):
+    import shutil
+    from dungeonpress import render
+    from dungeonpress.cache.chapters import ChapterCache
+    pack = tmp_path / "small_pack"
+    shutil.copytree(SMALL_PACK, pack)
+    rendered: list = []
+    render_chapter = render.render_chapter
+    monkeypatch.setattr(render, "render_chapter", lambda templates, text, prefix, *args, **kwargs: (
+        rendered.append(prefix), render_chapter(templates, text, prefix, *args, **kwargs))[1])
+
+    def views():
+        rendered.clear()
+        ctx = build.context_for(build.load_content([pack]))
+        ctx.chapter_cache = ChapterCache(tmp_path / "chapters", [pack])
+        return rulebook.chapter_views(ctx), ctx
+
+    first, _ = views()
+    assert rendered == ["c1", "c2", "c3"]
+    again, ctx = views()
+    assert rendered == []  # every chapter read back
+    ctx.chapter_cache = None
+    assert again == rulebook.chapter_views(ctx) == first  # the same HTML and headings as rendered here, ...
+    assert [type(part) for view in again for part in view["pieces"]] == [type(part) for view in first
+                                                                          for part in view["pieces"]]  # ... as markup
+    table = pack / "tables" / "fixture_weather.yaml"  # printed in chapter 2
+    table.write_text(table.read_text().replace("Cold mist", "Cold fog"))
+    edited, _ = views()
+    assert rendered == ["c2"] and "Cold fog" in edited[1]["html"] and edited[0] == first[0]
+    chapter = pack / "rules" / "03-hazards.md"
+    chapter.write_text(chapter.read_text().replace("## Getting Out", "## Getting Away"))
+    edited, _ = views()
+    assert rendered == ["c3"] and edited[2]["headings"][-1][2] == "c3-getting-away"
+
+
+def test_a_chapters_inputs_name_the_tables_and_creatures_its_tables_rows_point_to(content):
+    import dataclasses
+    from dungeonpress import render
+    ctx = build.context_for(content)
+    number, chapter, row = next((n, c, row) for n, c in enumerate(content.book.chapters, start=1)
+                                for name, arg, _ in render.chapter_directives(c.text) if name == "table" for row in content.tables[arg].rows if row.see)
+
+    def inputs(changed) -> str:
+        changed_ctx = build.context_for(changed)
+        found = list(zip(render.chapter_directives(chapter.text), render.text_above_directives(chapter.text)))
+        return rulebook.chapter_inputs(changed_ctx, number, chapter, found)
+
+    seen = content.tables[row.see]
+    retitled = dataclasses.replace(content, tables={**content.tables, row.see: dataclasses.replace(seen, title="Else")})
+    assert inputs(content) == inputs(content)
+    assert inputs(retitled) != inputs(content)  # its row prints the title of the table it points to
+    unrelated = next(t for t in content.tables.values() if t.id not in inputs(content))
+    other = dataclasses.replace(content, tables={**content.tables, unrelated.id: dataclasses.replace(unrelated, title="X")})
+    assert inputs(other) == inputs(content)
+    assert rulebook.chapter_inputs(ctx, number, chapter, [(("unknown", None, None), "")]) is None
