@@ -27,6 +27,7 @@ _OPENS_AFTER = set(" \t\n\u00a0([{‘“—–-/") | {""}
 # Tags that start a new run of text (a block, or an SVG text element); compiled once: these run for every tag.
 _BLOCK = re.compile(r"</?(p|div|li|td|th|tr|h\d|br|section|table|text|tspan|dt|dd)\b", re.IGNORECASE)
 _REFERENCE = re.compile(r"&[#\w]+;")
+_DIGIT = re.compile(r"\d")
 
 
 def typographic(text: str, before: str = "") -> str:
@@ -74,7 +75,8 @@ def typographic_html(html: str) -> str:
 def _unbroken(piece: str) -> str:
     """Ranges, rolls, odds, measures, appendices' names and short quoted questions in a run of HTML text wrapped in
     `<span class="nobr">`."""
-    if not any(c.isdigit() for c in piece) and "Append" not in piece and "?”" not in piece:
+    # Every pattern but an appendix's name and a question needs a digit (\d): where there is none, nothing matches.
+    if not _DIGIT.search(piece) and "Append" not in piece and "?”" not in piece:
         return piece
     return _UNBROKEN.sub(lambda m: f'<span class="nobr">{m.group(0)}</span>', piece)
 
