@@ -142,8 +142,8 @@ def test_a_book_built_alone_starts_its_workers_before_the_content_is_read(tmp_pa
         def start(self):
             events.append("workers started")
 
-        def close(self):
-            events.append("workers closed")
+        def stop(self):
+            events.append("workers stopped")
 
     def load_content(*args, **kwargs):
         events.append("content read")
@@ -152,7 +152,7 @@ def test_a_book_built_alone_starts_its_workers_before_the_content_is_read(tmp_pa
     monkeypatch.setattr(build, "part_workers", lambda out: (events.append(f"workers for {out.name}"), Workers())[1])
     monkeypatch.setattr(build, "load_content", load_content)
     assert cli.main(["build", "rulebook", "--out", str(tmp_path / "book")], io.StringIO(), io.StringIO()) == 1
-    assert events == ["workers for book", "workers started", "content read", "workers closed"]
+    assert events == ["workers for book", "workers started", "content read", "workers stopped"]
     events.clear()
     assert cli.main(["dungeon", "--seed", "1", "--out", str(tmp_path / "zine")], io.StringIO(), io.StringIO()) == 1
     assert events == ["content read"]  # a product that is no book starts none

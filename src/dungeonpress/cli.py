@@ -351,8 +351,8 @@ def _dispatch(args, jobs, stdout, stderr) -> int:
     try:
         return _run_here(args, jobs, level, strict, stdout, stderr, workers)
     finally:
-        if workers is not None:
-            workers.close()
+        if workers is not None:  # a book made has let them go; a run that failed before (the content) ends them
+            workers.stop()
 
 
 def _run_here(args, jobs, level, strict, stdout, stderr, workers) -> int:

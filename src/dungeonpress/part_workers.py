@@ -79,6 +79,16 @@ class PartWorkers:
             self._pool = None
             self._warming = []
 
+    def stop(self) -> None:
+        """End the workers at once, whatever they are doing (a run that failed before its book was laid out: its
+        error is not kept waiting for their import of WeasyPrint)."""
+        if self._pool is not None:
+            for process in list(self._pool._processes.values()):
+                process.terminate()
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+            self._warming = []
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
