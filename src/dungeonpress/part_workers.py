@@ -139,7 +139,10 @@ def _free() -> None:
 
 
 def _each_then_free(fn, jobs: list) -> list:
-    return [_then_free(fn, job) for job in jobs]
+    """An edit's few parts, one after another, freed once before them: what a short one (the cover) leaves is small,
+    and collecting it between them would keep the last one waiting."""
+    _free()
+    return [fn(job) for job in jobs]
 
 
 def _import_engine() -> None:
