@@ -182,6 +182,8 @@ def _worker(conn, runner, settings: Settings, memory_mb: int, environ: dict | No
     if memory_mb:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    from dungeonpress import collect
+    collect.freeze_warm()  # what the fork server imported is never walked by this worker's collections
     try:
         while True:
             item = conn.recv()
@@ -198,6 +200,7 @@ def _worker(conn, runner, settings: Settings, memory_mb: int, environ: dict | No
             except BaseException as exc:  # noqa: BLE001 - one bad item must never take the worker's others down
                 answer = ("error", _reason(exc))
             conn.send(answer)
+            collect.collect_between_items()
     except (EOFError, OSError):
         return  # the supervisor is gone
 
