@@ -81,6 +81,8 @@ def _start_worker(parent: int) -> None:
     """A worker's start: watch its parent, then import the engine."""
     _end_with(parent)
     _import_engine()
+    from dungeonpress import collect
+    collect.freeze_warm()  # the engine lives as long as the worker: its parts' collections never walk it
 
 
 def _end_with(parent: int, every: float = 0.5) -> None:
@@ -108,8 +110,9 @@ def _then_free(fn, job):
         return fn(job)
     finally:
         import ctypes
-        import gc
-        gc.collect()
+
+        from dungeonpress import collect
+        collect.collect_between_items()
         try:
             ctypes.CDLL("libc.so.6").malloc_trim(0)  # glibc keeps freed memory for the process otherwise
         except (OSError, AttributeError):  # not glibc: what the process keeps, it keeps
