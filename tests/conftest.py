@@ -371,6 +371,7 @@ SHARED = SharedBuilds()
 
 
 def pytest_configure(config):
+    collect.tune_for_layout()  # the tests lay out as the tool does (collect.py)
     config.addinivalue_line("markers", "builds(*keys): whole-product builds the test reads, made once (see SHARED); "
                                        "theme:NAME is every `build all` job in that theme")
     SHARED.open(config)

@@ -44,3 +44,16 @@ def test_a_frozen_cycle_dropped_later_is_freed_between_rolls_not_between_batch_i
     assert gone() is not None  # frozen: a batch keeps it until the worker ends
     collect.collect_all_between_rolls()
     assert gone() is None  # serve's workers live for hours: they free it
+
+
+def test_a_run_lays_out_with_the_layout_threshold_and_its_imports_frozen(tmp_path):
+    """The command line tunes and freezes before its first layout (cli._run_jobs); so do the workers (batch,
+    part_workers, serve.warm), which call the same collect.ready_to_lay_out."""
+    from dungeonpress import cli
+    saved = gc.get_threshold()
+    gc.set_threshold(700, *saved[1:])
+    try:
+        assert cli.main(["export", "tables", "--out", str(tmp_path), "--quiet"]) == 0
+        assert gc.get_threshold()[0] == collect.LAYOUT_THRESHOLD and gc.get_freeze_count() > 0
+    finally:
+        gc.set_threshold(*saved)

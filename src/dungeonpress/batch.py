@@ -183,7 +183,7 @@ def _worker(conn, runner, settings: Settings, memory_mb: int, environ: dict | No
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     from dungeonpress import collect
-    collect.freeze_warm()  # what the fork server imported is never walked by this worker's collections
+    collect.ready_to_lay_out()  # what the fork server imported is never walked by this worker's collections
     try:
         while True:
             item = conn.recv()

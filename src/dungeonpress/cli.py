@@ -404,7 +404,7 @@ def _content_cache(args) -> Path | None:
 
 def _run_jobs(args, content, jobs, display, pdfs) -> bool:
     """Make each job in this process and write its outputs (PDFs added to `pdfs`); True when --strict fails one."""
-    collect.freeze_warm()  # the imports and the checked model live to the end: layouts' collections skip them
+    collect.ready_to_lay_out()  # the imports and the checked model live to the end: layouts' collections skip them
     failed = False
     for command, opts, seed in jobs:
         if command.seeded and seed is None:

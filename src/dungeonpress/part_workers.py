@@ -82,7 +82,7 @@ def _start_worker(parent: int) -> None:
     _end_with(parent)
     _import_engine()
     from dungeonpress import collect
-    collect.freeze_warm()  # the engine lives as long as the worker: its parts' collections never walk it
+    collect.ready_to_lay_out()  # the engine lives as long as the worker: its parts' collections never walk it
 
 
 def _end_with(parent: int, every: float = 0.5) -> None:

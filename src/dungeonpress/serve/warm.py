@@ -94,7 +94,7 @@ def _work(conn, packs: list, cache: str | None, cwd: str, environ: dict) -> None
     os.environ.update(environ)
     os.chdir(cwd)
     warm_up(packs, cache)
-    collect.freeze_warm()
+    collect.ready_to_lay_out()
     while True:
         try:
             argv = conn.recv()
