@@ -111,6 +111,15 @@ def worker_context():
     return context
 
 
+def start_fork_server() -> None:
+    """Start the fork server without waiting for it: it imports WeasyPrint and the products (about a second)
+    while this process does something else first (the CLI checks the content, about as long). The workers are
+    forked from it once it is ready, as before; without a fork server, nothing starts early."""
+    if worker_context().get_start_method() == _START:
+        from multiprocessing import forkserver
+        forkserver.ensure_running()
+
+
 @functools.lru_cache(maxsize=1)
 def _pango_loads() -> bool:
     """Whether the system has Pango, found as the system's loader would find it: neither loaded here (the
@@ -425,6 +434,8 @@ def build_and_record(items, settings: Settings, out_dir, *, on_event=None, befor
         else:
             todo.append(item)
 
+    if todo:
+        start_fork_server()  # its imports and `before` run side by side
     if todo and before:
         before()
     made: dict = {}  # this run's entries: written over whatever the manifest holds when each is recorded
