@@ -364,3 +364,40 @@ def test_a_fork_server_that_cannot_start_a_worker_gives_way_to_a_fresh_interpret
     process = batch.start_worker(os.getpid, ())
     process.join(timeout=120)
     assert process.exitcode == 0
+
+
+FORK_SERVER_FIRST = """
+import os, sys
+from pathlib import Path
+from dungeonpress import batch
+from tests.batch_runners import faulty
+
+def running_fork_server():  # a child of this process running multiprocessing's fork server
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == os.getpid() and b"forkserver" in command:
+            return True
+    return False
+
+if __name__ == "__main__":
+    seen = []
+    work = [batch.Item(label="item-1", command="test", options={"do": "ok"}, key="1")]
+    batch.build_and_record(work, batch.Settings(), sys.argv[1], runner=faulty, before=lambda: seen.append(running_fork_server()),
+                           timeout=60, memory_mb=0)
+    print(seen)
+"""
+
+
+def test_the_fork_server_is_importing_while_the_content_is_checked(tmp_path):
+    """build_and_record starts the fork server (WeasyPrint's import, about a second) before `before()` (the CLI's
+    content check, about as long), so the two run side by side; a fresh process, so no earlier test started it."""
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", FORK_SERVER_FIRST, str(tmp_path / "out")], cwd=root, text=True,
+                          capture_output=True, timeout=120)
+    assert done.stdout.strip() == "[True]", done.stderr

@@ -356,6 +356,38 @@ def test_svgs_sharing_a_palette_draw_as_each_parsed_alone():
     assert kept == alone and b"0.541176 0.164706 0.121569 rg" in streams
 
 
+# Every kind of run tinyhtml5's tokenizer reads with `chars_until`: text, tags with double-, single-quoted and
+# unquoted attribute values, a bare attribute, a comment, inline SVG, a CDATA section in it, entities.
+EVERY_RUN = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t &amp; u</title>
+<style>p { color: black }</style></head><body><!-- a comment -- here -->
+<p class="a" id='b' data-c=d hidden>Text &lt; more text</p><input disabled value=x>
+<svg xmlns="http://www.w3.org/2000/svg"><text><![CDATA[a ] b]]></text><rect width="8" height='8'/></svg>
+<p>Roll 2d6 <b>and</b> add one.</p></body></html>"""
+
+
+def test_the_html_tokenizer_builds_no_pattern_while_parsing(monkeypatch):
+    """tinyhtml5 files each `chars_until` pattern under the wrong key (pdf._seed_html_tokenizer_cache): seeded under
+    the right ones, parsing finds every pattern it asks for and compiles none, and parses as it did."""
+    import re
+
+    import tinyhtml5
+    from tinyhtml5 import inputstream
+    compiled = []
+    monkeypatch.setattr(inputstream, "re", type("Re", (), {"compile": staticmethod(
+        lambda pattern: compiled.append(pattern) or re.compile(pattern))}))
+    tree = tinyhtml5.parse(EVERY_RUN)
+    assert compiled == []
+    assert [p.text for p in tree.iter("{http://www.w3.org/1999/xhtml}p")] == ["Text < more text", "Roll 2d6 "]
+
+
+def test_the_seeded_patterns_are_the_ones_the_tokenizer_would_build():
+    from tinyhtml5 import inputstream
+    for characters, opposite in pdf._html_tokenizer_stops():
+        seeded = inputstream.characters_until_regex[(characters, opposite)]
+        assert sorted(seeded.pattern) == sorted(f"[{'' if opposite else '^'}"
+                                                + "".join(f"\\x{ord(c):02x}" for c in characters) + "]+")
+
+
 WARMED = """
 import sys
 from dungeonpress import pdf, resources

@@ -111,6 +111,15 @@ def worker_context():
     return context
 
 
+def start_fork_server() -> None:
+    """Start the fork server without waiting for it: it imports WeasyPrint and the products (about a second)
+    while this process does something else first (the CLI checks the content, about as long). The workers are
+    forked from it once it is ready, as before; without a fork server, nothing starts early."""
+    if worker_context().get_start_method() == _START:
+        from multiprocessing import forkserver
+        forkserver.ensure_running()
+
+
 @functools.lru_cache(maxsize=1)
 def _pango_loads() -> bool:
     """Whether the system has Pango, found as the system's loader would find it: neither loaded here (the
@@ -182,6 +191,8 @@ def _worker(conn, runner, settings: Settings, memory_mb: int, environ: dict | No
     if memory_mb:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    from dungeonpress import collect
+    collect.ready_to_lay_out()  # what the fork server imported is never walked by this worker's collections
     try:
         while True:
             item = conn.recv()
@@ -198,6 +209,7 @@ def _worker(conn, runner, settings: Settings, memory_mb: int, environ: dict | No
             except BaseException as exc:  # noqa: BLE001 - one bad item must never take the worker's others down
                 answer = ("error", _reason(exc))
             conn.send(answer)
+            collect.collect_between_items()
     except (EOFError, OSError):
         return  # the supervisor is gone
 
@@ -422,6 +434,8 @@ def build_and_record(items, settings: Settings, out_dir, *, on_event=None, befor
         else:
             todo.append(item)
 
+    if todo:
+        start_fork_server()  # its imports and `before` run side by side
     if todo and before:
         before()
     made: dict = {}  # this run's entries: written over whatever the manifest holds when each is recorded

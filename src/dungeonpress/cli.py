@@ -12,7 +12,7 @@ import secrets
 import sys
 from pathlib import Path
 
-from dungeonpress import __version__, batch, budget, build, manifest, progress
+from dungeonpress import __version__, batch, budget, build, collect, manifest, progress
 from dungeonpress.errors import ContentErrors, RenderError, UsageError
 from dungeonpress.products import options
 from dungeonpress.products.common import THEMES
@@ -418,6 +418,7 @@ def _content_cache(args) -> Path | None:
 def _run_jobs(args, content, jobs, display, pdfs, workers=None) -> bool:
     """Make each job in this process and write its outputs (PDFs added to `pdfs`); True when --strict fails one.
     `workers`: the part workers started for a book built alone."""
+    collect.ready_to_lay_out()  # the imports and the checked model live to the end: layouts' collections skip them
     failed = False
     for command, opts, seed in jobs:
         if command.seeded and seed is None:

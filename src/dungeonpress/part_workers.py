@@ -99,6 +99,8 @@ def _start_worker(parent: int) -> None:
     """A worker's start: watch its parent, then import the engine."""
     _end_with(parent)
     _import_engine()
+    from dungeonpress import collect
+    collect.ready_to_lay_out()  # the engine lives as long as the worker: its parts' collections never walk it
 
 
 def _end_with(parent: int, every: float = 0.5) -> None:
@@ -130,8 +132,9 @@ def _then_free(fn, job):
 
 def _free() -> None:
     import ctypes
-    import gc
-    gc.collect()
+
+    from dungeonpress import collect
+    collect.collect_between_items()
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)  # glibc keeps freed memory for the process otherwise
     except (OSError, AttributeError):  # not glibc: what the process keeps, it keeps
@@ -147,13 +150,9 @@ def _each_then_free(fn, jobs: list) -> list:
 
 def _import_engine() -> None:
     """What a worker does first: import WeasyPrint (through pdf) and warm it up, so its first part pays for
-    neither the import nor the engine's first use. What is left then lives as long as the worker: frozen, the
-    collections between parts pass it over."""
-    import gc
+    neither the import nor the engine's first use (what is left then is frozen by _start_worker)."""
     from dungeonpress import pdf
     pdf.warm_up()
-    gc.collect()
-    gc.freeze()
 
 
 def _native_versions() -> dict:

@@ -308,6 +308,37 @@ def _parse_svg_styles_once() -> None:
 
 _parse_svg_styles_once()
 
+
+def _html_tokenizer_stops() -> list:
+    """The (characters, opposite) keys tinyhtml5's tokenizer passes to `chars_until` (tokenizer.py, tinyhtml5 2.1)."""
+    from tinyhtml5.constants import ascii_letters, space_characters
+    unquoted_value_ends = frozenset(("&", ">", '"', "'", "=", "<", "`", "\u0000")) | space_characters
+    stops = [("&", "<", "\u0000"), ("<", "\u0000"), "\u0000", ("<", "-", "\u0000"), ('"', "&", "\u0000"),
+             ("'", "&", "\u0000"), unquoted_value_ends, ">", ("-", "\u0000"), "]"]
+    return [(space_characters, True), (ascii_letters, True)] + [(stop, False) for stop in stops]
+
+
+def _seed_html_tokenizer_cache() -> None:
+    """Fill tinyhtml5's cache of `chars_until` patterns under the keys it looks them up by.
+
+    tinyhtml5 2.1 stores each pattern it builds with `characters = cache[(characters, opposite)] = regex`,
+    which assigns `characters` first and so files the pattern under the pattern itself: the lookup never
+    hits, and every attribute value and run of text builds its pattern again (a listcomp over the
+    characters, then re.compile's own cache). Seeded here with the same patterns it would build, the
+    lookups hit. About 0.03 s of a zine's 0.16 s of HTML parsing, measured over its four documents.
+    """
+    try:
+        from tinyhtml5 import inputstream
+        cache = inputstream.characters_until_regex
+    except (ImportError, AttributeError):  # another version keeps its cache elsewhere: nothing to seed
+        return
+    for characters, opposite in _html_tokenizer_stops():
+        pattern = "".join(f"\\x{ord(character):02x}" for character in characters)
+        cache.setdefault((characters, opposite), re.compile(f"[{pattern if opposite else '^' + pattern}]+"))
+
+
+_seed_html_tokenizer_cache()
+
 MAX_PAGES = 1000  # pages one document may lay out (--max-pages); the rulebook has about 110
 
 

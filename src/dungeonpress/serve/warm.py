@@ -18,6 +18,7 @@ from multiprocessing import Pipe
 from multiprocessing.connection import wait
 from pathlib import Path
 
+from dungeonpress import collect
 from dungeonpress.batch import die_with_parent, ready_to_die_with_parent, start_worker
 
 # Laid out once by a new worker: WeasyPrint loads the bundled fonts, its stylesheet code and PDF writer.
@@ -93,6 +94,7 @@ def _work(conn, packs: list, cache: str | None, cwd: str, environ: dict) -> None
     os.environ.update(environ)
     os.chdir(cwd)
     warm_up(packs, cache)
+    collect.ready_to_lay_out()
     while True:
         try:
             argv = conn.recv()
@@ -102,6 +104,7 @@ def _work(conn, packs: list, cache: str | None, cwd: str, environ: dict) -> None
             return
         refresh_content(packs, cache)
         conn.send(run_command_line(argv))
+        collect.collect_all_between_rolls()  # the roll is answered: its garbage is collected off its clock
 
 
 def warm_up(packs: list, cache: str | None) -> None:
