@@ -386,22 +386,3 @@ def test_the_seeded_patterns_are_the_ones_the_tokenizer_would_build():
         seeded = inputstream.characters_until_regex[(characters, opposite)]
         assert sorted(seeded.pattern) == sorted(f"[{'' if opposite else '^'}"
                                                 + "".join(f"\\x{ord(c):02x}" for c in characters) + "]+")
-
-
-WARMED = """
-import sys
-from dungeonpress import pdf, resources
-if sys.argv[1] == "warm":
-    pdf.warm_up()
-html = ('<html lang="en"><head><link rel="stylesheet" href="css/base.css"></head><body><h1>Rolls</h1>'
-        '<p>An extraordinarily hyphenated paragraph, with <b>bold</b> and <i>italic</i> words, 2d6 and 4–6.</p></body></html>')
-rendered = pdf.layout_html(html, base_url=resources.data_dir("templates"), roots=[resources.data_dir("templates")])
-sys.stdout.buffer.write(pdf.write_pdf(rendered))
-"""
-
-
-@pytest.mark.slow  # two interpreters import WeasyPrint
-def test_a_document_laid_out_after_the_warm_up_is_byte_identical_to_one_laid_out_first():
-    made = [subprocess.run([sys.executable, "-c", WARMED, mode], capture_output=True, check=True).stdout
-            for mode in ("warm", "cold")]
-    assert made[0].startswith(b"%PDF-") and made[0] == made[1]

@@ -149,10 +149,8 @@ def _each_then_free(fn, jobs: list) -> list:
 
 
 def _import_engine() -> None:
-    """What a worker does first: import WeasyPrint (through pdf) and warm it up, so its first part pays for
-    neither the import nor the engine's first use (what is left then is frozen by _start_worker)."""
-    from dungeonpress import pdf
-    pdf.warm_up()
+    """What a worker does first: import WeasyPrint (through pdf), so its first part pays for no import."""
+    from dungeonpress import pdf  # noqa: F401
 
 
 def _native_versions() -> dict:

@@ -744,20 +744,6 @@ def native_versions() -> dict:
             "harfbuzz": ".".join(map(str, version)), "harfbuzz-subset": SUBSET_FONTS}
 
 
-# A few lines of every kind a book's part sets (headings, hyphenated prose, a table, a link), for warm_up.
-WARM_UP_HTML = ('<html lang="en"><body><h1>Warming up</h1><h2>The engine</h2><p style="hyphens: auto">Extraordinarily '
-                'uncharacteristic <b>bold</b>, <i>italic</i> and <a href="#x">linked</a> words.</p><table><tr><th>d6</th>'
-                '<td id="x">1–3</td></tr></table></body></html>')
-
-
-@functools.cache
-def warm_up() -> None:
-    """Lay out and write a small document once a process, so the first real one pays for no first use: the
-    engine declares its C types, loads a hyphenation dictionary and imports its PDF writer's modules the first
-    time they are needed (about 0.1–0.2 s). Nothing is kept but those caches; the fonts it uses are its own set's."""
-    write_pdf(layout_html(WARM_UP_HTML, base_url=resources.data_dir("templates"), roots=()))
-
-
 def html_to_pdf(html: str, *, base_url: Path, roots, forms: bool = False) -> tuple[bytes, list]:
     """Lay out and write in one call: (PDF bytes, WeasyPrint warnings)."""
     rendered = layout_html(html, base_url=base_url, roots=roots, forms=forms)
