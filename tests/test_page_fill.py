@@ -300,3 +300,21 @@ def test_large_prints_encounter_check_turns_the_page_and_the_bestiary_follows_it
     text = " ".join(reader.pages[opens - 1].extract_text().split())
     assert "Obstacle and treasure" in text and text.index("Obstacle and treasure") < text.index("Bestiary at a glance")
     assert [f"p{n} {100 * fills[n]:.0f}%" for n in (opens - 1, opens) if fills[n] < 0.8] == []
+
+
+@pytest.mark.slow
+@pytest.mark.builds("{theme}/tables/0")
+@pytest.mark.parametrize("theme", LARGE_THEMES)
+def test_the_tables_booklets_bestiary_ends_in_rows_for_creatures_of_ones_own(theme, tmp_path):
+    # were the bestiary at a glance's last rows above a half-white page (large print p137 50%, dyslexia-friendly p71
+    # 43%): the rest of that page holds empty rows to write one's own creatures in, under the same three heads
+    import io
+    import pypdf
+    outputs, _ = SHARED.result(f"{theme}/tables/0")
+    data = outputs["tables.pdf"]
+    texts = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+    last = max(n for n, text in enumerate(texts, start=1) if "The Thing Beneath the Seal" in text)
+    assert "Creatures of Your Own" in texts[last - 1] and "Creature Concept Frailty" in texts[last - 1]
+    assert [n for n, text in enumerate(texts, start=1) if "Creatures of Your Own" in text] == [last]
+    fills = dict(page_fills(data, tmp_path))
+    assert fills[last] > 0.8, f"p{last} {100 * fills[last]:.0f}%"
