@@ -13,18 +13,19 @@ MIN_FILL = 0.35   # a page with less of its body in use reads as abandoned (issu
 MARGINS_MM = 14   # the body: the page less a running head's and a folio's depth at top and foot
 
 
-def page_fills(data: bytes, tmp_path: Path) -> list[tuple[int, float]]:
-    """(page number, share of the body's height between its first and last ink) of each page with ink."""
+def page_fills(data: bytes, tmp_path: Path, *, margins_mm: float = MARGINS_MM, edge_mm: float = 12) -> list[tuple[int, float]]:
+    """(page number, share of the body's height between its first and last ink) of each page with ink; a zine's
+    small pages have their own margins and running heads nearer the edge (`margins_mm`, `edge_mm`)."""
     path = tmp_path / "read.pdf"
     path.write_bytes(data)
     doc = open_pdf(path)
     try:
         fills = []
         for page in doc.pages:
-            edge = 12 * MM  # running heads and folios lie outside this; they fill nothing
+            edge = edge_mm * MM  # running heads and folios lie outside this; they fill nothing
             ink = [box for box in page.ink if box[4] != "text" or (box[1] >= edge and box[3] <= page.height - edge)]
             if ink:
-                body = page.height - 2 * MARGINS_MM * MM
+                body = page.height - 2 * margins_mm * MM
                 fills.append((page.number, (max(b[3] for b in ink) - min(b[1] for b in ink)) / body))
         return fills
     finally:
@@ -318,3 +319,26 @@ def test_the_tables_booklets_bestiary_ends_in_rows_for_creatures_of_ones_own(the
     assert [n for n, text in enumerate(texts, start=1) if "Creatures of Your Own" in text] == [last]
     fills = dict(page_fills(data, tmp_path))
     assert fills[last] > 0.8, f"p{last} {100 * fills[last]:.0f}%"
+
+
+ZINE_MARGINS_MM, ZINE_EDGE_MM = 5, 4.5  # a zine page's margins; its running head stands above the top one
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed,paper", [(17, "a4"), (12, "letter")])
+def test_a_zines_key_ends_in_a_log_of_the_foes_fought_where_its_last_page_has_room(content, seed, paper, tmp_path):
+    # were the key's rules ending high on a page whose aids open overleaf: seed 17 on A4 p5 (40% white), seed 12 on
+    # Letter p5 (the rules' last lines alone, 56% white); the rest of that page is a log of the foes fought
+    import io
+    import pypdf
+    from dungeonpress import build
+    from dungeonpress.products import dungeon as product
+    ctx = build.context_for(content, seed=seed)
+    rooms = product.DEFAULT_ROOMS
+    data = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
+    texts = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+    last = next(n for n, text in enumerate(texts, start=1) if "Doors, Puzzles and the End" in text)
+    assert "Foes Fought" in texts[last - 1] and "Foe Luck How it ended" in texts[last - 1]
+    assert texts[last].startswith("Wandering Encounters") and len(texts) == 8
+    fills = dict(page_fills(data, tmp_path, margins_mm=ZINE_MARGINS_MM, edge_mm=ZINE_EDGE_MM))
+    assert fills[last] > 0.9, f"p{last} {100 * fills[last]:.0f}%"
