@@ -31,7 +31,7 @@ def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> l
     # 1. Group the rolled tables by the game they come from (core first), then by their group.
     by_origin: dict[str, list] = {}
     for table in sorted(rolled_tables(ctx.content), key=lambda t: (t.group, t.title)):
-        by_origin.setdefault(table.origin, []).append(views.table_view(table, ctx.content))
+        by_origin.setdefault(table.origin, []).append(views.table_view(table, ctx.content, large=ctx.theme == "large-print"))
     order = list(PACK_TITLES)  # then a user pack's own credits, whatever text they are
     origins = sorted(by_origin, key=lambda o: (order.index(o) if o in order else len(order), o))
     sections = [{"title": PACK_TITLES.get(o, o), "title_parts": views.title_parts(PACK_TITLES.get(o, o)), "anchor": "pack-" + re.sub(r"[^a-z0-9-]+", "-", o.lower()), "tables": by_origin[o]} for o in origins]
@@ -42,9 +42,8 @@ def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> l
                                   own_creatures=list(range(own_creatures)), notes_pages=spare_pages(),
                                   digest=ctx.content.digest[:12], page_css=opts.page_css())
 
-    # 2. Lay out. Where the bestiary's last page has room for a few rows (large print and dyslexia-friendly, p137
-    #    and p71 half white), it ends in empty rows to write one's own creatures in; laid out again with them, kept if
-    #    the pages stay as they were.
+    # 2. Lay out. Where the bestiary's last page has room for a few rows (dyslexia-friendly p71 was 43% full), it ends
+    #    in empty rows to write one's own creatures in; laid out again with them, kept if the pages stay as they were.
     rendered = layout(ctx, booklet_html())
     own = own_creature_rows(pdf.measure(rendered), bestiary)
     if own:
