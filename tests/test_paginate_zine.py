@@ -340,6 +340,23 @@ def test_a_zine_is_laid_out_whole_once_after_a_few_probes(content, monkeypatch, 
     assert kinds == made
 
 
+@pytest.mark.slow  # lays real zines out
+@pytest.mark.parametrize("seed,paper,made", [(17, "a4", ["key", "key", "tail", "key with the log", "rest"]),
+                                             (1, "a4", ["key", "tail", "rest"])])
+def test_only_the_key_half_is_laid_out_again_for_the_foes_log(content, monkeypatch, seed, paper, made):
+    """Seed 17 on A4 ('whole') left its key's last page 40% white under the rules: once the fit is chosen its key half is
+    laid out once more, ending in a log of the foes fought, and the aids and back pages are not laid out again. Seed 1's
+    key page is nine-tenths full: too few rows fit, and nothing more is laid out."""
+    kinds = layout_kinds(monkeypatch)
+    logged = []
+    real = product.layout
+    monkeypatch.setattr(product, "layout", lambda ctx, html: logged.append("Foes Fought" in html) or real(ctx, html))
+    ctx = build.context_for(content, seed=seed)
+    rooms = product.DEFAULT_ROOMS
+    product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
+    assert [kind + (" with the log" if log else "") for kind, log in zip(kinds, logged)] == made
+
+
 @pytest.mark.parametrize("first", range(len(fitting.FITS) + 1))
 def test_the_fit_found_from_the_middle_is_the_first_that_fits_and_asks_fewer(first):
     """For every place the first fitting fit can be (len(FITS): none fits), with the ORDERED fits monotone (once

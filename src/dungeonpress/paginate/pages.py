@@ -141,6 +141,15 @@ def lines_after(measured, anchor: str, line: float, reserve: float) -> int:
     return max(0, int((page.text_bottom - page.boxes[anchor][1] - reserve) // line))
 
 
+def room_under(measured, anchor: str) -> float:
+    """CSS px of the text area left under `anchor`'s box on the last page it is on (0 when the layout lacks it)."""
+    on = anchor_pages(measured).get(anchor, [])
+    if not on:
+        return 0.0
+    page = measured[on[-1]]
+    return max(0.0, page.text_bottom - page.boxes[anchor][1])
+
+
 def lines_under_each_page(measured, anchors: list, line: float, reserve: float) -> list:
     """For each page `anchors` (boxes kept whole, in order) are laid out on: (the anchor that opens the next of those
     pages, or None after the last, and how many ruled lines `line` px tall fit under the last box on the page after

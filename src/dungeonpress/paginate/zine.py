@@ -54,7 +54,8 @@ class Candidate:
     the key, aids and back pages alone, `rest` for the other pages (cover, map, notes, oracle); `gaps`
     (page → px) puts a page's foot at the foot of the page. A probe's `part` asks for one half of it: "key"
     (its empty first page and the key), or "tail" (the aids and back pages, after `lead` empty pages that stand
-    for the key half's, so each page has the number it has in the whole probe).
+    for the key half's, so each page has the number it has in the whole probe). `log_rows` asks for a log of that
+    many rows after the key's rules (see ZineRules).
     """
 
     fit: str = "whole"
@@ -64,6 +65,7 @@ class Candidate:
     rest: bool = False
     part: str = ""
     lead: int = 1
+    log_rows: int = 0  # rows of the log after the key's rules (ZineRules.log_row_px), 0 for none
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,11 @@ class ZineRules:
     page_foot_px: float = geometry.PAGE_FOOT_PX
     start: str = START  # the fit probed first (first_fitting): a guess, which changes the probes, never the fit
     halves: bool = False  # the product lays a probe out in halves (Candidate.part): see fit_zine
+    # A log the product prints after the key's rules (a table to fill in in play) where the key's last page leaves room
+    # for `min_log_rows` rows or more: one row's height and its heading's (with the space above it), in CSS px; 0: none
+    log_row_px: float = 0.0
+    log_head_px: float = 0.0
+    min_log_rows: int = 2
 
 
 def fit_zine(render, lay_out, rules: ZineRules, problem: str):
@@ -151,6 +158,8 @@ def fit_zine(render, lay_out, rules: ZineRules, problem: str):
     turns = tuple(balanced_turns(measures, rules)) if fit == "whole" else ()
     if turns:  # the key's pages balanced: the probe laid out again with entries opening pages
         probe = _balanced(render, lay_out, fit, turns, probe, keys.get(fit))
+    if rules.log_row_px and rules.halves and fit in ORDERED:  # the room the key's rules leave put to use
+        probe = _with_log(render, lay_out, rules, fit, turns, probe)
     rendered = _assembled_in_fit(render, lay_out, rules, fit, probe, gaps, expected)
     if rendered is None:  # the zine runs over where the probe did not foresee it: every fit tried on the whole zine
         rendered = by_trial(render, lay_out, rules)
@@ -176,6 +185,28 @@ def _balanced(render, lay_out, fit: str, turns: tuple, probe, key=None):
         if again.page_count == key.page_count:
             return pdf.combined([(again, range(again.page_count)), (probe, range(key.page_count, probe.page_count))])
     return lay_out(render(Candidate(fit, turns, probe=True)))
+
+
+def _with_log(render, lay_out, rules: ZineRules, fit: str, turns: tuple, probe):
+    """The probe with the product's log after the key's rules, in as many rows as the key's last page leaves room for
+    (a fit whose aids open a page of their own left that room white: seed 17's fifth page 40%). Only the key half is
+    laid out again; the probe as it was where fewer than `rules.min_log_rows` rows fit or the key's pages change."""
+    measures = pdf.measure(probe)
+    spans = anchor_pages(measures)
+    if not rules.tail or rules.tail not in spans or "zine-aids" not in spans:
+        return probe
+    key_pages = spans["zine-aids"][0]  # the probe's empty first page and the key's pages
+    last = spans[rules.tail][-1]
+    if last != key_pages - 1:
+        return probe
+    room = measures[last].text_bottom - measures[last].boxes[rules.tail][1]
+    rows = int((room - rules.log_head_px) // rules.log_row_px)
+    if rows < rules.min_log_rows:
+        return probe
+    again = lay_out(render(Candidate(fit, turns, probe=True, part="key", log_rows=rows)))
+    if again.page_count != key_pages:
+        return probe
+    return pdf.combined([(again, range(key_pages)), (probe, range(key_pages, probe.page_count))])
 
 
 def _assembled_in_fit(render, lay_out, rules: ZineRules, fit: str, probe, gaps: dict, expected: int):

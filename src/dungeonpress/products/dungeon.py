@@ -58,6 +58,10 @@ FOE_ROW_PX = 12.5 * 96 / 25.4
 FOE_HEAD_PX = 30 * 96 / 25.4
 MIN_FOE_ROWS = 3  # room for fewer foes than this stays ruled for notes
 FOE_LUCK = 6  # a foe starts a fight at Luck 6 (delve-rules.md, Conflict)
+# A zine's log of the foes fought, where its key's last page has room after the rules (zine.css: .zine .foe-log): a
+# row, and the heading, the line on how and the table's head with the space above them, in CSS px.
+ZINE_FOE_ROW_PX = 6.3 * 96 / 25.4
+ZINE_FOE_HEAD_PX = 16 * 96 / 25.4
 FOE_PAGE_ROWS = 10  # the foes a page of their own holds, in every theme and on A5 and half-letter
 LARGE_PRINT_NOTE_LINES = 22  # large print's taller heading leaves room for two fewer (24 ran one line overleaf)
 # Large print's two-line title and condition pushed the map's legend onto a page of its own (10% full):
@@ -208,7 +212,8 @@ def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, pap
 
 def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fit: str = "whole",
               map_style: str = "clean", show_rolls: bool = False, turns: tuple = (), probe: bool = False,
-              gaps: dict | None = None, rest: bool = False, view=None, part: str = "", lead: int = 1) -> str:
+              gaps: dict | None = None, rest: bool = False, view=None, part: str = "", lead: int = 1,
+              log_rows: int = 0) -> str:
     """The zine's eight pages as HTML, with spare notes pages (dropped after layout when not needed).
 
     `probe` leaves out all but the room key, the aids and back pages: the parts whose length decides the fit;
@@ -216,6 +221,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     ("key", or "tail" after `lead` empty pages) is one of its two halves (paginate.zine.Candidate).
     `gaps` (px) puts the aids page's foot at the foot of the page (see paginate.zine.foot_gaps).
     `view(oracle_rows, drawn)` gives the dungeon's view (zine_view) where the caller keeps the ones it made.
+    `log_rows`: a log of the foes fought, in that many rows, after the key's rules (paginate.zine: the log).
     """
     from dungeonpress.paginate.zine import PACKED  # loaded when a product is made, not for --help
     crowded = fit in ("crowded", "snug", "bare", "split")
@@ -226,6 +232,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
                               body_class=f"zine zine-{paper}" + FIT_CLASSES.get(fit, ""), packed=fit in PACKED,
                               oracle_compact=compact_rows(fit) > 0,
+                              foe_log=foe_log(log_rows, luck=FOE_LUCK) if log_rows else None,
                               geometry_css=geometry.zine_css(), probe=probe, rest=rest, part=part,
                               blank_pages=list(range(lead if part == "tail" else 1)),
                               fold_cut_on="oracle" if fit == "split" else "aids", gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
@@ -263,13 +270,14 @@ def zine_fit(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: 
     def render(candidate: fitting.Candidate) -> str:
         return zine_html(ctx, dungeon, seed, rooms, paper, candidate.fit, map_style, show_rolls, candidate.turns,
                          probe=candidate.probe, gaps=candidate.gaps, rest=candidate.rest, view=view,
-                         part=candidate.part, lead=candidate.lead)
+                         part=candidate.part, lead=candidate.lead, log_rows=candidate.log_rows)
 
     # The rules that follow the key (navigation, doors) travel with its last entry: its page must hold them too.
     # The fit is searched for from where a key of its length most often lands (a guess: fewer probes, same fit).
     start = likely_fit(key_characters(render(fitting.Candidate(fitting.START, probe=True))))
     return render, fitting.ZineRules(entries=tuple((room.number, f"d1-room-{room.number}") for room in dungeon.rooms),
-                                     tail="zine-key-rules", start=start, halves=True)
+                                     tail="zine-key-rules", start=start, halves=True,
+                                     log_row_px=ZINE_FOE_ROW_PX, log_head_px=ZINE_FOE_HEAD_PX)
 
 
 # Where zines land by the length of their key's text (characters), read off the probes of seeds 1-25 on A4 and

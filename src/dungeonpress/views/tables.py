@@ -16,6 +16,11 @@ TALL_ROW_CHARS = 60  # a table whose rows hold this many characters on average h
 MEASURE_CHARS = 80  # characters of table text across an A5 measure, for sizing columns by their words
 MOVE_STEPS = (1, 2, 3, 5, 8, 13)  # percent of the measure one balancing move gives a column
 PHRASE_OVERFLOW_WEIGHT = 5  # table lines one line past two in a phrase cell counts as
+# Large print's 14 pt takes about 49 characters across the measure the standard size sets 80 in (the tables booklet's
+# 8.6 pt). There a table of sentences is balanced for the fewest lines alone: kept to two lines, its names took almost
+# half the measure from the sentences beside them, whose rows then ran a line or two longer (the booklet's Appendix F
+# rows 10-12 missed their page by 7 mm and left it half white, p131).
+LARGE_MEASURE_CHARS = 49
 EXHAUSTIVE_COLUMNS = 3  # tables of this many columns or fewer try every split of the measure
 CELL_PADDING_CHARS = 2  # characters of a column's width its cell padding takes
 
@@ -43,10 +48,12 @@ def boxes_for(value) -> int:
     return count if count <= MAX_BOXES else 0
 
 
-def table_view(table: Table, content: Content, *, columns: tuple | None = None, note: bool = True) -> dict:
+def table_view(table: Table, content: Content, *, columns: tuple | None = None, note: bool = True,
+               large: bool = False) -> dict:
     """Everything a template needs to print a table, with links to the tables and creatures it names.
 
-    `columns` keeps only those column keys (a quick reference prints the short ones).
+    `columns` keeps only those column keys (a quick reference prints the short ones); `large` sizes a table of
+    sentences' columns for large print (LARGE_MEASURE_CHARS).
     """
     keep = columns or tuple(key for key, _ in table.columns)
     header_of = dict(table.columns)
@@ -74,6 +81,10 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
     # into a pair of tables taller than a page, so they stay one list that can break between rows
     flow = single and table.die == "d66" and max(len(str(v)) for row in table.rows for _, v in row.values) <= FLOW_MAX
     half = (len(rows) + 1) // 2
+    tall = sum(len(cell["text"]) for row in rows for cell in row["cells"]) >= TALL_ROW_CHARS * max(len(rows), 1)
+    headers = [h for k, h in table.columns if k in keep]
+    widths = [] if flow else column_widths(rows, headers, table.rolled) if not (large and tall) else \
+        column_widths(rows, headers, table.rolled, measure_chars=LARGE_MEASURE_CHARS, phrase_weight=0)
     return {
         "id": table.id,
         "anchor": f"table-{table.id}",
@@ -96,16 +107,18 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
         "many": len(keep) >= MANY_COLUMNS,
         # rows of sentences: in the large themes two or three of them fill a third of a page, so such a table may
         # turn the page with fewer than the usual five rows on each side (large-print.css, dyslexia-friendly.css)
-        "tall": sum(len(cell["text"]) for row in rows for cell in row["cells"]) >= TALL_ROW_CHARS * max(len(rows), 1),
-        "widths": [] if flow else column_widths(rows, [h for k, h in table.columns if k in keep], table.rolled),
+        "tall": tall,
+        "widths": widths,
     }
 
 
-def column_widths(rows: list, headers: list, rolled: bool) -> list[int]:
+def column_widths(rows: list, headers: list, rolled: bool, *, measure_chars: int = MEASURE_CHARS,
+                  phrase_weight: int = PHRASE_OVERFLOW_WEIGHT) -> list[int]:
     """Designed column widths in percent (roll column first when rolled), so the table lays out fixed.
 
     A column's share follows its average text, but never falls below its longest word (or header),
-    so no word has to be broken; WeasyPrint then need not measure every cell.
+    so no word has to be broken; WeasyPrint then need not measure every cell. `measure_chars` is how many
+    characters the measure holds at the printed size, `phrase_weight` what a phrase cell's third line costs.
     """
     if not headers:
         return []
@@ -118,7 +131,7 @@ def column_widths(rows: list, headers: list, rolled: bool) -> list[int]:
                    + [len(w) for w in headers[i].split()] + [3]) + 2
                for i, col in enumerate(texts)]
     room = 100 - (ROLL_WIDTH if rolled else 0)
-    floors = [100 * n / MEASURE_CHARS for n in longest]
+    floors = [100 * n / measure_chars for n in longest]
     if sum(floors) > room:
         # the longest words together are wider than the measure: share it by those words (some will
         # break) rather than let the rounding below take the overflow out of one column, below zero
@@ -133,7 +146,8 @@ def column_widths(rows: list, headers: list, rolled: bool) -> list[int]:
         shares = [s - excess * x / spare for s, x in zip(shares, flexible)]
     widths = [int(round(s)) for s in shares]
     widths[widths.index(max(widths))] += room - sum(widths)
-    widths = _balance_lines(texts, widths, [min(int(f + 0.999), w) for f, w in zip(floors, widths)])
+    widths = _balance_lines(texts, widths, [min(int(f + 0.999), w) for f, w in zip(floors, widths)], measure_chars,
+                            phrase_weight)
     return ([ROLL_WIDTH] if rolled else []) + widths
 
 
@@ -148,7 +162,8 @@ def wrapped_lines(text: str, chars: int) -> int:
     return lines
 
 
-def _balance_lines(texts: list, widths: list[int], floors: list[int]) -> list[int]:
+def _balance_lines(texts: list, widths: list[int], floors: list[int], measure_chars: int = MEASURE_CHARS,
+                   phrase_weight: int = PHRASE_OVERFLOW_WEIGHT) -> list[int]:
     """Move the measure between columns while that makes the table shorter in lines.
 
     Shares by average length set a column of short phrases (a trap's trigger) three or four words to a
@@ -163,7 +178,7 @@ def _balance_lines(texts: list, widths: list[int], floors: list[int]) -> list[in
 
     def lines(column: int, width: int) -> list[int]:
         if (column, width) not in cache:
-            chars = max(1, int(width * MEASURE_CHARS / 100) - CELL_PADDING_CHARS)
+            chars = max(1, int(width * measure_chars / 100) - CELL_PADDING_CHARS)
             cache[column, width] = [wrapped_lines(t, chars) for t in texts[column]]
         return cache[column, width]
 
@@ -173,7 +188,7 @@ def _balance_lines(texts: list, widths: list[int], floors: list[int]) -> list[in
 
     def cost(ws: list[int]) -> tuple:
         per_column = [lines(i, w) for i, w in enumerate(ws)]
-        overflow = PHRASE_OVERFLOW_WEIGHT * sum(max(0, n - 2) for i, cells in enumerate(per_column) if i != prose for n in cells)
+        overflow = phrase_weight * sum(max(0, n - 2) for i, cells in enumerate(per_column) if i != prose for n in cells)
         return sum(max(cells) for cells in zip(*per_column)) + overflow, sum(map(sum, per_column))
 
     if len(widths) <= EXHAUSTIVE_COLUMNS:  # few columns: try every split of the measure, in whole percents
