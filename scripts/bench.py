@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import json
 import os
 import platform
@@ -378,17 +379,22 @@ def bench_reference(runs: int, work: Path) -> list:
     build against a bare WeasyPrint render of the same final HTML."""
     if not (REFERENCE / "booklet.html").exists():
         return [figure("reference documents", 0, f"found at {REFERENCE}", False, "set DUNGEONPRESS_REFERENCE")]
-    cli = CLI + ["build", "rulebook", "--layout", "pages", "--no-preflight", "--quiet", "--out", str(work / "ref-rb")]
+    folders = itertools.count(1)
+
+    def cli():  # a cold build each time: a folder built into before keeps the laid-out chapters
+        out = work / f"ref-rb-{next(folders)}"
+        return measured(CLI + ["build", "rulebook", "--layout", "pages", "--no-preflight", "--quiet", "--out", str(out)])
+
     reference = [sys.executable, "render.py", "booklet.html", str(work / "booklet.pdf")]
-    ours, theirs = paired(lambda: measured(cli), lambda: measured(reference, cwd=REFERENCE), runs)
-    our_pages, our_words = pdf_pages_and_words(work / "ref-rb" / "dungeoneer-rulebook.pdf")
+    ours, theirs = paired(cli, lambda: measured(reference, cwd=REFERENCE), runs)
+    our_pages, our_words = pdf_pages_and_words(work / "ref-rb-1" / "dungeoneer-rulebook.pdf")
     their_pages, their_words = pdf_pages_and_words(work / "booklet.pdf")
     per_page = (median(ours, 1) / our_pages) / (median(theirs, 1) / their_pages)
     per_word = (median(ours, 1) / our_words) / (median(theirs, 1) / their_words)
     memory = median(ours, 2) / median(theirs, 2)
     html = work / "rulebook.html"
     rulebook_html(html)
-    built, bare = paired(lambda: measured(cli), lambda: measured([sys.executable, "-c", BARE, str(html), str(work / "bare.pdf")]),
+    built, bare = paired(cli, lambda: measured([sys.executable, "-c", BARE, str(html), str(work / "bare.pdf")]),
                          runs)
     around = median(built, 1) / median(bare, 1)
     return [
