@@ -32,6 +32,14 @@ def page_fills(data: bytes, tmp_path: Path, *, margins_mm: float = MARGINS_MM, e
         doc.close()
 
 
+def page_texts(data: bytes) -> list[str]:
+    """Each page's text as a reader reads it (pypdf), its runs of white space made one space."""
+    import io
+
+    import pypdf
+    return [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+
+
 def near_empty(data: bytes, tmp_path: Path) -> list[str]:
     return [f"p{number} {100 * fill:.0f}%" for number, fill in page_fills(data, tmp_path) if fill < MIN_FILL]
 
@@ -218,12 +226,10 @@ def test_the_large_themes_open_the_contents_and_chapters_on_the_next_page(theme,
 def test_the_tables_booklets_spare_pages_hold_empty_tables_to_fill_in(tmp_path):
     # were two bare Notes pages before the back cover (standard p62-63, large print p138-139): the pages that pad the
     # booklet to whole sheets are now tables of one's own to write in, a d66 one first, then a d6 and a 2d6
-    import io
-    import pypdf
     for theme in ("standard", "large-print"):
         outputs, _ = SHARED.result(f"{theme}/tables/0")
         data = outputs["tables.pdf"]
-        texts = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+        texts = page_texts(data)
         spare = [n for n, text in enumerate(texts, start=1) if text.startswith("Your Own Tables")]
         # the pages before the back cover: two in the standard booklet, one in large print's (136 pages since its
         # tables of sentences are balanced for 14 pt)
@@ -244,11 +250,9 @@ def test_the_large_themes_dungeon_booklets_spare_room_is_laid_out_for_play(theme
     # were ruled notes three times in the dyslexia-friendly booklet (the key's p3, How to Play's last page p8, a Delve
     # Notes page p11) and twice in large print (p12, p15): How to Play's last page now ends in a log of the foes fought,
     # and the third spare page holds the delve's threads (people, places, open questions) under their labels
-    import io
-    import pypdf
     booklet, _ = SHARED.result(f"{theme}/dungeon/2")
     data = booklet["dungeon-1234-a5.pdf"]
-    texts = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+    texts = page_texts(data)
     rules_end = max(n for n, text in enumerate(texts, start=1) if "Stairs down" in text)
     assert "Foes Fought" in texts[rules_end - 1] and "Luck" in texts[rules_end - 1].split("Foes Fought")[1]
     assert [n for n, text in enumerate(texts, start=1) if text.startswith("Threads")] == [len(texts) - 1]
@@ -319,11 +323,9 @@ def test_the_tables_booklets_bestiary_ends_on_a_full_page(theme, tmp_path):
     # were the bestiary at a glance's last rows above a half-white page (large print p137 50%, dyslexia-friendly p71
     # 43%): where its last page has room for four rows or more, the rest of it holds empty rows to write one's own
     # creatures in, under the same three heads (dyslexia-friendly; large print's bestiary now ends on a full page)
-    import io
-    import pypdf
     outputs, _ = SHARED.result(f"{theme}/tables/0")
     data = outputs["tables.pdf"]
-    texts = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+    texts = page_texts(data)
     last = max(n for n, text in enumerate(texts, start=1) if "Bound by Any Bargain Spoken" in text)  # creature 66
     own = [n for n, text in enumerate(texts, start=1) if "Creatures of Your Own" in text]
     assert own in ([], [last])
@@ -341,14 +343,12 @@ ZINE_MARGINS_MM, ZINE_EDGE_MM = 5, 4.5  # a zine page's margins; its running hea
 def test_a_zines_key_ends_in_a_log_of_the_foes_fought_where_its_last_page_has_room(content, seed, paper, tmp_path):
     # were the key's rules ending high on a page whose aids open overleaf: seed 17 on A4 p5 (40% white), seed 12 on
     # Letter p5 (the rules' last lines alone, 56% white); the rest of that page is a log of the foes fought
-    import io
-    import pypdf
     from dungeonpress import build
     from dungeonpress.products import dungeon as product
     ctx = build.context_for(content, seed=seed)
     rooms = product.DEFAULT_ROOMS
     data = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
-    texts = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+    texts = page_texts(data)
     last = next(n for n, text in enumerate(texts, start=1) if "Doors, Puzzles and the End" in text)
     assert "Foes Fought" in texts[last - 1] and "Foe Luck How it ended" in texts[last - 1]
     assert texts[last].startswith("Wandering Encounters") and len(texts) == 8
