@@ -32,6 +32,12 @@ def page_fills(data: bytes, tmp_path: Path, *, margins_mm: float = MARGINS_MM, e
         doc.close()
 
 
+def shared_pdf(key: str, name: str) -> bytes:
+    """The PDF `name` of the shared build `key` (THEME/COMMAND/INDEX: tests/conftest.py's SHARED)."""
+    outputs, _ = SHARED.result(key)
+    return outputs[name]
+
+
 def page_texts(data: bytes) -> list[str]:
     """Each page's text as a reader reads it (pypdf), its runs of white space made one space."""
     import io
@@ -127,8 +133,7 @@ def test_the_large_print_bestiary_fills_its_pages(tmp_path):
     # was one creature to a page, its labels each on a line of its own: 36 pages, ten of them about half white
     # (p92, p98, p101, p103, p105, p109, p112, p114, p120 at 47-54%); the labels now stand beside their values and a
     # long creature's closing description may turn the page, so the pages run on (22 pages, the fullest kept)
-    outputs, _ = SHARED.result("large-print/rulebook/0")
-    data = outputs["dungeoneer-rulebook.pdf"]
+    data = shared_pdf("large-print/rulebook/0", "dungeoneer-rulebook.pdf")
     fills = dict(page_fills(data, tmp_path))
     bestiary = chapter_pages(data, "Creatures & Foes")
     assert [f"p{n} {100 * fills[n]:.0f}%" for n in bestiary[1:-1] if fills.get(n, 0) < 0.6] == []
@@ -140,8 +145,7 @@ def test_the_large_print_tables_booklets_appendices_run_on(tmp_path):
     # were: Appendix B's last three rows alone on p129 (42% full) and Appendix C, seven short rows kept whole, overleaf
     # on a page half white: in large print a table that more of its section follows turns the page with three rows at
     # least on each side, as a table of sentences does
-    outputs, _ = SHARED.result("large-print/tables/0")
-    data = outputs["tables.pdf"]
+    data = shared_pdf("large-print/tables/0", "tables.pdf")
     fills = dict(page_fills(data, tmp_path))
     appendices = chapter_pages(data, "Solo turn procedure")
     assert [f"p{n} {100 * fills[n]:.0f}%" for n in appendices[:-1] if fills.get(n, 0) < 0.45] == []
@@ -166,8 +170,7 @@ def test_the_large_themes_cut_the_rulebook_where_their_own_pages_turn(theme, tmp
     # left Gear or Gold alone on p117 (42% full) before Adventure Gear, and dyslexia-friendly p93 54% before Hostile
     # Monsters: each theme now cuts where its own book, laid out whole, turns a page
     from dungeonpress.products import rulebook
-    outputs, _ = SHARED.result(f"{theme}/rulebook/0")
-    data = outputs["dungeoneer-rulebook.pdf"]
+    data = shared_pdf(f"{theme}/rulebook/0", "dungeoneer-rulebook.pdf")
     fills = dict(page_fills(data, tmp_path))
     opens = section_pages(data, "Adventure Tables")
     before = {slug: opens[slug.replace("-", " ").title()] - 1 for slug in rulebook.part_breaks(theme)}
@@ -194,8 +197,7 @@ def test_large_prints_adventure_tables_run_on_where_a_list_turns_two_pages(tmp_p
     # Minor Treasures, a two-up list that Major Treasures follows, ran over three pages keeping its last nine pairs
     # together: the middle page took five pairs and ended 41% full (p164). A list that more of its chapter follows turns
     # with three pairs at least overleaf (large-print.css); every page of the chapter but its blank last one is 60% full
-    outputs, _ = SHARED.result("large-print/rulebook/0")
-    data = outputs["dungeoneer-rulebook.pdf"]
+    data = shared_pdf("large-print/rulebook/0", "dungeoneer-rulebook.pdf")
     fills = dict(page_fills(data, tmp_path))
     pages = [n for n in chapter_pages(data, "Adventure Tables") if fills.get(n, 0) > 0]
     assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages[:-1] if fills[n] < 0.6] == []
@@ -210,8 +212,7 @@ def test_the_large_themes_open_the_contents_and_chapters_on_the_next_page(theme,
     # back matter (the quick reference) still waits for a right-hand page.
     import io
     import pypdf
-    outputs, _ = SHARED.result(f"{theme}/rulebook/0")
-    data = outputs["dungeoneer-rulebook.pdf"]
+    data = shared_pdf(f"{theme}/rulebook/0", "dungeoneer-rulebook.pdf")
     reader = pypdf.PdfReader(io.BytesIO(data))
     inked = {number for number, _ in page_fills(data, tmp_path)}
     opens = {reader.get_destination_page_number(item) + 1: item.title for item in reader.outline
@@ -227,8 +228,7 @@ def test_the_tables_booklets_spare_pages_hold_empty_tables_to_fill_in(tmp_path):
     # were two bare Notes pages before the back cover (standard p62-63, large print p138-139): the pages that pad the
     # booklet to whole sheets are now tables of one's own to write in, a d66 one first, then a d6 and a 2d6
     for theme in ("standard", "large-print"):
-        outputs, _ = SHARED.result(f"{theme}/tables/0")
-        data = outputs["tables.pdf"]
+        data = shared_pdf(f"{theme}/tables/0", "tables.pdf")
         texts = page_texts(data)
         spare = [n for n, text in enumerate(texts, start=1) if text.startswith("Your Own Tables")]
         # the pages before the back cover: two in the standard booklet, one in large print's (136 pages since its
@@ -269,8 +269,7 @@ def test_the_large_print_solo_procedures_appendices_fill_their_pages(tmp_path):
     # was p5 33% full: large print's bolder rules made Appendix A's table a little taller, its monster lines ended a
     # third of the way down p5 and the traps table, kept whole, went overleaf; the lines are set a little closer, and
     # the appendices take six pages as in the standard kit, the booklet's fourth turn log (turns 73-96) after them
-    outputs, _ = SHARED.result("large-print/delve/0")
-    data = outputs["solo-procedure.pdf"]
+    data = shared_pdf("large-print/delve/0", "solo-procedure.pdf")
     fills = dict(page_fills(data, tmp_path))
     appendices = chapter_pages(data, "Appendices A–F")
     assert [f"p{n} {100 * fills[n]:.0f}%" for n in appendices if fills.get(n, 0) < 0.8] == []
@@ -302,8 +301,7 @@ def test_large_prints_appendix_f_and_the_encounter_check_fill_their_pages(tmp_pa
     # appendix takes two pages, the check one, each over half full, and the Bestiary at a glance opens the next
     import io
     import pypdf
-    outputs, _ = SHARED.result("large-print/tables/0")
-    data = outputs["tables.pdf"]
+    data = shared_pdf("large-print/tables/0", "tables.pdf")
     fills = dict(page_fills(data, tmp_path))
     reader = pypdf.PdfReader(io.BytesIO(data))
     texts = [" ".join(page.extract_text().split()) for page in reader.pages]
@@ -323,8 +321,7 @@ def test_the_tables_booklets_bestiary_ends_on_a_full_page(theme, tmp_path):
     # were the bestiary at a glance's last rows above a half-white page (large print p137 50%, dyslexia-friendly p71
     # 43%): where its last page has room for four rows or more, the rest of it holds empty rows to write one's own
     # creatures in, under the same three heads (dyslexia-friendly; large print's bestiary now ends on a full page)
-    outputs, _ = SHARED.result(f"{theme}/tables/0")
-    data = outputs["tables.pdf"]
+    data = shared_pdf(f"{theme}/tables/0", "tables.pdf")
     texts = page_texts(data)
     last = max(n for n, text in enumerate(texts, start=1) if "Bound by Any Bargain Spoken" in text)  # creature 66
     own = [n for n, text in enumerate(texts, start=1) if "Creatures of Your Own" in text]
