@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import itertools
 import json
 import os
@@ -66,16 +67,52 @@ CLI = [sys.executable, "-m", "dungeonpress"]
 HEAVY = ("weasyprint", "jinja2", "yaml", "pikepdf")
 
 
+def subreaper() -> None:
+    """Make this process the one orphaned descendants are handed to (Linux; elsewhere nothing changes)."""
+    import ctypes
+    try:
+        ctypes.CDLL(None).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass
+
+
+def reap(patience: float = 30.0) -> None:
+    """Wait for every child left (orphans handed over by subreaper()), so their CPU and memory are counted."""
+    import os
+    import time
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        try:
+            if os.waitpid(-1, os.WNOHANG) == (0, 0):
+                time.sleep(0.01)
+        except ChildProcessError:
+            return
+
+
+# Runs a command (argv[2:]) in a small process of its own and prints its wall seconds, CPU seconds (the command's
+# and every descendant's) and the largest process's peak resident MiB. Workers forked from a fork server are its
+# children, not the command's: the server reaps those that end before it, and the command reaps the server, so their
+# CPU reaches RUSAGE_CHILDREN through it; one that ends after the server would be reaped by init and lost, so this
+# process is made their subreaper and reaps them itself. argv[1] is "1" when a failed command must fail the run.
+REAPING = inspect.getsource(subreaper) + inspect.getsource(reap)  # the two, for a script run with -c
+MEASURE = ("import resource, subprocess, sys, time\n" + REAPING
+           + "subreaper()\n"
+           "start = time.perf_counter()\n"
+           "done = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+           "wall = time.perf_counter() - start\n"
+           "reap()\n"
+           "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+           "print(wall, u.ru_utime + u.ru_stime, u.ru_maxrss / 1024)\n"
+           "sys.exit(done.returncode if sys.argv[1] == '1' else 0)\n")
+
+
 def run(argv, check: bool = True, cwd=ROOT, **kw) -> tuple[float, float, float]:
-    """(wall s, CPU s, peak MiB of the largest process) of one command and its workers, from getrusage deltas."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(argv, check=check, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, **kw)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    # ru_maxrss of the children is a running maximum: only a rise is this run's; otherwise unknown (nan).
-    peak = after.ru_maxrss / 1024 if after.ru_maxrss > before.ru_maxrss else float("nan")
+    """(wall s, CPU s, peak MiB of the largest process) of one command and all its workers (see MEASURE)."""
+    done = subprocess.run([sys.executable, "-c", MEASURE, "1" if check else "0", *map(str, argv)], cwd=cwd,
+                          capture_output=True, text=True, **kw)
+    if done.returncode:
+        raise subprocess.CalledProcessError(done.returncode, argv)
+    wall, cpu, peak = (float(v) for v in done.stdout.split()[-3:])
     return wall, cpu, peak
 
 
@@ -338,22 +375,9 @@ def bench_help(runs: int = 5) -> list:
                    f"CPU {cpu:.3f} s; python -c pass {median(bare):.3f} s wall")]
 
 
-# Runs a command and prints its own CPU seconds and peak resident MiB (this process's only child).
-MEASURE = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, "
-           "stderr=subprocess.DEVNULL); u = resource.getrusage(resource.RUSAGE_CHILDREN); "
-           "print(u.ru_utime + u.ru_stime, u.ru_maxrss / 1024)")
 # A bare render asks WeasyPrint for the same output as the product: tagged PDF/UA (the issue-18 requirement).
 BARE = ("import sys, weasyprint; weasyprint.HTML(filename=sys.argv[1]).write_pdf(sys.argv[2], pdf_tags=True, "
         "pdf_variant='pdf/ua-1')")
-
-
-def measured(argv, cwd=ROOT) -> tuple[float, float, float]:
-    """(wall s, CPU s, peak MiB) of one command alone, read by a small parent process of its own."""
-    start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", MEASURE, *argv], check=True, capture_output=True, text=True, cwd=cwd)
-    wall = time.perf_counter() - start
-    cpu, peak = (float(v) for v in done.stdout.split()[-2:])
-    return wall, cpu, peak
 
 
 def rulebook_html(path: Path) -> None:
@@ -383,10 +407,10 @@ def bench_reference(runs: int, work: Path) -> list:
 
     def cli():  # a cold build each time: a folder built into before keeps the laid-out chapters
         out = work / f"ref-rb-{next(folders)}"
-        return measured(CLI + ["build", "rulebook", "--layout", "pages", "--no-preflight", "--quiet", "--out", str(out)])
+        return run(CLI + ["build", "rulebook", "--layout", "pages", "--no-preflight", "--quiet", "--out", str(out)])
 
     reference = [sys.executable, "render.py", "booklet.html", str(work / "booklet.pdf")]
-    ours, theirs = paired(cli, lambda: measured(reference, cwd=REFERENCE), runs)
+    ours, theirs = paired(cli, lambda: run(reference, cwd=REFERENCE), runs)
     our_pages, our_words = pdf_pages_and_words(work / "ref-rb-1" / "dungeoneer-rulebook.pdf")
     their_pages, their_words = pdf_pages_and_words(work / "booklet.pdf")
     per_page = (median(ours, 1) / our_pages) / (median(theirs, 1) / their_pages)
@@ -394,7 +418,7 @@ def bench_reference(runs: int, work: Path) -> list:
     memory = median(ours, 2) / median(theirs, 2)
     html = work / "rulebook.html"
     rulebook_html(html)
-    built, bare = paired(cli, lambda: measured([sys.executable, "-c", BARE, str(html), str(work / "bare.pdf")]),
+    built, bare = paired(cli, lambda: run([sys.executable, "-c", BARE, str(html), str(work / "bare.pdf")]),
                          runs)
     around = median(built, 1) / median(bare, 1)
     return [

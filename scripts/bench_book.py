@@ -18,6 +18,7 @@ from pathlib import Path
 STAGED = r"""
 import json, resource, sys, time
 from pathlib import Path
+subreaper()  # (defined by bench.REAPING, put before this) workers outliving their fork server come here to be reaped and counted
 start = time.perf_counter()
 from dungeonpress import build
 from dungeonpress.paginate import book
@@ -44,6 +45,9 @@ build.run_command(command, ctx, rulebook.RulebookOptions(layout="pages"), out)
 stages["layout and bind"] = sum(spent)
 stages["html and write"] = time.perf_counter() - mark - sum(spent)
 stages["total"] = time.perf_counter() - start
+from multiprocessing import forkserver
+forkserver._forkserver._stop()  # the workers forked from it are counted once it is reaped (it reaps them)
+reap()
 own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 stages["cpu here"] = own.ru_utime + own.ru_stime
 stages["cpu in workers"] = workers.ru_utime + workers.ru_stime
@@ -70,10 +74,10 @@ EDITED_TABLE = "inscription_results"  # printed in one chapter of the rulebook (
 
 
 def bench(runs: int, work: Path) -> list:
-    from scripts.bench import CLI, REFERENCE, ROOT, figure, measured, median, paired, run
+    from scripts.bench import CLI, REAPING, REFERENCE, ROOT, figure, median, paired, run
 
     def staged(out: Path, packs=()) -> tuple:
-        done = subprocess.run([sys.executable, "-c", STAGED, str(out), *map(str, packs)], check=True,
+        done = subprocess.run([sys.executable, "-c", REAPING + STAGED, str(out), *map(str, packs)], check=True,
                               capture_output=True, text=True, cwd=ROOT)
         return json.loads(done.stdout.splitlines()[-1])
 
@@ -81,7 +85,7 @@ def bench(runs: int, work: Path) -> list:
     stages = []
 
     def cold():
-        wall, cpu, _ = run([sys.executable, "-c", STAGED, str(work / f"book-cold-{next(count)}")], cwd=ROOT)
+        wall, cpu, _ = run([sys.executable, "-c", REAPING + STAGED, str(work / f"book-cold-{next(count)}")], cwd=ROOT)
         return wall, cpu
 
     def single():
@@ -138,7 +142,7 @@ def bench(runs: int, work: Path) -> list:
             return (max(peaks[-1]),)
 
         def theirs():
-            return measured([sys.executable, "render.py", "booklet.html", str(work / "booklet.pdf")], cwd=REFERENCE)[2:]
+            return run([sys.executable, "render.py", "booklet.html", str(work / "booklet.pdf")], cwd=REFERENCE)[2:]
 
         mine, reference = paired(ours, theirs, runs)
         ratio = median(mine) / median(reference)

@@ -346,26 +346,6 @@ def test_bad_seeds_or_shard_are_one_line_and_exit_2_before_any_work(argv, messag
     assert not (tmp_path / "out").exists()
 
 
-# --- Where workers come from: the warm fork server, or a fresh interpreter when it cannot start one ------
-
-def test_without_pango_workers_are_spawned_so_an_item_can_say_so_in_one_line(monkeypatch):
-    monkeypatch.setattr(batch, "_pango_loads", lambda: False)  # importing WeasyPrint would stop a fork server
-    assert batch.worker_context().get_start_method() == "spawn"
-
-
-def test_a_fork_server_that_cannot_start_a_worker_gives_way_to_a_fresh_interpreter(monkeypatch):
-    class Broken:
-        def Process(self, **kwargs):
-            process = multiprocessing.get_context("spawn").Process(**kwargs)
-            process.start = lambda: (_ for _ in ()).throw(EOFError("unexpected EOF"))  # its fork server died
-            return process
-
-    monkeypatch.setattr(batch, "worker_context", lambda: Broken())
-    process = batch.start_worker(os.getpid, ())
-    process.join(timeout=120)
-    assert process.exitcode == 0
-
-
 FORK_SERVER_FIRST = """
 import os, sys
 from pathlib import Path

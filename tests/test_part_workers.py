@@ -157,3 +157,45 @@ def test_a_book_built_alone_starts_its_workers_before_the_content_is_read(tmp_pa
     events.clear()
     assert cli.main(["dungeon", "--seed", "1", "--out", str(tmp_path / "zine")], io.StringIO(), io.StringIO()) == 1
     assert events == ["content read"]  # a product that is no book starts none
+
+
+def _environment_and_folder() -> tuple:
+    return os.environ.get("DUNGEONPRESS_TEST_MARK"), os.getcwd()
+
+
+@pytest.mark.slow  # starts the fork server (it imports WeasyPrint)
+def test_workers_take_the_builds_environment_and_folder_not_the_fork_servers(tmp_path, monkeypatch):
+    # The fork server keeps the environment and folder it started with; a book's workers work in the build's.
+    from dungeonpress import forks
+    forks.start_fork_server()
+    monkeypatch.setenv("DUNGEONPRESS_TEST_MARK", "set after the fork server started")
+    monkeypatch.chdir(tmp_path)
+    workers = PartWorkers(2)
+    try:
+        assert workers.ask(_environment_and_folder) == ("set after the fork server started", str(tmp_path))
+    finally:
+        workers.close()
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+@pytest.mark.slow  # starts a fork server that imports WeasyPrint
+def test_workers_forked_from_the_fork_server_end_when_the_build_is_killed():
+    # The workers' parent is the fork server, not the build: killed outright, the build takes the server with it
+    # and its workers notice. Forked, a worker has no import of its own to wait for.
+    script = ("import os, sys, time\n"
+              "from dungeonpress.part_workers import PartWorkers\n"
+              "workers = PartWorkers(2)\n"
+              "worker, parent = workers.ask(os.getpid), workers.ask(os.getppid)\n"
+              "print(worker, parent, os.getpid(), flush=True)\n"
+              "time.sleep(60)\n")
+    build = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    worker, parent, here = map(int, build.stdout.readline().split())
+    assert parent != here  # forked by the fork server
+    assert not _gone(worker)
+    build.kill()
+    build.wait()
+    for _ in range(200):  # up to 20 s on a loaded machine
+        if _gone(worker):
+            break
+        time.sleep(0.1)
+    assert _gone(worker)

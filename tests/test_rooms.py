@@ -18,7 +18,7 @@ LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
 ORDER = ["errors", "model", "dice", "resources", "budget", "sealed", "load", "validate", "generate", "draw", "views", "render",
          "export", "pdf", "bind", "paginate", "impose", "raster", "guard", "preflight", "products", "manifest", "atomic", "collect",
-         "part_workers", "cache", "build", "batch",
+         "forks", "part_workers", "cache", "build", "batch",
          "authoring", "progress", "preview",
          "serve", "cli"]
 # Stages that take values and return values: no clock, no environment, no files, no global random.

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dungeonpress.batch import die_with_parent, ready_to_die_with_parent  # a killed server leaves no build running
+from dungeonpress.forks import die_with_parent, ready_to_die_with_parent  # a killed server leaves no build running
 from dungeonpress.serve.paths import shown
 from dungeonpress.serve.rolls import RollRequest
 from dungeonpress.serve.warm import WarmWorker

@@ -19,7 +19,7 @@ from multiprocessing.connection import wait
 from pathlib import Path
 
 from dungeonpress import collect
-from dungeonpress.batch import die_with_parent, ready_to_die_with_parent, start_worker
+from dungeonpress.forks import die_with_parent, ready_to_die_with_parent, start_worker
 
 # Laid out once by a new worker: WeasyPrint loads the bundled fonts, its stylesheet code and PDF writer.
 WARM_UP_PAGE = ('<link rel="stylesheet" href="css/zine.css"><h1>Warm</h1><p>Roll <b>2d6</b>, '

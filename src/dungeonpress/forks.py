@@ -1,0 +1,82 @@
+"""Where worker processes come from: a fork server that has imported WeasyPrint and the products once, so each worker
+starts warm and a dead one is replaced in a moment; a fresh interpreter where there is none."""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import signal
+
+# Workers are forked from a fork server: a fresh, single-threaded interpreter (no locks or threads of the
+# parent's) that has imported everything an item needs once, so each worker starts warm and a dead one is
+# replaced in a moment. Where there is no fork server (Windows) each worker is a fresh interpreter.
+_START = "forkserver"
+# What the fork server imports: the products (each imports its generators, views and templates code), the
+# one door to WeasyPrint, and the parts of WeasyPrint and fontTools it imports only at its first render. Every worker
+# is forked from it: `build all`'s and --batch's, serve's, and a book's part workers (part_workers).
+_PRELOAD = ("dungeonpress.build", "dungeonpress.pdf", "dungeonpress.impose", "dungeonpress.model.plain",
+            "dungeonpress.preflight.readback", "weasyprint.css", "weasyprint.layout", "weasyprint.draw",
+            "weasyprint.pdf", "weasyprint.text.fonts", "fontTools.subset")
+
+
+def worker_context():
+    """The multiprocessing context workers start from: the warm fork server (see _START), or spawn without one."""
+    if _START not in multiprocessing.get_all_start_methods() or not _pango_loads():
+        # Without Pango, importing WeasyPrint would stop the fork server itself; a spawned worker instead
+        # fails its item with the one line pdf.MISSING_PANGO says.
+        return multiprocessing.get_context("spawn")
+    from dungeonpress import products
+    context = multiprocessing.get_context(_START)
+    # Taken when the fork server starts (once a process); later calls change nothing.
+    context.set_forkserver_preload([*_PRELOAD, *(f"dungeonpress.products.{m}" for m, _, _ in products.index())])
+    return context
+
+
+def start_fork_server() -> None:
+    """Start the fork server without waiting for it: it imports WeasyPrint and the products (about a second)
+    while this process does something else first (the CLI checks the content, about as long). The workers are
+    forked from it once it is ready, as before; without a fork server, nothing starts early."""
+    if worker_context().get_start_method() == _START:
+        from multiprocessing import forkserver
+        forkserver.ensure_running()
+
+
+@functools.lru_cache(maxsize=1)
+def _pango_loads() -> bool:
+    """Whether the system has Pango, found as the system's loader would find it: neither loaded here (the
+    preview server must stay free of it) nor WeasyPrint imported. Not found: workers are spawned (slower, safe)."""
+    import ctypes.util
+    return any(ctypes.util.find_library(name) for name in ("pango-1.0", "pango-1.0-0"))
+
+
+def start_worker(target, args):
+    """A started daemon worker process: forked from the warm fork server, or spawned if that cannot start one."""
+    for context in (worker_context(), multiprocessing.get_context("spawn")):
+        process = context.Process(target=target, args=args, daemon=True)
+        try:
+            process.start()
+            return process
+        except (EOFError, ConnectionError):  # the fork server stopped (its imports failed): a fresh interpreter
+            continue
+    raise RuntimeError("could not start a worker process")
+
+
+def die_with_parent() -> None:
+    """In a child process (Linux): be killed when the process that started it dies, even by SIGKILL.
+
+    Elsewhere it does nothing: the child then notices when it next talks to its parent. Safe to call
+    between fork and exec once `ready_to_die_with_parent()` has run in the parent.
+    """
+    prctl = ready_to_die_with_parent()
+    if prctl is not None:
+        prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+
+
+@functools.lru_cache(maxsize=1)
+def ready_to_die_with_parent():
+    """libc's prctl, loaded once (in the parent: a child between fork and exec must not load a library)."""
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
