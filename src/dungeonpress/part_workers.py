@@ -24,6 +24,7 @@ class PartWorkers:
         self._started = 0  # workers the pool may hold: `early` once started, all of them once jobs were spread
         self._pool = None
         self._warming = []  # the early workers' first task: once done, they are idle and take the next ones
+        self._starter = None  # the thread that starts them (see start)
 
     def start(self) -> None:
         """Start the workers now (they import WeasyPrint while this process renders the book's HTML)."""
@@ -34,8 +35,27 @@ class PartWorkers:
         self._pool = ProcessPoolExecutor(self.processes, mp_context=_context(), initializer=_start_worker,
                                          initargs=(os.getpid(), dict(os.environ), os.getcwd()))
         self._started = self.early
-        # A spawning pool starts a process for a task when none is idle: one task each starts them.
-        self._warming = [self._pool.submit(_import_engine) for _ in range(self.early)]
+        # A pool starts a process for a task when none is idle: one task each starts them. Starting one waits until
+        # the fork server has made its imports (0.6–0.8 s when it starts with the book): a thread waits, so this
+        # process reads the content and renders the HTML meanwhile instead of after.
+        import threading
+        pool, early = self._pool, self.early
+
+        def start_early():
+            try:
+                warming = [pool.submit(_import_engine) for _ in range(early)]
+            except RuntimeError:  # stopped (a run that failed) before they were asked for
+                return
+            if self._pool is pool:
+                self._warming = warming
+        self._starter = threading.Thread(target=start_early, name="start-part-workers", daemon=True)
+        self._starter.start()
+
+    def _launched(self) -> None:
+        """Wait until the early workers were asked for (the start's thread): jobs sent before would start others."""
+        if self._starter is not None:
+            self._starter.join()
+            self._starter = None
 
     def ask(self, fn):
         """fn() in a worker: what only a process with WeasyPrint loaded can answer (this one never loads it)."""
@@ -47,6 +67,7 @@ class PartWorkers:
     def _warmed(self) -> None:
         """Start the pool and wait for its early workers: a task sent while they still import would start another."""
         self.start()
+        self._launched()
         for started in self._warming:
             started.result()
 
@@ -54,6 +75,7 @@ class PartWorkers:
         if not jobs or self.processes < 2 or (len(jobs) < 2 and self._pool is None):
             return [fn(job) for job in jobs]
         self.start()
+        self._launched()
         sizes = [len(getattr(job, "html", "")) for job in jobs]
         from concurrent.futures.process import BrokenProcessPool
         try:
@@ -77,7 +99,7 @@ class PartWorkers:
         if self._pool is not None:
             self._pool.shutdown(wait=False)
             self._pool = None
-            self._warming = []
+            self._warming, self._starter = [], None
 
     def stop(self) -> None:
         """End the workers at once, whatever they are doing (a run that failed before its book was laid out: its
@@ -87,7 +109,7 @@ class PartWorkers:
                 process.terminate()
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
-            self._warming = []
+            self._warming, self._starter = [], None
 
     def close(self) -> None:
         if self._pool is not None:
