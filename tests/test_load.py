@@ -82,3 +82,44 @@ def test_a_file_of_more_values_than_any_content_needs_stops_early():
         load.parse_yaml(text, "pack/tables/t.yaml")
     assert str(caught.value) == ("pack/tables/t.yaml:8334: YAML syntax error: more than 50,000 values in one file "
                                  "(a table has at most 200 rows)")
+
+
+def _located(value):
+    """A loaded value with every place it remembers, to compare two loads exactly."""
+    if isinstance(value, dict):
+        return ("map", value.source, [(k, value.key_sources[k], _located(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return ("list", value.source, list(value.item_sources), [_located(v) for v in value])
+    return value
+
+
+def test_libyaml_and_pyyamls_own_parser_load_every_content_file_alike(monkeypatch):
+    # Content is parsed by libyaml where PyYAML has it, by PyYAML's Python parser elsewhere: the same values, at the
+    # same lines, either way.
+    from dungeonpress import load
+    if load._CParser is None:
+        pytest.skip("this PyYAML was built without libyaml")
+    files = sorted(build.CONTENT_DIR.rglob("*.yaml"))
+    assert len(files) > 90
+    fast = [_located(load.parse_yaml(path.read_text(encoding="utf-8"), path.name)) for path in files]
+    monkeypatch.setattr(load, "_CParser", None)
+    assert [_located(load.parse_yaml(path.read_text(encoding="utf-8"), path.name)) for path in files] == fast
+
+
+@pytest.mark.parametrize("text, message", [
+    ("title: x\nrows:\n  1: [a, b\n", "t.yaml:4: YAML syntax error: expected ',' or ']', but got '<stream end>'"),
+    ("a: &x 1\nb: *x\n", "t.yaml:2: YAML syntax error: aliases (*name) are not allowed in content files"),
+    ("a: 1\n" + "b:\n" + "".join("  " * d + "- \n" for d in range(1, 45)),
+     "t.yaml:42: YAML syntax error: nested too deeply (more than 40 levels)"),
+    ("%YAML 1.3\n---\na: [1\n", "t.yaml:4: YAML syntax error: expected ',' or ']', but got '<stream end>'"),
+])
+def test_a_yaml_mistake_is_told_in_the_same_words_with_or_without_libyaml(monkeypatch, text, message):
+    from dungeonpress import load
+    from dungeonpress.errors import ContentError
+    told = []
+    for parser in {load._CParser, None}:
+        monkeypatch.setattr(load, "_CParser", parser)
+        with pytest.raises(ContentError) as caught:
+            load.parse_yaml(text, "t.yaml")
+        told.append(str(caught.value))
+    assert set(told) == {message}
