@@ -176,20 +176,23 @@ def _balance_lines(texts: list, widths: list[int], floors: list[int], measure_ch
     widths = list(widths)
     cache: dict = {}
 
-    def lines(column: int, width: int) -> list[int]:
-        if (column, width) not in cache:
-            chars = max(1, int(width * measure_chars / 100) - CELL_PADDING_CHARS)
-            cache[column, width] = [wrapped_lines(t, chars) for t in texts[column]]
-        return cache[column, width]
-
     # A column of short phrases beside a column of prose should read in one or two lines: each third
     # or later line of a phrase cell costs as much as a line more of the table's height.
     prose = max(range(len(widths)), key=lambda i: sum(map(len, texts[i])))
 
-    def cost(ws: list[int]) -> tuple:
+    def lines(column: int, width: int) -> tuple:
+        """(each cell's lines, what its lines past two cost, its lines in all) of a column at a width, once."""
+        if (column, width) not in cache:
+            chars = max(1, int(width * measure_chars / 100) - CELL_PADDING_CHARS)
+            cells = [wrapped_lines(t, chars) for t in texts[column]]
+            overflow = 0 if column == prose else phrase_weight * sum(n - 2 for n in cells if n > 2)
+            cache[column, width] = (cells, overflow, sum(cells))
+        return cache[column, width]
+
+    def cost(ws: list[int]) -> tuple:  # (the table's height in lines with its phrase overflow, its wrapped lines)
         per_column = [lines(i, w) for i, w in enumerate(ws)]
-        overflow = phrase_weight * sum(max(0, n - 2) for i, cells in enumerate(per_column) if i != prose for n in cells)
-        return sum(max(cells) for cells in zip(*per_column)) + overflow, sum(map(sum, per_column))
+        height = sum(map(max, zip(*(cells for cells, _, _ in per_column))))
+        return height + sum(overflow for _, overflow, _ in per_column), sum(total for _, _, total in per_column)
 
     if len(widths) <= EXHAUSTIVE_COLUMNS:  # few columns: try every split of the measure, in whole percents
         total = sum(widths)
