@@ -36,3 +36,14 @@ def test_an_output_gets_the_umasks_permissions(tmp_path):
     temp = atomic.write_temp(tmp_path / "out.pdf", b"%PDF-")
     assert os.stat(temp).st_mode & 0o777 == 0o666 & ~atomic.current_umask()
     assert os.path.basename(temp).startswith(".out.pdf.dp-")
+
+
+def test_outputs_are_synced_and_cache_files_are_not(tmp_path, monkeypatch):
+    synced = []
+    monkeypatch.setattr(atomic.os, "fsync", lambda fd: synced.append(fd))
+    atomic.write_atomic(tmp_path / "book.pdf", b"%PDF")
+    assert len(synced) == 2  # the file, then its folder
+    synced.clear()
+    atomic.write_atomic(tmp_path / "part.laid", b"kept", durable=False)
+    assert synced == [] and (tmp_path / "part.laid").read_bytes() == b"kept"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["book.pdf", "part.laid"]  # no temp file left

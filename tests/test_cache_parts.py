@@ -50,3 +50,13 @@ def test_an_unreadable_part_is_a_miss(tmp_path):
         pass
     else:
         raise AssertionError("a damaged part was read")
+
+
+def test_a_part_cut_short_is_a_miss_not_half_a_chapter(tmp_path):
+    # Cache files are renamed into place unsynced (atomic.py): after a crash one may hold less than was written.
+    cache = PartCache(tmp_path)
+    cache["key"] = PART
+    kept = next(tmp_path.iterdir())
+    kept.write_bytes(kept.read_bytes()[:-3])
+    with pytest.raises(KeyError):
+        cache["key"]

@@ -1,4 +1,8 @@
-"""Write one file so that a reader sees the old bytes or the new ones, never half: temp file, fsync, rename."""
+"""Write one file so that a reader sees the old bytes or the new ones, never half: temp file, fsync, rename.
+
+Outputs are written durably (synced before and after the rename, so a crash right after a build keeps them). A cache
+file need not outlive a crash, only never be read half: it is renamed into place unsynced, and its reader checks it
+whole (a sha256 or a full parse) and makes it again if not. Syncing each took about 4 ms, 66 times a cold rulebook."""
 
 from __future__ import annotations
 
@@ -7,19 +11,22 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomic(target: Path, data: bytes, *, mode: int | None = None) -> None:
-    """One file: temp file beside it, fsync, rename over the old one, fsync the folder (`mode`: its permissions)."""
-    temp = write_temp(target, data, mode=mode)
+def write_atomic(target: Path, data: bytes, *, mode: int | None = None, durable: bool = True) -> None:
+    """One file: temp file beside it, fsync, rename over the old one, fsync the folder (`mode`: its permissions;
+    not `durable`: a cache file, neither synced)."""
+    temp = write_temp(target, data, mode=mode, durable=durable)
     try:
         os.replace(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
-    _fsync_folder(target.parent)
+    if durable:
+        _fsync_folder(target.parent)
 
 
-def write_temp(target: Path, data: bytes, *, mode: int | None = None) -> str:
-    """`data` in a new fsynced temp file beside `target` (named so remove_stale_temps knows it); its path."""
+def write_temp(target: Path, data: bytes, *, mode: int | None = None, durable: bool = True) -> str:
+    """`data` in a new temp file beside `target` (named so remove_stale_temps knows it), fsynced if `durable`; its
+    path."""
     fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target) + f"{os.getpid()}-", suffix=".part")
     try:
         # mkstemp makes 0600; outputs are ordinary files
@@ -27,7 +34,8 @@ def write_temp(target: Path, data: bytes, *, mode: int | None = None) -> str:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise

@@ -59,4 +59,5 @@ class ChapterCache:
     def put(self, key: str, html: str, headings: list) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         body = {"html": str(html), "headings": [[level, str(text), anchor] for level, text, anchor in headings]}
-        write_atomic(self._path(key), json.dumps(body, sort_keys=True).encode())
+        # unsynced (atomic.py): a file not whole is no JSON, and get() makes it again
+        write_atomic(self._path(key), json.dumps(body, sort_keys=True).encode(), durable=False)

@@ -59,4 +59,4 @@ class PartCache:
 
     def __setitem__(self, key: str, part) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(self._path(key), part.to_bytes())
+        write_atomic(self._path(key), part.to_bytes(), durable=False)  # unsynced (atomic.py): from_bytes checks it

@@ -108,16 +108,20 @@ class LaidPart:
     start: int = 0
 
     def to_bytes(self) -> bytes:
-        """The part as one line of JSON and its PDF after it (what a cache on disk keeps; nothing executable)."""
+        """The part as one line of JSON and its PDF after it (what a cache on disk keeps; nothing executable), with
+        the PDF's sha256, so a file cut short is known (cache files are not synced: atomic.py)."""
         head = {"name": self.name, "pages": self.pages, "anchor_pages": self.anchor_pages,
                 "warnings": list(self.warnings), "stand_ins": list(self.stand_ins),
-                "page_names": list(self.page_names), "before": self.before}
+                "page_names": list(self.page_names), "before": self.before,
+                "sha256": hashlib.sha256(self.data).hexdigest()}
         return json.dumps(head, sort_keys=True).encode() + b"\n" + self.data
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "LaidPart":
         head, _, pdf_bytes = data.partition(b"\n")
         fields = json.loads(head)
+        if fields["sha256"] != hashlib.sha256(pdf_bytes).hexdigest():
+            raise ValueError("a laid-out part that is not whole")
         return cls(fields["name"], pdf_bytes, fields["pages"], fields["anchor_pages"], tuple(fields["warnings"]),
                    tuple(fields["stand_ins"]), tuple(fields["page_names"]), fields["before"])
 
