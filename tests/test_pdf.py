@@ -386,3 +386,19 @@ def test_the_seeded_patterns_are_the_ones_the_tokenizer_would_build():
         seeded = inputstream.characters_until_regex[(characters, opposite)]
         assert sorted(seeded.pattern) == sorted(f"[{'' if opposite else '^'}"
                                                 + "".join(f"\\x{ord(c):02x}" for c in characters) + "]+")
+
+
+def test_pydyf_page_references_are_built_once_per_page_count_and_stay_right():
+    # WeasyPrint's tagging reads pdf.page_references for every tagged box; pydyf 0.13 built the whole tuple each time.
+    import pydyf
+    document = pydyf.PDF()
+    seen = []
+    for _ in range(3):
+        page = pydyf.Dictionary({"Type": "/Page"})
+        document.add_object(page)
+        document.add_page(page)
+        first = document.page_references
+        assert document.page_references is first  # read again: the same tuple, not a new one
+        assert first == tuple(f"{n} 0 R".encode("ascii") for n in document.pages["Kids"][::3])
+        seen.append(len(first))
+    assert seen == [1, 2, 3]

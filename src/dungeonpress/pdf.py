@@ -339,6 +339,36 @@ def _seed_html_tokenizer_cache() -> None:
 
 _seed_html_tokenizer_cache()
 
+
+def _page_references_once() -> None:
+    """Make pydyf's `PDF.page_references` build its tuple once per page count, not once per look-up.
+
+    pydyf 0.13 builds the tuple of every page's reference each time the property is read, and WeasyPrint's tagging
+    reads it for every tagged box (tags.py: `pdf.page_references[page_number]`): 18,859 times in the rulebook laid
+    out as one document of 111 pages, two million references made and dropped. Pages are only ever appended to
+    `Kids`, so the tuple made for a page count stays right until the next page; the same references, the same bytes.
+    """
+    try:
+        import pydyf
+        built = pydyf.PDF.page_references
+    except (ImportError, AttributeError):  # another version: nothing to mend
+        return
+    if not isinstance(built, property) or getattr(built.fget, "kept_per_page_count", False):
+        return
+
+    def page_references(pdf):
+        kids = pdf.pages["Kids"]
+        kept = pdf.__dict__.get("_page_references_kept")
+        if kept is None or kept[0] != len(kids):
+            kept = pdf.__dict__["_page_references_kept"] = (len(kids), built.fget(pdf))
+        return kept[1]
+
+    page_references.kept_per_page_count = True
+    pydyf.PDF.page_references = property(page_references)
+
+
+_page_references_once()
+
 MAX_PAGES = 1000  # pages one document may lay out (--max-pages); the rulebook has about 110
 
 
