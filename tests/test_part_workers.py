@@ -199,3 +199,36 @@ def test_workers_forked_from_the_fork_server_end_when_the_build_is_killed():
             break
         time.sleep(0.1)
     assert _gone(worker)
+
+
+def test_stopping_workers_still_starting_does_not_wait_for_them(monkeypatch):
+    # A content error found while the fork server still imports WeasyPrint is told at once; the pool ends later.
+    import multiprocessing
+    import threading
+
+    from dungeonpress import part_workers
+    ready, started = threading.Event(), []
+    forking = multiprocessing.get_context("fork")
+
+    class SlowToStart(forking.Process):  # from a fork server still making its imports: starting one waits for it
+        def start(self):
+            ready.wait(60)
+            super().start()
+            started.append(self)
+
+    class Slow:
+        def __getattr__(self, name):
+            return getattr(forking, name)
+
+        Process = SlowToStart
+
+    monkeypatch.setattr(part_workers, "_context", lambda: Slow())
+    workers = PartWorkers(2)
+    workers.start()
+    workers.stop()  # returns while the start is still waiting
+    assert not ready.is_set() and started == [] and workers._pool is None
+    ready.set()
+    deadline = time.monotonic() + 60
+    while not (started and all(not p.is_alive() for p in started)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert started and all(not p.is_alive() for p in started)  # and once started, they were ended

@@ -103,13 +103,27 @@ class PartWorkers:
 
     def stop(self) -> None:
         """End the workers at once, whatever they are doing (a run that failed before its book was laid out: its
-        error is not kept waiting for their import of WeasyPrint)."""
+        error is not kept waiting for their import of WeasyPrint).
+
+        While the start's thread still waits for the fork server's imports, it holds the pool's lock, and shutting
+        the pool down would wait with it (1.1 s before a content error was told): a thread of its own ends the pool
+        once the workers are started. A worker whose build is gone ends on its own (_end_with)."""
         if self._pool is not None:
-            for process in list(self._pool._processes.values()):
-                process.terminate()
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            pool, starter = self._pool, self._starter
             self._pool = None
             self._warming, self._starter = [], None
+
+            def end():
+                if starter is not None:
+                    starter.join()
+                for process in list(pool._processes.values()):
+                    process.terminate()
+                pool.shutdown(wait=False, cancel_futures=True)
+            if starter is not None and starter.is_alive():
+                import threading
+                threading.Thread(target=end, name="stop-part-workers", daemon=True).start()
+            else:
+                end()
 
     def close(self) -> None:
         if self._pool is not None:
