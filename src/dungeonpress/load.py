@@ -87,6 +87,10 @@ def _plain_scalar(text: str):
     return text
 
 
+class _Refused(yaml.composer.ComposerError):
+    """What the guards below refuse: told in our words whichever parser found it."""
+
+
 class _Guarded:
     """Refuses aliases (alias bombs), deep nesting and files of more values than any content needs, while composing."""
 
@@ -98,18 +102,18 @@ class _Guarded:
     def compose_node(self, parent, index):
         if self.check_event(AliasEvent):
             event = self.peek_event()
-            raise yaml.composer.ComposerError(
+            raise _Refused(
                 None, None, "aliases (*name) are not allowed in content files", event.start_mark
             )
         self._depth += 1
         self._nodes += 1
         try:
             if self._nodes > MAX_NODES:
-                raise yaml.composer.ComposerError(
+                raise _Refused(
                     None, None, f"more than {MAX_NODES:,} values in one file (a table has at most 200 rows)",
                     self.peek_event().start_mark)
             if self._depth > MAX_DEPTH:
-                raise yaml.composer.ComposerError(
+                raise _Refused(
                     None, None, f"nested too deeply (more than {MAX_DEPTH} levels)", self.peek_event().start_mark
                 )
             return super().compose_node(parent, index)
@@ -207,6 +211,8 @@ def parse_yaml(text: str, shown: str) -> object:
     try:
         try:
             node = _compose(_FastLoader if _CParser else _Loader, text)
+        except _Refused:
+            raise
         except yaml.YAMLError:  # told as PyYAML's own parser tells it (libyaml words its problems differently)
             node = _compose(_Loader, text)
     except yaml.MarkedYAMLError as exc:
