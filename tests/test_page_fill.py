@@ -351,3 +351,31 @@ def test_a_zines_key_ends_in_a_log_of_the_foes_fought_where_its_last_page_has_ro
     assert texts[last].startswith("Wandering Encounters") and len(texts) == 8
     fills = dict(page_fills(data, tmp_path, margins_mm=ZINE_MARGINS_MM, edge_mm=ZINE_EDGE_MM))
     assert fills[last] > 0.9, f"p{last} {100 * fills[last]:.0f}%"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theme", ["standard", "dyslexia-friendly"])
+def test_a_zine_whose_wandering_table_fills_its_page_keeps_its_entries_whole_and_its_answers(content, theme, tmp_path):
+    # seed 29 on Letter took the last resort, the split fit: room 6's trap turned the page away from its entry, the
+    # oracle page lost its pre-rolled answers to the doors rule, and the key's last page held the navigation rule's
+    # last lines alone (p5 33% full). Its wandering table fills a page alone and the fold-and-cut note ran it over:
+    # the note now stands at the oracle page's foot, the entries whole, the doors rule after the navigation one, the
+    # Foes Fought log under them, and the answers kept (compact in the wider letters)
+    import re
+
+    from dungeonpress import build
+    from dungeonpress.products import dungeon as product
+    ctx = build.context_for(content, theme=theme)
+    rooms = product.DEFAULT_ROOMS
+    data = product.zine_pages(ctx, product.roll_dungeon(ctx, 29, rooms), 29, rooms, "letter")
+    texts = page_texts(data)
+    assert len(texts) == 8
+    key = [text for text in texts[2:] if "Exits" in text]  # each key page after the first opens with an entry
+    assert len(key) >= 2 and key[0].startswith("Room Key") and all(re.match(r"\d+ [A-Z]", text) for text in key[1:])
+    last = next(n for n, text in enumerate(texts, start=1) if "Doors, Puzzles and the End" in text)
+    assert "Foes Fought" in texts[last - 1] and texts[last].startswith("Wandering Encounters")
+    oracle = texts[last + 1]
+    assert oracle.startswith("Pre-rolled Oracle") and "Plain Advantage Disadvantage" in oracle
+    assert "Cut only along the red line" in oracle
+    fills = dict(page_fills(data, tmp_path, margins_mm=ZINE_MARGINS_MM, edge_mm=ZINE_EDGE_MM))
+    assert fills[last] > 0.9, f"p{last} {100 * fills[last]:.0f}%"

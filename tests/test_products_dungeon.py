@@ -432,7 +432,7 @@ def sections(html: str) -> dict:
 
 
 @pytest.mark.parametrize("fit,page", [("whole", "zine-aids"), ("packed", "zine-aids"), ("crowded", "zine-aids"),
-                                      ("split", "zine-oracle")])
+                                      ("lifted", "zine-oracle"), ("trimmed", "zine-oracle"), ("split", "zine-oracle")])
 def test_the_fold_note_is_printed_once_on_the_page_its_fit_gives_it(content, fit, page):
     """The last resort (split) leaves out the oracle's pre-rolled answers: the note takes two of those lines, not the
     aids page's foot, which a long wandering table in wide letters ran onto a ninth page."""
