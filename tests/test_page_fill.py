@@ -231,9 +231,9 @@ def test_the_tables_booklets_spare_pages_hold_empty_tables_to_fill_in(tmp_path):
         data = shared_pdf(f"{theme}/tables/0", "tables.pdf")
         texts = page_texts(data)
         spare = [n for n, text in enumerate(texts, start=1) if text.startswith("Your Own Tables")]
-        # the pages before the back cover: two in the standard booklet, one in large print's (136 pages since its
-        # tables of sentences are balanced for 14 pt)
-        count = {"standard": 2, "large-print": 1}[theme]
+        # the pages before the back cover: two in the standard booklet and in large print's (136 pages, its bestiary
+        # at a glance on three pages since each creature's concept stands under its name)
+        count = {"standard": 2, "large-print": 2}[theme]
         assert spare == list(range(len(texts) - count, len(texts))), theme
         assert "d66 11 41 12 42" in texts[spare[0] - 1] and "36 66" in texts[spare[0] - 1], theme
         if count > 1:
@@ -379,3 +379,18 @@ def test_a_zine_whose_wandering_table_fills_its_page_keeps_its_entries_whole_and
     assert "Cut only along the red line" in oracle
     fills = dict(page_fills(data, tmp_path, margins_mm=ZINE_MARGINS_MM, edge_mm=ZINE_EDGE_MM))
     assert fills[last] > 0.9, f"p{last} {100 * fills[last]:.0f}%"
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/tables/0")
+def test_large_prints_bestiary_at_a_glance_sets_each_creature_in_two_lines(tmp_path):
+    # in four columns at 14 pt every cell wrapped at about fifteen letters ("Cannot / Resist / Anything / Shiny"): the
+    # 36 creatures took four pages (p131-p134), the third 69% full. Each creature's concept stands under its name, beside
+    # its frailty: three pages, each over 90% full
+    data = shared_pdf("large-print/tables/0", "tables.pdf")
+    texts = page_texts(data)
+    pages = [n for n, text in enumerate(texts, start=1) if "d66 Creature and concept Frailty" in text]  # its header
+    assert len(pages) == 3 and "Frailty 11 Larder Rat Swarm Thieving Swarm Scatters" in texts[pages[0] - 1]
+    assert "66 The Thing Beneath the Seal Imprisoned Horror Bound by Any Bargain Spoken" in texts[pages[-1] - 1]
+    fills = dict(page_fills(data, tmp_path))
+    assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages if fills[n] < 0.9] == []
