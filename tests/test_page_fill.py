@@ -231,9 +231,9 @@ def test_the_tables_booklets_spare_pages_hold_empty_tables_to_fill_in(tmp_path):
         data = shared_pdf(f"{theme}/tables/0", "tables.pdf")
         texts = page_texts(data)
         spare = [n for n, text in enumerate(texts, start=1) if text.startswith("Your Own Tables")]
-        # the pages before the back cover: two in the standard booklet, one in large print's (136 pages since its
-        # tables of sentences are balanced for 14 pt)
-        count = {"standard": 2, "large-print": 1}[theme]
+        # the pages before the back cover: two in the standard booklet and in large print's (136 pages, its bestiary
+        # at a glance on three pages since each creature's concept stands under its name)
+        count = {"standard": 2, "large-print": 2}[theme]
         assert spare == list(range(len(texts) - count, len(texts))), theme
         assert "d66 11 41 12 42" in texts[spare[0] - 1] and "36 66" in texts[spare[0] - 1], theme
         if count > 1:
@@ -351,3 +351,46 @@ def test_a_zines_key_ends_in_a_log_of_the_foes_fought_where_its_last_page_has_ro
     assert texts[last].startswith("Wandering Encounters") and len(texts) == 8
     fills = dict(page_fills(data, tmp_path, margins_mm=ZINE_MARGINS_MM, edge_mm=ZINE_EDGE_MM))
     assert fills[last] > 0.9, f"p{last} {100 * fills[last]:.0f}%"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theme", ["standard", "dyslexia-friendly"])
+def test_a_zine_whose_wandering_table_fills_its_page_keeps_its_entries_whole_and_its_answers(content, theme, tmp_path):
+    # seed 29 on Letter took the last resort, the split fit: room 6's trap turned the page away from its entry, the
+    # oracle page lost its pre-rolled answers to the doors rule, and the key's last page held the navigation rule's
+    # last lines alone (p5 33% full). Its wandering table fills a page alone and the fold-and-cut note ran it over:
+    # the note now stands at the oracle page's foot, the entries whole, the doors rule after the navigation one, the
+    # Foes Fought log under them, and the answers kept (compact in the wider letters)
+    import re
+
+    from dungeonpress import build
+    from dungeonpress.products import dungeon as product
+    ctx = build.context_for(content, theme=theme)
+    rooms = product.DEFAULT_ROOMS
+    data = product.zine_pages(ctx, product.roll_dungeon(ctx, 29, rooms), 29, rooms, "letter")
+    texts = page_texts(data)
+    assert len(texts) == 8
+    key = [text for text in texts[2:] if "Exits" in text]  # each key page after the first opens with an entry
+    assert len(key) >= 2 and key[0].startswith("Room Key") and all(re.match(r"\d+ [A-Z]", text) for text in key[1:])
+    last = next(n for n, text in enumerate(texts, start=1) if "Doors, Puzzles and the End" in text)
+    assert "Foes Fought" in texts[last - 1] and texts[last].startswith("Wandering Encounters")
+    oracle = texts[last + 1]
+    assert oracle.startswith("Pre-rolled Oracle") and "Plain Advantage Disadvantage" in oracle
+    assert "Cut only along the red line" in oracle
+    fills = dict(page_fills(data, tmp_path, margins_mm=ZINE_MARGINS_MM, edge_mm=ZINE_EDGE_MM))
+    assert fills[last] > 0.9, f"p{last} {100 * fills[last]:.0f}%"
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/tables/0")
+def test_large_prints_bestiary_at_a_glance_sets_each_creature_in_two_lines(tmp_path):
+    # in four columns at 14 pt every cell wrapped at about fifteen letters ("Cannot / Resist / Anything / Shiny"): the
+    # 36 creatures took four pages (p131-p134), the third 69% full. Each creature's concept stands under its name, beside
+    # its frailty: three pages, each over 90% full
+    data = shared_pdf("large-print/tables/0", "tables.pdf")
+    texts = page_texts(data)
+    pages = [n for n, text in enumerate(texts, start=1) if "d66 Creature and concept Frailty" in text]  # its header
+    assert len(pages) == 3 and "Frailty 11 Larder Rat Swarm Thieving Swarm Scatters" in texts[pages[0] - 1]
+    assert "66 The Thing Beneath the Seal Imprisoned Horror Bound by Any Bargain Spoken" in texts[pages[-1] - 1]
+    fills = dict(page_fills(data, tmp_path))
+    assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages if fills[n] < 0.9] == []

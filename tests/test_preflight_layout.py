@@ -33,3 +33,35 @@ def test_base_css_breaks_a_table_with_five_rows_or_more_on_each_side(tmp_path):
     finally:
         doc.close()
     assert len(carried) >= 5
+
+
+# A zine panel (zine.css): 5 mm margins, the running head in the top one and nothing in the foot one.
+ZINE_PANEL = "74.25mm 105mm"
+ZINE_CSS = ("@page { margin: 5mm } body { margin: 0; font-size: 8pt; line-height: 5mm } div { white-space: nowrap }"
+            " b { display: inline-block; width: 6mm }")
+
+
+def test_a_zine_panels_last_lines_are_read_as_its_body_not_as_a_folio(tmp_path):
+    """Large print, seed 9: room 4's entry ended p3 whole, its last two short lines in the panel's foot 12 mm, which
+    a book page keeps for its folio; read without them, its first line looked like a table row alone at the foot
+    and room 5 overleaf like the one carried over. A zine panel's foot margin is 5 mm and holds no folio."""
+    entry = ("<div><b>4</b>Long corridor, cracked walls. Ancient</div><div>runes on the walls.</div>"
+             "<div>Exits E 6, S 3.</div>")
+    nxt = ("<div style='break-before: page'><b>5</b>Empty room, dust-filled and cold. Dust-covered</div><div>crates.</div>"
+           "<div>Exits N 7, E 3.</div>")
+    body = f"<div style='height: 80mm'></div>{entry}{nxt}"
+    path = make_pdf(tmp_path, body, css=ZINE_CSS, name="dungeon-9-zine-reading.pdf", page=ZINE_PANEL)
+    assert findings(path, "table_fragments") == []
+
+
+def test_a_table_row_alone_at_a_zine_panels_foot_is_a_fragment(tmp_path):
+    """The same reading finds a real fragment there: one row at the panel's foot, the table's rest overleaf (read with
+    a book page's 12 mm folio band, that row was left out and the fragment went unseen)."""
+    breaking = " style='break-before: page'"
+    rows = "".join(f"<tr{breaking if i == 2 else ''}><td>{i}</td><td>A room of dust</td></tr>" for i in range(1, 9))
+    body = f"<p style='height: 88mm; margin: 0'>The lantern gutters.</p><table style='border-spacing: 0'>{rows}</table>"
+    css = ZINE_CSS + " td { padding: 0 3mm }"
+    found = findings(make_pdf(tmp_path, body, css=css, name="dungeon-1-zine-reading.pdf", page=ZINE_PANEL),
+                     "table_fragments")
+    assert [(f.page, f.message) for f in found] == [(1, "a table starts with 1 row(s) at the foot of the page and "
+                                                        "runs on overleaf")]

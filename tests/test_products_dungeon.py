@@ -432,7 +432,7 @@ def sections(html: str) -> dict:
 
 
 @pytest.mark.parametrize("fit,page", [("whole", "zine-aids"), ("packed", "zine-aids"), ("crowded", "zine-aids"),
-                                      ("split", "zine-oracle")])
+                                      ("lifted", "zine-oracle"), ("trimmed", "zine-oracle"), ("split", "zine-oracle")])
 def test_the_fold_note_is_printed_once_on_the_page_its_fit_gives_it(content, fit, page):
     """The last resort (split) leaves out the oracle's pre-rolled answers: the note takes two of those lines, not the
     aids page's foot, which a long wandering table in wide letters ran onto a ninth page."""
@@ -790,3 +790,20 @@ def test_the_foes_log_takes_the_rest_of_the_rules_page_where_three_foes_fit():
     rows = product.foe_log_rows(12)
     assert rows >= product.MIN_FOE_ROWS
     assert rows * product.FOE_ROW_PX + product.FOE_HEAD_PX <= 12 * product.NOTE_LINE_PX  # inside the lines' room
+
+
+@pytest.mark.slow  # lays five zines out
+def test_large_print_zines_pass_the_preflight(content, tmp_path):
+    """Seed 9 on A4 failed with a one-row table fragment at p3's foot: room 4's entry was whole there, but its last two
+    lines, in the panel's foot 12 mm, were read as a folio and its first line as a table row alone."""
+    from dungeonpress import preflight
+    from tests.conftest import shared_reader
+    ctx = build.context_for(content, theme="large-print")
+    rooms = product.DEFAULT_ROOMS
+    for seed in range(7, 12):
+        data = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, "a4")
+        path = tmp_path / f"dungeon-{seed}-zine-reading-large-print.pdf"
+        path.write_bytes(data)
+        assert [str(f) for f in preflight.check_file(path, reader=shared_reader())] == [], seed
+        pages = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+        assert len(pages) == 8 and sum(text.count("Exits") for text in pages) == rooms, seed

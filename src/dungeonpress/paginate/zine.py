@@ -19,14 +19,18 @@ PAGES = 8
 # Ways to lay out the zine, tried in turn until it fits; in "packed" the play aids follow the key's rules on its
 # last page; "crowded" is for the longest keys (the product moves a rule off the key's pages), and "split", where a
 # key entry may turn the page between its paragraphs, the last resorts: "turning" (the aids on a page of their own,
-# the rules after the key: seed 13 on A4) and then "split" (packed and crowded too).
-FITS = ("whole", "flowing", "dense", "tight", "packed", "crowded", "snug", "bare", "turning", "split")
+# the rules after the key: seed 13 on A4) and then "split" (packed and crowded too). Before them "lifted" keeps every
+# entry whole: it is "tight" with the fold-and-cut note moved from the aids page to the oracle page's foot, for a
+# wandering table that fills its page alone (seed 29 on Letter had the split fit, its fifth page 37% full).
+FITS = ("whole", "flowing", "dense", "tight", "packed", "crowded", "snug", "bare", "lifted", "trimmed", "turning",
+        "split")
 PACKED = ("packed", "crowded", "snug", "bare", "split")  # the fits whose aids page opens on the key's last page
 # The crowded fit prints its pre-rolled answers compact on the oracle page, which the probe does not lay out; where
 # they leave the page's rules no room (a theme with larger or wider letters) the whole layout finds it, and the same
 # fit with fewer answers ("snug"), then none ("bare": the twists and the d6s stay) is taken, before any fit that
-# turns an entry's page. The three share one probe: they differ only on the oracle page.
-BARE = {"crowded": "snug", "snug": "bare"}
+# turns an entry's page. The three share one probe: they differ only on the oracle page. So do "lifted" and
+# "trimmed", its answers compact, where the fold-and-cut note leaves the oracle page no room for them in full.
+BARE = {"crowded": "snug", "snug": "bare", "lifted": "trimmed"}
 # The cover, map, oracle and back pages: one page each in every fit (the full layout checks it); a probe
 # lays out one empty page in place of the cover and map, leaves the oracle out and lays the back page out
 # itself (PROBED), as its length follows the fit's type.
@@ -44,6 +48,9 @@ FEET = ("aids",)  # pages whose foot is put at the page's foot by a measured gap
 # turn took up to four; a wrong guess costs probes, never a different fit.
 ORDERED = ("whole", "flowing", "dense", "tight")
 START = "dense"  # the middle: most zines take "dense" or "tight"
+# The fits whose key ends on a page the aids do not share: a probe of one is laid out in halves (ZineRules.halves),
+# and the room its key's rules leave is put to use (ZineRules.log_row_px).
+HALVED = (*ORDERED, "lifted")
 
 
 @dataclass(frozen=True)
@@ -110,7 +117,7 @@ def fit_zine(render, lay_out, rules: ZineRules, problem: str):
     # that keeps eight pages is taken. In a packed fit the aids page opens on the key's last page by design.
     # The probe holds the back page too (PROBED): a fit whose back page runs over is passed by, as the
     # whole zine's layout would be (before, such a fit sent the zine to by_trial: five whole layouts).
-    # A probe of an ORDERED fit is laid out in two halves where the product can (rules.halves): the key alone first,
+    # A probe of a HALVED fit is laid out in two halves where the product can (rules.halves): the key alone first,
     # and the aids and back pages only when the key leaves them room. Most fits ruled out are ruled out by the key
     # alone (39 of 44 failing probes over 48 zines in three themes): a roomier fit checked after one that fits, or a
     # guess that was too roomy. The halves' pages are the whole probe's: each section opens a page, and the second
@@ -126,7 +133,7 @@ def fit_zine(render, lay_out, rules: ZineRules, problem: str):
             return probed(plain, whole)
         if fit in fits:
             return fits[fit]
-        if not (rules.halves and fit in ORDERED):
+        if not (rules.halves and fit in HALVED):
             probe = lay_out(render(Candidate(fit, probe=True)))
         else:
             if fit not in keys:
@@ -158,7 +165,7 @@ def fit_zine(render, lay_out, rules: ZineRules, problem: str):
     turns = tuple(balanced_turns(measures, rules)) if fit == "whole" else ()
     if turns:  # the key's pages balanced: the probe laid out again with entries opening pages
         probe = _balanced(render, lay_out, fit, turns, probe, keys.get(fit))
-    if rules.log_row_px and rules.halves and fit in ORDERED:  # the room the key's rules leave put to use
+    if rules.log_row_px and rules.halves and fit in HALVED:  # the room the key's rules leave put to use
         probe = _with_log(render, lay_out, rules, fit, turns, probe)
     rendered = _assembled_in_fit(render, lay_out, rules, fit, probe, gaps, expected)
     if rendered is None:  # the zine runs over where the probe did not foresee it: every fit tried on the whole zine

@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import PurePath
 
 from dungeonpress.preflight.reading import DIE_LABEL, MM, Document, Page, imposed, paper_name, zine_pages
-from dungeonpress.preflight.text import content_rows, is_heading
+from dungeonpress.preflight.text import RUNNING_BAND_MM, ZINE_BAND_MM, content_rows, is_heading
 
 SAFE_EDGE_MM = 5        # home printers leave about 5 mm unprinted on every side
 MIN_FILL = 0.2          # a page whose content spans less than this share of its height looks abandoned
@@ -21,10 +21,11 @@ def check_table_fragments(doc: Document):
     """One or two table rows alone at the top of a page (the rest of the table is overleaf) or at its foot."""
     if imposed(doc):
         return
+    band = ZINE_BAND_MM if zine_pages(doc) else RUNNING_BAND_MM
     for index, page in enumerate(doc.pages):
-        rows = content_rows(page)
-        prev = content_rows(doc.pages[index - 1]) if index else []
-        nxt = content_rows(doc.pages[index + 1]) if index + 1 < len(doc.pages) else []
+        rows = content_rows(page, band)
+        prev = content_rows(doc.pages[index - 1], band) if index else []
+        nxt = content_rows(doc.pages[index + 1], band) if index + 1 < len(doc.pages) else []
         head = _leading_table_rows(rows[1:] if rows and _is_header_row(rows[0]) else rows)
         if head and len(head) <= FRAGMENT_ROWS and prev and _is_table_row(prev[-1]):
             yield page.number, "error", f"{len(head)} table row(s) carried over alone from the page before"

@@ -259,9 +259,15 @@ def check_lone_words(doc: Document):
                                            f"paragraph: {', '.join(repr(w) for w in lone[:3])}")
 
 
-def content_rows(page: Page) -> list:
-    """Rows of text without the running head and folio (short lines in the outer 12 mm)."""
-    edge = 12 * MM
+# Where running heads and folios sit: a book page's outer 12 mm; a zine panel's 5 mm margins (zine.css), its head
+# in the top margin and nothing in the foot one, so the last lines of a full panel are body text, not a folio.
+RUNNING_BAND_MM = 12
+ZINE_BAND_MM = 5
+
+
+def content_rows(page: Page, band_mm: float = RUNNING_BAND_MM) -> list:
+    """Rows of text without the running head and folio (short lines in the outer `band_mm`)."""
+    edge = band_mm * MM
     out = []
     for row in page.rows:
         text = " ".join(s.text for s in row)

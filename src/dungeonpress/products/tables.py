@@ -40,7 +40,8 @@ def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> l
     def booklet_html(own_creatures: int = 0) -> str:
         return html_from_template(ctx, "tables.html.j2", sections=sections, bestiary=bestiary,
                                   own_creatures=list(range(own_creatures)), notes_pages=spare_pages(),
-                                  digest=ctx.content.digest[:12], page_css=opts.page_css())
+                                  digest=ctx.content.digest[:12], page_css=opts.page_css(),
+                                  stacked_glance=ctx.theme == "large-print")
 
     # 2. Lay out. Where the bestiary's last page has room for a few rows (dyslexia-friendly p71 was 43% full), it ends
     #    in empty rows to write one's own creatures in; laid out again with them, kept if the pages stay as they were.
