@@ -45,8 +45,9 @@ build.run_command(command, ctx, rulebook.RulebookOptions(layout="pages"), out)
 stages["layout and bind"] = sum(spent)
 stages["html and write"] = time.perf_counter() - mark - sum(spent)
 stages["total"] = time.perf_counter() - start
-from multiprocessing import forkserver
+from multiprocessing import forkserver, resource_tracker
 forkserver._forkserver._stop()  # the workers forked from it are counted once it is reaped (it reaps them)
+resource_tracker._resource_tracker._stop()  # (it would live until this process ends: reap() would wait for it)
 reap()
 own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 stages["cpu here"] = own.ru_utime + own.ru_stime
