@@ -222,7 +222,7 @@ def test_stopping_workers_still_starting_does_not_wait_for_them(monkeypatch):
 
         Process = SlowToStart
 
-    monkeypatch.setattr(part_workers, "_context", lambda: Slow())
+    monkeypatch.setattr(part_workers, "_context", lambda early: Slow())
     workers = PartWorkers(2)
     workers.start()
     workers.stop()  # returns while the start is still waiting
