@@ -127,7 +127,8 @@ class Page:
     @cached_property
     def ink(self) -> list[tuple]:
         """(x0, top, x1, bottom, kind) of everything that puts ink on paper (white fills are not ink)."""
-        boxes = [(c["x0"], c["top"], c["x1"], c["bottom"], "text") for c in self.chars]
+        boxes = [(c["x0"], c.get("ink_top", c["top"]), c["x1"], c.get("ink_bottom", c["bottom"]), "text")
+                 for c in self.chars if not c.get("blank")]
         for kind, items in (("rect", self.rects), ("line", self.lines), ("curve", self.curves)):
             for item in items:
                 if _inked(item):
@@ -373,6 +374,9 @@ def _address_getter(name: str):
 _text_object_at = _address_getter("FPDFText_GetTextObject")
 
 
+# How near a page's head or foot a character's ink is measured by its glyph (Page.ink): past the 5 mm the edge
+# check asks for, with room to spare.
+INK_BAND = 8 * MM
 UNPLACED = 1 << 30  # the paint order of a character whose text object was not found: after everything
 
 
@@ -390,6 +394,9 @@ def _chars(page, top: float, order: dict, panel_of: dict) -> list:
     styles: dict = {}
     box = fpdf.FS_RECTF()
     ox, oy = ctypes.c_double(), ctypes.c_double()
+    glyph = [ctypes.c_double() for _ in range(4)]  # a glyph's own box: left, right, bottom, top
+    glyph_refs = [ctypes.byref(value) for value in glyph]
+    inked: dict = {}  # index → (bottom, top) of the glyph's ink, for characters near the page's head or foot
     entries = []
     for index in range(fpdf.FPDFText_CountChars(raw)):
         key = _text_object_at(raw, index)
@@ -408,6 +415,10 @@ def _chars(page, top: float, order: dict, panel_of: dict) -> list:
         fpdf.FPDFText_GetLooseCharBox(raw, index, box)
         entries.append((index, key, text, bool(fpdf.FPDFText_IsGenerated(raw, index)), ox.value, oy.value,
                         box.left, box.right, box.bottom, box.top))
+        if (box.bottom < INK_BAND or box.top > top - INK_BAND) and fpdf.FPDFText_GetCharBox(raw, index, *glyph_refs):
+            # Near the page's head or foot, what the glyph inks rather than its font's box (Page.ink): a glyph another
+            # font lends (Vollkorn's → in the dyslexia-friendly theme's Atkinson lines) has a deeper descent.
+            inked[index] = (glyph[2].value, glyph[3].value)
     textpage.close()
     # The next origin along the line in the same text object ends a character's advance: pdfium's
     # loose box reaches over a glyph's overhang (an f, an italic), pdfminer's box does not.
@@ -446,6 +457,11 @@ def _chars(page, top: float, order: dict, panel_of: dict) -> list:
         char = {"text": text, "x0": x0, "x1": x1, "top": char_top, "bottom": char_bottom, "size": size,
                 "fontname": style["fontname"], "non_stroking_color": style["colour"], "upright": style["upright"],
                 "order": (order.get(key, UNPLACED), index), "panel": panel_of.get(key)}
+        if index in inked:
+            if text.isspace() or generated:
+                char["blank"] = True  # no ink at all
+            else:
+                char["ink_top"], char["ink_bottom"] = top - inked[index][1], top - inked[index][0]
         found.append(char)
         last = ((key, x, y), char)
     found.sort(key=lambda c: c["order"])
