@@ -14,7 +14,6 @@ import itertools
 import json
 import os
 import platform
-import resource
 import shutil
 import statistics
 import subprocess

@@ -1,5 +1,5 @@
-"""Where worker processes come from: a fork server that has imported WeasyPrint and the products once, so each worker
-starts warm and a dead one is replaced in a moment; a fresh interpreter where there is none."""
+"""Where worker processes come from (`build all`, --batch, serve's rolls, a book's parts), and how one ends with the
+process that started it."""
 
 from __future__ import annotations
 

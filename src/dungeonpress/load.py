@@ -94,10 +94,8 @@ class _Refused(yaml.composer.ComposerError):
 class _Guarded:
     """Refuses aliases (alias bombs), deep nesting and files of more values than any content needs, while composing."""
 
-    def __init__(self, stream):
-        super().__init__(stream)
-        self._depth = 0
-        self._nodes = 0
+    _depth = 0  # how deep the node being composed is (each loader counts on its own instance from these)
+    _nodes = 0  # values composed so far in this file
 
     def compose_node(self, parent, index):
         if self.check_event(AliasEvent):
@@ -141,8 +139,6 @@ class _FastLoader(_Guarded, yaml.composer.Composer, *((_CParser,) if _CParser el
         yaml.constructor.SafeConstructor.__init__(self)
         yaml.resolver.Resolver.__init__(self)
         yaml.composer.Composer.__init__(self)
-        self._depth = 0
-        self._nodes = 0
 
 
 def _compose(loader_type, text: str):
