@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -107,3 +108,32 @@ def test_a_folder_that_cannot_be_written_only_means_no_cache(content, tmp_path, 
     store.put("2" * 64, content)  # no error
     _forget_memory(monkeypatch)
     assert store.get("2" * 64) is None
+
+
+def _mutable_parts(value, path: str = "content") -> list:
+    """Where a model holds something a caller could change in place (lists, dicts, sets), by field path."""
+    if dataclasses.is_dataclass(value):
+        return [found for f in dataclasses.fields(value) for found in _mutable_parts(getattr(value, f.name),
+                                                                                     f"{path}.{f.name}")]
+    if isinstance(value, (list, dict, set, bytearray)):
+        inner = value.values() if isinstance(value, dict) else value
+        return [path, *(found for item in inner for found in _mutable_parts(item, f"{path}[]"))]
+    if isinstance(value, tuple):
+        return [found for item in value for found in _mutable_parts(item, f"{path}[]")]
+    return []
+
+
+def test_a_model_held_in_memory_is_decoded_once_and_each_caller_gets_tables_of_its_own(content, monkeypatch):
+    from dungeonpress.model import plain
+    monkeypatch.setattr(ContentCache, "_memory", {})
+    store = ContentCache(None)
+    store.put("3" * 64, content)
+    decoded = []
+    monkeypatch.setattr(plain, "decode", lambda body: decoded.append(body))
+    first, second = store.get("3" * 64), store.get("3" * 64)
+    assert decoded == [] and first == content and second == content
+    # Sharing the decoded model is safe because its tables dict is the only thing in it that can change in place:
+    # a list or dict added to the model must be copied here too (Held.model).
+    assert _mutable_parts(first) == ["content.tables"]
+    first.tables.pop(next(iter(first.tables)))
+    assert second.tables == content.tables and store.get("3" * 64).tables == content.tables

@@ -66,7 +66,7 @@ def keep_content(user_packs: list[Path] | None, cache: Path | None) -> None:
     store = ContentCache(cache)
     key = store.key([CONTENT_DIR, *list(user_packs or [])])
     if key in ContentCache._memory and not store._path(key).is_file():
-        store.write(key, ContentCache._memory[key])
+        store.write(key, ContentCache._memory[key].body)
     TreeCache(Path(cache).parent / TREE_CACHE.name).keep()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from pathlib import Path
@@ -22,15 +23,16 @@ class ContentCache:
     that can only name the model's own classes, never code) behind a header with their key and a
     sha256 of the rest; a file that is not whole, not ours (another user's, a link) or made for
     another key is passed over. The last few are kept; only files named as this class names them
-    are ever removed. In one process a model read is also kept in memory (encoded, so each caller
-    gets objects of its own), which is what a warm worker reuses from roll to roll.
+    are ever removed. In one process a model read is also kept in memory, decoded, which is what a warm
+    worker reuses from roll to roll (decoding it took 25 ms, twice a roll): every caller gets it with a
+    tables dict of its own, the one mutable thing in a model (everything else is frozen and tuples).
     """
 
     FORMAT = 1
     KEEP = 8  # models kept on disk (the built-in content, with and without a user's pack or two, ...)
     MAX_BYTES = 50_000_000  # the built-in content's model is about 0.5 MB
     _NAME = re.compile(r"[0-9a-f]{64}\.json")
-    _memory: dict = {}  # key -> encoded model, the last few read or made in this process
+    _memory: dict = {}  # key -> Held, the last few models read or made in this process
 
     def __init__(self, folder: Path | None):
         self.folder = Path(folder) if folder is not None else None  # None: this process's memory only
@@ -56,17 +58,20 @@ class ContentCache:
     def get(self, key: str) -> Content | None:
         """The model kept under `key`, or None (nothing kept, or a file that is not a whole one of ours)."""
         from dungeonpress.model import plain
-        body = self._memory.get(key) or self._read(key)
-        if body is None:
-            return None
-        try:
-            content = plain.decode(body)
-        except plain.NotPlain:
-            return None
-        if not isinstance(content, Content):
-            return None
-        self._remember(key, body)
-        return content
+        held = self._memory.get(key)
+        if held is None:
+            body = self._read(key)
+            if body is None:
+                return None
+            try:
+                content = plain.decode(body)
+            except plain.NotPlain:
+                return None
+            if not isinstance(content, Content):
+                return None
+            held = Held(body, content)
+        self._remember(key, held)
+        return held.model()
 
     def _read(self, key: str) -> bytes | None:
         if self.folder is None:
@@ -80,7 +85,7 @@ class ContentCache:
             body = plain.encode(content)
         except plain.NotPlain:
             return  # a model holding something the format does not know: read from the files every time
-        self._remember(key, body)
+        self._remember(key, Held(body, content))
         if write:
             self.write(key, body)
 
@@ -94,16 +99,28 @@ class ContentCache:
         except OSError:
             pass
 
-    def _remember(self, key: str, body: bytes) -> None:
+    def _remember(self, key: str, held: Held) -> None:
         memory = type(self)._memory
         memory.pop(key, None)
-        memory[key] = body
+        memory[key] = held
         while len(memory) > 4:
             memory.pop(next(iter(memory)))
 
     def _prune(self) -> None:
         """Remove all but the KEEP newest models (only files named as this class names them)."""
         records.prune(self.folder, self._NAME, self.KEEP)
+
+
+@dataclasses.dataclass(frozen=True)
+class Held:
+    """A model kept in this process's memory: encoded (what goes to disk) and decoded (what callers get)."""
+
+    body: bytes
+    content: Content
+
+    def model(self) -> Content:
+        """The model, its tables dict the caller's own: what one roll does to it never reaches the next."""
+        return dataclasses.replace(self.content, tables=dict(self.content.tables))
 
 
 def _code_fingerprint() -> dict:
