@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import re
 
@@ -21,8 +22,8 @@ from dungeonpress.products.common import write
 SEED = 1234
 
 
-def lay_out(html: str):
-    return pdf.layout_html(html, base_url=build.TEMPLATES_DIR, roots=[build.TEMPLATES_DIR])
+def lay_out(html: str, pages_at_most: int | None = None):
+    return pdf.layout_html(html, base_url=build.TEMPLATES_DIR, roots=[build.TEMPLATES_DIR], pages_at_most=pages_at_most)
 
 
 def rules_for(count: int, **changes) -> fitting.ZineRules:
@@ -155,7 +156,7 @@ def trial_zine(content, seed, rooms, paper, theme="standard"):
     """The zine as the whole-zine trial loop makes it (every fit on the whole zine in turn): the reference."""
     ctx = build.context_for(content, seed=seed, theme=theme)
     render, rules = product.zine_fit(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
-    rendered = fitting.by_trial(render, lambda html: product.layout(ctx, html), rules)
+    rendered = fitting.by_trial(render, functools.partial(product.layout, ctx), rules)
     return write(ctx, pages.keep_pages(rendered, fitting.PAGES, "zine"))
 
 
@@ -185,7 +186,7 @@ def test_a_zine_whose_fixed_pages_grow_falls_back_to_the_trial_loop(content, mon
     ctx = build.context_for(content, seed=5)
     render, rules = product.zine_fit(ctx, product.roll_dungeon(ctx, 5, 8), 5, 8, "a4")
     rules = dataclasses.replace(rules, fixed_pages=fitting.FIXED_PAGES - 1)  # the probe foresees a page too few
-    made = write(ctx, fitting.fit_zine(render, lambda html: product.layout(ctx, html), rules, "zine"))
+    made = write(ctx, fitting.fit_zine(render, functools.partial(product.layout, ctx), rules, "zine"))
     assert len(calls) == 1
     assert len(pypdf.PdfReader(io.BytesIO(made)).pages) == 8
     monkeypatch.undo()
@@ -199,7 +200,7 @@ def test_the_aids_and_back_pages_keep_their_foot_at_the_foot_of_the_page(content
     key's rules (a fit in paginate.zine.PACKED), opening on the key's last page and ending, with their foot, on the next."""
     real = product.layout
     rest = []  # layouts of the pages a probe leaves out (a probe has no notes pages)
-    monkeypatch.setattr(product, "layout", lambda ctx, html: rest.append('id="notes-1"' in html) or real(ctx, html))
+    monkeypatch.setattr(product, "layout", lambda ctx, html, **kw: rest.append('id="notes-1"' in html) or real(ctx, html, **kw))
     made = written_zines(monkeypatch)
     ctx = build.context_for(content, seed=seed)
     _, rules = product.zine_fit(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
@@ -306,7 +307,9 @@ def test_a_fit_whose_back_page_runs_over_in_the_probe_is_passed_by_without_the_t
 
 def layout_kinds(monkeypatch) -> list:
     """What each layout of a real zine holds, as they are made: "key" (a probe's key half), "tail" (its aids and back
-    pages), "probe" (a whole probe: the fits laid out whole) or "rest" (the pages the probes leave out)."""
+    pages), "probe" (a whole probe: the fits laid out whole) or "rest" (the pages the probes leave out).
+    A layout stopped at the page too many (a key too long for the zine: pdf.layout_html's pages_at_most) is marked
+    " (stopped)"."""
     kinds = []
     real = product.layout
 
@@ -316,14 +319,19 @@ def layout_kinds(monkeypatch) -> list:
         if 'id="zine-key-rules"' not in html:
             return "tail"
         return "key" if 'id="zine-aids"' not in html else "probe"
-    monkeypatch.setattr(product, "layout", lambda ctx, html: kinds.append(kind(html)) or real(ctx, html))
+
+    def counted(ctx, html, **kw):
+        laid = real(ctx, html, **kw)
+        kinds.append(kind(html) + (" (stopped)" if laid is None else ""))
+        return laid
+    monkeypatch.setattr(product, "layout", counted)
     return kinds
 
 
 @pytest.mark.slow  # lays real zines out
 @pytest.mark.parametrize("seed,paper,made", [(5, "a4", ["key", "tail", "rest"]),
-                                             (1234, "a4", ["key", "key", "tail", "rest"]),
-                                             (31337, "letter", ["key", "probe", "probe", "rest"])])
+                                             (1234, "a4", ["key (stopped)", "key", "tail", "rest"]),
+                                             (31337, "letter", ["key (stopped)", "probe", "probe", "rest"])])
 def test_a_zine_is_laid_out_whole_once_after_a_few_probes(content, monkeypatch, seed, paper, made):
     """Layouts counted before the probes were set (probes in turn, the back page not probed): seed 5 on A4 six
     (one probe; its back page ran over in 'whole', which only the whole layout found, so five whole layouts
@@ -332,7 +340,8 @@ def test_a_zine_is_laid_out_whole_once_after_a_few_probes(content, monkeypatch, 
     then 'tight' (1234), 'dense', 'tight', 'packed', 'crowded' (31337), each then laid out whole once. Now each starts
     from its guess and lays an ORDERED fit's key out first, its aids and back pages only where the key leaves them
     room: seed 5 'whole' (the roomiest: no check above it); 1234 'dense' ruled out by its key alone, then 'tight';
-    31337 'tight' ruled out by its key alone, then the packed fits, probed whole."""
+    31337 'tight' ruled out by its key alone, then the packed fits, probed whole. A key ruled out is laid out only as
+    far as the page too many, where its layout stops."""
     kinds = layout_kinds(monkeypatch)
     ctx = build.context_for(content, seed=seed)
     rooms = product.DEFAULT_ROOMS
@@ -341,7 +350,7 @@ def test_a_zine_is_laid_out_whole_once_after_a_few_probes(content, monkeypatch, 
 
 
 @pytest.mark.slow  # lays real zines out
-@pytest.mark.parametrize("seed,paper,made", [(17, "a4", ["key", "key", "tail", "key with the log", "rest"]),
+@pytest.mark.parametrize("seed,paper,made", [(17, "a4", ["key (stopped)", "key", "tail", "key with the log", "rest"]),
                                              (1, "a4", ["key", "tail", "rest"])])
 def test_only_the_key_half_is_laid_out_again_for_the_foes_log(content, monkeypatch, seed, paper, made):
     """Seed 17 on A4 ('whole') left its key's last page 40% white under the rules: once the fit is chosen its key half is
@@ -350,7 +359,7 @@ def test_only_the_key_half_is_laid_out_again_for_the_foes_log(content, monkeypat
     kinds = layout_kinds(monkeypatch)
     logged = []
     real = product.layout
-    monkeypatch.setattr(product, "layout", lambda ctx, html: logged.append("Foes Fought" in html) or real(ctx, html))
+    monkeypatch.setattr(product, "layout", lambda ctx, html, **kw: logged.append("Foes Fought" in html) or real(ctx, html, **kw))
     ctx = build.context_for(content, seed=seed)
     rooms = product.DEFAULT_ROOMS
     product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)

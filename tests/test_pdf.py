@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import shutil
@@ -402,3 +403,24 @@ def test_pydyf_page_references_are_built_once_per_page_count_and_stay_right():
         assert first == tuple(f"{n} 0 R".encode("ascii") for n in document.pages["Kids"][::3])
         seen.append(len(first))
     assert seen == [1, 2, 3]
+
+
+def _pages_html(count: int) -> str:
+    return "<!doctype html><html><body>" + "".join(
+        f'<p style="break-before: page">page {n}</p>' for n in range(1, count + 1)) + "</body></html>"
+
+
+def test_a_layout_longer_than_wanted_stops_as_it_starts_the_page_after_and_gives_none(monkeypatch):
+    """A zine's probe asks for `pages_at_most`: one that would run longer is not laid out past the page after,
+    while the page limit (--max-pages) stays an error even when that comes first."""
+    import weasyprint.layout.page as page_layout
+    started = []
+    real = page_layout.remake_page
+    monkeypatch.setattr(page_layout, "remake_page", lambda index, *args: started.append(index) or real(index, *args))
+    lay_out = functools.partial(pdf.layout_html, base_url=TEMPLATES, roots=[TEMPLATES])
+    assert lay_out(_pages_html(3), pages_at_most=3).page_count == 3
+    started.clear()
+    assert lay_out(_pages_html(8), pages_at_most=3) is None
+    assert started == [0, 1, 2]  # the fourth page was started, and stopped, before any of it was laid out
+    with pytest.raises(pdf.RenderError, match="runs past 2 pages"):
+        lay_out(_pages_html(8), pages_at_most=3, max_pages=2)

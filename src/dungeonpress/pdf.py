@@ -374,7 +374,11 @@ MAX_PAGES = 1000  # pages one document may lay out (--max-pages); the rulebook h
 
 class _PageLimit(BaseException):
     """Raised inside WeasyPrint's layout loop when it starts a page past the limit (a BaseException,
-    so no `except Exception` inside WeasyPrint swallows it)."""
+    so no `except Exception` inside WeasyPrint swallows it); `page` is the page it started."""
+
+    def __init__(self, page: int):
+        super().__init__(page)
+        self.page = page
 
 
 class _PageCounter(logging.Handler):
@@ -386,7 +390,7 @@ class _PageCounter(logging.Handler):
 
     def emit(self, record):
         if record.msg.startswith("Step 5 - Creating layout - Page") and record.args and record.args[0] > self.limit:
-            raise _PageLimit
+            raise _PageLimit(record.args[0])
 
 
 @contextmanager
@@ -405,20 +409,26 @@ def _pages_counted(limit: int | None):
         logger.removeHandler(counter)
 
 
-def layout_html(html: str, *, base_url: Path, roots, forms: bool = False, max_pages: int | None = MAX_PAGES) -> Rendered:
+def layout_html(html: str, *, base_url: Path, roots, forms: bool = False, max_pages: int | None = MAX_PAGES,
+                pages_at_most: int | None = None) -> Rendered | None:
     """Lay out `html` (relative URLs resolve against `base_url`); raise RenderError on a refused fetch.
 
     `forms` applies WeasyPrint's form stylesheet while laying out, so inputs become PDF form fields.
-    Layout stops with a RenderError as it starts page `max_pages + 1`.
+    Layout stops with a RenderError as it starts page `max_pages + 1`. With `pages_at_most`, a document
+    that turns out longer than that is not wanted (a zine's probe too long to fit): layout stops as it
+    starts the page after and gives None, instead of laying out and making pages no one reads.
     """
     fetcher, base = SealedFetcher(roots), base_url.resolve().as_uri() + "/"
     fonts = PARSED_SHEETS.fonts_for(html, base, roots)
+    limit = min(max_pages or MAX_PAGES, pages_at_most) if pages_at_most else max_pages
     with _warnings_collected() as messages:
         try:
-            with _pages_counted(max_pages):
+            with _pages_counted(limit):
                 document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher).render(
                     pdf_forms=forms, font_config=fonts)
-        except _PageLimit:
+        except _PageLimit as stop:
+            if pages_at_most and stop.page <= (max_pages or MAX_PAGES):
+                return None
             raise RenderError(f"the document runs past {max_pages:,} pages (page limit; raise it with "
                               f"--max-pages)") from None
         except FatalURLFetchingError as exc:  # a BaseException: `except Exception` would miss it

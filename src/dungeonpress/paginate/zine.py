@@ -1,7 +1,8 @@
 """The one-sheet zine's fit: the product's HTML for each candidate fit → the laid-out eight pages.
 
 The product says how to make the HTML of a candidate (`render(Candidate) -> str`) and how to lay HTML
-out (`lay_out(html) -> pdf.Rendered`); this module chooses the fit, balances the key's pages and puts
+out (`lay_out(html, pages_at_most=None) -> pdf.Rendered`, None for a document longer than `pages_at_most`,
+as pdf.layout_html); this module chooses the fit, balances the key's pages and puts
 the aids page's foot down, from what the layouts measured.
 """
 
@@ -136,11 +137,17 @@ def fit_zine(render, lay_out, rules: ZineRules, problem: str):
         if not (rules.halves and fit in HALVED):
             probe = lay_out(render(Candidate(fit, probe=True)))
         else:
-            if fit not in keys:
-                keys[fit] = lay_out(render(Candidate(fit, probe=True, part="key")))
+            # The key half takes its empty first page (for the cover and map) and the key's pages; with at least one
+            # aids page and the fixed pages (the back page among them) the zine has `least` pages. A key too long
+            # for any aids to follow is known as its layout starts the page too many: it is not laid out further.
+            room = rules.pages - rules.fixed_pages
+            stopped = fit in keys and keys[fit] is None
+            if fit not in keys or (stopped and whole):
+                keys[fit] = lay_out(render(Candidate(fit, probe=True, part="key")),
+                                    **({} if whole else {"pages_at_most": room}))
             key = keys[fit]
-            # the key's pages (not its empty first page, which stands for the cover and map), at least one aids
-            # page, and the fixed pages, the back page among them
+            if key is None:  # stopped as it started page room + 1: no aids page could follow
+                return None, (), rules.pages + 1
             least = key.page_count - 1 + 1 + rules.fixed_pages
             if least > rules.pages and not whole:
                 return key, pdf.measure(key), least

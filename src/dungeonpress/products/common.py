@@ -130,10 +130,12 @@ def drawing_css(ctx: BuildContext, name: str) -> str:
             + render.template_source(ctx.templates_dir, f"css/themes/drawings/{ctx.theme}.css"))
 
 
-def layout(ctx: BuildContext, html: str, *, forms: bool = False) -> Rendered:
-    """Lay out HTML against the templates folder (relative links resolve there); `forms` makes fields."""
+def layout(ctx: BuildContext, html: str, *, forms: bool = False, pages_at_most: int | None = None) -> Rendered | None:
+    """Lay out HTML against the templates folder (relative links resolve there); `forms` makes fields.
+    None where `pages_at_most` is given and the document is longer (pdf.layout_html)."""
     from dungeonpress import pdf  # loaded when a product is made, not for --help
-    return pdf.layout_html(html, base_url=ctx.templates_dir, roots=ctx.roots, forms=forms, max_pages=ctx.max_pages or pdf.MAX_PAGES)
+    return pdf.layout_html(html, base_url=ctx.templates_dir, roots=ctx.roots, forms=forms,
+                           max_pages=ctx.max_pages or pdf.MAX_PAGES, pages_at_most=pages_at_most)
 
 
 def write(ctx: BuildContext, rendered: Rendered, *, forms: bool = False, print_shop: bool = False) -> bytes:

@@ -260,7 +260,7 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
     from dungeonpress.paginate import zine as fitting  # loaded when a product is made, not for --help
     render, rules = zine_fit(ctx, dungeon, seed, rooms, paper, map_style, show_rolls)
     problem = f"the zine of '{dungeon.name}' (try fewer --rooms or --layout booklet)"
-    return write(ctx, fitting.fit_zine(render, lambda html: layout(ctx, html), rules, problem))
+    return write(ctx, fitting.fit_zine(render, functools.partial(layout, ctx), rules, problem))
 
 
 def zine_fit(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean",
