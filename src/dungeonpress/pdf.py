@@ -587,14 +587,105 @@ def lower(rendered: Rendered, index: int, anchor: str, gap: float) -> None:
     margin meets that block (margins collapse through an empty block, not through one `gap` tall).
     """
     from weasyprint.document import Page
+    from weasyprint.layout.background import layout_box_backgrounds
 
     page = rendered.document.pages[index]
     box = _box_with_id(page._page_box, anchor)
     if box is None:
         raise ValueError(f"no element '{anchor}' on page {index + 1}")
+    if any(_fetches_images(inner) for inner in _subtree(box)):
+        raise ValueError(f"'{anchor}' on page {index + 1} has a background image: it cannot be moved once laid out")
     box.translate(0, gap)
+    layout_box_backgrounds(page._page_box, box, get_image_from_uri=None)  # placed where the box was: again
     # a Page gathers its anchors, links and bookmarks when made: make it again from the moved boxes
     rendered.document.pages[index] = Page(page._page_box)
+
+
+def moved_across(target: Rendered, source: Rendered, index: int, anchor: str, cls: str) -> bool:
+    """On page `index`, put the element of class `cls` that `source`'s page holds after the element with id `anchor`
+    in `target`'s, where laying `target` out again with it there would put it (in place); False, changing nothing,
+    where either page lacks them or their columns differ.
+
+    What that layout gives when the element fits on the page below `anchor` and nothing follows it there: `source` is
+    a layout of that element alone in a block like `anchor`'s parent, on a page of the same number and type. Its
+    margin-box top goes to `anchor`'s border-box foot, lower by what the margins at `anchor`'s foot (collapsing
+    with its own top margin) add. The boxes are `target`'s page's from then on (its layout shares them, as
+    `combined`'s pages do).
+    """
+    from weasyprint.document import Page
+    from weasyprint.layout.background import layout_box_backgrounds
+
+    page, other = target.document.pages[index], source.document.pages[index]
+    found = _parent_of_id(page._page_box, anchor)
+    their_parent = _parent_of_class(other._page_box, cls)
+    if found is None or their_parent is None:
+        return False
+    parent, box = found
+    moved = next(child for child in their_parent.children if _has_class(child, cls))
+    if (parent.content_box_x(), parent.width) != (their_parent.content_box_x(), their_parent.width) or \
+            any(_fetches_images(inner) for inner in _subtree(moved)):
+        return False
+    foot = box.border_box_y() + box.border_height()
+    top = foot + max(0.0, _foot_margin(box) - moved.margin_top)
+    moved.translate(0, top - moved.position_y)
+    # Backgrounds are placed on the page once it is laid out, where each box then was: place the moved boxes' again
+    # (colours only, as checked above: no image is fetched).
+    layout_box_backgrounds(page._page_box, moved, get_image_from_uri=None)
+    at = parent.children.index(box) + 1
+    parent.children = [*parent.children[:at], moved, *parent.children[at:]]
+    target.document.pages[index] = Page(page._page_box)  # its anchors, links and bookmarks gathered again
+    return True
+
+
+def _subtree(box):
+    yield box
+    for child in box.all_children():
+        yield from _subtree(child)
+
+
+def _fetches_images(box) -> bool:
+    """Whether placing `box`'s background would fetch an image (a background, border or mask image from a URL)."""
+    style = box.style
+    return any(kind == "url" for kind, _ in style["background_image"]) or \
+        style["border_image_source"][0] == "url" or style["mask_border_source"][0] == "url"
+
+
+def _foot_margin(box) -> float:
+    """The largest bottom margin at `box`'s foot: its own and its last children's that collapse through it."""
+    largest = box.margin_bottom or 0.0
+    while box.children and not (box.padding_bottom or box.border_bottom_width):
+        flowing = [child for child in box.children if child.is_in_normal_flow()]
+        if not flowing or not hasattr(flowing[-1], "margin_bottom"):
+            break
+        box = flowing[-1]
+        largest = max(largest, box.margin_bottom or 0.0)
+    return largest
+
+
+def _has_class(box, cls: str) -> bool:
+    return box.element is not None and cls in (box.element.get("class") or "").split()
+
+
+def _parent_of_class(box, cls: str):
+    """The box whose child is the outermost box of the first element of class `cls` under `box`, or None."""
+    for child in box.all_children():
+        if _has_class(child, cls):
+            return box
+        found = _parent_of_class(child, cls)
+        if found is not None:
+            return found
+    return None
+
+
+def _parent_of_id(box, anchor: str):
+    """(parent box, box) of the element with id `anchor` under `box` (depth first), or None."""
+    for child in box.all_children():
+        if child.element is not None and child.element.get("id") == anchor and child.element_tag != "html":
+            return box, child
+        found = _parent_of_id(child, anchor)
+        if found is not None:
+            return found
+    return None
 
 
 def _box_with_id(box, anchor: str):

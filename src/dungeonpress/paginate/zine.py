@@ -203,8 +203,9 @@ def _balanced(render, lay_out, fit: str, turns: tuple, probe, key=None):
 
 def _with_log(render, lay_out, rules: ZineRules, fit: str, turns: tuple, probe):
     """The probe with the product's log after the key's rules, in as many rows as the key's last page leaves room for
-    (a fit whose aids open a page of their own left that room white: seed 17's fifth page 40%). Only the key half is
-    laid out again; the probe as it was where fewer than `rules.min_log_rows` rows fit or the key's pages change."""
+    (a fit whose aids open a page of their own left that room white: seed 17's fifth page 40%). Only the log is laid
+    out, alone, and moved onto that page (the key half laid out again with it where the two are not alike); the probe
+    as it was where fewer than `rules.min_log_rows` rows fit or the key's pages change."""
     measures = pdf.measure(probe)
     spans = anchor_pages(measures)
     if not rules.tail or rules.tail not in spans or "zine-aids" not in spans:
@@ -216,6 +217,11 @@ def _with_log(render, lay_out, rules: ZineRules, fit: str, turns: tuple, probe):
     room = measures[last].text_bottom - measures[last].boxes[rules.tail][1]
     rows = int((room - rules.log_head_px) // rules.log_row_px)
     if rows < rules.min_log_rows:
+        return probe
+    # The rules and the log alone, on a page the key's last page's number, and the log moved onto that page: a key
+    # laid out again for it cost a fifth of a zine. Where the two are not alike, the key is laid out again with it.
+    log = lay_out(render(Candidate(fit, turns, probe=True, part="log", lead=last, log_rows=rows)))
+    if log.page_count == last + 1 and pdf.moved_across(probe, log, last, rules.tail, "foe-log"):
         return probe
     again = lay_out(render(Candidate(fit, turns, probe=True, part="key", log_rows=rows)))
     if again.page_count != key_pages:

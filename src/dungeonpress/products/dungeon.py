@@ -239,7 +239,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
                               oracle_compact=compact_rows(fit) > 0,
                               foe_log=foe_log(log_rows, luck=FOE_LUCK) if log_rows else None,
                               geometry_css=geometry.zine_css(), probe=probe, rest=rest, part=part,
-                              blank_pages=list(range(lead if part == "tail" else 1)),
+                              blank_pages=list(range(lead if part in ("tail", "log") else 1)),
                               fold_cut_on="oracle" if fit in FOLD_NOTE_ON_ORACLE else "aids", gaps={page: f"{(gaps or {}).get(page, 0):.3f}px" if (gaps or {}).get(page) else ""
                                                  for page in ("aids",)})
 
