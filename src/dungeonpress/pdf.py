@@ -590,7 +590,7 @@ def lower(rendered: Rendered, index: int, anchor: str, gap: float) -> None:
     from weasyprint.layout.background import layout_box_backgrounds
 
     page = rendered.document.pages[index]
-    box = _box_with_id(page._page_box, anchor)
+    _, box = _parent_of(page._page_box, _with_id(anchor)) or (None, None)
     if box is None:
         raise ValueError(f"no element '{anchor}' on page {index + 1}")
     if any(_fetches_images(inner) for inner in _subtree(box)):
@@ -604,7 +604,7 @@ def lower(rendered: Rendered, index: int, anchor: str, gap: float) -> None:
 def moved_across(target: Rendered, source: Rendered, index: int, anchor: str, cls: str) -> bool:
     """On page `index`, put the element of class `cls` that `source`'s page holds after the element with id `anchor`
     in `target`'s, where laying `target` out again with it there would put it (in place); False, changing nothing,
-    where either page lacks them or their columns differ.
+    where either page lacks them, their columns differ or a box of it has a background image.
 
     What that layout gives when the element fits on the page below `anchor` and nothing follows it there: `source` is
     a layout of that element alone in a block like `anchor`'s parent, on a page of the same number and type. Its
@@ -616,12 +616,10 @@ def moved_across(target: Rendered, source: Rendered, index: int, anchor: str, cl
     from weasyprint.layout.background import layout_box_backgrounds
 
     page, other = target.document.pages[index], source.document.pages[index]
-    found = _parent_of_id(page._page_box, anchor)
-    their_parent = _parent_of_class(other._page_box, cls)
-    if found is None or their_parent is None:
+    found, theirs = _parent_of(page._page_box, _with_id(anchor)), _parent_of(other._page_box, _with_class(cls))
+    if found is None or theirs is None:
         return False
-    parent, box = found
-    moved = next(child for child in their_parent.children if _has_class(child, cls))
+    (parent, box), (their_parent, moved) = found, theirs
     if (parent.content_box_x(), parent.width) != (their_parent.content_box_x(), their_parent.width) or \
             any(_fetches_images(inner) for inner in _subtree(moved)):
         return False
@@ -662,41 +660,23 @@ def _foot_margin(box) -> float:
     return largest
 
 
-def _has_class(box, cls: str) -> bool:
-    return box.element is not None and cls in (box.element.get("class") or "").split()
-
-
-def _parent_of_class(box, cls: str):
-    """The box whose child is the outermost box of the first element of class `cls` under `box`, or None."""
-    for child in box.all_children():
-        if _has_class(child, cls):
-            return box
-        found = _parent_of_class(child, cls)
-        if found is not None:
-            return found
-    return None
-
-
-def _parent_of_id(box, anchor: str):
-    """(parent box, box) of the element with id `anchor` under `box` (depth first), or None."""
-    for child in box.all_children():
-        if child.element is not None and child.element.get("id") == anchor and child.element_tag != "html":
-            return box, child
-        found = _parent_of_id(child, anchor)
-        if found is not None:
-            return found
-    return None
-
-
-def _box_with_id(box, anchor: str):
-    """The outermost box of the element with id `anchor` under `box` (depth first), or None."""
-    if box.element is not None and box.element.get("id") == anchor and box.element_tag != "html":
-        return box
+def _parent_of(box, wanted):
+    """(parent box, box) of the outermost box under `box` (depth first) that `wanted` holds for, or None."""
     for child in box.all_children():  # every box has them (none for text and replaced boxes)
-        found = _box_with_id(child, anchor)
+        if wanted(child):
+            return box, child
+        found = _parent_of(child, wanted)
         if found is not None:
             return found
     return None
+
+
+def _with_id(anchor: str):
+    return lambda box: box.element is not None and box.element.get("id") == anchor and box.element_tag != "html"
+
+
+def _with_class(cls: str):
+    return lambda box: box.element is not None and cls in (box.element.get("class") or "").split()
 
 
 # Fonts are always subset. With HarfBuzz-Subset WeasyPrint uses it; without it, fontTools. Embedding
