@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dungeonpress import build, cli, collect, load, validate
+from dungeonpress import build, cli, collect, forks, load, validate
 from dungeonpress.errors import ContentErrors
 
 # The fast tier (`make test-fast`, `pytest -m "not slow"`) leaves out every test that lays out a PDF, rolls
@@ -372,6 +372,7 @@ SHARED = SharedBuilds()
 
 def pytest_configure(config):
     collect.tune_for_layout()  # the tests lay out as the tool does (collect.py)
+    forks.no_spare_core()  # the suite keeps both cores busy: a zine asks nothing ahead but in the tests of that
     config.addinivalue_line("markers", "builds(*keys): whole-product builds the test reads, made once (see SHARED); "
                                        "theme:NAME is every `build all` job in that theme")
     SHARED.open(config)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import io
+import os
 import re
 
 import pypdf
@@ -468,3 +469,29 @@ def test_the_log_moved_onto_the_key_page_is_the_key_laid_out_again_with_it(conte
     assert moved == [True]
     monkeypatch.setattr(pdf, "moved_across", lambda *args: False)
     assert made == product.zine_pages(ctx, product.roll_dungeon(ctx, seed, 8), seed, 8, paper)
+
+
+@pytest.mark.slow  # lays real zines out, each twice
+def test_a_roomier_fit_asked_ahead_in_a_child_gives_the_same_zines(content, monkeypatch):
+    """Where a core is spare and the process has laid a zine out before (a serve worker), the fit just roomier than
+    the guess is probed in a forked child beside it (forks.ask_ahead), the guess a step tighter: the zines are byte for
+    byte those made asking in turn. On A4, seed 7004's child says its roomier fit fits too (this process then probes
+    further itself), seed 7005's says it does not (the guess stands), and seed 7012's is stopped unasked (its guess
+    does not fit: the next is tighter)."""
+    from dungeonpress import forks
+
+    def zine(seed):
+        ctx = build.context_for(content, seed=seed)
+        return product.zine_pages(ctx, product.roll_dungeon(ctx, seed, 8), seed, 8, "a4")
+    zine(7000)  # as a serve worker has: the fonts are loaded, so a child never loads them beside this process
+    seeds = (7004, 7005, 7012)
+    alone = [zine(seed) for seed in seeds]
+    monkeypatch.setattr(forks, "_SPARE_CORE", True)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    told = []
+    real_answer, real_drop = forks.Ahead.answer, forks.Ahead.drop
+    monkeypatch.setattr(forks.Ahead, "answer", lambda self: told.append(real_answer(self)) or told[-1])
+    monkeypatch.setattr(forks.Ahead, "drop", lambda self: (told.append("stopped") if not self.done else None) or
+                        real_drop(self))
+    assert [zine(seed) for seed in seeds] == alone
+    assert told == [True, False, "stopped"]

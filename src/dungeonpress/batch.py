@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 
-from dungeonpress.forks import die_with_parent, start_fork_server, start_worker, worker_context
+from dungeonpress.forks import die_with_parent, no_spare_core, start_fork_server, start_worker, worker_context
 
 # Like manifest.py, light on imports: the parent only hands out items and writes what comes back;
 # the workers import the products (and WeasyPrint) once each and keep them warm across items.
@@ -117,6 +117,7 @@ def _worker(conn, runner, settings: Settings, memory_mb: int, environ: dict | No
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     die_with_parent()
+    no_spare_core()  # its fellow workers keep the other cores busy
     if memory_mb:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dungeonpress import __version__, products, resources
+from dungeonpress import __version__, forks, products, resources
 # Moved to modules of their own; their names stay here for the callers that use them through build.
 from dungeonpress.atomic import _fsync_folder, _temp_prefix, current_umask, write_atomic, write_temp  # noqa: F401
 from dungeonpress.cache.content import CONTENT_CACHE, ContentCache, _code_fingerprint  # noqa: F401
@@ -175,7 +175,7 @@ def context_for(content: Content, *, seed=None, progress=None, on_item=None, use
     return BuildContext(content=content, templates_dir=TEMPLATES_DIR, roots=tuple(roots), seed=seed,
                         version=__version__, progress=progress, on_item=on_item, strict=strict, theme=theme, templates_href=href,
                         packs_label=packs_label(user_packs), max_pages=max_pages,
-                        part_cache=cache, run_parts=workers,
+                        part_cache=cache, run_parts=workers, ask_ahead=forks.ask_ahead if forks.spare_core() else None,
                         chapter_cache=ChapterCache(Path(out_dir) / CHAPTER_CACHE, user_packs) if keep_parts else None)
 
 

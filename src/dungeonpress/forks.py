@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
+import os
 import signal
 
 # Workers are forked from a fork server: a fresh, single-threaded interpreter (no locks or threads of the
@@ -80,3 +81,75 @@ def ready_to_die_with_parent():
         return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
         return None
+
+
+# A process may ask one question ahead in a forked child while it works on another (paginate.zine: a roomier fit
+# probed beside the fit guessed), where a core would otherwise stand idle: a serve roll, a single product from the
+# CLI. A batch's workers (`build all`, --batch) already keep every core busy and say so (no_spare_core).
+_SPARE_CORE = True
+
+
+def no_spare_core() -> None:
+    """This process shares the machine's cores with workers like it: it asks nothing ahead."""
+    global _SPARE_CORE
+    _SPARE_CORE = False
+
+
+def spare_core() -> bool:
+    """Whether this process may ask a question ahead (ask_ahead): it can fork, and has a core that would be idle."""
+    return _SPARE_CORE and hasattr(os, "fork") and len(os.sched_getaffinity(0)) >= 2
+
+
+class Ahead:
+    """A yes-or-no question answered in a forked child: `answer()` waits for it, `drop()` stops the child."""
+
+    def __init__(self, pid: int, reading: int):
+        self.pid, self.reading, self.done = pid, reading, False
+
+    def answer(self) -> bool | None:
+        """The child's answer, or None where it ended without one (the asker then works it out itself)."""
+        if self.done:
+            return None
+        try:
+            said = os.read(self.reading, 1)
+        finally:
+            self._end(kill=False)
+        return {b"1": True, b"0": False}.get(said)
+
+    def drop(self) -> None:
+        """Stop the child, if it is still at work, and reap it: its answer is not wanted."""
+        if not self.done:
+            self._end(kill=True)
+
+    def _end(self, kill: bool) -> None:
+        self.done = True
+        if kill:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        os.close(self.reading)
+        os.waitpid(self.pid, 0)
+
+
+def ask_ahead(question) -> Ahead | None:
+    """`question()` (True or False) worked out in a forked child while this process goes on; None where this
+    process has no core to spare or cannot fork (then the caller asks it itself, when it needs the answer).
+
+    The child shares this process's memory as it was (copy on write) and gives back one byte; it never writes a
+    file, and ends with os._exit (no clean-up of this process's objects runs in it), or with its parent.
+    """
+    if not spare_core():
+        return None
+    ready_to_die_with_parent()  # loaded here: the child must not load a library
+    reading, writing = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        try:
+            os.close(reading)
+            die_with_parent()
+            os.write(writing, b"1" if question() else b"0")
+        finally:
+            os._exit(0)
+    os.close(writing)
+    return Ahead(pid, reading)

@@ -188,21 +188,34 @@ class ParsedSheets:
         """The FontConfiguration to lay `html` out with: its set's, or a new one when a link cannot be read
         (the layout then reports it) or the document declares fonts of its own in a <style> element."""
         from weasyprint.text.fonts import FontConfiguration
-        if _INLINE_FONT_FACE.search(html):
+        key = self._key(html, base_url, roots)
+        if key is None:
             return FontConfiguration()
+        if key not in self.sets:
+            while len(self.sets) >= self.SETS:
+                self.sets.pop(next(iter(self.sets)))
+            self.sets[key] = (FontConfiguration(), {})
+        return self.sets[key][0]
+
+    def parsed(self, html: str, base_url: str, roots) -> bool:
+        """Whether a document like `html` was laid out here before: its sheets parsed, their fonts loaded."""
+        key = self._key(html, base_url, roots)
+        return key in self.sets and bool(self.sets[key][1])
+
+    @staticmethod
+    def _key(html: str, base_url: str, roots) -> tuple | None:
+        """The set `html`'s linked sheets make (their URLs and digests); None for a document with fonts of its own
+        in a <style> element, or a link that cannot be read (the layout then reports it)."""
+        if _INLINE_FONT_FACE.search(html):
+            return None
         reader, links = SealedFetcher(roots), []
         for href in _LINKED_SHEET.findall(html):
             url = urllib.parse.urljoin(base_url, href)
             try:
                 links.append((url, hashlib.sha256(reader.fetch(url).read()).hexdigest()))
             except Exception:  # noqa: BLE001 - the layout itself fetches it and says what is wrong
-                return FontConfiguration()
-        key = tuple(links)
-        if key not in self.sets:
-            while len(self.sets) >= self.SETS:
-                self.sets.pop(next(iter(self.sets)))
-            self.sets[key] = (FontConfiguration(), {})
-        return self.sets[key][0]
+                return None
+        return tuple(links)
 
     def css(self, *args, url=None, url_fetcher=None, font_config=None, **kwargs):
         """What weasyprint.css's find_stylesheets calls for each stylesheet of a document (CSS's arguments)."""
@@ -407,6 +420,11 @@ def _pages_counted(limit: int | None):
     finally:
         logger.setLevel(level)
         logger.removeHandler(counter)
+
+
+def laid_out_before(html: str, *, base_url: Path, roots) -> bool:
+    """Whether this process has laid out a document linking the same stylesheets as `html` (their fonts loaded)."""
+    return PARSED_SHEETS.parsed(html, base_url.resolve().as_uri() + "/", roots)
 
 
 def layout_html(html: str, *, base_url: Path, roots, forms: bool = False, max_pages: int | None = MAX_PAGES,

@@ -74,6 +74,9 @@ class BuildContext:
     # run_parts(fn, jobs) -> [fn(job) for job in jobs], maybe in worker processes (part_workers.PartWorkers): how a
     # book lays out its parts; None: one after another in this process
     run_parts: object = None
+    # ask_ahead(question) -> forks.Ahead or None: a yes-or-no question worked out in a forked child on a core that would
+    # stand idle (a zine's roomier fit, paginate.zine); None: where no core is spare (a batch's workers), never
+    ask_ahead: object = None
 
     def named(self, name: str) -> str:
         """A file name with the run's non-default choices in it, so a large-print or own-pack run never

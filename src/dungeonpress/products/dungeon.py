@@ -266,7 +266,8 @@ def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper
 def zine_fit(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean",
              show_rolls: bool = False) -> tuple:
     """What paginate.zine fits: (the zine's HTML for a candidate fit, the rules: the key's rooms and anchors)."""
-    from dungeonpress.paginate import zine as fitting  # loaded when a product is made, not for --help
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
+    from dungeonpress.paginate import zine as fitting
 
     # The dungeon's view (its map drawn three ways to find the best size) is made once for all the candidates it
     # serves, not once a candidate: it depends on the fit only through the oracle's rows, and on the cover's outline.
@@ -279,10 +280,19 @@ def zine_fit(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: 
 
     # The rules that follow the key (navigation, doors) travel with its last entry: its page must hold them too.
     # The fit is searched for from where a key of its length most often lands (a guess: fewer probes, same fit).
-    start = likely_fit(key_characters(render(fitting.Candidate(fitting.START, probe=True))))
+    probe = render(fitting.Candidate(fitting.START, probe=True))
+    start = likely_fit(key_characters(probe))
+    # The fit just roomier than the guess is probed beside it in a forked child where a core is spare, once this
+    # process has laid out a zine before (a serve worker): the two never load the stylesheets' fonts together. The
+    # guess is then a step tighter: a guess that fits costs one probe's time with the roomier one beside it, while a
+    # guess too roomy cost two in turn (seeds 7000-7015, A4 and Letter: 1.38 key layouts a zine here, not 1.62).
+    ahead = ctx.ask_ahead is not None and pdf.laid_out_before(probe, base_url=ctx.templates_dir, roots=ctx.roots)
+    if ahead:
+        start = TIGHTER_GUESS.get(start, start)
     return render, fitting.ZineRules(entries=tuple((room.number, f"d1-room-{room.number}") for room in dungeon.rooms),
                                      tail="zine-key-rules", start=start, halves=True,
-                                     log_row_px=ZINE_FOE_ROW_PX, log_head_px=ZINE_FOE_HEAD_PX)
+                                     log_row_px=ZINE_FOE_ROW_PX, log_head_px=ZINE_FOE_HEAD_PX,
+                                     ask_ahead=ctx.ask_ahead if ahead else None)
 
 
 # Where zines land by the length of their key's text (characters), read off the probes of seeds 1-25 on A4 and
@@ -291,6 +301,9 @@ def zine_fit(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: 
 # starting at "dense" took 2.36 (standard; dyslexia-friendly 2.58 -> 2.38, large print 2.21 -> 1.83).
 LIKELY_FITS = ((1907, "whole"), (2107, "dense"))
 LIKELY_LONGEST = "tight"
+# The guess where the fit just roomier is asked ahead (zine_fit): the roomiest guess is left alone, since with nothing
+# roomier to ask ahead a zine that keeps its entries whole would then take two probes in turn.
+TIGHTER_GUESS = {"flowing": "dense", "dense": "tight"}
 
 
 def likely_fit(characters: int) -> str:
