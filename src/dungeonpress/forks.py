@@ -100,6 +100,12 @@ def spare_core() -> bool:
     return _SPARE_CORE and hasattr(os, "fork") and len(os.sched_getaffinity(0)) >= 2
 
 
+def _busy() -> bool:
+    """Whether the machine's cores are taken now, by this process and others (the last minute's load average): a
+    child would only slow its parent down."""
+    return os.getloadavg()[0] > len(os.sched_getaffinity(0)) - 0.5
+
+
 class Ahead:
     """A yes-or-no question answered in a forked child: `answer()` waits for it, `drop()` stops the child."""
 
@@ -139,7 +145,7 @@ def ask_ahead(question) -> Ahead | None:
     The child shares this process's memory as it was (copy on write) and gives back one byte; it never writes a
     file, and ends with os._exit (no clean-up of this process's objects runs in it), or with its parent.
     """
-    if not spare_core():
+    if not spare_core() or _busy():
         return None
     ready_to_die_with_parent()  # loaded here: the child must not load a library
     reading, writing = os.pipe()
