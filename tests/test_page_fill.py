@@ -394,3 +394,24 @@ def test_large_prints_bestiary_at_a_glance_sets_each_creature_in_two_lines(tmp_p
     assert "66 The Thing Beneath the Seal Imprisoned Horror Bound by Any Bargain Spoken" in texts[pages[-1] - 1]
     fills = dict(page_fills(data, tmp_path))
     assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages if fills[n] < 0.9] == []
+
+
+@pytest.mark.slow
+@pytest.mark.builds("standard/tables/0", "large-print/tables/0", "dyslexia-friendly/tables/0")
+def test_the_white_a_table_leaves_before_the_next_opens_overleaf_holds_a_table_of_ones_own(tmp_path):
+    # were large print p71 40% (Neutral Presences' last rows; Puzzles and Locked Mechanisms, its title, note and first
+    # five rows taller than the room, overleaf), p115 42% (Paperogue's last table; Dunginoes overleaf) and p130 58% (the
+    # solo procedure's Encounter Check; the Bestiary at a glance overleaf), the standard booklet's p53 53% (Paperogue's
+    # end): that room now holds an empty d6 or 2d6 table to write one's own in
+    ends = {"standard": ("+1d4 MP",),
+            "large-print": ("Something under the Seal speaks", "+1d4 MP", "Obstacle and treasure"),
+            "dyslexia-friendly": ()}
+    for theme, lasts in ends.items():
+        data = shared_pdf(f"{theme}/tables/0", "tables.pdf")
+        texts = page_texts(data)
+        fills = dict(page_fills(data, tmp_path))
+        own = [n for n, text in enumerate(texts, start=1) if "A Table of Your Own" in text]
+        assert own, theme
+        assert [f"p{n} {100 * fills[n]:.0f}%" for n in own if fills[n] < 0.75] == [], theme
+        for last in lasts:
+            assert next(n for n, text in enumerate(texts, start=1) if last in text) in own, (theme, last)
