@@ -415,3 +415,26 @@ def test_the_white_a_table_leaves_before_the_next_opens_overleaf_holds_a_table_o
         assert [f"p{n} {100 * fills[n]:.0f}%" for n in own if fills[n] < 0.75] == [], theme
         for last in lasts:
             assert next(n for n, text in enumerate(texts, start=1) if last in text) in own, (theme, last)
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/rulebook/0")
+def test_large_prints_long_lead_ins_and_its_worked_example_run_on_rather_than_leave_half_a_page(tmp_path):
+    # were p52 43% (Complications; the Example of Exploration, kept whole, overleaf), p70 44% (Hidden Passages' end;
+    # Hazards' heading, lead-in and table overleaf as one), p78 40% (Resource Pressure's end; the Resource Tracker's
+    # likewise) and p188 42% (the exact odds' opening; the Oracle's section overleaf): a lead-in of three lines or more
+    # ends the page, its table opening the next under its title or note, and the example turns between its steps
+    data = shared_pdf("large-print/rulebook/0", "dungeoneer-rulebook.pdf")
+    texts = page_texts(data)
+    fills = dict(page_fills(data, tmp_path))
+
+    def page_of(words: str) -> int:
+        return next(n for n, text in enumerate(texts, start=1) if words in text)
+
+    complications = page_of("Environmental hazard (flood, gas)")
+    assert "Example of Exploration" in texts[complications - 1] and fills[complications] > 0.85
+    for lead, table in (("Dungeons are unstable.", "Resolve each with tags and the Oracle."),
+                        ("Keep your gear in one list", "A filled-in example: six gear tags"),
+                        ("The chance of each answer on a plain roll", "Oracle answers, exact odds")):
+        page = page_of(lead)  # the lead-in ends its page; its table opens the next
+        assert page_of(table) == page + 1 and fills[page] > 0.55, (lead, f"p{page} {100 * fills[page]:.0f}%")

@@ -55,6 +55,20 @@ def test_a_short_worked_example_stays_whole_and_a_long_one_may_break(templates):
     assert "keep example" not in html
 
 
+def test_a_lead_in_of_three_lines_or_more_at_large_print_is_marked_and_may_part_from_its_table(templates):
+    """Large print lets a lead-in this long end a page while its table opens the next (large-print.css: p.long-lead)."""
+    lead = ("Each time you push into a new area, make one *Navigation check* to see how well you keep your bearings and "
+            "your map, and let your tags give Advantage or Disadvantage.")
+    chapter = f"## Navigation\n\n{lead}\n\n[[table navigation]]\n\nAfter.\n\n[[table other]]\n"
+    blocks = [("keep.html.j2", {"label": "t"}), ("loose.html.j2", {"label": "u"})]
+    html, _ = render.render_chapter(templates, chapter, "c1", blocks, version="9")
+    assert '<div class="keep"><h2 id="c1-navigation">Navigation</h2>\n<p class="long-lead">Each time' in html
+    assert "<p>After.</p>" in html  # a short lead-in, before the next block, is left as it is
+    html, _ = render.render_chapter(templates, chapter.replace(lead, "Roll 1d6 for a complication."), "c1", blocks,
+                                    version="9")
+    assert "long-lead" not in html  # two lines or fewer under the heading: it stays with its table
+
+
 @pytest.mark.parametrize("quote", ["> [!aside]\n> **On one hand.**\n>\n> 1. Roll.\n", "> [!aside] **On one hand.**\n>\n> 1. Roll.\n"])
 def test_an_aside_is_a_blockquote_of_its_own_kind_and_an_example_stays_plain(templates, quote):
     """`> [!aside]` (on its own line or before the title) marks the quote an aside and is not printed."""

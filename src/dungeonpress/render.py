@@ -291,11 +291,27 @@ def _raw(html: str) -> Token:
     return token
 
 
+# A lead-in paragraph (just above a table) long enough to end a page under its heading without stranding it, three
+# lines or more at large print's 14 pt, where a line holds at most 68 characters: that theme lets it part from its table
+# there (large-print.css: p.long-lead). The other themes keep every lead-in with its table.
+_LONG_LEAD = 140  # characters of its text
+
+
+def _mark_long_lead(tokens: list, at: int) -> None:
+    """Class the paragraph just before the block at `at` `long-lead` when its text is _LONG_LEAD characters or more."""
+    if at < 3 or tokens[at - 1].type != "paragraph_close" or tokens[at - 3].type != "paragraph_open":
+        return
+    text = "".join(child.content for child in tokens[at - 2].children or () if child.type in ("text", "code_inline"))
+    if len(text) >= _LONG_LEAD:
+        tokens[at - 3].attrSet("class", "long-lead")
+
+
 def _insert_block(tokens: list, placeholder: str, html: str) -> list:
     """Replace the placeholder paragraph with the block; wrap it and its heading in `.keep` when it may travel."""
     at = next(i for i, t in enumerate(tokens) if t.type == "inline" and t.content == placeholder) - 1
     # paragraph_open, inline, paragraph_close → the block, then the newline the paragraph ended with
     tokens = tokens[:at] + [_raw(html), _raw("\n")] + tokens[at + 3:]
+    _mark_long_lead(tokens, at)
     if "data-keep" not in html:
         return tokens
     start = next((i for i in range(at - 1, -1, -1)
