@@ -438,3 +438,19 @@ def test_large_prints_long_lead_ins_and_its_worked_example_run_on_rather_than_le
                         ("The chance of each answer on a plain roll", "Oracle answers, exact odds")):
         page = page_of(lead)  # the lead-in ends its page; its table opens the next
         assert page_of(table) == page + 1 and fills[page] > 0.55, (lead, f"p{page} {100 * fills[page]:.0f}%")
+
+
+@pytest.mark.slow
+@pytest.mark.builds("standard/rulebook/0", "dyslexia-friendly/rulebook/0", "large-print/rulebook/0")
+def test_the_exploration_chapter_opens_with_the_scene_count_and_ends_fuller(tmp_path):
+    # were the dyslexia-friendly chapter's first page 48% (the Navigation Check's heading, lead-in and table overleaf)
+    # and the standard chapter's last page 41% (its worked example alone): the chapter opens with the scene count on one
+    # hand, where its introduction asks for a tally of scenes
+    for key, least in (("standard/rulebook/0", 0.6), ("dyslexia-friendly/rulebook/0", 0.6), ("large-print/rulebook/0", 0.35)):
+        outputs, _ = SHARED.result(key)
+        data = outputs["dungeoneer-rulebook.pdf"]
+        texts = page_texts(data)
+        fills = dict(page_fills(data, tmp_path))
+        pages = [n for n in chapter_pages(data, "Exploration") if n in fills]
+        assert "The scene count on one hand" in texts[pages[0] - 1], key
+        assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages if fills[n] < least] == [], key

@@ -274,8 +274,11 @@ def _keep_examples(tokens: list) -> list:
         token = out[index]
         if token.type == "heading_open" and token.tag in ("h3", "h4") and _EXAMPLE.match(out[index + 1].content):
             level = int(token.tag[1])
+            # it runs to the next heading of its level or above, or to an aside (a chapter's closing summary is not
+            # part of its example)
             end = next((j for j in range(index + 1, len(out))
-                        if out[j].type == "heading_open" and int(out[j].tag[1]) <= level), len(out))
+                        if (out[j].type == "heading_open" and int(out[j].tag[1]) <= level)
+                        or (out[j].type == "blockquote_open" and out[j].attrGet("class") == "aside")), len(out))
             html = _MD.renderer.render(out[index:end], _MD.options, {})
             if len(html) <= _KEEP_EXAMPLE and 'class="keep' not in html:
                 out = out[:index] + [_raw('<div class="keep example">')] + out[index:end] + [_raw("</div>")] + out[end:]
