@@ -454,3 +454,18 @@ def test_the_exploration_chapter_opens_with_the_scene_count_and_ends_fuller(tmp_
         pages = [n for n in chapter_pages(data, "Exploration") if n in fills]
         assert "The scene count on one hand" in texts[pages[0] - 1], key
         assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages if fills[n] < least] == [], key
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [9, 11, 24])
+def test_a_wide_map_turned_on_its_side_fills_the_letter_zines_map_page(content, seed, tmp_path):
+    # were 70%, 66% and 65% full: a map wider than its tall panel printed at the panel's width, a third of the page
+    # white under its legend; turned on its side it prints its squares 15-26% larger and fills the page
+    from dungeonpress import build
+    from dungeonpress.products import dungeon as product
+    ctx = build.context_for(content, seed=seed)
+    rooms = product.DEFAULT_ROOMS
+    data = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, "letter")
+    assert page_texts(data)[1].startswith("Map")
+    fills = dict(page_fills(data, tmp_path, margins_mm=ZINE_MARGINS_MM, edge_mm=ZINE_EDGE_MM))
+    assert fills[2] > 0.85, f"p2 {100 * fills[2]:.0f}%"
