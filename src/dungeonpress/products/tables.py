@@ -133,7 +133,7 @@ def run_over(before, after, sections: list, own_tables: dict) -> list:
     laid out with them; all of them when a section or table of `before` (laid out without) no longer starts on its page."""
     from dungeonpress.paginate import pages  # loaded when a product is made, not for --help
     was, now = pages.anchor_pages(before), pages.anchor_pages(after)
-    placed = set(table_anchors(sections, [])) & set(was)
+    placed = [anchor for anchor in table_anchors(sections, []) if anchor in was]
     if any(now.get(anchor, [None])[0] != was[anchor][0] for anchor in placed):
         return list(own_tables)
     return [anchor for anchor in own_tables if now.get(f"own-after-{anchor}", [None])[0] != was[anchor][-1]]
