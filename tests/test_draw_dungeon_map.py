@@ -13,7 +13,7 @@ import pytest
 
 from dungeonpress.dice import sub_rng
 from dungeonpress.draw.cave import cave_outline, smooth
-from dungeonpress.draw.dungeon_map import ALCOVE, STYLES, _way_in, draw_dungeon_map
+from dungeonpress.draw.dungeon_map import ALCOVE, STYLES, _way_in, draw_dungeon_map, turned
 from dungeonpress.draw.ell_room import ell_outline
 from dungeonpress.draw.geometry import distance, inside, segment_distance, simple
 from dungeonpress.draw.hatching import frame_cells
@@ -370,3 +370,42 @@ def test_shrines_are_drawn_round_caves_rough_and_the_rest_square(drawn):
                     rounds += 1
                     assert look.words == "a shrine" and f"Room {room.number}, a round shrine" in drawing.alt
     assert rounds >= 4
+
+
+def test_a_turned_map_prints_on_its_side_with_the_same_drawing(content):
+    """Turned a quarter to the left: printed size and view box swapped, all it draws in one group turned about the
+    view's corner, its title and description first; its marks, numbers and cells are the map's own."""
+    drawing = draw(dungeon_for(content, 24, 8), 24, "clean", (84.0, 59.8))
+    side = turned(drawing)
+    root = ET.fromstring(side.svg)
+    (w, h), (cells_w, cells_h) = drawing.size, drawing.view
+    assert side.size == (h, w) and side.view == drawing.view and side.items == drawing.items
+    assert [float(root.get(k).removesuffix("mm")) for k in ("width", "height")] == pytest.approx([h, w], abs=0.01)
+    assert root.get("viewBox") == f"0 0 {cells_h * 10} {cells_w * 10}" and "map-turned" in root.get("class")
+    assert [child.tag.removeprefix(SVG) for child in root][:2] == ["title", "desc"]
+    group = root.find(f"{SVG}g")
+    assert group.get("transform") == f"translate(0 {cells_w * 10}) rotate(-90)"
+    assert group[0].get("class") == "paper" and len(list(group.iter())) == len(list(ET.fromstring(drawing.svg).iter())) - 2
+
+
+@pytest.mark.slow
+def test_a_wide_map_on_a_zine_page_is_turned_only_where_that_prints_its_squares_larger(content):
+    """A zine's tall page: a map turned on its side prints its squares TURN_GAIN larger than upright in the same box
+    (legend under it either way); a booklet's map is never turned."""
+    width, height = MAP_BOX["zine-letter"]
+    turned_seeds = []
+    for seed in range(40):
+        dungeon = dungeon_for(content, seed, 8)
+        view = dungeon_views.dungeon_view(dungeon, seed=seed, rooms=8, prefix="d1", map_box=(width, height),
+                                          oracle_rows=1, twists=1, d6s=1, compact=True, map_rng=sub_rng(seed, "map"))
+        root = ET.fromstring(view["map"])
+        if "map-turned" not in root.get("class"):
+            continue
+        turned_seeds.append(seed)
+        printed = float(root.get("height").removesuffix("mm")) / float(root.get("viewBox").split()[3])
+        upright = draw_dungeon_map(dungeon, width_mm=width, height_mm=height, rng=sub_rng(seed, "map"))
+        assert printed >= upright.size[0] / (upright.view[0] * 10) * dungeon_views.TURN_GAIN, seed
+        booklet = dungeon_views.dungeon_view(dungeon, seed=seed, rooms=8, prefix="d1", map_box=MAP_BOX["a5"],
+                                             oracle_rows=1, twists=1, d6s=1, compact=False, map_rng=sub_rng(seed, "map"))
+        assert "map-turned" not in booklet["map"]
+    assert 1 <= len(turned_seeds) <= 8, turned_seeds  # wide maps happen, and most maps stand upright

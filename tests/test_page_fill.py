@@ -394,3 +394,78 @@ def test_large_prints_bestiary_at_a_glance_sets_each_creature_in_two_lines(tmp_p
     assert "66 The Thing Beneath the Seal Imprisoned Horror Bound by Any Bargain Spoken" in texts[pages[-1] - 1]
     fills = dict(page_fills(data, tmp_path))
     assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages if fills[n] < 0.9] == []
+
+
+@pytest.mark.slow
+@pytest.mark.builds("standard/tables/0", "large-print/tables/0", "dyslexia-friendly/tables/0")
+def test_the_white_a_table_leaves_before_the_next_opens_overleaf_holds_a_table_of_ones_own(tmp_path):
+    # were large print p71 40% (Neutral Presences' last rows; Puzzles and Locked Mechanisms, its title, note and first
+    # five rows taller than the room, overleaf), p115 42% (Paperogue's last table; Dunginoes overleaf) and p130 58% (the
+    # solo procedure's Encounter Check; the Bestiary at a glance overleaf), the standard booklet's p53 53% (Paperogue's
+    # end): that room now holds an empty d6 or 2d6 table to write one's own in
+    ends = {"standard": ("+1d4 MP",),
+            "large-print": ("Something under the Seal speaks", "+1d4 MP", "Obstacle and treasure"),
+            "dyslexia-friendly": ()}
+    for theme, lasts in ends.items():
+        data = shared_pdf(f"{theme}/tables/0", "tables.pdf")
+        texts = page_texts(data)
+        fills = dict(page_fills(data, tmp_path))
+        own = [n for n, text in enumerate(texts, start=1) if "A Table of Your Own" in text]
+        assert own, theme
+        assert [f"p{n} {100 * fills[n]:.0f}%" for n in own if fills[n] < 0.75] == [], theme
+        for last in lasts:
+            assert next(n for n, text in enumerate(texts, start=1) if last in text) in own, (theme, last)
+
+
+@pytest.mark.slow
+@pytest.mark.builds("large-print/rulebook/0")
+def test_large_prints_long_lead_ins_and_its_worked_example_run_on_rather_than_leave_half_a_page(tmp_path):
+    # were p52 43% (Complications; the Example of Exploration, kept whole, overleaf), p70 44% (Hidden Passages' end;
+    # Hazards' heading, lead-in and table overleaf as one), p78 40% (Resource Pressure's end; the Resource Tracker's
+    # likewise) and p188 42% (the exact odds' opening; the Oracle's section overleaf): a lead-in of three lines or more
+    # ends the page, its table opening the next under its title or note, and the example turns between its steps
+    data = shared_pdf("large-print/rulebook/0", "dungeoneer-rulebook.pdf")
+    texts = page_texts(data)
+    fills = dict(page_fills(data, tmp_path))
+
+    def page_of(words: str) -> int:
+        return next(n for n, text in enumerate(texts, start=1) if words in text)
+
+    complications = page_of("Environmental hazard (flood, gas)")
+    assert "Example of Exploration" in texts[complications - 1] and fills[complications] > 0.85
+    for lead, table in (("Dungeons are unstable.", "Resolve each with tags and the Oracle."),
+                        ("Keep your gear in one list", "A filled-in example: six gear tags"),
+                        ("The chance of each answer on a plain roll", "Oracle answers, exact odds")):
+        page = page_of(lead)  # the lead-in ends its page; its table opens the next
+        assert page_of(table) == page + 1 and fills[page] > 0.55, (lead, f"p{page} {100 * fills[page]:.0f}%")
+
+
+@pytest.mark.slow
+@pytest.mark.builds("standard/rulebook/0", "dyslexia-friendly/rulebook/0", "large-print/rulebook/0")
+def test_the_exploration_chapter_opens_with_the_scene_count_and_ends_fuller(tmp_path):
+    # were the dyslexia-friendly chapter's first page 48% (the Navigation Check's heading, lead-in and table overleaf)
+    # and the standard chapter's last page 41% (its worked example alone): the chapter opens with the scene count on one
+    # hand, where its introduction asks for a tally of scenes
+    for key, least in (("standard/rulebook/0", 0.6), ("dyslexia-friendly/rulebook/0", 0.6), ("large-print/rulebook/0", 0.35)):
+        outputs, _ = SHARED.result(key)
+        data = outputs["dungeoneer-rulebook.pdf"]
+        texts = page_texts(data)
+        fills = dict(page_fills(data, tmp_path))
+        pages = [n for n in chapter_pages(data, "Exploration") if n in fills]
+        assert "The scene count on one hand" in texts[pages[0] - 1], key
+        assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages if fills[n] < least] == [], key
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [9, 11, 24])
+def test_a_wide_map_turned_on_its_side_fills_the_letter_zines_map_page(content, seed, tmp_path):
+    # were 70%, 66% and 65% full: a map wider than its tall panel printed at the panel's width, a third of the page
+    # white under its legend; turned on its side it prints its squares 15-26% larger and fills the page
+    from dungeonpress import build
+    from dungeonpress.products import dungeon as product
+    ctx = build.context_for(content, seed=seed)
+    rooms = product.DEFAULT_ROOMS
+    data = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, "letter")
+    assert page_texts(data)[1].startswith("Map")
+    fills = dict(page_fills(data, tmp_path, margins_mm=ZINE_MARGINS_MM, edge_mm=ZINE_EDGE_MM))
+    assert fills[2] > 0.85, f"p2 {100 * fills[2]:.0f}%"

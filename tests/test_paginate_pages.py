@@ -129,3 +129,12 @@ def test_lines_under_each_page_count_the_ruled_lines_under_a_keys_last_room_on_e
         (None, 0)]   # under r3, the key's last room: 460 - 420 leaves no line after the heading
     assert pages.lines_under_each_page(measured, ["r1", "missing"], line=25.0, reserve=40.0) == []
     assert pages.lines_under_each_page(measured, [], line=25.0, reserve=40.0) == []
+
+
+def test_white_before_turns_measure_the_room_a_block_leaves_when_the_next_opens_overleaf():
+    """a ends 100 px into page 1's 200 px text area and b opens page 2: half the area white; b and c share page 2 (no
+    turn); c, the last, leaves 150 of 200 px; d is not laid out and says nothing."""
+    measured = (PageMeasure(300.0, {"a": (50.0, 150.0)}, text_bottom=250.0, text_top=50.0),
+                PageMeasure(300.0, {"b": (50.0, 80.0), "c": (90.0, 100.0)}, text_bottom=250.0, text_top=50.0))
+    assert pages.white_before_turns(measured, ["a", "b", "c"]) == {"a": (100.0, 0.5), "c": (150.0, 0.75)}
+    assert pages.white_before_turns(measured, ["a", "d", "b"]) == {"b": (170.0, 0.85)}  # a's successor is not laid out

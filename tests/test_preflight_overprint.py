@@ -36,6 +36,19 @@ def test_a_line_drawn_twice_in_one_place_is_not_overprinting(tmp_path):
     assert findings(make_pdf(tmp_path, halo), "overprint") == []
 
 
+def test_turned_words_are_measured_along_their_own_line(tmp_path):
+    """A zine's map turned on its side (its scale's "30 ft" set upward) is read by each glyph's own box: measured as if
+    upright, its letters stood over each other ('3' over '0'). Turned text that does print over text is still found."""
+    def turned(words: str) -> str:
+        return ("<svg xmlns='http://www.w3.org/2000/svg' width='60mm' height='60mm' viewBox='0 0 60 60'>"
+                f"<g transform='translate(0 60) rotate(-90)'>{words}</g></svg>")
+    alone = turned("<text x='20' y='30' style='font-size: 4px'>30 ft and more</text>")
+    assert findings(make_pdf(tmp_path, alone), "overprint") == []
+    over = turned("<text x='20' y='30' style='font-size: 4px'>30 ft and more</text>"
+                  "<text x='20' y='31' style='font-size: 4px'>other words</text>")
+    assert [f.severity for f in findings(make_pdf(tmp_path, over, name="over.pdf"), "overprint")] == ["error"]
+
+
 def _letter(x: float, y: float, size: float, order: int, text: str = "a") -> dict:
     return {"text": text, "x0": x, "x1": x + size * 0.5, "top": y - size, "bottom": y + size * 0.2, "size": size,
             "order": (0, order)}

@@ -53,6 +53,23 @@ def test_a_short_worked_example_stays_whole_and_a_long_one_may_break(templates):
     assert "keep example" not in html
     html, _ = render.render_chapter(templates, chapter.replace("Example of Exploring", "Exploring further"), "c1", [])
     assert "keep example" not in html
+    closing = chapter.replace("## Next\n\nMore.\n", "> [!aside] **On one hand.**\n>\n> 1. Roll.\n")
+    html, _ = render.render_chapter(templates, closing, "c1", [])
+    assert '<div class="keep example">' in html and "On one hand" not in html.split('<div class="keep example">')[1].split("</div>")[0]
+
+
+def test_a_lead_in_of_three_lines_or_more_at_large_print_is_marked_and_may_part_from_its_table(templates):
+    """Large print lets a lead-in this long end a page while its table opens the next (large-print.css: p.long-lead)."""
+    lead = ("Each time you push into a new area, make one *Navigation check* to see how well you keep your bearings and "
+            "your map, and let your tags give Advantage or Disadvantage.")
+    chapter = f"## Navigation\n\n{lead}\n\n[[table navigation]]\n\nAfter.\n\n[[table other]]\n"
+    blocks = [("keep.html.j2", {"label": "t"}), ("loose.html.j2", {"label": "u"})]
+    html, _ = render.render_chapter(templates, chapter, "c1", blocks, version="9")
+    assert '<div class="keep"><h2 id="c1-navigation">Navigation</h2>\n<p class="long-lead">Each time' in html
+    assert "<p>After.</p>" in html  # a short lead-in, before the next block, is left as it is
+    html, _ = render.render_chapter(templates, chapter.replace(lead, "Roll 1d6 for a complication."), "c1", blocks,
+                                    version="9")
+    assert "long-lead" not in html  # two lines or fewer under the heading: it stays with its table
 
 
 @pytest.mark.parametrize("quote", ["> [!aside]\n> **On one hand.**\n>\n> 1. Roll.\n", "> [!aside] **On one hand.**\n>\n> 1. Roll.\n"])
@@ -73,7 +90,8 @@ def test_the_rulebooks_asides_are_marked_and_its_worked_examples_are_not(content
         html, _ = render.render_chapter(templates, prose, "c", [])
         asides += re.findall(r'<blockquote class="aside">\n<p><strong>([^<]+)</strong>', html)
         examples += re.findall(r"<blockquote>\n<p>(.{0,40})", html)
-    assert asides == ["Designer’s note.", "The game on one hand.", "The generator on one hand.", "A creature of your own."]
+    assert asides == ["Designer’s note.", "The game on one hand.", "The scene count on one hand.", "The generator on one hand.",
+                      "A creature of your own."]
     assert len(examples) > 10 and not any("on one hand" in text for text in examples)
 
 

@@ -565,13 +565,14 @@ class PageMeasure:
     name: str = ""  # the page's name (CSS `page`: "cover", "sheet"…; "" for the default page)
     blank: bool = False  # a page a forced break to a left or right page left empty
     text_bottom: float = 0.0  # where the page's text area ends (its bottom margin begins)
+    text_top: float = 0.0  # where the page's text area begins (its top margin ends)
 
 
 def measure(rendered: Rendered) -> tuple:
     """Every page of a laid-out document as a PageMeasure, in order."""
     return tuple(PageMeasure(page.height, {name: (top, bottom) for name, (_, top, _, bottom) in page.anchors.items()},
                              page._page_box.page_type.name, page._page_box.page_type.blank,
-                             page._page_box.content_box_y() + page._page_box.height)
+                             page._page_box.content_box_y() + page._page_box.height, page._page_box.content_box_y())
                  for page in rendered.document.pages)
 
 

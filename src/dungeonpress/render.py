@@ -274,8 +274,11 @@ def _keep_examples(tokens: list) -> list:
         token = out[index]
         if token.type == "heading_open" and token.tag in ("h3", "h4") and _EXAMPLE.match(out[index + 1].content):
             level = int(token.tag[1])
+            # it runs to the next heading of its level or above, or to an aside (a chapter's closing summary is not
+            # part of its example)
             end = next((j for j in range(index + 1, len(out))
-                        if out[j].type == "heading_open" and int(out[j].tag[1]) <= level), len(out))
+                        if (out[j].type == "heading_open" and int(out[j].tag[1]) <= level)
+                        or (out[j].type == "blockquote_open" and out[j].attrGet("class") == "aside")), len(out))
             html = _MD.renderer.render(out[index:end], _MD.options, {})
             if len(html) <= _KEEP_EXAMPLE and 'class="keep' not in html:
                 out = out[:index] + [_raw('<div class="keep example">')] + out[index:end] + [_raw("</div>")] + out[end:]
@@ -291,11 +294,27 @@ def _raw(html: str) -> Token:
     return token
 
 
+# A lead-in paragraph (just above a table) long enough to end a page under its heading without stranding it, three
+# lines or more at large print's 14 pt, where a line holds at most 68 characters: that theme lets it part from its table
+# there (large-print.css: p.long-lead). The other themes keep every lead-in with its table.
+_LONG_LEAD = 140  # characters of its text
+
+
+def _mark_long_lead(tokens: list, at: int) -> None:
+    """Class the paragraph just before the block at `at` `long-lead` when its text is _LONG_LEAD characters or more."""
+    if at < 3 or tokens[at - 1].type != "paragraph_close" or tokens[at - 3].type != "paragraph_open":
+        return
+    text = "".join(child.content for child in tokens[at - 2].children or () if child.type in ("text", "code_inline"))
+    if len(text) >= _LONG_LEAD:
+        tokens[at - 3].attrSet("class", "long-lead")
+
+
 def _insert_block(tokens: list, placeholder: str, html: str) -> list:
     """Replace the placeholder paragraph with the block; wrap it and its heading in `.keep` when it may travel."""
     at = next(i for i, t in enumerate(tokens) if t.type == "inline" and t.content == placeholder) - 1
     # paragraph_open, inline, paragraph_close → the block, then the newline the paragraph ended with
     tokens = tokens[:at] + [_raw(html), _raw("\n")] + tokens[at + 3:]
+    _mark_long_lead(tokens, at)
     if "data-keep" not in html:
         return tokens
     start = next((i for i in range(at - 1, -1, -1)

@@ -183,6 +183,22 @@ def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str =
                       tuple(sorted(numbers.items())))
 
 
+def turned(drawing: MapDrawing) -> MapDrawing:
+    """The same map turned a quarter to the left on its page: its top along the page's left edge, read with the page
+    turned clockwise. Its size is as printed (width and height swapped); its view box, marks and numbers stay the map's
+    own, in its cells."""
+    (width, height), (cells_w, cells_h) = drawing.size, drawing.view
+    head, _, rest = drawing.svg.partition(">")  # the opening <svg …> tag, then what it holds
+    head = (head.replace(f'viewBox="0 0 {cells_w * UNIT} {cells_h * UNIT}"', f'viewBox="0 0 {cells_h * UNIT} {cells_w * UNIT}"')
+            .replace(f'width="{num(width)}mm" height="{num(height)}mm"', f'width="{num(height)}mm" height="{num(width)}mm"'))
+    head = head.replace('class="dungeon-map ', 'class="dungeon-map map-turned ', 1)
+    body, _, _ = rest.rpartition("</svg>")
+    intro, _, drawn = body.partition('<rect class="paper"')  # its title, description and style stay first
+    svg = (f'{head}>{intro}<g transform="translate(0 {cells_w * UNIT}) rotate(-90)">'
+           f'<rect class="paper"{drawn}</g>\n</svg>')
+    return replace(drawing, svg=svg, size=(height, width))
+
+
 def _way_in(room) -> tuple:
     """The point of a room's way in: its door toward the lowest-numbered room (the one it is reached from)."""
     door = min(room.doors, key=lambda door: door.to if door.to is not None else 99)

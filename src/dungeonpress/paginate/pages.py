@@ -167,3 +167,24 @@ def lines_under_each_page(measured, anchors: list, line: float, reserve: float) 
     return [(first[pages[n + 1]] if n + 1 < len(pages) else None,
              max(0, int((measured[index].text_bottom - on[index] - reserve) // line)))
             for n, index in enumerate(pages)]
+
+
+def white_before_turns(measured, anchors: list) -> dict:
+    """For each anchor of `anchors` (blocks in reading order) whose successor opens on a later page than the anchor's
+    box ends on (the last anchor's successor is the document's end): (CSS px of the text area left white under it, that
+    white as a share of the text area's height). Anchors the layout lacks are left out, and so is one whose successor
+    the layout lacks."""
+    on = anchor_pages(measured)
+    white = {}
+    for index, anchor in enumerate(anchors):
+        following = anchors[index + 1] if index + 1 < len(anchors) else None
+        if anchor not in on or (following is not None and following not in on):
+            continue
+        last = on[anchor][-1]
+        if following is not None and on[following][0] <= last:
+            continue
+        page = measured[last]
+        room = max(0.0, page.text_bottom - page.boxes[anchor][1])
+        area = page.text_bottom - page.text_top
+        white[anchor] = (room, room / area if area > 0 else 0.0)
+    return white

@@ -454,6 +454,8 @@ def _chars(page, top: float, order: dict, panel_of: dict) -> list:
         else:
             char_bottom = top - (y - descent)
             char_top = char_bottom - size
+        if not style["upright"]:  # turned text (a map set on its side): the glyph's own box, turned with it
+            x0, x1, char_top, char_bottom = left, right, top - high, top - low
         char = {"text": text, "x0": x0, "x1": x1, "top": char_top, "bottom": char_bottom, "size": size,
                 "fontname": style["fontname"], "non_stroking_color": style["colour"], "upright": style["upright"],
                 "order": (order.get(key, UNPLACED), index), "panel": panel_of.get(key)}

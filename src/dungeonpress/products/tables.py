@@ -6,7 +6,7 @@ import re
 
 from dungeonpress.export import rolled_tables
 from dungeonpress.views import tables as views
-from dungeonpress.views.notes import SPARE_ID, own_table_page
+from dungeonpress.views.notes import OWN_TABLE_ROWS, SPARE_ID, own_table, own_table_page
 from dungeonpress.products import options
 from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, html_from_template, layout, \
     write
@@ -20,6 +20,15 @@ SPARE_PAGES = (("d66",), ("d6", "2d6"), ("d66",))
 OWN_CREATURE_ROW_PX = 9 * 96 / 25.4
 OWN_CREATURES_HEAD_PX = 42 * 96 / 25.4
 MIN_OWN_CREATURES = 4  # fewer rows than this are left white: a page that full needs none (the standard booklet's p61)
+# A table of one's own in the white a table leaves when the next opens overleaf (tables.css: .own-after), in CSS px: its
+# title and note (a line each at large print's 14 pt) with the space above them, its name line, and a row.
+OWN_TABLE_HEAD_PX = 16 * 96 / 25.4
+OWN_TABLE_NAME_PX = 8.5 * 96 / 25.4
+OWN_TABLE_ROW_PX = 6.6 * 96 / 25.4
+OWN_TABLE_DICE = ("d66", "2d6", "d6")  # the largest that fits is chosen
+# Mid-game, only a page left this much white or more gets one (at a game's end any room for one does): a page a little
+# short between two tables of a game reads as a page turn, not as a gap to fill.
+OWN_TABLE_WHITE = 0.5
 PACK_TITLES = {"core": "Loner core", "dungeoneer": "Loner: Dungeoneer", "dungeonpress": "Loner: Dungeoneer, filled tables",
                "paperogue": "Paperogue", "dunginoes": "Dunginoes", "solo-turns": "Solo turn procedure"}
 
@@ -37,20 +46,30 @@ def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> l
     sections = [{"title": PACK_TITLES.get(o, o), "title_parts": views.title_parts(PACK_TITLES.get(o, o)), "anchor": "pack-" + re.sub(r"[^a-z0-9-]+", "-", o.lower()), "tables": by_origin[o]} for o in origins]
     bestiary = [views.creature_view(c) for c in ctx.content.creatures]
 
-    def booklet_html(own_creatures: int = 0) -> str:
-        return html_from_template(ctx, "tables.html.j2", sections=sections, bestiary=bestiary,
-                                  own_creatures=list(range(own_creatures)), notes_pages=spare_pages(),
-                                  digest=ctx.content.digest[:12], page_css=opts.page_css(),
+    def booklet_html(own_creatures: int = 0, own_tables: dict | None = None) -> str:
+        return html_from_template(ctx, "tables.html.j2", sections=with_own_tables(sections, own_tables or {}),
+                                  bestiary=bestiary, own_creatures=list(range(own_creatures)),
+                                  notes_pages=spare_pages(), digest=ctx.content.digest[:12], page_css=opts.page_css(),
                                   stacked_glance=ctx.theme == "large-print")
 
     # 2. Lay out. Where the bestiary's last page has room for a few rows (dyslexia-friendly p71 was 43% full), it ends
-    #    in empty rows to write one's own creatures in; laid out again with them, kept if the pages stay as they were.
+    #    in empty rows to write one's own creatures in; where a table leaves a game's last page, or half a page, white
+    #    before the next opens overleaf (large print p71, p115, p130 were 40-58% full), that room holds an empty table
+    #    of one's own. Laid out again with them, kept if every table and page stays where it was.
     rendered = layout(ctx, booklet_html())
-    own = own_creature_rows(pdf.measure(rendered), bestiary)
-    if own:
-        again = layout(ctx, booklet_html(own))
-        if again.page_count == rendered.page_count:
-            rendered = again
+    measured = pdf.measure(rendered)
+    own = own_creature_rows(measured, bestiary)
+    tables_own = own_table_dice(measured, sections, bestiary)
+    for _ in range(2):  # a table of one's own that ran overleaf is made a die smaller, once, then all are left out
+        if not own and not tables_own:
+            break
+        again = layout(ctx, booklet_html(own, tables_own))
+        overflowed = run_over(measured, pdf.measure(again), sections, tables_own)
+        if not overflowed:
+            if again.page_count == rendered.page_count:
+                rendered = again
+            break
+        tables_own = smaller_own_tables(tables_own, overflowed) if _ == 0 else {}
 
     # 3. Pad to whole sheets and impose.
     reading = write(ctx, pages.pad_to_multiple(rendered, 4, "tables.pdf"), print_shop=opts.pdf_x)
@@ -70,6 +89,64 @@ def own_creature_rows(measured, bestiary: list) -> int:
     room = pages.room_under(measured, f"creature-{bestiary[-1]['key']}")
     rows = int((room - OWN_CREATURES_HEAD_PX) // OWN_CREATURE_ROW_PX)
     return rows if rows >= MIN_OWN_CREATURES else 0
+
+
+def table_anchors(sections: list, bestiary: list) -> list:
+    """Every section's heading and tables, then the bestiary's heading, in the booklet's order (their anchors)."""
+    anchors = [anchor for section in sections for anchor in (section["anchor"], *(t["anchor"] for t in section["tables"]))]
+    return anchors + (["bestiary-table"] if bestiary else [])
+
+
+def own_table_dice(measured, sections: list, bestiary: list) -> dict:
+    """The tables to follow with an empty table of one's own (table anchor -> its die): those whose last page the next
+    table leaves white, by opening overleaf, with room for one (the largest die that fits); mid-game only where that
+    white is OWN_TABLE_WHITE of the page or more, at a game's end wherever one fits."""
+    from dungeonpress.paginate import pages  # loaded when a product is made, not for --help
+    anchors = table_anchors(sections, bestiary)
+    openers = {section["anchor"] for section in sections} | {"bestiary-table"}
+    chosen = {}
+    for anchor, (room, share) in pages.white_before_turns(measured, anchors).items():
+        if anchor in openers:
+            continue
+        following = anchors[anchors.index(anchor) + 1] if anchors.index(anchor) + 1 < len(anchors) else None
+        if following is not None and following not in openers and share < OWN_TABLE_WHITE:
+            continue
+        fits = [die for die in OWN_TABLE_DICE
+                if OWN_TABLE_HEAD_PX + OWN_TABLE_NAME_PX + OWN_TABLE_ROWS[die] * OWN_TABLE_ROW_PX <= room]
+        if fits:
+            chosen[anchor] = fits[0]
+    return chosen
+
+
+def with_own_tables(sections: list, own_tables: dict) -> list:
+    """The sections with each table's `own`: the empty table of one's own that follows it (own_tables: anchor -> die),
+    or None."""
+    return [section | {"tables": [table | {"own": {"anchor": f"own-after-{table['anchor']}",
+                                                   "table": own_table(own_tables[table["anchor"]])}
+                                           if table["anchor"] in own_tables else None}
+                                  for table in section["tables"]]}
+            for section in sections]
+
+
+def run_over(before, after, sections: list, own_tables: dict) -> list:
+    """The tables whose table of one's own (own_tables: anchor -> die) is not on the page the table ends on in `after`,
+    laid out with them; all of them when a section or table of `before` (laid out without) no longer starts on its page."""
+    from dungeonpress.paginate import pages  # loaded when a product is made, not for --help
+    was, now = pages.anchor_pages(before), pages.anchor_pages(after)
+    placed = [anchor for anchor in table_anchors(sections, []) if anchor in was]
+    if any(now.get(anchor, [None])[0] != was[anchor][0] for anchor in placed):
+        return list(own_tables)
+    return [anchor for anchor in own_tables if now.get(f"own-after-{anchor}", [None])[0] != was[anchor][-1]]
+
+
+def smaller_own_tables(own_tables: dict, overflowed: list) -> dict:
+    """`own_tables` with each table of `overflowed` a die smaller (OWN_TABLE_DICE), or left out after a d6."""
+    smaller = dict(own_tables)
+    for anchor in overflowed:
+        rest = OWN_TABLE_DICE[OWN_TABLE_DICE.index(smaller.pop(anchor)) + 1:]
+        if rest:
+            smaller[anchor] = rest[0]
+    return smaller
 
 
 def spare_pages() -> list:

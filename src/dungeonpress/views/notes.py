@@ -52,17 +52,22 @@ def own_table_page(page_id: str, dice: tuple, *, heading: str = "Your Own Tables
     """A page of empty tables in a notes page's place, one for each die of `dice` ("d6", "2d6" or "d66"), to write a
     table of one's own: its name on a line, an entry beside each roll. A d66 table is set two rolls to a row (11 beside
     41, … 36 beside 66), so its 36 rolls take 18 rows."""
-    tables = []
-    for die in dice:
-        if die == "d66":
-            rolls = [f"{tens}{units}" for tens in range(1, 7) for units in range(1, 7)]
-            rows = [[first, second] for first, second in zip(rolls[:18], rolls[18:])]
-        elif die in ("d6", "2d6"):
-            rows = [[str(n)] for n in (range(1, 7) if die == "d6" else range(2, 13))]
-        else:
-            raise ValueError(f"an own table's die must be d6, 2d6 or d66 (got {die!r})")
-        tables.append({"die": die, "rows": rows, "two_up": die == "d66"})
-    return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {"own_tables": tables}
+    return notes_page(page_id, heading=heading, lines=0, cls=cls, tag=tag) | {"own_tables": [own_table(die) for die in dice]}
+
+
+OWN_TABLE_ROWS = {"d6": 6, "2d6": 11, "d66": 18}  # the rows an empty table of each die takes (a d66 one two rolls a row)
+
+
+def own_table(die: str) -> dict:
+    """An empty table of one's own for the own_table macro: its die ("d6", "2d6" or "d66") and its rows of rolls."""
+    if die == "d66":
+        rolls = [f"{tens}{units}" for tens in range(1, 7) for units in range(1, 7)]
+        rows = [[first, second] for first, second in zip(rolls[:18], rolls[18:])]
+    elif die in ("d6", "2d6"):
+        rows = [[str(n)] for n in (range(1, 7) if die == "d6" else range(2, 13))]
+    else:
+        raise ValueError(f"an own table's die must be d6, 2d6 or d66 (got {die!r})")
+    return {"die": die, "rows": rows, "two_up": die == "d66"}
 
 
 def foe_log_page(page_id: str, rows: int, *, luck: int = 6, heading: str = "Foes Fought",
