@@ -34,7 +34,7 @@ def test_a_fork_server_that_cannot_start_a_worker_gives_way_to_a_fresh_interpret
 def spare_core(monkeypatch):
     monkeypatch.setattr(forks, "_SPARE_CORE", True)  # the suite says it has none (conftest)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
-    monkeypatch.setattr(os, "getloadavg", lambda: (0.9, 0.9, 0.9))  # this process alone at work
+    monkeypatch.setattr(forks, "_running", lambda: 1)  # this process alone at work
 
 
 def _children() -> set:
@@ -72,9 +72,9 @@ def test_nothing_is_asked_ahead_without_a_spare_core(spare_core, monkeypatch):
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
     assert forks.ask_ahead(lambda: True) is None
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
-    monkeypatch.setattr(os, "getloadavg", lambda: (1.8, 1.0, 1.0))  # both cores at work already
+    monkeypatch.setattr(forks, "_running", lambda: 2)  # both cores at work already
     assert forks.ask_ahead(lambda: True) is None
-    monkeypatch.setattr(os, "getloadavg", lambda: (0.9, 0.9, 0.9))
+    monkeypatch.setattr(forks, "_running", lambda: 1)
     assert forks.ask_ahead(lambda: True).answer() is True
     forks.no_spare_core()  # as a batch's worker says
     assert forks.ask_ahead(lambda: True) is None

@@ -101,9 +101,18 @@ def spare_core() -> bool:
 
 
 def _busy() -> bool:
-    """Whether the machine's cores are taken now, by this process and others (the last minute's load average): a
-    child would only slow its parent down."""
-    return os.getloadavg()[0] > len(os.sched_getaffinity(0)) - 0.5
+    """Whether the machine's cores are all at work now, this process among them: a child would only slow it down."""
+    return _running() >= len(os.sched_getaffinity(0))
+
+
+def _running() -> float:
+    """How many processes are running or ready to run this moment, this one among them (Linux's /proc/loadavg);
+    elsewhere the last minute's load average, which also counts what ran a moment ago."""
+    try:
+        with open("/proc/loadavg") as load:
+            return int(load.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return os.getloadavg()[0] + 0.5
 
 
 class Ahead:
