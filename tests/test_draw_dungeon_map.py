@@ -399,6 +399,7 @@ def test_a_wide_map_on_a_zine_page_is_turned_only_where_that_prints_its_squares_
         view = dungeon_views.dungeon_view(dungeon, seed=seed, rooms=8, prefix="d1", map_box=(width, height),
                                           oracle_rows=1, twists=1, d6s=1, compact=True, map_rng=sub_rng(seed, "map"))
         root = ET.fromstring(view["map"])
+        assert view["map_turned"] == ("map-turned" in root.get("class"))  # the zine says so over the map
         if "map-turned" not in root.get("class"):
             continue
         turned_seeds.append(seed)
@@ -407,5 +408,5 @@ def test_a_wide_map_on_a_zine_page_is_turned_only_where_that_prints_its_squares_
         assert printed >= upright.size[0] / (upright.view[0] * 10) * dungeon_views.TURN_GAIN, seed
         booklet = dungeon_views.dungeon_view(dungeon, seed=seed, rooms=8, prefix="d1", map_box=MAP_BOX["a5"],
                                              oracle_rows=1, twists=1, d6s=1, compact=False, map_rng=sub_rng(seed, "map"))
-        assert "map-turned" not in booklet["map"]
+        assert "map-turned" not in booklet["map"] and not booklet["map_turned"]
     assert 1 <= len(turned_seeds) <= 8, turned_seeds  # wide maps happen, and most maps stand upright

@@ -467,5 +467,6 @@ def test_a_wide_map_turned_on_its_side_fills_the_letter_zines_map_page(content, 
     rooms = product.DEFAULT_ROOMS
     data = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, "letter")
     assert page_texts(data)[1].startswith("Map")
+    assert "turned to fit: north is to the left" in page_texts(data)[1]  # the reader is told to turn the page
     fills = dict(page_fills(data, tmp_path, margins_mm=ZINE_MARGINS_MM, edge_mm=ZINE_EDGE_MM))
     assert fills[2] > 0.85, f"p2 {100 * fills[2]:.0f}%"

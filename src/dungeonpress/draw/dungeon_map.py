@@ -60,6 +60,7 @@ class MapDrawing:
     outlines: tuple = ()  # (room number, polygon in cells) of each room walled off its rectangle: caves, round rooms,
     # apsed chapels, L-shaped workrooms, cut-cornered halls and chambers, niched hallways
     numbers: tuple = ()  # (room number, (x0, y0, x1, y1)): the box each room's number keeps clear, in cells
+    turned: bool = False  # drawn turned a quarter to the left on its page (turned): north along the page's left edge
 
 
 def draw_dungeon_map(dungeon, *, width_mm: float, height_mm: float, style: str = "clean",
@@ -196,7 +197,7 @@ def turned(drawing: MapDrawing) -> MapDrawing:
     intro, _, drawn = body.partition('<rect class="paper"')  # its title, description and style stay first
     svg = (f'{head}>{intro}<g transform="translate(0 {cells_w * UNIT}) rotate(-90)">'
            f'<rect class="paper"{drawn}</g>\n</svg>')
-    return replace(drawing, svg=svg, size=(height, width))
+    return replace(drawing, svg=svg, size=(height, width), turned=True)
 
 
 def _way_in(room) -> tuple:

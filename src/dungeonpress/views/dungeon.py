@@ -66,6 +66,7 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
         "map": drawn.svg if drawn else "",  # SVG we drew: the template marks it safe
         "map_alt": drawn.alt if drawn else "",
         "map_legend_side": legend_side,
+        "map_turned": bool(drawn and drawn.turned),
         "map_legend": [{"icon": legend_icon(mark, map_css), "label": legend_label(mark)} for mark in drawn.legend]
         if drawn else [],
         "rooms": [room_view(dungeon, room.number, prefix, compact) for room in dungeon.rooms],
