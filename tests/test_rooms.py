@@ -33,8 +33,9 @@ PURE_ALLOWED = {"render": {"pathlib"}, "products": {"pathlib"}}  # folder names;
 # manifest hashes raw input bytes (it parses nothing); batch runs workers and writes through build;
 # impose decodes a PDF's streams (pikepdf's read_bytes) to measure them before anything renders it; build reads
 # back, through the sealed reader, the laid-out book parts it kept under build/.cache; cache keeps those
-# parts and checked content models there (read back sealed); atomic writes one file by temp file and rename.
-READERS = {"sealed", "load", "pdf", "authoring", "preflight", "serve", "manifest", "impose", "build", "cache"}
+# parts and checked content models there (read back sealed); atomic writes one file by temp file and rename; forks
+# reads how many processes are running this moment (/proc/loadavg) before it asks a question ahead.
+READERS = {"sealed", "load", "pdf", "authoring", "preflight", "serve", "manifest", "impose", "build", "cache", "forks"}
 WRITERS = {"build", "authoring", "preview", "serve", "cache", "atomic"}
 OPENERS = {"load", "build"}
 # Modules (by name) whose library writes only to disk: they make a private scratch folder, read back

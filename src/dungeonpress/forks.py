@@ -7,6 +7,7 @@ import functools
 import multiprocessing
 import os
 import signal
+from pathlib import Path
 
 # Workers are forked from a fork server: a fresh, single-threaded interpreter (no locks or threads of the
 # parent's) that has imported everything an item needs once, so each worker starts warm and a dead one is
@@ -109,8 +110,7 @@ def _running() -> float:
     """How many processes are running or ready to run this moment, this one among them (Linux's /proc/loadavg);
     elsewhere the last minute's load average, which also counts what ran a moment ago."""
     try:
-        with open("/proc/loadavg") as load:
-            return int(load.read().split()[3].split("/")[0])
+        return int(Path("/proc/loadavg").read_text().split()[3].split("/")[0])
     except (OSError, ValueError, IndexError):
         return os.getloadavg()[0] + 0.5
 
