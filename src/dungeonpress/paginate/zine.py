@@ -64,7 +64,8 @@ class Candidate:
     (page → px) puts a page's foot at the foot of the page. A probe's `part` asks for one half of it: "key"
     (its empty first page and the key), or "tail" (the aids and back pages, after `lead` empty pages that stand
     for the key half's, so each page has the number it has in the whole probe). `log_rows` asks for a log of that
-    many rows after the key's rules (see ZineRules).
+    many rows after the key's rules (see ZineRules); part "log" for that log alone, after `lead` empty pages, to be
+    moved onto the key's last page (_with_log).
     """
 
     fit: str = "whole"
@@ -192,7 +193,7 @@ def _first_fitting_ahead(rules: ZineRules, fitting) -> str | None:
     """first_fitting from the guess, the ORDERED fit just roomier than it asked ahead where the rules allow (the
     same fit as asking in turn: the child probes it exactly as this process would)."""
     at = ORDERED.index(rules.start) if rules.start in ORDERED else 0
-    ahead = None
+    ahead, roomier = None, None
     if rules.ask_ahead is not None and at > 0 and rules.fits[:len(ORDERED)] == ORDERED:
         roomier = ORDERED[at - 1]
         ahead = rules.ask_ahead(functools.partial(fitting, roomier))
@@ -246,8 +247,8 @@ def _with_log(render, lay_out, rules: ZineRules, fit: str, turns: tuple, probe):
     rows = int((room - rules.log_head_px) // rules.log_row_px)
     if rows < rules.min_log_rows:
         return probe
-    # The rules and the log alone, on a page the key's last page's number, and the log moved onto that page: a key
-    # laid out again for it cost a fifth of a zine. Where the two are not alike, the key is laid out again with it.
+    # The log alone, on a page of the number and type of the key's last page, and moved under the rules there: the key
+    # laid out again for it cost a fifth of a zine. Where the pages' columns differ, the key is laid out again with it.
     log = lay_out(render(Candidate(fit, turns, probe=True, part="log", lead=last, log_rows=rows)))
     if log.page_count == last + 1 and pdf.moved_across(probe, log, last, rules.tail, "foe-log"):
         return probe
