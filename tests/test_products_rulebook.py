@@ -327,7 +327,7 @@ def test_a_chapters_inputs_name_the_tables_and_creatures_its_tables_rows_point_t
 
     def inputs(changed) -> str:
         changed_ctx = build.context_for(changed)
-        found = list(zip(render.chapter_directives(chapter.text), render.text_above_directives(chapter.text)))
+        found = list(zip(render.chapter_directives(chapter.text), render.text_round_directives(chapter.text)))
         return rulebook.chapter_inputs(changed_ctx, number, chapter, found)
 
     seen = content.tables[row.see]

@@ -88,13 +88,25 @@ Nothing above this one.
 """
 
 
-def test_text_above_directives_is_the_prose_since_the_heading():
-    assert render.text_above_directives(CHAPTER) == [
+def test_text_round_directives_is_the_prose_since_the_heading():
+    assert render.text_round_directives(CHAPTER) == [
         'Ask the Oracle: "Do I detect a trap here?"',
         'Ask the Oracle: "Do I detect a trap here?"',  # a directive line adds no prose
         "Nothing above this one.",
     ]
-    assert len(render.text_above_directives(CHAPTER)) == len(render.chapter_directives(CHAPTER))
+    assert len(render.text_round_directives(CHAPTER)) == len(render.chapter_directives(CHAPTER))
+
+
+def test_the_prose_round_a_directive_takes_in_the_paragraph_just_below_it():
+    # the Navigation Check's caption said what the paragraph under its table says ("Any No answer is a failed
+    # Navigation check"); a directive or a heading right below leaves nothing to add
+    chapter = ("## Navigation\n\nAsk the Oracle.\n\n[[table navigation_check]]\n\nAny No answer fails.\nRoll for Fatigue.\n\n"
+               "A later paragraph.\n\n[[table complications]]\n\n[[table traps]]\n## Next\n")
+    assert render.text_round_directives(chapter) == [
+        "Ask the Oracle. Any No answer fails. Roll for Fatigue.",
+        "Ask the Oracle. Any No answer fails. Roll for Fatigue. A later paragraph.",  # the heading's prose so far
+        "Ask the Oracle. Any No answer fails. Roll for Fatigue. A later paragraph.",
+    ]
 
 
 def test_untold_drops_the_sentences_the_text_above_already_says():
@@ -117,7 +129,7 @@ def test_no_caption_in_the_rulebook_repeats_the_text_above_it(content):
     # every table a chapter of the book shows: none of its caption's sentences is mostly words of the
     # text between its heading and the table (rulebook p27 and p60 printed such captions)
     for chapter in content.book.chapters:
-        pairs = zip(render.chapter_directives(chapter.text), render.text_above_directives(chapter.text))
+        pairs = zip(render.chapter_directives(chapter.text), render.text_round_directives(chapter.text))
         for (name, arg, heading), above in pairs:
             if name != "table":
                 continue

@@ -191,23 +191,40 @@ def chapter_directives(text: str) -> list:
     return [(*match.groups(), heading) for match, heading, _ in _directive_lines(text)]
 
 
-def text_above_directives(text: str) -> list[str]:
-    """For every directive line of a chapter, in order, the prose between it and the heading above it."""
-    return [above for _, _, above in _directive_lines(text)]
+def text_round_directives(text: str) -> list[str]:
+    """For every directive line of a chapter, in order, the prose its caption need not repeat: what lies between
+    it and the heading above it, and the paragraph just below it."""
+    return [told for _, _, told in _directive_lines(text)]
 
 
 def _directive_lines(text: str):
-    """(match, heading, prose above) for every directive line of a chapter, in order: the heading it sits
-    under and the prose lines between that heading and it (other directive lines left out), joined."""
+    """(match, heading, prose told) for every directive line of a chapter, in order: the heading it sits under,
+    and the prose lines between that heading and it (other directive lines left out) with the paragraph that
+    follows it, joined. A caption that says what the next paragraph says is as much a stutter as one that says
+    what the last did (the Navigation Check's note, then "Any No answer is a failed Navigation check")."""
+    lines = text.splitlines()
     heading, since = None, []
-    for line in text.splitlines():
+    for index, line in enumerate(lines):
         match = DIRECTIVE_LINE.match(line.strip())
         if match:
-            yield match, heading, " ".join(since).strip()
+            yield match, heading, " ".join(" ".join(since + _paragraph_at(lines, index + 1)).split())
         elif line.startswith("#"):
             heading, since = line.lstrip("#").strip(), []
         else:
             since.append(line)
+
+
+def _paragraph_at(lines: list[str], start: int) -> list[str]:
+    """The prose paragraph that begins at or after `start` (blank lines skipped), or none if a heading or a
+    directive comes first."""
+    while start < len(lines) and not lines[start].strip():
+        start += 1
+    paragraph = []
+    for line in lines[start:]:
+        if not line.strip() or line.startswith("#") or DIRECTIVE_LINE.match(line.strip()):
+            break
+        paragraph.append(line)
+    return paragraph
 
 
 def render_chapter(templates_dir: Path, text: str, prefix: str, blocks: list, *, base: Path | None = None, roots=None,

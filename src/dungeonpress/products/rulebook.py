@@ -165,7 +165,7 @@ def chapter_views(ctx: BuildContext) -> list:
     creatures = None  # the bestiary's views, made when a chapter rendered here first needs them
     out = []
     for number, chapter in enumerate(content.book.chapters, start=1):
-        found = list(zip(render.chapter_directives(chapter.text), render.text_above_directives(chapter.text)))
+        found = list(zip(render.chapter_directives(chapter.text), render.text_round_directives(chapter.text)))
         key = chapter_inputs(ctx, number, chapter, found) if ctx.chapter_cache is not None else None
         kept = ctx.chapter_cache.get(key) if key is not None else None
         if kept is not None:

@@ -18,7 +18,7 @@ class Directive:
     name: str
     arg: str | None
     heading: str | None
-    above: str = ""  # the prose between the heading and the directive: what its caption need not repeat
+    above: str = ""  # the prose round the directive (render.text_round_directives): what its caption need not repeat
 
 
 @dataclass(frozen=True)
