@@ -1,4 +1,5 @@
-"""preflight.layout: table fragments of up to four rows are found; base.css breaks a table with five rows or more each side."""
+"""preflight.layout: table fragments of up to four rows (under a quarter page deep) are found, from a tagged PDF's table
+structure where it has one; base.css breaks a table with five rows or more each side."""
 
 from __future__ import annotations
 
@@ -65,3 +66,58 @@ def test_a_table_row_alone_at_a_zine_panels_foot_is_a_fragment(tmp_path):
                      "table_fragments")
     assert [(f.page, f.message) for f in found] == [(1, "a table starts with 1 row(s) at the foot of the page and "
                                                         "runs on overleaf")]
+
+
+# Rows without a die number: the old line-by-line reading took them for prose (large print's Navigation Check, 3 + 3).
+ANSWERS = ("Yes, and…", "Yes", "Yes, but…", "No, but…", "No", "No, and…")
+
+
+def answer_rows(break_at: int, text: str = "Your map holds") -> str:
+    breaking = " style='break-before: page'"
+    return "".join(f"<tr{breaking if i == break_at else ''}><td>{answer}</td><td>{text}</td></tr>"
+                   for i, answer in enumerate(ANSWERS))
+
+
+def test_a_fragment_of_rows_without_die_numbers_is_found_by_the_tables_tags(tmp_path):
+    head = "<thead><tr><th>Answer</th><th>Outcome</th></tr></thead>"
+    path = make_pdf(tmp_path, f"<p>{PARA}</p><table>{head}{answer_rows(3)}</table><p>{PARA}</p>", css="td { padding: 0 3mm }")
+    found = findings(path, "table_fragments")
+    assert [(f.page, f.message) for f in found] == [
+        (1, "a table starts with 3 row(s) at the foot of the page and runs on overleaf"),
+        (2, "3 table row(s) carried over alone from the page before")]
+
+
+def test_a_repeated_header_that_wraps_does_not_hide_a_fragment(tmp_path):
+    head = "<thead><tr><th>Answer given by the Oracle</th><th>What it means for your map and your way</th></tr></thead>"
+    body = f"<p>{PARA}</p><table style='width: 60mm'>{head}{answer_rows(4)}</table><p>{PARA}</p>"
+    found = findings(make_pdf(tmp_path, body, css="td, th { padding: 0 3mm }"), "table_fragments")
+    assert [(f.page, f.message) for f in found] == [
+        (1, "a table starts with 4 row(s) at the foot of the page and runs on overleaf"),
+        (2, "2 table row(s) carried over alone from the page before")]
+
+
+def test_three_rows_a_quarter_page_deep_are_a_table_in_their_own_right(tmp_path):
+    """Large print's tables of sentences: three rows of five lines or more are as much reading as a small table."""
+    deep = " ".join([PARA] * 2)
+    body = f"<table>{answer_rows(3, deep)}</table><p>{PARA}</p>"
+    assert findings(make_pdf(tmp_path, body, css="td { padding: 0 3mm; vertical-align: top }"), "table_fragments") == []
+
+
+def test_a_new_table_under_its_title_at_a_pages_top_is_not_carried_over(tmp_path):
+    rows = "".join(f"<tr><td>{i}</td><td>A room of dust</td></tr>" for i in range(1, 4))
+    body = (f"<div style='height: 150mm'></div><table>{rows}</table>"
+            f"<h3 style='break-before: page'>Exits</h3><table>{rows}</table><p>{PARA}</p>")
+    assert findings(make_pdf(tmp_path, body, css="td { padding: 0 3mm }"), "table_fragments") == []
+
+
+def test_an_untagged_pdf_is_read_line_by_line(tmp_path):
+    """Without a structure tree (another tool's PDF) numbered rows are still told from prose by their die numbers."""
+    import pikepdf
+    breaking = ' style="break-before: page"'
+    rows = "".join(f"<tr{breaking if i == 8 else ''}><td>{i}</td><td>A room of dust</td></tr>" for i in range(1, 11))
+    path = make_pdf(tmp_path, f"<table>{rows}</table><p>{PARA}</p>", css="td { padding: 0 3mm }")
+    with pikepdf.open(path, allow_overwriting_input=True) as opened:
+        del opened.Root.StructTreeRoot
+        opened.save(path)
+    found = findings(path, "table_fragments")
+    assert [(f.page, f.message) for f in found] == [(2, "3 table row(s) carried over alone from the page before")]

@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from pathlib import PurePath
 
+import dungeonpress.preflight.tagged as tagged
 from dungeonpress.preflight.reading import DIE_LABEL, MM, Document, Page, imposed, paper_name, zine_pages
 from dungeonpress.preflight.text import RUNNING_BAND_MM, ZINE_BAND_MM, content_rows, is_heading
 
@@ -14,24 +15,60 @@ MIN_FILL = 0.2          # a page whose content spans less than this share of its
 MIN_BLEED_MM = 3        # print shops ask for 3 mm of art beyond the trim
 PANEL_SLACK = 0.5       # points a letter's box may reach over its panel's edge (an italic's overhang)
 FRAGMENT_ROWS = 4       # this many table rows or fewer alone on a page is a fragment (a table breaks with five or more)
+# ...unless they are this share of the page's body deep: three rows of five lines each at 14 pt (large print's tables
+# of sentences) are a table's worth of reading, where three one-line rows read as another, smaller table.
+DEEP_PIECE = 0.25
 PAPER_IN_NAME = re.compile(r"(?:^|[-_.])(a4|a5|a6|half-letter|letter)(?:[-_.]|$)")
 
 
 def check_table_fragments(doc: Document):
-    """One or two table rows alone at the top of a page (the rest of the table is overleaf) or at its foot."""
+    """A table that turns the page with four rows or fewer on one side of the turn (under five rows, and shallower than
+    a quarter of the page's body). A tagged PDF says which rows are whose; an untagged one is read line by line."""
     if imposed(doc):
         return
     band = ZINE_BAND_MM if zine_pages(doc) else RUNNING_BAND_MM
+    pieces = [tagged.table_pieces(page.pdf) for page in doc.pages]
+    if any(pieces):
+        yield from _tagged_fragments(doc, pieces, band)
+        return
     for index, page in enumerate(doc.pages):
         rows = content_rows(page, band)
         prev = content_rows(doc.pages[index - 1], band) if index else []
         nxt = content_rows(doc.pages[index + 1], band) if index + 1 < len(doc.pages) else []
         head = _leading_table_rows(rows[1:] if rows and _is_header_row(rows[0]) else rows)
         if head and len(head) <= FRAGMENT_ROWS and prev and _is_table_row(prev[-1]):
-            yield page.number, "error", f"{len(head)} table row(s) carried over alone from the page before"
+            yield page.number, "error", _CARRIED.format(len(head))
         tail = _leading_table_rows(list(reversed(rows)))
         if tail and len(tail) <= FRAGMENT_ROWS and len(tail) < len(rows) and nxt and _starts_with_table(nxt):
-            yield page.number, "error", f"a table starts with {len(tail)} row(s) at the foot of the page and runs on overleaf"
+            yield page.number, "error", _LEFT.format(len(tail))
+
+
+_CARRIED = "{} table row(s) carried over alone from the page before"
+_LEFT = "a table starts with {} row(s) at the foot of the page and runs on overleaf"
+
+
+def _tagged_fragments(doc: Document, pieces: list, band: float):
+    """Where a page's last table ends its body and the next page's first table opens that page's, the two are one
+    table turning the page (WeasyPrint tags each page's piece as a Table of its own); each side needs five rows."""
+    for index in range(len(doc.pages) - 1):
+        page, after = doc.pages[index], doc.pages[index + 1]
+        if not pieces[index] or not pieces[index + 1]:
+            continue
+        ending, opening = pieces[index][-1], pieces[index + 1][0]
+        rows, rows_after = content_rows(page, band), content_rows(after, band)
+        if not rows or not rows_after:
+            continue
+        # no line of the page begins below the piece, and none ends above the next one
+        if min(s.top for s in rows[-1]) > ending.bottom or max(s.bottom for s in rows_after[0]) < opening.top:
+            continue
+        if _fragment(ending, page, band):
+            yield page.number, "error", _LEFT.format(len(ending.rows))
+        if _fragment(opening, after, band):
+            yield after.number, "error", _CARRIED.format(len(opening.rows))
+
+
+def _fragment(piece: tagged.TablePiece, page, band: float) -> bool:
+    return len(piece.rows) <= FRAGMENT_ROWS and piece.depth < DEEP_PIECE * (page.height - 2 * band * MM)
 
 
 def check_fill(doc: Document):
