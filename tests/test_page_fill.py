@@ -67,6 +67,20 @@ def test_no_tables_booklet_page_is_near_empty(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.builds("standard/tables/0")
+def test_paperogues_numbered_tables_follow_their_numbers_in_the_tables_booklet():
+    # their titles were sorted as text: Table 10, 11 and 12 came before Table 1, in the contents and in the pages
+    import re
+    outputs, _ = standard_build("tables")
+    texts = page_texts(outputs["tables.pdf"])
+    contents = " ".join(t for t in texts[:5] if ". . ." in t)  # the contents pages, read by their leaders
+    listed = [int(n) for n in re.findall(r"Table (\d+): [A-Z][a-z]+", contents)]
+    assert listed == list(range(1, 13))
+    pages = [int(re.search(rf"Table {n}: [^.]*?\.[ .]*(\d+)", contents).group(1)) for n in range(1, 13)]
+    assert pages == sorted(pages) and pages[-1] > pages[0]
+
+
+@pytest.mark.slow
 @pytest.mark.builds("standard/dungeon/2", "standard/dungeon/3")
 def test_the_dungeon_booklet_and_pack_have_no_near_empty_page(tmp_path):
     # the back page was a seed box and credits under 80% white (16% full): it holds the delve tracker now
@@ -179,16 +193,31 @@ def test_the_large_themes_cut_the_rulebook_where_their_own_pages_turn(theme, tmp
 
 @pytest.mark.slow
 @pytest.mark.builds("large-print/rulebook/0", "large-print/tables/0")
-def test_large_prints_two_up_lists_open_at_a_pages_foot(tmp_path):
-    # a two-up d66 list waited for five pairs' room under its title; pairs of two lines each sent it overleaf after the
-    # list before it, and the pages between ended half white: the rulebook's Inspiration p190 54%, p192, p195, p197
-    # 51%; the tables booklet's Loner core p12 54%, p14 57%. It may open with three pairs now.
+def test_large_prints_two_up_lists_turn_the_page_with_five_pairs_and_leave_no_page_half_white(tmp_path):
+    # a two-up d66 list could open at a page's foot with three pairs under its title, and turn with three pairs
+    # overleaf: pages were fuller (60%) but each such piece read as a list of its own, six lines at most, which the
+    # preflight finds now that it reads a table's rows from its tags. Every piece has five pairs or more; a list's
+    # long note may end a page above it, so the page before holds its title and note. Once, waiting for five pairs'
+    # room, a list went overleaf with all it was kept with and pages ended under half full (Inspiration p190 54%, p192,
+    # p195, p197 51%; the tables booklet's Loner core p12 54%, p14 57%); they stay half full at least.
+    from dungeonpress.preflight import tagged
+    from dungeonpress.preflight.reading import open_pdf
     book, _ = SHARED.result("large-print/rulebook/0")
     tables, _ = SHARED.result("large-print/tables/0")
     for data, chapter in ((book["dungeoneer-rulebook.pdf"], "Inspiration"), (tables["tables.pdf"], "Loner core")):
         fills = dict(page_fills(data, tmp_path))
         pages = [n for n in chapter_pages(data, chapter) if fills.get(n, 0) > 0]  # its blank page before the next left out
-        assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages[:-1] if fills[n] < 0.6] == [], chapter
+        assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages[:-1] if fills[n] < 0.5] == [], chapter
+        path = tmp_path / "read.pdf"
+        path.write_bytes(data)
+        doc = open_pdf(path)
+        try:
+            pieces = {n: tagged.table_pieces(doc.pages[n - 1].pdf) for n in pages}
+        finally:
+            doc.close()
+        turned = [(n, len(pieces[n][-1].rows), len(pieces[n + 1][0].rows)) for n in pages[:-1]
+                  if pieces[n] and pieces.get(n + 1) and pieces[n + 1][0].head]  # a piece carried over repeats its header
+        assert turned and [t for t in turned if min(t[1:]) < 5] == [], chapter
 
 
 @pytest.mark.slow
@@ -196,11 +225,12 @@ def test_large_prints_two_up_lists_open_at_a_pages_foot(tmp_path):
 def test_large_prints_adventure_tables_run_on_where_a_list_turns_two_pages(tmp_path):
     # Minor Treasures, a two-up list that Major Treasures follows, ran over three pages keeping its last nine pairs
     # together: the middle page took five pairs and ended 41% full (p164). A list that more of its chapter follows turns
-    # with three pairs at least overleaf (large-print.css); every page of the chapter but its blank last one is 60% full
+    # with five pairs at least overleaf (large-print.css), and a section's long note may end the page above its table:
+    # every page of the chapter but its blank last one is more than half full (60% when three rows could turn a page)
     data = shared_pdf("large-print/rulebook/0", "dungeoneer-rulebook.pdf")
     fills = dict(page_fills(data, tmp_path))
     pages = [n for n in chapter_pages(data, "Adventure Tables") if fills.get(n, 0) > 0]
-    assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages[:-1] if fills[n] < 0.6] == []
+    assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages[:-1] if fills[n] < 0.5] == []
 
 
 @pytest.mark.slow
@@ -231,11 +261,13 @@ def test_the_tables_booklets_spare_pages_hold_empty_tables_to_fill_in(tmp_path):
         data = shared_pdf(f"{theme}/tables/0", "tables.pdf")
         texts = page_texts(data)
         spare = [n for n, text in enumerate(texts, start=1) if text.startswith("Your Own Tables")]
-        # the pages before the back cover: two in the standard booklet and in large print's (136 pages, its bestiary
-        # at a glance on three pages since each creature's concept stands under its name)
-        count = {"standard": 2, "large-print": 2}[theme]
+        # the pages before the back cover: two in the standard booklet; none in large print's, whose 136 pages are whole
+        # sheets since its tables turn the page with five rows (four or three where they are deep) on each side
+        count = {"standard": 2, "large-print": 0}[theme]
+        assert len(texts) % 4 == 0 and not any(text.startswith("Notes") for text in texts[-4:]), theme
         assert spare == list(range(len(texts) - count, len(texts))), theme
-        assert "d66 11 41 12 42" in texts[spare[0] - 1] and "36 66" in texts[spare[0] - 1], theme
+        if count:
+            assert "d66 11 41 12 42" in texts[spare[0] - 1] and "36 66" in texts[spare[0] - 1], theme
         if count > 1:
             assert "d6 1 2 3 4 5 6 2d6 2 3 4 5 6 7 8 9 10 11 12" in texts[spare[1] - 1], theme
         assert not any(text.startswith("Notes") for text in texts), theme
@@ -403,9 +435,10 @@ def test_the_white_a_table_leaves_before_the_next_opens_overleaf_holds_a_table_o
     # five rows taller than the room, overleaf), p115 42% (Paperogue's last table; Dunginoes overleaf) and p130 58% (the
     # solo procedure's Encounter Check; the Bestiary at a glance overleaf), the standard booklet's p53 53% (Paperogue's
     # end): that room now holds an empty d6 or 2d6 table to write one's own in
-    ends = {"standard": ("+1d4 MP",),
-            "large-print": ("Something under the Seal speaks", "+1d4 MP", "Obstacle and treasure"),
-            "dyslexia-friendly": ()}
+    # (Paperogue's tables now end with Table 12, on a full page; large print's p71 and p115 moved with the five-row rule)
+    ends = {"standard": ("Giant shrew",),
+            "large-print": ("Broken stair climbing to a landing", "Obstacle and treasure"),
+            "dyslexia-friendly": ("Thumb-Sized Gold Nugget",)}
     for theme, lasts in ends.items():
         data = shared_pdf(f"{theme}/tables/0", "tables.pdf")
         texts = page_texts(data)
@@ -433,8 +466,10 @@ def test_large_prints_long_lead_ins_and_its_worked_example_run_on_rather_than_le
 
     complications = page_of("Environmental hazard (flood, gas)")
     assert "Example of Exploration" in texts[complications - 1] and fills[complications] > 0.85
-    for lead, table in (("Dungeons are unstable.", "Resolve each with tags and the Oracle."),
-                        ("Keep your gear in one list", "A filled-in example: six gear tags"),
+    # Hazards' caption is gone (the paragraph under the table says it), and its table now follows its lead-in on the page
+    hazards = page_of("Dungeons are unstable.")
+    assert page_of("Falling Debris") in (hazards, hazards + 1) and fills[hazards] > 0.55, f"p{hazards}"
+    for lead, table in (("Keep your gear in one list", "A filled-in example: six gear tags"),
                         ("The chance of each answer on a plain roll", "Oracle answers, exact odds")):
         page = page_of(lead)  # the lead-in ends its page; its table opens the next
         assert page_of(table) == page + 1 and fills[page] > 0.55, (lead, f"p{page} {100 * fills[page]:.0f}%")

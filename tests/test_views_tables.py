@@ -10,7 +10,7 @@ import pytest
 from dungeonpress import build
 from dungeonpress.views import tables as views
 from dungeonpress.views.tables import (CELL_PADDING_CHARS, MANY_COLUMNS, MAX_BOXES, MEASURE_CHARS, ROLL_WIDTH, TALL_ROW_CHARS, boxes_for,
-                                       column_widths, roll_label, wrapped_lines)
+                                       column_widths, roll_label, title_order, wrapped_lines)
 
 SMALL_PACK = Path(__file__).parent / "fixtures" / "small_pack"
 
@@ -25,6 +25,14 @@ def test_roll_label_is_one_number_or_a_range_with_an_en_dash():
     assert roll_label(7, 7) == "7"
     assert roll_label(1, 3) == "1–3"
     assert roll_label(11, 16) == "11–16"
+
+
+def test_titles_sort_with_their_numbers_read_as_numbers():
+    # the tables booklet listed Paperogue's "Table 10", "Table 11", "Table 12" before "Table 1": titles sorted as text
+    titles = ["Table 10: Jewelry Effects", "Table 2: Gold", "Classic Monsters", "Table 1: Treasure", "Table 12: Scroll Effects"]
+    assert sorted(titles, key=title_order) == ["Classic Monsters", "Table 1: Treasure", "Table 2: Gold",
+                                               "Table 10: Jewelry Effects", "Table 12: Scroll Effects"]
+    assert title_order("2d6 Traps") < title_order("d66 Traps") and title_order("Room 3b") < title_order("Room 3c")
 
 
 @pytest.mark.parametrize("value, boxes", [
@@ -230,3 +238,15 @@ def test_a_table_of_sentences_is_tall_and_a_list_of_names_is_not(content):
         table = content.table(name)
         assert views.table_view(table, content)["tall"] is tall, name
         assert (average(table) >= TALL_ROW_CHARS) is tall, name
+
+
+def test_a_tall_table_is_deep_where_its_rows_run_three_lines_or_more_in_large_print(content):
+    """Deep: large print lets three such rows turn the page, three rows of three lines being a quarter page; a d66 of
+    two-line rows (Ambushes) keeps four on each side, its three last rows having sat alone as a stub (p127)."""
+    for name, deep in (("major_traps", True), ("puzzles", True), ("ambushes", False), ("neutral_presences", False),
+                       ("stress_tags", False)):
+        assert views.table_view(content.table(name), content)["deep"] is deep, name
+    rows = [{"cells": [{"text": "Trap"}, {"text": "word " * 30}]}]
+    # 30 four-letter words in a 70% column of 49 characters (32 after padding): six to a line, five lines
+    assert views.large_lines_per_row(rows, [8, 22, 70], rolled=True) == 5
+    assert views.large_lines_per_row([], [], rolled=False) == 1.0

@@ -37,9 +37,9 @@ def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> l
     """`tables.pdf` (A5 pages) and `tables-booklet-a4.pdf` / `-letter.pdf` (saddle-stitch)."""
     from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     from dungeonpress.paginate import pages
-    # 1. Group the rolled tables by the game they come from (core first), then by their group.
+    # 1. Group the rolled tables by the game they come from (core first), then by their group, in title order.
     by_origin: dict[str, list] = {}
-    for table in sorted(rolled_tables(ctx.content), key=lambda t: (t.group, t.title)):
+    for table in sorted(rolled_tables(ctx.content), key=lambda t: (t.group, views.title_order(t.title))):
         by_origin.setdefault(table.origin, []).append(views.table_view(table, ctx.content, large=ctx.theme == "large-print"))
     order = list(PACK_TITLES)  # then a user pack's own credits, whatever text they are
     origins = sorted(by_origin, key=lambda o: (order.index(o) if o in order else len(order), o))

@@ -73,6 +73,7 @@ def directive_block(content: Content, directive: Directive, creatures: list) -> 
         view = views.table_view(table, content)
         view["show_title"] = not heading or not same_name(heading, table.title)
         view["note"] = untold(view["note"], directive.above)
+        view["long_note"] = views.long_note(view["note"])
         return Block("partials/table.html.j2", {"table": view})
     if name == "bestiary":
         return Block("partials/bestiary.html.j2", {"creatures": creatures})

@@ -13,6 +13,8 @@ ROLL_WIDTH = 8  # percent of the measure for the roll column (about 2.8 em on an
 SHORT_CELL = 12  # a cell this short (characters) is a label: its column never wraps it
 MANY_COLUMNS = 5  # a table with this many columns (besides the roll) is set row by row in large print
 TALL_ROW_CHARS = 60  # a table whose rows hold this many characters on average has rows of several lines in large type
+DEEP_ROW_LINES = 3  # ...and one whose rows take this many lines on average there: three of them are a quarter page
+LONG_NOTE_CHARS = 140  # a note this long is three lines or more in large print: it may end a page above its table
 MEASURE_CHARS = 80  # characters of table text across an A5 measure, for sizing columns by their words
 MOVE_STEPS = (1, 2, 3, 5, 8, 13)  # percent of the measure one balancing move gives a column
 PHRASE_OVERFLOW_WEIGHT = 5  # table lines one line past two in a phrase cell counts as
@@ -35,6 +37,18 @@ def title_parts(title: str) -> dict:
     line of its leader and page number, so a title that fills its line never leaves them alone below it."""
     lead, _, last = title.rpartition(" ")
     return {"lead": lead, "last": last}
+
+
+def title_order(title: str) -> tuple:
+    """A title as a sort key that reads numbers as numbers: "Table 2" before "Table 10", as a contents page runs.
+    Splitting on digit runs puts text at even places and numbers at odd ones, so two keys always compare like with like."""
+    return tuple(int(part) if i % 2 else part.casefold() for i, part in enumerate(re.split(r"(\d+)", title)))
+
+
+def long_note(note: str) -> bool:
+    """A table's note of three lines or more at 14 pt: large print lets it end a page, the table opening the next
+    under its header (large-print.css), as a section's long lead-in may (render.py: long-lead)."""
+    return len(note) >= LONG_NOTE_CHARS
 
 
 def die_label(table: Table) -> str:
@@ -91,6 +105,7 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
         "title": table.title,
         "title_parts": title_parts(table.title),
         "note": table.note if note else "",
+        "long_note": long_note(table.note if note else ""),
         "die": die_label(table),
         "rolled": table.rolled,
         "headers": [header for key, header in table.columns if key in keep],
@@ -105,9 +120,10 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
         "wide": len(keep) >= 3,
         # too many columns to keep whole words at a large type size: large print sets each row as a list
         "many": len(keep) >= MANY_COLUMNS,
-        # rows of sentences: in the large themes two or three of them fill a third of a page, so such a table may
-        # turn the page with fewer than the usual five rows on each side (large-print.css, dyslexia-friendly.css)
+        # rows of sentences: in large print four of them fill a quarter page or more, so such a table may turn the
+        # page with fewer than the usual five rows on each side, and three where its rows are deeper (large-print.css)
         "tall": tall,
+        "deep": tall and large_lines_per_row(rows, widths, table.rolled) >= DEEP_ROW_LINES,
         "widths": widths,
     }
 
@@ -149,6 +165,17 @@ def column_widths(rows: list, headers: list, rolled: bool, *, measure_chars: int
     widths = _balance_lines(texts, widths, [min(int(f + 0.999), w) for f, w in zip(floors, widths)], measure_chars,
                             phrase_weight)
     return ([ROLL_WIDTH] if rolled else []) + widths
+
+
+def large_lines_per_row(rows: list, widths: list[int], rolled: bool) -> float:
+    """About how many lines a row takes on average at large print's 14 pt (LARGE_MEASURE_CHARS across the measure),
+    each row as deep as its most wrapped cell; `widths` are the columns' designed percentages, roll column first."""
+    if not rows or not widths:
+        return 1.0
+    shares = widths[1:] if rolled else widths
+    chars = [max(4, round(w * LARGE_MEASURE_CHARS / 100) - CELL_PADDING_CHARS) for w in shares]
+    return sum(max([wrapped_lines(cell["text"], width) for cell, width in zip(row["cells"], chars)] or [1])
+               for row in rows) / len(rows)
 
 
 def wrapped_lines(text: str, chars: int) -> int:
