@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,21 @@ MARGINS_MM = 14   # the body: the page less a running head's and a folio's depth
 
 def page_fills(data: bytes, tmp_path: Path, *, margins_mm: float = MARGINS_MM, edge_mm: float = 12) -> list[tuple[int, float]]:
     """(page number, share of the body's height between its first and last ink) of each page with ink; a zine's
-    small pages have their own margins and running heads nearer the edge (`margins_mm`, `edge_mm`)."""
+    small pages have their own margins and running heads nearer the edge (`margins_mm`, `edge_mm`).
+
+    Read once a PDF in a test process: a large-print rulebook's 200 pages take about ten seconds to read, and seven
+    tests measure the same shared build."""
+    key = (hashlib.sha256(data).digest(), margins_mm, edge_mm)
+    if key not in _FILLS:
+        _FILLS[key] = tuple(_read_fills(data, tmp_path, margins_mm, edge_mm))
+    return list(_FILLS[key])
+
+
+_FILLS: dict = {}
+_TEXTS: dict = {}
+
+
+def _read_fills(data: bytes, tmp_path: Path, margins_mm: float, edge_mm: float) -> list[tuple[int, float]]:
     path = tmp_path / "read.pdf"
     path.write_bytes(data)
     doc = open_pdf(path)
@@ -39,11 +54,14 @@ def shared_pdf(key: str, name: str) -> bytes:
 
 
 def page_texts(data: bytes) -> list[str]:
-    """Each page's text as a reader reads it (pypdf), its runs of white space made one space."""
+    """Each page's text as a reader reads it (pypdf), its runs of white space made one space; read once a PDF."""
     import io
 
     import pypdf
-    return [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+    key = hashlib.sha256(data).digest()
+    if key not in _TEXTS:
+        _TEXTS[key] = tuple(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages)
+    return list(_TEXTS[key])
 
 
 def near_empty(data: bytes, tmp_path: Path) -> list[str]:
