@@ -1,11 +1,12 @@
 """Before-and-after sheets of every product: each page of two builds side by side, one PNG a product.
 
-usage: python -m scripts.before_after BEFORE_BUILD AFTER_BUILD [--out docs/review]
+usage: python -m scripts.before_after BEFORE_BUILD AFTER_BUILD [--out docs/review] [--theme THEME] [--only NAME,...]
 
 BEFORE_BUILD and AFTER_BUILD are folders made by `dungeonpress build all` (e.g. `make` at two commits:
 `git worktree add /tmp/old REV && make -C /tmp/old`). Each sheet shows every page of one product as a
 thumbnail, the older build's pages in the upper band and the newer's below, so a reviewer sees at a glance
-which pages were filled, moved or redrawn; open the PDFs themselves for detail.
+which pages were filled, moved or redrawn; open the PDFs themselves for detail. With `--theme`, both folders hold
+that theme's build (its files carry the theme's name) and each sheet's name gets it too: `rulebook-large-print.png`.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ PRODUCTS = {
 
 def thumb_height(pages: int) -> int:
     """A page's height on the sheet, px: large enough to read a card or a short kit, small for a book."""
-    return 560 if pages <= 2 else 420 if pages <= 4 else 260 if pages <= 12 else 150 if pages <= 40 else 110
+    return 560 if pages <= 2 else 420 if pages <= 4 else 260 if pages <= 12 else 150 if pages <= 40 else 110 if pages <= 120 else 80
 WIDTH = 1500  # px: a band wraps to rows of at most this width
 GAP = 6
 LABEL = 18  # px: the band's label line
@@ -99,12 +100,21 @@ def main(argv=None) -> None:
     parser.add_argument("before", type=Path)
     parser.add_argument("after", type=Path)
     parser.add_argument("--out", type=Path, default=Path("docs/review"))
+    parser.add_argument("--theme", default="standard", help="the theme both builds were made in")
+    parser.add_argument("--only", default="", help="the sheets to make, by name, comma-separated (default: all)")
     args = parser.parse_args(argv)
+    wanted = [name for name in args.only.split(",") if name]
+    unknown = sorted(set(wanted) - set(PRODUCTS))
+    if unknown:
+        parser.error(f"no sheet named {', '.join(unknown)} (expected some of {', '.join(PRODUCTS)})")
     args.out.mkdir(parents=True, exist_ok=True)
+    themed = "" if args.theme == "standard" else f"-{args.theme}"
     for name, pdf in PRODUCTS.items():
-        image = sheet(args.before, args.after, pdf)
-        size = save_small(image, args.out / f"{name}.png")
-        print(f"{args.out / name}.png: {image.width}x{image.height}, {size // 1000} KB")
+        if wanted and name not in wanted:
+            continue
+        image = sheet(args.before, args.after, pdf.replace(".pdf", f"{themed}.pdf"))
+        size = save_small(image, args.out / f"{name}{themed}.png")
+        print(f"{args.out / name}{themed}.png: {image.width}x{image.height}, {size // 1000} KB")
 
 
 if __name__ == "__main__":
