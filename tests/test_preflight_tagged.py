@@ -38,3 +38,18 @@ def test_rows_without_marked_content_and_untagged_pages_give_no_pieces(tmp_path)
         del opened.Root.StructTreeRoot
         opened.save(untagged)
     assert _pieces(untagged) == [[]]
+
+
+def test_a_structure_tree_that_loops_is_read_and_passed(tmp_path):
+    """A hostile file whose tree holds its own ancestor: pdfium builds each element once, and the walk is bounded
+    (MAX_DEPTH, MAX_ELEMENTS) besides, so the check ends; the one row is still found once."""
+    from tests.test_preflight import findings
+    path = make_pdf(tmp_path, f"<table>{HEAD}{answer_rows(99)}</table><p>{PARA}</p>")
+    with pikepdf.open(path, allow_overwriting_input=True) as opened:
+        document = opened.Root.StructTreeRoot.K
+        document = document[0] if isinstance(document, pikepdf.Array) else document
+        first = document.K[0] if isinstance(document.K, pikepdf.Array) else document.K
+        first.K = pikepdf.Array([*(first.K if isinstance(first.K, pikepdf.Array) else [first.K]), document])
+        opened.save(path)
+    assert [len(piece.rows) for page in _pieces(path) for piece in page] == [6]
+    assert findings(path, "table_fragments") == []
