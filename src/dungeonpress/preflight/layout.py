@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from pathlib import PurePath
@@ -50,12 +51,13 @@ _LEFT = "a table starts with {} row(s) at the foot of the page and runs on overl
 def _tagged_fragments(doc: Document, pieces: list, band: float):
     """Where a page's last table ends its body and the next page's first table opens that page's, the two are one
     table turning the page (WeasyPrint tags each page's piece as a Table of its own); each side needs five rows."""
+    lines = functools.cache(lambda index: content_rows(doc.pages[index], band))  # a page is both after and before
     for index in range(len(doc.pages) - 1):
         page, after = doc.pages[index], doc.pages[index + 1]
         if not pieces[index] or not pieces[index + 1]:
             continue
         ending, opening = pieces[index][-1], pieces[index + 1][0]
-        rows, rows_after = content_rows(page, band), content_rows(after, band)
+        rows, rows_after = lines(index), lines(index + 1)
         if not rows or not rows_after:
             continue
         # no line of the page begins below the piece, and none ends above the next one
