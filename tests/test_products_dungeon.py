@@ -292,9 +292,9 @@ def test_the_most_rooms_a_zine_holds_fit_it(content, seed, rooms, paper):
     assert where["z-rule-doors-puzzles-and-the-end"] in ({6} if (seed, paper) in CROWDED_ZINES else {2, 3, 4})
 
 
-# The longest keys found, whose zines are laid out crowded (paginate.zine.FITS) to keep every entry whole; seed 13's
-# fits only with an entry turning the page (the "turning" fit), its rules after the key.
-CROWDED_ZINES = {(22, "a4"), (31337, "letter")}
+# The longest keys found, whose zines are laid out crowded or eased (paginate.zine.FITS) to keep every entry whole: the
+# doors rule moves to the oracle page.
+CROWDED_ZINES = {(22, "a4"), (31337, "letter"), (13, "a4"), (13, "letter")}
 
 
 @pytest.mark.slow
@@ -432,7 +432,8 @@ def sections(html: str) -> dict:
 
 
 @pytest.mark.parametrize("fit,page", [("whole", "zine-aids"), ("packed", "zine-aids"), ("crowded", "zine-aids"),
-                                      ("lifted", "zine-oracle"), ("trimmed", "zine-oracle"), ("split", "zine-oracle")])
+                                      ("lifted", "zine-oracle"), ("trimmed", "zine-oracle"), ("eased", "zine-oracle"),
+                                      ("eased-bare", "zine-oracle"), ("split", "zine-oracle")])
 def test_the_fold_note_is_printed_once_on_the_page_its_fit_gives_it(content, fit, page):
     """The last resort (split) leaves out the oracle's pre-rolled answers: the note takes two of those lines, not the
     aids page's foot, which a long wandering table in wide letters ran onto a ninth page."""
@@ -457,6 +458,24 @@ def test_a_long_key_in_wide_letters_stays_eight_pages(content, seed, paper, them
     text = [" ".join(page.extract_text().split()) for page in pages]
     assert sum(page.count(NOTE) for page in text) == 1
     assert sum(page.count("Exits") for page in text[2:5]) == rooms
+
+
+@pytest.mark.slow  # lays whole zines out
+@pytest.mark.parametrize("theme,paper", [("standard", "a4"), ("dyslexia-friendly", "letter"), ("large-print", "letter")])
+def test_a_key_whose_last_entry_would_turn_the_page_moves_the_doors_rule_to_the_oracle_page(content, monkeypatch,
+                                                                                             theme, paper):
+    """Seed 13's room 8 lost its treasure line to the next page (the turning fit; split in dyslexia-friendly, its
+    foe's stats overleaf): with the doors rule on the oracle page (the eased fits) every entry stands whole."""
+    fits = laid_out_fits(monkeypatch)
+    ctx = build.context_for(content, seed=13, theme=theme)
+    rooms = product.DEFAULT_ROOMS
+    pages = reader(product.zine_pages(ctx, product.roll_dungeon(ctx, 13, rooms), 13, rooms, paper)).pages
+    text = [" ".join(page.extract_text().split()) for page in pages]
+    assert len(text) == 8 and fits[-1] in ("eased", "eased-snug", "eased-bare")
+    assert text[2].startswith("Room Key") and all(re.match(r"\d+ [A-Z]", page) for page in text[3:5])
+    assert sum(page.count("Exits") for page in text[2:5]) == rooms and "Navigation and Light" in text[4]
+    assert "Doors, Puzzles and the End" in text[6] and "Doors, Puzzles" not in " ".join(text[2:6])
+    assert NOTE in text[6] and sum(page.count(NOTE) for page in text) == 1
 
 
 # The crowded zine (the longest keys) keeps its pre-rolled oracle answers: compact, three rows, on the oracle page

@@ -92,19 +92,24 @@ SNUG_ORACLE_ROWS = 2  # the snug fit's: where three rows run the page over (the 
 
 
 # The fits whose fold-and-cut note stands at the oracle page's foot, not the aids page's (paginate.zine.FITS).
-FOLD_NOTE_ON_ORACLE = ("lifted", "trimmed", "split")
+FOLD_NOTE_ON_ORACLE = ("lifted", "trimmed", "eased", "eased-snug", "eased-bare", "split")
+# The fits whose doors, puzzles and end rule stands on the oracle page, in the room of its full answers.
+DOORS_ON_ORACLE = ("crowded", "snug", "bare", "eased", "eased-snug", "eased-bare", "split")
 
 
 def compact_rows(fit: str) -> int:
     """How many rows of pre-rolled answers a crowded (or trimmed) zine's oracle page prints in `fit`, compact (0: none, or
     not a crowded fit: its oracle page prints the zine's usual answers)."""
-    return {"crowded": CROWDED_ORACLE_ROWS, "snug": SNUG_ORACLE_ROWS, "trimmed": CROWDED_ORACLE_ROWS}.get(fit, 0)
+    return {"crowded": CROWDED_ORACLE_ROWS, "snug": SNUG_ORACLE_ROWS, "trimmed": CROWDED_ORACLE_ROWS,
+            "eased": CROWDED_ORACLE_ROWS, "eased-snug": SNUG_ORACLE_ROWS}.get(fit, 0)
 
 
 # The zine's classes in each fit (paginate.zine.FITS): 7 pt type, then closed-up key lines, then the play aids
 # packed after the key's rules (`packed`: they share the key's last page instead of opening their own).
 FIT_CLASSES = {"dense": " dense", "tight": " dense tight", "packed": " dense tight packed",
-               "crowded": " dense tight packed", "snug": " dense tight packed", "bare": " dense tight packed", "lifted": " dense tight", "trimmed": " dense tight",
+               "crowded": " dense tight packed", "snug": " dense tight packed", "bare": " dense tight packed",
+               "lifted": " dense tight", "trimmed": " dense tight",
+               "eased": " dense tight", "eased-snug": " dense tight", "eased-bare": " dense tight",
                "turning": " dense tight split", "split": " dense tight packed split"}
 
 
@@ -229,7 +234,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     `log_rows`: a log of the foes fought, in that many rows, after the key's rules (paginate.zine: the log).
     """
     from dungeonpress.paginate.zine import PACKED  # loaded when a product is made, not for --help
-    crowded = fit in ("crowded", "snug", "bare", "split")  # doors, puzzles and the end on the oracle page
+    crowded = fit in DOORS_ON_ORACLE
     oracle_rows = compact_rows(fit) if crowded or compact_rows(fit) else ORACLE["zine"]["oracle_rows"]
     made = (view or functools.partial(zine_view, ctx, dungeon, seed, rooms, paper, map_style))(oracle_rows, not probe)
     return html_from_template(ctx, "dungeon_zine.html.j2", dungeon=made, rules=zine_rules(ctx, crowded),
