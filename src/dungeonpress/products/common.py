@@ -153,9 +153,11 @@ def write(ctx: BuildContext, rendered: Rendered, *, forms: bool = False, print_s
     return data
 
 
-def checked_pdf(rendered: Rendered, *, variant: str, forms: bool = False, heading_level: int = 0) -> bytes:
+def checked_pdf(rendered: Rendered, *, variant: str, forms: bool = False, heading_level: int = 0,
+                sample_pages: int | None = None) -> bytes:
     """PDF bytes of a laid-out document, checked both ways: text laid out past a page's edge is a
-    RenderError, and text the file's text layer lost is added to the document's warnings."""
+    RenderError, and text the file's text layer lost is added to the document's warnings (read back on
+    `sample_pages` pages spread over it; None: readback.SAMPLE_PAGES)."""
     from dungeonpress import pdf  # loaded when a product is made, not for --help
     from dungeonpress.preflight import readback
     off = pdf.text_off_page(rendered)
@@ -165,7 +167,8 @@ def checked_pdf(rendered: Rendered, *, variant: str, forms: bool = False, headin
                           + " (a word or table too wide for its column?)")
     data = pdf.write_pdf(rendered, forms=forms, variant=variant, heading_level=heading_level)
     # The text layer is what readers copy, search and hear: a sample of pages must read back whole.
-    laid_out = {i: pdf.page_text(rendered, i) for i in readback.sample(rendered.page_count)}
+    sampled = readback.sample(rendered.page_count, readback.SAMPLE_PAGES if sample_pages is None else sample_pages)
+    laid_out = {i: pdf.page_text(rendered, i) for i in sampled}
     rendered.warnings.extend(f"text layer: {line}" for line in readback.lost_text(data, laid_out))
     return data
 
