@@ -131,6 +131,28 @@ def test_lines_under_each_page_count_the_ruled_lines_under_a_keys_last_room_on_e
     assert pages.lines_under_each_page(measured, [], line=25.0, reserve=40.0) == []
 
 
+def test_lines_under_turned_pages_read_the_keys_new_pages_off_the_layout_without_its_turns():
+    """Rooms of 100, 150, 200 and 50 px laid out on two pages (r1-r3 | r4); turned at r3 they fall r1-r2 | r3-r4, as
+    laying them out again with r3 opening a page would measure them."""
+    before = (PageMeasure(500.0, {"r1": (50.0, 150.0), "r2": (150.0, 300.0), "r3": (300.0, 500.0)}, text_bottom=500.0,
+                          text_top=10.0),
+              PageMeasure(500.0, {"r4": (10.0, 60.0)}, text_bottom=500.0, text_top=10.0))
+    after = (PageMeasure(500.0, {"r1": (50.0, 150.0), "r2": (150.0, 300.0)}, text_bottom=500.0, text_top=10.0),
+             PageMeasure(500.0, {"r3": (10.0, 210.0), "r4": (210.0, 260.0)}, text_bottom=500.0, text_top=10.0))
+    rooms = ["r1", "r2", "r3", "r4"]
+    predicted = pages.lines_under_turned_pages(before, rooms, ["r3"], line=25.0, reserve=40.0)
+    assert predicted == pages.lines_under_each_page(after, rooms, line=25.0, reserve=40.0) == [("r3", 6), (None, 8)]
+    # no turns: the layout as it is (its pages' breaks are where it put them)
+    one = (before[1],)
+    assert pages.lines_under_turned_pages(one, ["r4"], [], line=25.0, reserve=40.0) == [(None, 16)]
+    # a page the turns leave too full (here no turns: the four rooms on one page), boxes that do not touch, an anchor
+    # the layout lacks
+    assert pages.lines_under_turned_pages(before, rooms, [], line=25.0, reserve=40.0) is None
+    apart = (PageMeasure(500.0, {"r1": (50.0, 150.0), "r2": (160.0, 300.0)}, text_bottom=500.0),)
+    assert pages.lines_under_turned_pages(apart, ["r1", "r2"], [], line=25.0, reserve=40.0) is None
+    assert pages.lines_under_turned_pages(before, ["r1", "missing"], [], line=25.0, reserve=40.0) == []
+
+
 def test_white_before_turns_measure_the_room_a_block_leaves_when_the_next_opens_overleaf():
     """a ends 100 px into page 1's 200 px text area and b opens page 2: half the area white; b and c share page 2 (no
     turn); c, the last, leaves 150 of 200 px; d is not laid out and says nothing."""

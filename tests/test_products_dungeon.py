@@ -606,6 +606,36 @@ def test_a_padded_booklets_first_spare_page_is_its_room_log():
     assert sum("Delve Notes" in text for text in texts) == 0
 
 
+@pytest.mark.slow  # lays a booklet out twice, then three times
+def test_a_booklets_key_notes_are_read_off_its_first_layout_and_make_the_same_booklet(content, monkeypatch):
+    """The ruled lines under key pages are read off the first layout as the keys will fall with their turns, and laid
+    out with the turns: two layouts, not three (the third was a third of a pack's CPU), and the same booklet."""
+    from dungeonpress.paginate import pages
+    counted, real = [], product.layout
+    monkeypatch.setattr(product, "layout", lambda ctx, html, **kw: counted.append(html) or real(ctx, html, **kw))
+    opts = parse(product.DungeonOptions, {"layout": "booklet"})
+    two = {o.name: o.data for o in product.build_dungeon(build.context_for(content, seed=SEED), opts)}
+    assert len(counted) == 2 and "key-notes" in counted[-1] and 'class="room turn"' in counted[-1]
+    counted.clear()
+    monkeypatch.setattr(pages, "lines_under_turned_pages", lambda *args, **kwargs: None)  # only a layout can tell
+    three = {o.name: o.data for o in product.build_dungeon(build.context_for(content, seed=SEED), opts)}
+    assert len(counted) == 3 and three == two
+
+
+@pytest.mark.slow  # lays a pack out
+def test_large_print_keys_turn_their_pages_where_the_even_turns_say(content, monkeypatch):
+    """Large print lets a key's last three rooms fill their page, and that rule outweighed a turn: pack seed 5's first
+    delve kept rooms 1-3 | 4-6 | 7-8 (p9 42% full) where the turns said 1-3 | 4-5 | 6-8. (A notes block before a
+    room hid it: the room was then not among the last three. Here no key page gets notes.)"""
+    monkeypatch.setattr(product, "MIN_KEY_NOTE_LINES", 1000)
+    ctx = build.context_for(content, seed=5, theme="large-print")
+    made = {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": 3}))}
+    pdf_reader = reader(made["pack-5.pdf"])
+    where = {name: pdf_reader.get_destination_page_number(dest) for name, dest in pdf_reader.named_destinations.items()}
+    pages_of = [where[f"d1-room-{n}"] for n in range(1, 9)]
+    assert pages_of[3:5] == [pages_of[0] + 1] * 2 and pages_of[5:] == [pages_of[0] + 2] * 3
+
+
 # ---------------------------------------------------------------- a pack's index of seven to nine delves (issue 27:
 # `--count 8` left "Pick Your Delve" alone at the foot of page 2, its table on page 3)
 

@@ -169,6 +169,33 @@ def lines_under_each_page(measured, anchors: list, line: float, reserve: float) 
             for n, index in enumerate(pages)]
 
 
+def lines_under_turned_pages(measured, anchors: list, turns: list, line: float, reserve: float) -> list | None:
+    """lines_under_each_page as `anchors` will give it laid out again with each of `turns` opening a page, read off
+    this layout of them: each box keeps its height wherever it falls (boxes kept whole, one under the next), the first
+    keeps its place on its page, and a page a turn opens starts its first box at its text's top. None where that does
+    not hold here (a gap between two boxes on one page) or a page would run over: only laying out again can tell."""
+    where = {}  # anchor -> (page index, top, bottom) of the page it starts on
+    for index, page in enumerate(measured):
+        for name, (top, bottom) in page.boxes.items():
+            where.setdefault(name, (index, top, bottom))
+    if not anchors or any(name not in where for name in anchors):
+        return []
+    for before, after in zip(anchors, anchors[1:]):
+        if where[before][0] == where[after][0] and abs(where[after][1] - where[before][2]) > 0.01:
+            return None
+    first = measured[where[anchors[0]][0]]
+    runs, bottom = [], where[anchors[0]][1]
+    for name in anchors:
+        if name in turns and name != anchors[0]:
+            runs.append((name, bottom))
+            bottom = first.text_top
+        bottom += where[name][2] - where[name][1]
+        if bottom > first.text_bottom + 0.01:
+            return None
+    runs.append((None, bottom))
+    return [(name, max(0, int((first.text_bottom - low - reserve) // line))) for name, low in runs]
+
+
 def white_before_turns(measured, anchors: list) -> dict:
     """For each anchor of `anchors` (blocks in reading order) whose successor opens on a later page than the anchor's
     box ends on (the last anchor's successor is the document's end): (CSS px of the text area left white under it, that

@@ -407,6 +407,15 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     turns = pages.even_key_turns(measured, [[room["anchor"] for room in view["rooms"]] for view in shown])
     rules_notes = pages.lines_after(measured, "how-to-play", line=NOTE_LINE_PX, reserve=RULES_NOTES_HEAD_PX)
     rules_notes = rules_notes if rules_notes >= MIN_RULES_NOTE_LINES else 0
+    # The key pages' ruled lines are read off this layout as the keys will fall with their turns, and laid out with the
+    # rest in one more layout, not two (a third of a pack's CPU). Kept where that layout is the one the two would have
+    # made: the pages as many, and its key pages asking for the lines they got; otherwise the two are laid out.
+    key_notes = key_note_lines(measured, shown, turns)
+    if key_notes is not None and (fillers or turns or rules_notes or key_notes):
+        again = layout(ctx, booklet_html(fillers, turns, rules_notes, key_notes))
+        if again.page_count == rendered.page_count + len(fillers) and \
+                key_note_lines(pdf.measure(again), shown) == key_notes:
+            return _booklet_files(ctx, again, name, page, pack_seed, paper, signatures, map_style)
     if fillers or turns or rules_notes:
         again = layout(ctx, booklet_html(fillers, turns, rules_notes))
         if (turns or rules_notes) and again.page_count != rendered.page_count + len(fillers):  # they ran over: not them
@@ -419,6 +428,14 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
         again = layout(ctx, booklet_html(fillers, turns, rules_notes, key_notes))
         if again.page_count == rendered.page_count:
             rendered = again
+    return _booklet_files(ctx, rendered, name, page, pack_seed, paper, signatures, map_style)
+
+
+def _booklet_files(ctx: BuildContext, rendered, name: str, page: str, pack_seed: int | None, paper: str,
+                   signatures: int | None, map_style: str) -> list[Output]:
+    """The laid-out booklet padded to whole sheets: its reading PDF and its imposition."""
+    from dungeonpress import impose  # loaded when a product is made, not for --help
+    from dungeonpress.paginate import pages
     rendered = pages.pad_to_multiple(rendered, 4, name)
     reading = write(ctx, rendered)
     suffix = "" if paper == "a4" else "-letter"
@@ -438,14 +455,22 @@ def foe_log_rows(lines: int) -> int:
 MIN_KEY_NOTE_LINES = 6  # fewer lines than this at a key page's foot are left white: a page that full needs none
 
 
-def key_note_lines(measured, shown: list) -> dict:
+def key_note_lines(measured, shown: list, turns: list | None = None) -> dict | None:
     """Where each room key's pages end in ruled notes lines, and how many: {the room that opens the next page, or the
-    delve's own anchor after its last room: [one item per line]}."""
+    delve's own anchor after its last room: [one item per line]}.
+
+    With `turns`, as the key will be laid out again with those rooms opening pages, read off this layout of it
+    (pages.lines_under_turned_pages); None where only that layout can tell."""
     from dungeonpress.paginate import pages  # loaded when a product is made, not for --help
     notes = {}
     for view in shown:
         rooms = [room["anchor"] for room in view["rooms"]]
-        for before, lines in pages.lines_under_each_page(measured, rooms, line=NOTE_LINE_PX, reserve=RULES_NOTES_HEAD_PX):
+        under = pages.lines_under_each_page(measured, rooms, line=NOTE_LINE_PX, reserve=RULES_NOTES_HEAD_PX) \
+            if turns is None else pages.lines_under_turned_pages(measured, rooms, [room for room in rooms if room in turns],
+                                                                 line=NOTE_LINE_PX, reserve=RULES_NOTES_HEAD_PX)
+        if under is None:
+            return None
+        for before, lines in under:
             if lines >= MIN_KEY_NOTE_LINES:
                 notes[before or view["anchor"]] = list(range(lines))
     return notes
