@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from dungeonpress.pdf import PageMeasure
 from dungeonpress.products import tables
 
@@ -39,3 +41,45 @@ def test_a_table_that_the_next_follows_on_its_page_or_that_leaves_too_little_roo
 
 def test_an_own_table_that_ran_overleaf_is_made_a_die_smaller_then_left_out():
     assert tables.smaller_own_tables({"t1": "2d6", "t3": "d6", "t4": "d66"}, ["t1", "t3"]) == {"t1": "d6", "t4": "d66"}
+
+
+@pytest.mark.slow  # lays the tables booklet out, then again the old way
+def test_a_table_of_your_own_is_moved_into_its_white_and_makes_the_same_booklet(monkeypatch):
+    """The standard booklet's one table of one's own (after the solo monsters) is laid out alone and moved into the
+    white it was chosen for: the 64 pages are laid out once, not twice, and the booklet is the one laid out again
+    with it."""
+    from dungeonpress import build, pdf
+    from dungeonpress.products import options
+    from dungeonpress.products.options import parse
+    laid, real = [], tables.layout
+    monkeypatch.setattr(tables, "layout", lambda ctx, html, **kw: laid.append(real(ctx, html, **kw)) or laid[-1])
+    content = build.load_content()
+    moved = {o.name: o.data for o in tables.build_tables_booklet(build.context_for(content), parse(options.PrintShopOptions, {}))}
+    assert [r.page_count for r in laid][0] >= 60 and len(laid) == 2 and laid[1].page_count < laid[0].page_count
+    assert "A Table of Your Own" in pdf.page_text(laid[0], next(i for i, page in enumerate(pdf.measure(laid[0]))
+                                                             if "own-after-table-solo_monsters" in page.boxes))
+    laid.clear()
+    monkeypatch.setattr(pdf, "moved_across", lambda *args: False)  # not moved: the booklet laid out again with it
+    again = {o.name: o.data for o in tables.build_tables_booklet(build.context_for(content), parse(options.PrintShopOptions, {}))}
+    assert [r.page_count >= 60 for r in laid] == [True, False, True] and again == moved
+
+
+def test_own_tables_are_moved_only_where_each_has_a_page_of_its_own_and_a_half_move_is_told(monkeypatch):
+    from dungeonpress import pdf
+    measured = (page({"table-a": (40.0, 200.0)}), page({"table-b": (40.0, 100.0), "table-c": (100.0, 150.0)}))
+    plans, moves = [], []
+
+    def lay_out(plan):
+        plans.append([(breaks, view["own"]["anchor"]) for breaks, view in plan])
+        return "source"
+    # two on one page: nothing is laid out or moved
+    assert tables.moved_own_tables("booklet", measured, {"table-b": "d6", "table-c": "d6"}, lay_out) is False
+    assert plans == []
+    # the first moved, the second refused: the booklet is no longer the one without them
+    monkeypatch.setattr(pdf, "moved_across", lambda target, source, index, anchor, cls: moves.append(anchor) or
+                        anchor == "table-a")
+    assert tables.moved_own_tables("booklet", measured, {"table-c": "d6", "table-a": "d66"}, lay_out) is None
+    assert plans == [[(0, "own-after-table-a"), (1, "own-after-table-c")]] and moves == ["table-a", "table-c"]
+    # none moved: nothing changed
+    monkeypatch.setattr(pdf, "moved_across", lambda *args: False)
+    assert tables.moved_own_tables("booklet", measured, {"table-a": "d6"}, lay_out) is False

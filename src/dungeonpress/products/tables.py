@@ -46,11 +46,11 @@ def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> l
     sections = [{"title": PACK_TITLES.get(o, o), "title_parts": views.title_parts(PACK_TITLES.get(o, o)), "anchor": "pack-" + re.sub(r"[^a-z0-9-]+", "-", o.lower()), "tables": by_origin[o]} for o in origins]
     bestiary = [views.creature_view(c) for c in ctx.content.creatures]
 
-    def booklet_html(own_creatures: int = 0, own_tables: dict | None = None) -> str:
+    def booklet_html(own_creatures: int = 0, own_tables: dict | None = None, moved: list | None = None) -> str:
         return html_from_template(ctx, "tables.html.j2", sections=with_own_tables(sections, own_tables or {}),
                                   bestiary=bestiary, own_creatures=list(range(own_creatures)),
                                   notes_pages=spare_pages(), digest=ctx.content.digest[:12], page_css=opts.page_css(),
-                                  stacked_glance=ctx.theme == "large-print")
+                                  stacked_glance=ctx.theme == "large-print", moved=moved)
 
     # 2. Lay out. Where the bestiary's last page has room for a few rows (dyslexia-friendly p71 was 43% full), it ends
     #    in empty rows to write one's own creatures in; where a table leaves a game's last page, or half a page, white
@@ -60,6 +60,16 @@ def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> l
     measured = pdf.measure(rendered)
     own = own_creature_rows(measured, bestiary)
     tables_own = own_table_dice(measured, sections, bestiary)
+    if tables_own and not own:
+        # Only the tables of one's own laid out, and moved into the white they were chosen for: the booklet is not
+        # laid out again (a second layout of 64 pages for the standard theme's one empty table). Where one cannot be
+        # moved or does not fit there, the booklet is laid out afresh and again with them, as below.
+        moved = moved_own_tables(rendered, measured, tables_own,
+                                 lambda plan: layout(ctx, booklet_html(own_tables=tables_own, moved=plan)))
+        if moved:
+            tables_own = {}
+        elif moved is None:
+            rendered = layout(ctx, booklet_html())  # some were moved in before one could not be
     for _ in range(2):  # a table of one's own that ran overleaf is made a die smaller, once, then all are left out
         if not own and not tables_own:
             break
@@ -116,6 +126,41 @@ def own_table_dice(measured, sections: list, bestiary: list) -> dict:
         if fits:
             chosen[anchor] = fits[0]
     return chosen
+
+
+def moved_own_tables(rendered, measured, own_tables: dict, lay_out_moved) -> bool | None:
+    """Move each table of one's own (own_tables: the anchor of the table it follows -> its die) into `rendered` under
+    its table, on the page that table ends on, from `lay_out_moved(plan)`: a layout of them alone, each on that page
+    (plan: [(page breaks before it, the table's view)]). True when every one is moved and ends on its page above the
+    text's foot, as laying the booklet out again with them puts it; False, changing nothing, where that cannot be
+    told (two on one page, or a table whose page the layout lacks); None where some were moved before one could not
+    be: `rendered` is then no longer the booklet laid out without them."""
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
+    from dungeonpress.paginate import pages
+    ends = pages.anchor_pages(measured)
+    if any(anchor not in ends for anchor in own_tables):
+        return False
+    at = {anchor: ends[anchor][-1] for anchor in own_tables}
+    order = sorted(own_tables, key=at.get)
+    if len(set(at.values())) != len(order):
+        return False
+    plan, page = [], 0
+    for anchor in order:
+        view = {"own": {"anchor": f"own-after-{anchor}", "table": own_table(own_tables[anchor])}}
+        plan.append((at[anchor] - page, view))
+        page = at[anchor]
+    source = lay_out_moved(plan)
+    moved = 0
+    for anchor in order:
+        if not pdf.moved_across(rendered, source, at[anchor], anchor, "own-after"):
+            return None if moved else False
+        moved += 1
+    placed = pdf.measure(rendered)
+    for anchor in order:
+        box = placed[at[anchor]].boxes.get(f"own-after-{anchor}")
+        if box is None or box[1] > placed[at[anchor]].text_bottom + 0.01:
+            return None
+    return True
 
 
 def with_own_tables(sections: list, own_tables: dict) -> list:
