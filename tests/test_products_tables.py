@@ -70,7 +70,7 @@ def test_own_tables_are_moved_only_where_each_has_a_page_of_its_own_and_a_half_m
     plans, moves = [], []
 
     def lay_out(plan):
-        plans.append([(breaks, view["own"]["anchor"]) for breaks, view in plan])
+        plans.append([(len(breaks), view["own"]["anchor"]) for breaks, view in plan])
         return "source"
     # two on one page: nothing is laid out or moved
     assert tables.moved_own_tables("booklet", measured, {"table-b": "d6", "table-c": "d6"}, lay_out) is False

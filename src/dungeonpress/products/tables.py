@@ -131,10 +131,12 @@ def own_table_dice(measured, sections: list, bestiary: list) -> dict:
 def moved_own_tables(rendered, measured, own_tables: dict, lay_out_moved) -> bool | None:
     """Move each table of one's own (own_tables: the anchor of the table it follows -> its die) into `rendered` under
     its table, on the page that table ends on, from `lay_out_moved(plan)`: a layout of them alone, each on that page
-    (plan: [(page breaks before it, the table's view)]). True when every one is moved and ends on its page above the
-    text's foot, as laying the booklet out again with them puts it; False, changing nothing, where that cannot be
-    told (two on one page, or a table whose page the layout lacks); None where some were moved before one could not
-    be: `rendered` is then no longer the booklet laid out without them."""
+    (plan: [(an item for each page break before it, the table's view)]).
+
+    True when every one is moved and ends on its page above the text's foot, as laying the booklet out again with
+    them puts it; False, changing nothing, where that cannot be told (two on one page, a table the layout lacks, or
+    the first refused); None where some were moved before one could not be: `rendered` is then no longer the booklet
+    laid out without them."""
     from dungeonpress import pdf  # loaded when a product is made, not for --help
     from dungeonpress.paginate import pages
     ends = pages.anchor_pages(measured)
@@ -147,7 +149,7 @@ def moved_own_tables(rendered, measured, own_tables: dict, lay_out_moved) -> boo
     plan, page = [], 0
     for anchor in order:
         view = {"own": {"anchor": f"own-after-{anchor}", "table": own_table(own_tables[anchor])}}
-        plan.append((at[anchor] - page, view))
+        plan.append((list(range(at[anchor] - page)), view))
         page = at[anchor]
     source = lay_out_moved(plan)
     moved = 0
