@@ -18,6 +18,15 @@ def anchor_boxes(measured) -> dict:
             for name, (top, bottom) in page.boxes.items()}
 
 
+def anchor_starts(measured) -> dict:
+    """Every anchor → (page index, top, bottom) of its box on the first page it is on (anchor_boxes gives the last)."""
+    where: dict = {}
+    for index, page in enumerate(measured):
+        for name, (top, bottom) in page.boxes.items():
+            where.setdefault(name, (index, top, bottom))
+    return where
+
+
 def anchor_pages(measured) -> dict:
     """Every anchor (element id) → the indices of the pages its box is on (more than one when it was split)."""
     pages: dict = {}
@@ -88,10 +97,7 @@ def even_key_turns(measured, keys: list) -> list:
     its last page carries a fair share instead of one room alone on a page of white. Rooms keep their order
     and the key keeps its page count; a key on one page, or whose rooms the layout lacks, is left as it is.
     """
-    where = {}  # anchor -> (page index, top, bottom) of the page a room starts on
-    for index, page in enumerate(measured):
-        for name, (top, bottom) in page.boxes.items():
-            where.setdefault(name, (index, top, bottom))
+    where = anchor_starts(measured)  # anchor -> (page index, top, bottom) of the page a room starts on
     turns = []
     for rooms in keys:
         if not rooms or any(room not in where for room in rooms):
@@ -174,10 +180,7 @@ def lines_under_turned_pages(measured, anchors: list, turns: list, line: float, 
     this layout of them: each box keeps its height wherever it falls (boxes kept whole, one under the next), the first
     keeps its place on its page, and a page a turn opens starts its first box at its text's top. None where that does
     not hold here (a gap between two boxes on one page) or a page would run over: only laying out again can tell."""
-    where = {}  # anchor -> (page index, top, bottom) of the page it starts on
-    for index, page in enumerate(measured):
-        for name, (top, bottom) in page.boxes.items():
-            where.setdefault(name, (index, top, bottom))
+    where = anchor_starts(measured)
     if not anchors or any(name not in where for name in anchors):
         return []
     for before, after in zip(anchors, anchors[1:]):
