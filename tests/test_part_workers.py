@@ -232,3 +232,39 @@ def test_stopping_workers_still_starting_does_not_wait_for_them(monkeypatch):
     while not (started and all(not p.is_alive() for p in started)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert started and all(not p.is_alive() for p in started)  # and once started, they were ended
+
+
+@pytest.mark.slow  # starts two interpreters that import WeasyPrint
+def test_kept_workers_outlive_a_builds_release_stop_and_close_and_end_only_when_told():
+    from dungeonpress.part_workers import KeptPartWorkers
+    workers = KeptPartWorkers(2)
+    try:
+        workers.start()
+        assert workers(_square_of, [Sized(1, 10), Sized(2, 10)]) == [1, 4]  # spread at once: both are started
+        started = sorted(process.pid for process in workers._pool._processes.values())
+        assert len(started) == 2
+        workers.release()  # what a book does once laid out, a CLI run once ended, a failed run at once
+        workers.stop()
+        workers.close()
+        assert workers(_square_of, [Sized(3, 10), Sized(4, 10)]) == [9, 16]  # the next book: the same two workers
+        assert sorted(process.pid for process in workers._pool._processes.values()) == started
+        assert not any(_gone(pid) for pid in started)
+    finally:
+        workers.end()
+    deadline = time.monotonic() + 60
+    while not all(_gone(pid) for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(_gone(pid) for pid in started)
+
+
+def test_a_process_that_keeps_its_workers_gives_every_book_the_same_ones(tmp_path, monkeypatch):
+    from dungeonpress import build
+    from dungeonpress.part_workers import KeptPartWorkers
+    started = []
+    monkeypatch.setattr(build, "_KEPT_WORKERS", [])
+    monkeypatch.setattr(KeptPartWorkers, "start", lambda self: started.append(self))
+    assert isinstance(build.part_workers(tmp_path), PartWorkers) and not started  # a CLI run: workers of its own
+    kept = build.keep_part_workers()
+    assert isinstance(kept, KeptPartWorkers) and started == [kept]  # started at once, for the first book
+    assert build.keep_part_workers() is kept and started == [kept]
+    assert build.part_workers(tmp_path) is kept and build.part_workers(tmp_path / "other") is kept

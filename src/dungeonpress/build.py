@@ -16,7 +16,7 @@ from dungeonpress.cache.content import CONTENT_CACHE, ContentCache, _code_finger
 from dungeonpress.cache.chapters import CHAPTER_CACHE, ChapterCache
 from dungeonpress.cache.parts import PART_CACHE, PartCache  # noqa: F401
 from dungeonpress.cache.trees import TREE_CACHE, TreeCache
-from dungeonpress.part_workers import PART_WORKERS, PartWorkers, _import_engine, _native_versions  # noqa: F401
+from dungeonpress.part_workers import PART_WORKERS, KeptPartWorkers, PartWorkers, _import_engine, _native_versions  # noqa: F401
 from dungeonpress.model import Content
 from dungeonpress.products.common import BuildContext, Command, Output
 
@@ -149,9 +149,23 @@ def folder_lock(folder: Path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+_KEPT_WORKERS: list = []  # the part workers of a process that builds book after book (keep_part_workers)
+
+
+def keep_part_workers() -> KeptPartWorkers:
+    """Part workers for every book this process builds from now on (serve's book server), started now."""
+    if not _KEPT_WORKERS:
+        _KEPT_WORKERS.append(KeptPartWorkers(PART_WORKERS))
+        _KEPT_WORKERS[0].start()
+    return _KEPT_WORKERS[0]
+
+
 def part_workers(out_dir: Path) -> PartWorkers:
     """The worker processes a book built into `out_dir` lays its parts out in (not started yet): both of them for
-    a cold book; one to start with when the folder keeps parts laid out before (an edit re-lays a part or two)."""
+    a cold book; one to start with when the folder keeps parts laid out before (an edit re-lays a part or two).
+    In a process that keeps its workers (keep_part_workers), those."""
+    if _KEPT_WORKERS:
+        return _KEPT_WORKERS[0]
     kept = Path(out_dir) / PART_CACHE
     warm = kept.is_dir() and any(name.endswith(".laid") for name in os.listdir(kept))
     return PartWorkers(PART_WORKERS, early=1 if warm else None)

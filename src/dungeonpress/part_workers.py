@@ -89,7 +89,7 @@ class PartWorkers:
             futures = {i: self._pool.submit(_then_free, fn, jobs[i]) for i in order}
             return [futures[i].result() for i in range(len(jobs))]
         except BrokenProcessPool:
-            self.close()
+            self._end()
             raise RenderError("a worker laying out the book's parts stopped (killed, or out of memory: "
                               "see --item-memory)") from None
 
@@ -126,9 +126,35 @@ class PartWorkers:
                 end()
 
     def close(self) -> None:
+        self._end()
+
+    def _end(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
+
+
+class KeptPartWorkers(PartWorkers):
+    """Part workers that outlive the builds of a long-lived process (serve's book server): every book it builds uses
+    them, so after the first its parts meet workers that have imported the engine, loaded the book's fonts and laid a
+    part out before. Releasing, stopping or closing them after a build keeps them; `end()` ends them. Both start at
+    once (`early`: 2), forked from the process's fork server: an edit's parts are spread over two workers already warm.
+    A pool broken by a dead worker is dropped, and the next book starts another."""
+
+    def __init__(self, processes: int = 2):
+        super().__init__(processes, early=processes)
+
+    def release(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def end(self) -> None:
+        self._end()
 
 
 def _context(early: int):

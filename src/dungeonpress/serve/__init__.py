@@ -1,7 +1,8 @@
 """The local preview page: `dungeonpress serve` (build folder + watched content → a page on 127.0.0.1).
 
 Builds run as `dungeonpress …` command lines in warm worker processes (serve.warm: forked from a
-fork server with WeasyPrint imported, content and fonts loaded before the first roll), and the server
+fork server with WeasyPrint imported, content and fonts loaded before the first roll; the rulebook in
+serve.book_server, a process kept with its part workers from one build to the next), and the server
 itself runs in a fresh interpreter (`python -m dungeonpress.serve`), so the serving process never
 loads WeasyPrint.
 Rolls are kept in the build folder's rolls/ when the server stops.

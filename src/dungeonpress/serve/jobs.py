@@ -28,8 +28,9 @@ CONTENT_CACHE = Path(".cache") / "content"  # cache.content.CONTENT_CACHE (build
 ROLLS_DIR = "rolls"  # under the build folder: one folder per roll, kept after the server stops
 STAGING = ".staging-"  # a roll is built in rolls/.staging-PID-N/ and renamed into place only when whole
 # The rulebook is built as `dungeonpress build rulebook` would build it, into the build folder itself, so it
-# reuses the parts laid out before (OUT/.cache/parts) and lays them out in the CLI's two workers: after a saved
-# edit only the chapters whose HTML changed are laid out again. Only the reading PDF: the page shows it.
+# reuses the parts laid out before (OUT/.cache/parts) and lays them out in two part workers: after a saved edit only
+# the chapters whose HTML changed are laid out again, in the book server (serve.book_server), which keeps its process
+# and its part workers from one build to the next. Only the reading PDF: the page shows it.
 BOOK_ARGV = ("build", "rulebook", "--layout", "pages")
 BOOK_PDF = "dungeoneer-rulebook"  # products.rulebook.NAME: its reading PDF is NAME[-look].pdf in the build folder
 
@@ -71,10 +72,11 @@ class Runner:
     """Starts builds in threads, each with a timeout; calls `on_change` when a job moves.
 
     A build runs in a warm worker (serve.warm: WeasyPrint, content and fonts loaded once; a worker
-    that is stopped or dies is not used again), or, given `python`, as a `python -m dungeonpress`
-    subprocess of that interpreter (the rulebook always is one: see _run). A roll is built into a staging folder and renamed to
-    rolls/NAME/ only when it succeeded, so a roll folder is always whole; staging folders of a
-    server that was killed are removed by the next.
+    that is stopped or dies is not used again), the rulebook in the book server (serve.book_server:
+    one process and its part workers kept for every book), or, given `python`, each as a
+    `python -m dungeonpress` subprocess of that interpreter. A roll is built into a staging folder
+    and renamed to rolls/NAME/ only when it succeeded, so a roll folder is always whole; staging
+    folders of a server that was killed are removed by the next.
     """
 
     def __init__(self, out_dir: Path, packs: list, *, timeout: float, on_change, python: str | None = None,
@@ -93,6 +95,7 @@ class Runner:
         self._closing = False
         self._next = 1
         self._idle: list = []  # warm workers waiting for a roll
+        self._book_server = None  # where the rulebook is built (serve.book_server), once it was asked for
         ready_to_die_with_parent()
         if python is None:  # the first worker warms up while the page loads
             self._idle.append(self._new_worker())
@@ -222,10 +225,12 @@ class Runner:
                 command += ["--quiet", "--out", str(staging)]
             for pack in self.packs:
                 command += ["--content", str(pack)]
-            # The rulebook is a whole `dungeonpress build rulebook` in a process of its own: it lays its parts
-            # out in two worker processes, which a warm worker (a daemon process) may not start.
+            # The rulebook is laid out part by part in two worker processes, which a warm worker (a daemon process)
+            # may not start: it is built in the book server, a process of its own kept for the next build.
             if self.python is None and not job.book:
                 code, out, err = self._run_warm(job, command)
+            elif self.python is None:
+                code, out, err = self._run_book(job, command)
             else:
                 try:
                     code, out, err = self._run_subprocess(job, command)
@@ -258,6 +263,25 @@ class Runner:
                     self._idle.append(worker)
             if not keep:
                 worker.close()
+
+    def _run_book(self, job: Job, argv: list) -> tuple:
+        """(exit status, stdout, stderr) of the rulebook's build in the book server (started for the first book,
+        kept for the next); one stopped, timed out or dead is let go, and the next build starts another."""
+        with self._lock:
+            if self._book_server is None or not self._book_server.usable:
+                if self._book_server is not None:
+                    self._book_server.close()
+                from dungeonpress.serve.book_server import BookServer  # not at the top: it runs as a module too
+                self._book_server = BookServer(cwd=self.cwd)
+            server = self._book_server
+            self._procs[job.id] = server
+        if job.superseded:  # stopped while it was starting
+            server.kill()
+        try:
+            return server.run(argv, self.timeout)
+        finally:
+            with self._lock:
+                self._procs.pop(job.id, None)
 
     def _run_subprocess(self, job: Job, argv: list) -> tuple:
         proc = subprocess.Popen([self.python or sys.executable, "-m", "dungeonpress", *argv], stdout=subprocess.PIPE,
@@ -354,6 +378,8 @@ class Runner:
             _kill(proc)
         for worker in idle:
             worker.close()
+        if self._book_server is not None:
+            self._book_server.close()
         for staging in list(self._staging):
             shutil.rmtree(staging, ignore_errors=True)
 
@@ -387,7 +413,7 @@ def _alive(pid: int) -> bool:
 
 def _kill(proc) -> None:
     """Stop a build and anything it started (a subprocess runs in its own session, so its group is its own)."""
-    if isinstance(proc, WarmWorker):
+    if not isinstance(proc, subprocess.Popen):  # a WarmWorker or the BookServer: it stops its own
         proc.kill()
         return
     try:
