@@ -433,7 +433,7 @@ def sections(html: str) -> dict:
 
 @pytest.mark.parametrize("fit,page", [("whole", "zine-aids"), ("packed", "zine-aids"), ("crowded", "zine-aids"),
                                       ("lifted", "zine-oracle"), ("trimmed", "zine-oracle"), ("eased", "zine-oracle"),
-                                      ("eased-bare", "zine-oracle"), ("split", "zine-oracle")])
+                                      ("eased-bare", "zine-oracle"), ("joined", "zine-oracle"), ("split", "zine-oracle")])
 def test_the_fold_note_is_printed_once_on_the_page_its_fit_gives_it(content, fit, page):
     """The last resort (split) leaves out the oracle's pre-rolled answers: the note takes two of those lines, not the
     aids page's foot, which a long wandering table in wide letters ran onto a ninth page."""
@@ -476,6 +476,39 @@ def test_a_key_whose_last_entry_would_turn_the_page_moves_the_doors_rule_to_the_
     assert sum(page.count("Exits") for page in text[2:5]) == rooms and "Navigation and Light" in text[4]
     assert "Doors, Puzzles and the End" in text[6] and "Doors, Puzzles" not in " ".join(text[2:6])
     assert NOTE in text[6] and sum(page.count(NOTE) for page in text) == 1
+
+
+@pytest.mark.slow  # lays whole zines out
+@pytest.mark.parametrize("seed,paper", [(23, "letter"), (34, "a4")])
+def test_the_longest_keys_in_the_widest_letters_run_their_exits_on_and_keep_every_entry_whole(content, monkeypatch,
+                                                                                               seed, paper):
+    """Dyslexia-friendly seed 23 on Letter turned two entries' pages even eased (the turning fit), seed 34 split one
+    (two lines and eight over): their exits run on after what is seen in each room (the joined fits), a line saved in
+    most entries, and every entry stands whole on its page."""
+    fits = laid_out_fits(monkeypatch)
+    ctx = build.context_for(content, seed=seed, theme="dyslexia-friendly")
+    rooms = product.DEFAULT_ROOMS
+    pdf = product.zine_pages(ctx, product.roll_dungeon(ctx, seed, rooms), seed, rooms, paper)
+    text = [" ".join(page.extract_text().split()) for page in reader(pdf).pages]
+    assert len(text) == 8 and fits[-1] in product.JOINED
+    # each key page opens on an entry (or, past the key, on its rules: seed 23's key now takes two pages)
+    assert text[2].startswith("Room Key") and all(re.match(r"\d+ [A-Z]|Navigation and Light", page) for page in text[3:5])
+    assert sum(page.count("Exits") for page in text[2:5]) == rooms and "Navigation and Light" in " ".join(text[3:5])
+    assert "Doors, Puzzles and the End" in text[6]
+    # run on: an entry's exits follow its last words on their line, never opening one; an exit never parts at its arrow
+    lines = [line.strip() for line in page_lines(pdf, range(2, 5))]
+    assert sum(line.startswith("Exits") for line in lines) < rooms / 2
+    assert not any(re.search(r"\b[NESW]$", line) for line in lines)
+
+
+def page_lines(pdf: bytes, pages) -> list:
+    """The text lines of `pages` (0-based) as pdfium reads them."""
+    import pypdfium2
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        return [line for n in pages for line in document[n].get_textpage().get_text_range().splitlines()]
+    finally:
+        document.close()
 
 
 # The crowded zine (the longest keys) keeps its pre-rolled oracle answers: compact, three rows, on the oracle page

@@ -27,17 +27,21 @@ PAGES = 8
 # them "eased" keeps every entry whole too: "lifted" with the doors rule moved off the key's last page to the oracle
 # page, its answers compact as in "crowded" (then fewer, then none): seed 13 turned room 8's treasure onto the next
 # page in four themes (turning, or split in the wider letters), where the key with the doors rule taken off it keeps
-# each entry on one page.
+# each entry on one page. Then "joined": "eased" with each room's exits run on after what is seen in it rather than on
+# a line of their own (a line or more saved in most entries), for the longest keys in the widest letters
+# (dyslexia-friendly seed 23 on Letter turned two entries' pages, seed 34 split one on both papers).
 FITS = ("whole", "flowing", "dense", "tight", "packed", "crowded", "snug", "bare", "lifted", "trimmed", "eased",
-        "eased-snug", "eased-bare", "turning", "split")
+        "eased-snug", "eased-bare", "joined", "joined-snug", "joined-bare", "turning", "split")
 PACKED = ("packed", "crowded", "snug", "bare", "split")  # the fits whose aids page opens on the key's last page
 # The crowded fit prints its pre-rolled answers compact on the oracle page, which the probe does not lay out; where
 # they leave the page's rules no room (a theme with larger or wider letters) the whole layout finds it, and the same
 # fit with fewer answers ("snug"), then none ("bare": the twists and the d6s stay) is taken, before any fit that
 # turns an entry's page. The three share one probe: they differ only on the oracle page. So do "lifted" and
 # "trimmed", its answers compact, where the fold-and-cut note leaves the oracle page no room for them in full, and
-# the three eased fits, whose oracle page holds the doors rule and the fold-and-cut note as well.
-BARE = {"crowded": "snug", "snug": "bare", "lifted": "trimmed", "eased": "eased-snug", "eased-snug": "eased-bare"}
+# the three eased fits (and the three joined ones), whose oracle page holds the doors rule and the fold-and-cut note as
+# well.
+BARE = {"crowded": "snug", "snug": "bare", "lifted": "trimmed", "eased": "eased-snug", "eased-snug": "eased-bare",
+        "joined": "joined-snug", "joined-snug": "joined-bare"}
 # The cover, map, oracle and back pages: one page each in every fit (the full layout checks it); a probe
 # lays out one empty page in place of the cover and map, leaves the oracle out and lays the back page out
 # itself (PROBED), as its length follows the fit's type.
@@ -57,7 +61,7 @@ ORDERED = ("whole", "flowing", "dense", "tight")
 START = "dense"  # the middle: most zines take "dense" or "tight"
 # The fits whose key ends on a page the aids do not share: a probe of one is laid out in halves (ZineRules.halves),
 # and the room its key's rules leave is put to use (ZineRules.log_row_px).
-HALVED = (*ORDERED, "lifted", "eased")
+HALVED = (*ORDERED, "lifted", "eased", "joined")
 
 
 @dataclass(frozen=True)

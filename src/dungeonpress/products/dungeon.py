@@ -92,24 +92,29 @@ SNUG_ORACLE_ROWS = 2  # the snug fit's: where three rows run the page over (the 
 
 
 # The fits whose fold-and-cut note stands at the oracle page's foot, not the aids page's (paginate.zine.FITS).
-FOLD_NOTE_ON_ORACLE = ("lifted", "trimmed", "eased", "eased-snug", "eased-bare", "split")
+JOINED = ("joined", "joined-snug", "joined-bare")  # the fits whose room key runs each room's exits on (FIT_CLASSES)
+EASED = ("eased", "eased-snug", "eased-bare", *JOINED)
+FOLD_NOTE_ON_ORACLE = ("lifted", "trimmed", *EASED, "split")
 # The fits whose doors, puzzles and end rule stands on the oracle page, in the room of its full answers.
-DOORS_ON_ORACLE = ("crowded", "snug", "bare", "eased", "eased-snug", "eased-bare", "split")
+DOORS_ON_ORACLE = ("crowded", "snug", "bare", *EASED, "split")
 
 
 def compact_rows(fit: str) -> int:
     """How many rows of pre-rolled answers a crowded (or trimmed) zine's oracle page prints in `fit`, compact (0: none, or
     not a crowded fit: its oracle page prints the zine's usual answers)."""
     return {"crowded": CROWDED_ORACLE_ROWS, "snug": SNUG_ORACLE_ROWS, "trimmed": CROWDED_ORACLE_ROWS,
-            "eased": CROWDED_ORACLE_ROWS, "eased-snug": SNUG_ORACLE_ROWS}.get(fit, 0)
+            "eased": CROWDED_ORACLE_ROWS, "eased-snug": SNUG_ORACLE_ROWS,
+            "joined": CROWDED_ORACLE_ROWS, "joined-snug": SNUG_ORACLE_ROWS}.get(fit, 0)
 
 
 # The zine's classes in each fit (paginate.zine.FITS): 7 pt type, then closed-up key lines, then the play aids
-# packed after the key's rules (`packed`: they share the key's last page instead of opening their own).
+# packed after the key's rules (`packed`: they share the key's last page instead of opening their own); `joined` runs
+# each room's exits on after what is seen in it.
 FIT_CLASSES = {"dense": " dense", "tight": " dense tight", "packed": " dense tight packed",
                "crowded": " dense tight packed", "snug": " dense tight packed", "bare": " dense tight packed",
                "lifted": " dense tight", "trimmed": " dense tight",
                "eased": " dense tight", "eased-snug": " dense tight", "eased-bare": " dense tight",
+               "joined": " dense tight joined", "joined-snug": " dense tight joined", "joined-bare": " dense tight joined",
                "turning": " dense tight split", "split": " dense tight packed split"}
 
 
@@ -241,6 +246,7 @@ def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
                               notes_pages=notes_view(MAX_ZINE_NOTES, heading="Delve Notes", lines=16, cls="page notes",
                                                      tag="h2"), flowing=fit != "whole", show_rolls=show_rolls, turns=list(turns),
                               body_class=f"zine zine-{paper}" + FIT_CLASSES.get(fit, ""), packed=fit in PACKED,
+                              joined=fit in JOINED,
                               oracle_compact=compact_rows(fit) > 0,
                               foe_log=foe_log(log_rows, luck=FOE_LUCK) if log_rows else None,
                               geometry_css=geometry.zine_css(), probe=probe, rest=rest, part=part,
