@@ -126,6 +126,33 @@ def test_a_book_laid_out_part_by_part_reads_like_the_whole_book():
     assert bound(parts)[0] == data  # byte-identical
 
 
+@pytest.mark.slow  # lays out two books of twelve pages
+def test_a_plate_takes_each_blank_pages_place_with_its_page_number_and_nothing_else_moves():
+    whole, parts = toy_book(LINES)
+    plain, _ = bound(parts, name="toy")
+
+    def plate(n, css):
+        return (f"<html lang='en'><head><title>Toy</title><style>{STYLE} {css} {NO_FOLIOS}</style></head><body>"
+                f"<figure><p>Plate {n + 1}</p></figure></body></html>")
+    data, laid = bound(parts, name="toy", plate=plate)
+    before, after = texts(plain), texts(data)
+    assert len(after) == len(before) == 12
+    assert [i for i, text in enumerate(before) if not text] == [1, 9]  # blank: chapter 1 and the notes open on the right
+    assert after[1] == "Plate 1 2" and after[9] == "Plate 2 10"  # the plates, with their page numbers stamped
+    assert [text for i, text in enumerate(after) if i not in (1, 9)] == [text for i, text in enumerate(before) if i not in (1, 9)]
+    assert [(p.name, p.start) for p in laid] == [("contents", 1), ("chapter 1", 3), ("chapter 2", 5), ("chapter 3", 9),
+                                                 ("notes", 11)]
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    assert {name: reader.get_destination_page_number(dest) for name, dest in reader.named_destinations.items()
+            if not name.startswith("notes")} == {"contents": 0, "c1": 2, "c2": 4, "c3": 8}
+    assert pdf_outline(data) == pdf_outline(plain)  # a plate has no bookmark
+    with pikepdf.open(io.BytesIO(data)) as made:
+        nums = made.Root.StructTreeRoot.ParentTree.Nums
+        parent_tree = {int(nums[i]): nums[i + 1] for i in range(0, len(nums), 2)}
+        assert sorted(parent_tree) == list(range(len(parent_tree)))  # one structure tree, each page a key of its own
+        assert len(parent_tree[int(made.pages[1].obj.StructParents)]) > 0  # the plate's text is tagged
+
+
 @pytest.mark.slow  # lays the book out three times
 def test_an_edited_part_is_laid_out_again_and_the_rest_comes_from_the_cache():
     cache: dict = {}

@@ -127,13 +127,35 @@ def test_booklet_shares_fonts_and_stays_small(built):
     assert len(built[0]["dungeoneer-rulebook-booklet-a4.pdf"]) < reading * 1.3
 
 
-def whole_book(content) -> bytes:
-    """The rulebook laid out as one document, as it was made before it was laid out part by part: the reference."""
+def whole_book(content, plates_before: tuple = ()) -> bytes:
+    """The rulebook laid out as one document, as it was made before it was laid out part by part: the reference.
+    `plates_before` (plates_faced) puts a plate where the book made of parts has one."""
     from dungeonpress import pdf
     from dungeonpress.paginate.pages import pad_to_multiple
     ctx = build.context_for(content)
-    html = rulebook.book_html(ctx, rulebook.RulebookOptions())
+    html = rulebook.book_html(ctx, rulebook.RulebookOptions(), plates_before)
     return pdf.write_pdf(pad_to_multiple(pdf.layout_html(html, base_url=ctx.templates_dir, roots=ctx.roots), 4, "book"))
+
+
+PLATE_TEXT = "Roll it again as a zine"
+
+
+def plates_faced(data: bytes) -> tuple:
+    """What each plate of a rulebook faces, in order: the chapter (0-based) or "back" that opens on the next page."""
+    import pypdfium2 as pdfium
+    reader = PdfReader(io.BytesIO(data))
+    opening = {}
+    for name, dest in reader.named_destinations.items():
+        opening.setdefault(reader.get_destination_page_number(dest), set()).add(name)
+    document = pdfium.PdfDocument(data)
+    plates = [i for i in range(len(document)) if PLATE_TEXT in document[i].get_textpage().get_text_range()]
+    document.close()
+    faced = []
+    for page in plates:
+        names = opening.get(page + 1, set())
+        chapters = {int(m.group(1)) - 1 for m in map(re.compile(r"c(\d+)-").match, names) if m}
+        faced.append(chapters.pop() if len(chapters) == 1 else "back" if "quick-reference" in names else None)
+    return tuple(faced)
 
 
 def book_facts(data: bytes) -> dict:
@@ -174,7 +196,43 @@ def book_facts(data: bytes) -> dict:
 def test_the_book_laid_out_part_by_part_is_the_book_laid_out_whole(built, content):
     """Every page's text (page numbers and running heads included), the contents' numbers, bookmarks, named
     destinations, links and the structure tree are those of the book laid out as one document."""
-    assert book_facts(built[0]["dungeoneer-rulebook.pdf"]) == book_facts(whole_book(content))
+    data = built[0]["dungeoneer-rulebook.pdf"]
+    # Introduction, Exploration, the Dungeon Generator, Inspiration and the first appendix open after a right-hand page
+    assert plates_faced(data) == (0, 3, 4, 9, 10)
+    assert book_facts(data) == book_facts(whole_book(content, plates_faced(data)))
+
+
+@pytest.mark.slow
+def test_the_left_hand_pages_a_chapter_opening_leaves_hold_plates_of_rolled_delves_not_white(built):
+    """Were blank (p6, 26, 32, 90, 100): each holds a map of a delve the Dungeon Generator rolled, and its command."""
+    import pypdfium2 as pdfium
+    data = built[0]["dungeoneer-rulebook.pdf"]
+    document = pdfium.PdfDocument(data)
+    texts = [" ".join(document[i].get_textpage().get_text_range().split()) for i in range(len(document))]
+    document.close()
+    assert [n + 1 for n, text in enumerate(texts) if not text] == []  # no page left white
+    plates = [n + 1 for n, text in enumerate(texts) if PLATE_TEXT in text]
+    assert plates == [6, 26, 32, 90, 100] and all(n % 2 == 0 for n in plates)  # left-hand pages, each facing an opening
+    for n, seed in zip(plates, rulebook.PLATE_SEEDS):
+        assert f"{PLATE_TEXT}: dungeonpress dungeon --seed {seed} " in texts[n - 1] and texts[n - 1].endswith(f" {n}")
+    with pikepdf.open(io.BytesIO(data)) as book:
+        figures = []
+
+        def walk(element):
+            if isinstance(element, pikepdf.Dictionary) and "/S" in element:
+                if str(element.S) == "/Figure" and str(element.get("/Alt", "")).startswith("Map of "):
+                    figures.append(str(element.Alt))
+                kids = element.get("/K")
+                for kid in kids if isinstance(kids, pikepdf.Array) else [kids]:
+                    walk(kid)
+        walk(book.Root.StructTreeRoot.K[0])
+    assert len(figures) == len(plates)  # each map a figure a screen reader names (the book has no other map)
+    assert all(alt[len("Map of "):] in texts[n - 1] for alt, n in zip(figures, plates))  # the delve its caption names
+
+
+def test_a_packs_own_book_keeps_its_blank_pages_the_plates_are_this_books(content):
+    assert rulebook.has_plates(build.context_for(content))
+    assert not rulebook.has_plates(build.context_for(build.load_content([SMALL_PACK])))
 
 
 # ---------------------------------------------------------------- the fast tier: a 12-page book from tests/fixtures

@@ -212,7 +212,7 @@ def in_process(lay_out, write):
 
 
 def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int = 0,
-                 name: str = "the book", laid_out=None) -> tuple[bytes, list]:
+                 name: str = "the book", laid_out=None, plate=None) -> tuple[bytes, list]:
     """The book bound from its parts, and every part as placed in it (LaidPart with its start, in order).
 
     `run(jobs) -> [[LaidPart, …] for each job]` lays jobs out (in this process: in_process; or in workers,
@@ -223,6 +223,10 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
 
     An edit that moves no page lays out only the parts whose HTML it changed. `laid_out()`, if given, is
     called once every part is laid out, before the book is bound (workers may end meanwhile).
+
+    `plate(n, css) -> HTML`, if given, fills the left-hand pages left before parts that open on a right-hand page
+    (else blank): the n-th such page (from 0) is that one-page document, laid out with `css` (it opens on a
+    left-hand page), placed as a part of its own with no bookmarks, its page number stamped as any page's.
     """
     cache = {} if cache is None else cache
     last = len(parts) - 1
@@ -255,30 +259,44 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
             laid[i] = variants
     numbers = {anchor: item.start + page for item in placed for anchor, page in item.anchor_pages.items()}
 
-    # 3. The contents with their numbers, and the furniture for every page, laid out together.
-    page_names = []
+    # 3. The contents with their numbers, the plates for the left-hand pages that would be blank, and the furniture for
+    #    every page, laid out together (a plate takes a blank page's place: no page moves).
+    plates = [Job(f"plate {n + 1}", plate(n, part_css() + " " + LEFT_CSS)) for n in range(sum(blanks))] if plate else []
+    page_names = []  # a plate is one page of the default kind (checked once it is laid out); None a blank page
     for blank, item in zip(blanks, placed):
-        page_names += [None] * blank + list(item.page_names)
+        page_names += ["" if plates else None] * blank + list(item.page_names)
     numbered = [i for i, part in enumerate(parts) if part.numbered]
-    second = [_job(parts[i], parts[i].html(css(i, i in left), numbers)) for i in numbered]
+    second = [_job(parts[i], parts[i].html(css(i, i in left), numbers)) for i in numbered] + plates
     second.append(Job("furniture", furniture_html(furniture.html(FURNITURE_CSS, {}), page_names), furniture=True))
     *contents, (folios,) = _cached_or_run(second, run, cache)
+    contents, laid_plates = contents[:len(numbered)], [item for (item,) in contents[len(numbered):]]
     for i, (item,) in zip(numbered, contents):
         if item.pages != placed[i].pages:
             raise RenderError(f"{name}: its {parts[i].name} took {item.pages} pages with page numbers, "
                               f"{placed[i].pages} without")
         placed[i] = replace(item, start=placed[i].start)
+    for item in laid_plates:
+        if item.pages != 1 or item.page_names != ("",):
+            raise RenderError(f"{name}: its {item.name} took {item.pages} pages (expected one page of the default kind)")
     if folios.pages != len(page_names):
         raise RenderError(f"{name}: its page numbers took {folios.pages} pages for a book of {len(page_names)}")
 
-    # 4. Bind: blank pages where a part had to wait for a right-hand page, the furniture stamped on the rest.
+    # 4. Bind: a plate or a blank page where a part had to wait for a right-hand page, the furniture stamped on the rest.
     if laid_out is not None:
         laid_out()
     from dungeonpress import bind  # pikepdf: loaded where the book is bound, not in the workers
-    data = bind.bind([item.data for item in placed], drop_dests=[item.stand_ins for item in placed],
-                     blank_before=blanks, furniture=folios.data,
-                     stamped=[name is not None for name in page_names],
-                     continues=[part.continues for part in parts])
+    bound, before, continues, waiting = [], [], [], list(laid_plates)
+    for blank, item, part in zip(blanks, placed, parts):
+        if blank and waiting:
+            bound.append(waiting.pop(0))
+            before.append(False)
+            continues.append(False)
+        bound.append(item)
+        before.append(blank and not plates)
+        continues.append(part.continues)
+    data = bind.bind([item.data for item in bound], drop_dests=[item.stand_ins for item in bound],
+                     blank_before=before, furniture=folios.data,
+                     stamped=[name is not None for name in page_names], continues=continues)
     return data, placed
 
 

@@ -64,7 +64,7 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     run = ctx.run_parts or (lambda fn, jobs: [fn(job) for job in jobs])
     reading, laid = book.lay_out_book(parts, lambda jobs: run(worker, jobs), furniture=furniture_part(ctx, opts),
                                       cache=ctx.part_cache, pad_to=4, name=NAME,
-                                      laid_out=getattr(ctx.run_parts, "release", None))
+                                      laid_out=getattr(ctx.run_parts, "release", None), plate=plate_html(ctx, opts))
     ctx.warnings.extend(warning for part in laid for warning in part.warnings)
     ctx.tick(1, 3, "imposing booklets")
 
@@ -81,12 +81,16 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     return outputs
 
 
-def book_html(ctx: BuildContext, opts: RulebookOptions) -> str:
-    """The whole book as one HTML document, with spare notes pages at its end (dropped after layout)."""
+def book_html(ctx: BuildContext, opts: RulebookOptions, plates_before: tuple = ()) -> str:
+    """The whole book as one HTML document, with spare notes pages at its end (dropped after layout).
+
+    `plates_before`: the chapters (0-based) or "back" that a plate faces, in order, as the book laid out part by part
+    puts them where those open on a right-hand page after one (see plate_html); none, a blank page."""
+    plates = {where: plate_view(ctx, PLATE_SEEDS[n % len(PLATE_SEEDS)]) for n, where in enumerate(plates_before)}
     return html_from_template(ctx, "book.html.j2", book=ctx.content.book, chapters=chapter_views(ctx),
                               notes_pages=notes_view(MAX_NOTES), quickref=quickref_view(ctx),
                               charsheet=simple_sheet_view(), digest=ctx.content.digest[:12], page_css=opts.page_css(),
-                              either_side=ctx.theme in EITHER_SIDE_THEMES)
+                              either_side=ctx.theme in EITHER_SIDE_THEMES, plates=plates)
 
 
 # The contents' page numbers when the chapters are laid out apart: written by paginate.book, not target-counter.
@@ -162,6 +166,52 @@ def furniture_part(ctx: BuildContext, opts: RulebookOptions):
                   digest=ctx.content.digest[:12], page_css=opts.page_css())
     return Part("furniture", lambda page_css, numbers: html_from_template(ctx, "book.html.j2", part="furniture",
                                                                           toc_pages=None, part_css=page_css, **shared))
+
+
+# The left-hand pages a chapter that opens on a right-hand page leaves before it (five in the standard book: before
+# Playing the Game, Exploration, the Dungeon Generator, Inspiration and the appendices) were blank. Each carries a
+# plate: a delve the book's own Dungeon Generator rolled, its map as large as the page allows, and the command that
+# rolls it again. The seeds are fixed, so a plate is the same in every build and stays cached.
+PLATE_SEEDS = (1234, 23, 66, 7, 34, 13, 2024, 42)
+PLATE_ROOMS = 8
+PLATE_MAP_BOX = (118.0, 138.0)  # mm: the A5 page's text box less the caption and the legend
+LARGE_PRINT_PLATE_MAP_BOX = (118.0, 112.0)  # large print's legend and caption take more of the page
+
+
+def plate_html(ctx: BuildContext, opts: RulebookOptions):
+    """plate(n, css) -> the HTML of the book's n-th plate (paginate.book.lay_out_book's `plate`), or None where the
+    book has none: a book of a pack's own (its book.yaml) keeps its blank pages, the plates show this one's delves."""
+    if not has_plates(ctx):
+        return None
+    shared = dict(book=ctx.content.book, chapters=[], notes_pages=[], quickref={}, charsheet=simple_sheet_view(),
+                  digest=ctx.content.digest[:12], page_css=opts.page_css())
+
+    def html(n: int, css: str) -> str:
+        return html_from_template(ctx, "book.html.j2", part="plate", plate=plate_view(ctx, PLATE_SEEDS[n % len(PLATE_SEEDS)]),
+                                  toc_pages=None, part_css=" ".join([css, NO_FOLIOS_CSS]), **shared)
+    return html
+
+
+def has_plates(ctx: BuildContext) -> bool:
+    """Whether the book is Loner: Dungeoneer's own (its chapters from the built-in content) and its generator's tables
+    are there to roll the plates' delves."""
+    from dungeonpress import resources
+    from dungeonpress.generate.dungeon import NEEDED
+    chapters = ctx.content.book.chapters
+    built_in = resources.data_dir("content").resolve()
+    return bool(chapters) and Path(chapters[0].source.path).resolve().is_relative_to(built_in) and \
+        all(table in ctx.content.tables for table in NEEDED)
+
+
+def plate_view(ctx: BuildContext, seed: int) -> dict:
+    """A delve rolled from `seed` as a plate shows it: its map, legend, name and the command that rolls it again."""
+    from dungeonpress.products import dungeon  # its rolls, map stream and map styles: the delve a zine of `seed` prints
+    from dungeonpress.views.dungeon import dungeon_view
+    rolled = dungeon.roll_dungeon(ctx, seed, PLATE_ROOMS)
+    box = LARGE_PRINT_PLATE_MAP_BOX if ctx.theme == "large-print" else PLATE_MAP_BOX
+    return dungeon_view(rolled, seed=seed, rooms=PLATE_ROOMS, prefix="plate", map_box=box, oracle_rows=0,
+                        twists=0, d6s=0, map_rng=dungeon.map_rng(seed), map_css=dungeon.map_css(ctx),
+                        map_labels=dungeon.map_labels(ctx))
 
 
 def chapter_views(ctx: BuildContext) -> list:
