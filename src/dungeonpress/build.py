@@ -153,10 +153,10 @@ _KEPT_WORKERS: list = []  # the part workers of a process that builds book after
 
 
 def keep_part_workers() -> KeptPartWorkers:
-    """Part workers for every book this process builds from now on (serve's book server), started now."""
+    """Part workers for every book this process builds from now on (serve's book server). They start when the first
+    book does (cli._dispatch starts a book's workers before it reads the content), and stay for the next."""
     if not _KEPT_WORKERS:
         _KEPT_WORKERS.append(KeptPartWorkers(PART_WORKERS))
-        _KEPT_WORKERS[0].start()
     return _KEPT_WORKERS[0]
 
 

@@ -102,7 +102,7 @@ def serve_books(requests, answers) -> None:
     """The server: run each command line read from `requests` and write its answer to `answers` (binary files)."""
     from dungeonpress import build, collect
     from dungeonpress.serve.warm import run_command_line
-    workers = build.keep_part_workers()  # they import WeasyPrint while the first request is awaited
+    workers = build.keep_part_workers()  # started by the first book, kept for every later one
     try:
         for line in requests:
             if not line.strip():
