@@ -97,3 +97,40 @@ def test_advantage_raises_the_chance_of_yes_and_disadvantage_lowers_it():
 ])
 def test_percent_rounds_half_up_to_one_decimal(value, text):
     assert oracle.percent(value) == text
+
+
+def _fight_by_play(mode: str, luck: int, foe_luck: int, rng) -> tuple[bool, int]:
+    """One Harm & Luck conflict played out with real dice, as the rules tell it: (won, exchanges)."""
+    exchanges = 0
+    while luck > 0 and foe_luck > 0:
+        result = oracle.HARM[oracle.roll_oracle(rng, mode).answer]
+        harm = int(result.split()[1])
+        if result.startswith("Cause"):
+            foe_luck -= harm
+        else:
+            luck -= harm
+        exchanges += 1
+    return foe_luck <= 0, exchanges
+
+
+def test_fight_odds_are_exact_where_they_can_be_counted_by_hand():
+    one = oracle.fight_odds("plain", 1, 1)
+    assert one == (sum(p for k, p in oracle.harm_odds("plain").items() if k.startswith("Cause")), 1)  # one exchange
+    # at 2 against 1 you lose only to a Take 2 or 3 now, or a Take 1 and then a loss at 1 against 1
+    odds = oracle.harm_odds("plain")
+    lose_now = odds["Take 2"] + odds["Take 3"]
+    assert oracle.fight_odds("plain", 2, 1)[0] == 1 - lose_now - odds["Take 1"] * (1 - one[0])
+
+
+def test_fight_odds_rise_with_luck_and_advantage_and_agree_with_fights_played_out():
+    import random
+    for mode in oracle.MODES:
+        chances = [oracle.fight_odds(mode, luck)[0] for luck in (3, 4, 5, 6)]
+        assert chances == sorted(chances) and all(0 < c < 1 for c in chances)
+    assert oracle.fight_odds("disadvantage", 6)[0] < oracle.fight_odds("plain", 6)[0] < oracle.fight_odds("advantage", 6)[0]
+    rng = random.Random(2024)
+    played = [_fight_by_play("plain", 6, 6, rng) for _ in range(4000)]
+    won = sum(w for w, _ in played) / len(played)
+    lasted = sum(n for _, n in played) / len(played)
+    exact, exchanges = oracle.fight_odds("plain", 6)
+    assert abs(won - float(exact)) < 0.03 and abs(lasted - float(exchanges)) < 0.15  # four standard errors or more

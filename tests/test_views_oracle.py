@@ -50,3 +50,14 @@ def test_harm_rows_add_the_doubles_to_cause_one_and_the_averages():
     assert view["rows"][2]["cells"][0] == oracle.percent(Fraction(9, 36)) == "25.0%"
     assert view["dealt"][0] == "1.00" and view["taken"][0] == "0.83"
     assert float(view["dealt"][1]) > float(view["dealt"][0]) > float(view["dealt"][2])
+
+
+def test_the_fight_table_reads_each_starting_luck_against_a_foe_at_six_in_every_mode():
+    from dungeonpress.views.oracle import fight_odds_view
+    view = fight_odds_view()
+    assert view["modes"] == ["Plain", "Advantage", "Disadvantage"]
+    assert [row["answer"] for row in view["rows"]] == ["Luck 6 (no Stress)", "Luck 5 (1 Stress tag)",
+                                                      "Luck 4 (2 Stress tags)", "Luck 3 (3 Stress tags)"]
+    assert view["rows"][0]["cells"] == [oracle.percent(oracle.fight_odds(m, 6)[0]) for m in oracle.MODES]
+    assert view["rows"][0]["cells"] == ["58.8%", "83.4%", "28.8%"]
+    assert view["lasts"] == ["4.9", "4.2", "4.4"]

@@ -20,7 +20,7 @@ CREATURE_FIELDS = {"name", "tier", "living", "concept", "skills", "frailty", "ge
                    "nemesis", "description"}
 LIVING_ONLY = ("goal", "motive", "nemesis")
 DIRECTIVE = re.compile(r"^\[\[\s*(\w+)(?:\s+([\w-]+))?\s*\]\]\s*$")
-ODDS_KINDS = ("oracle", "harm")
+ODDS_KINDS = ("oracle", "harm", "fight")
 DELVE_RULES = "delve-rules.md"  # a pack's rules for its pre-rolled dungeons (Markdown: `##` sections, `[[table ID]]`)
 _ID = re.compile(r"[a-z0-9_]+")  # whole id (fullmatch): `$` would let a trailing line feed through
 # An id names files in every export (`<id>.json`, `<id>.csv`, their temp files `.<id>.json.dp-PID-XXXXXXXX.part`)

@@ -73,6 +73,27 @@ def expected_harm(mode: str) -> tuple[Fraction, Fraction]:
     return dealt, taken
 
 
+def fight_odds(mode: str, luck: int, foe_luck: int = 6) -> tuple[Fraction, Fraction]:
+    """A Harm & Luck conflict rolled in `mode` every exchange, from `luck` against `foe_luck`: the exact chance the
+    foe's Luck reaches 0 first, and the average number of exchanges it lasts (each exchange takes Luck from one side
+    by the harm table; a side at 0 or below has lost)."""
+    odds = [(int(result.split()[1]), result.startswith("Cause"), p) for result, p in harm_odds(mode).items()]
+    states = {}  # (luck, foe's luck) -> (chance of winning, exchanges expected)
+    for total in range(2, luck + foe_luck + 1):  # fewer Luck in all before more: every exchange lowers the total
+        for mine in range(1, total):
+            theirs = total - mine
+            win, exchanges = Fraction(0), Fraction(1)
+            for harm, caused, p in odds:
+                after = (mine, theirs - harm) if caused else (mine - harm, theirs)
+                if after[1] <= 0:
+                    win += p
+                elif after[0] > 0:
+                    win += p * states[after][0]
+                    exchanges += p * states[after][1]
+            states[mine, theirs] = (win, exchanges)
+    return states[luck, foe_luck]
+
+
 def percent(value: Fraction) -> str:
     """A probability as a percentage with one decimal, rounded half up: 5/36 → '13.9%'."""
     tenths = (value * 1000 + Fraction(1, 2)).__floor__()

@@ -83,4 +83,6 @@ def directive_block(content: Content, directive: Directive, creatures: list) -> 
         return Block("partials/odds_oracle.html.j2", {"odds": oracle_views.oracle_odds_view()})
     if name == "odds" and arg == "harm":
         return Block("partials/odds_harm.html.j2", {"odds": oracle_views.harm_odds_view()})
+    if name == "odds" and arg == "fight":
+        return Block("partials/odds_fight.html.j2", {"odds": oracle_views.fight_odds_view()})
     raise RenderError(f"unknown directive [[{name}{' ' + arg if arg else ''}]]")

@@ -48,3 +48,16 @@ def harm_odds_view() -> dict:
     expected = [oracle.expected_harm(m) for m in oracle.MODES]
     return {"modes": ["Plain", "Advantage", "Disadvantage"], "rows": rows,
             "dealt": [f"{float(e[0]):.2f}" for e in expected], "taken": [f"{float(e[1]):.2f}" for e in expected]}
+
+
+FIGHT_LUCK = ((6, "no Stress"), (5, "1 Stress tag"), (4, "2 Stress tags"), (3, "3 Stress tags"))
+
+
+def fight_odds_view() -> dict:
+    """The chance of winning a Harm & Luck conflict against a foe at Luck 6, by the delver's starting Luck, one column
+    per way of rolling; and the exchanges a fight from Luck 6 each lasts on average."""
+    rows = [{"answer": f"Luck {luck} ({stress})",
+             "cells": [oracle.percent(oracle.fight_odds(mode, luck)[0]) for mode in oracle.MODES]}
+            for luck, stress in FIGHT_LUCK]
+    lasts = [f"{float(oracle.fight_odds(mode, 6)[1]):.1f}" for mode in oracle.MODES]
+    return {"modes": ["Plain", "Advantage", "Disadvantage"], "rows": rows, "lasts": lasts}
