@@ -249,15 +249,10 @@ class Runner:
                 self._idle.pop(0).close()
             worker = self._idle.pop(0) if self._idle else None
         worker = worker or self._new_worker()
-        with self._lock:
-            self._procs[job.id] = worker
-        if job.superseded:  # stopped while it was starting
-            worker.kill()
         try:
-            return worker.run(argv, self.timeout)
+            return self._tracked(job, worker, lambda: worker.run(argv, self.timeout))
         finally:
             with self._lock:
-                self._procs.pop(job.id, None)
                 keep = worker.usable and not self._closing
                 if keep:
                     self._idle.append(worker)
@@ -274,11 +269,17 @@ class Runner:
                 from dungeonpress.serve.book_server import BookServer  # not at the top: it runs as a module too
                 self._book_server = BookServer(cwd=self.cwd)
             server = self._book_server
-            self._procs[job.id] = server
-        if job.superseded:  # stopped while it was starting
-            server.kill()
+        return self._tracked(job, server, lambda: server.run(argv, self.timeout))
+
+    def _tracked(self, job: Job, runner, run) -> tuple:
+        """run(), with `runner` (a warm worker or the book server) known as the job's build while it runs, so the job
+        can be stopped (superseded, or the server closing); one superseded while it was starting is stopped at once."""
+        with self._lock:
+            self._procs[job.id] = runner
+        if job.superseded:
+            runner.kill()
         try:
-            return server.run(argv, self.timeout)
+            return run()
         finally:
             with self._lock:
                 self._procs.pop(job.id, None)
