@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import signal
 import subprocess
 import sys
@@ -10,13 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from dungeonpress import build
 from dungeonpress.serve import jobs
 from dungeonpress.serve.book_server import BookServer
-from tests.conftest import processes_where
+from tests.conftest import SMALL_PACK, processes_where
 
 ROOT = Path(__file__).resolve().parents[1]
-EDITED = "inscription_results"  # printed in one chapter of the rulebook
 
 
 @pytest.fixture
@@ -109,15 +108,16 @@ def _alive(pid: int) -> bool:
 
 
 def _pack(folder: Path, title: str) -> Path:
-    """A user pack that overrides one built-in table, retitled (an author's edit)."""
-    source = (build.CONTENT_DIR / "dungeoneer" / "tables" / f"{EDITED}.yaml").read_text()
-    (folder / "tables").mkdir(parents=True, exist_ok=True)
-    (folder / "tables" / f"{EDITED}.yaml").write_text(
-        source.replace("\nsource: dungeoneer", "\nsource: my edits", 1).replace("\ntitle: ", f"\ntitle: {title} ", 1))
+    """The small fixture pack (its own 16-page book) in `folder`, a row of its weather table edited: an author's edit."""
+    if not folder.exists():
+        shutil.copytree(SMALL_PACK, folder)
+    table = folder / "tables" / "fixture_weather.yaml"
+    table.write_text((SMALL_PACK / "tables" / "fixture_weather.yaml").read_text().replace(
+        "1: Dripping ceiling", f"1: Dripping ceiling {title}", 1))
     return folder
 
 
-@pytest.mark.slow  # two cold rulebooks and two edits
+@pytest.mark.slow  # four small books
 def test_the_book_server_builds_the_cli_s_bytes_and_keeps_its_workers_for_the_next_edit(server, tmp_path):
     pack = _pack(tmp_path / "pack", "(first)")
     argv = ["build", "rulebook", "--layout", "pages", "--quiet", "--content", str(pack), "--out"]
@@ -133,7 +133,7 @@ def test_the_book_server_builds_the_cli_s_bytes_and_keeps_its_workers_for_the_ne
     workers = _descendants(server.pid)
     assert len(workers) >= 3  # the fork server and the two part workers it forked
 
-    _pack(pack, "(edited)")  # the edit: one chapter and the contents laid out again, in the kept workers
+    _pack(pack, "(edited)")  # the edit: its chapter and the cover laid out again, in the kept workers
     code, out, err = server.run(argv + [str(served)], timeout=600)
     assert (code, err) == (0, "")
     assert (served / name).read_bytes() == by_cli()
