@@ -162,14 +162,19 @@ def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = N
 def furniture_part(ctx: BuildContext, opts: RulebookOptions):
     """The book's stylesheets with its page numbers (paginate.book takes the head for the book's furniture)."""
     from dungeonpress.paginate.book import Part
-    shared = dict(book=ctx.content.book, chapters=[], notes_pages=[], quickref={}, charsheet=simple_sheet_view(),
-                  digest=ctx.content.digest[:12], page_css=opts.page_css())
+    shared = _frame(ctx, opts)
     return Part("furniture", lambda page_css, numbers: html_from_template(ctx, "book.html.j2", part="furniture",
                                                                           toc_pages=None, part_css=page_css, **shared))
 
 
+def _frame(ctx: BuildContext, opts: RulebookOptions) -> dict:
+    """What book.html.j2 needs around a page that shows none of the book's chapters (the furniture, a plate)."""
+    return dict(book=ctx.content.book, chapters=[], notes_pages=[], quickref={}, charsheet=simple_sheet_view(),
+                digest=ctx.content.digest[:12], page_css=opts.page_css())
+
+
 # The left-hand pages a chapter that opens on a right-hand page leaves before it (five in the standard book: before
-# Playing the Game, Exploration, the Dungeon Generator, Inspiration and the appendices) were blank. Each carries a
+# the Introduction, Exploration, the Dungeon Generator, Inspiration and the first appendix) were blank. Each carries a
 # plate: a delve the book's own Dungeon Generator rolled, its map as large as the page allows, and the command that
 # rolls it again. The seeds are fixed, so a plate is the same in every build and stays cached.
 PLATE_SEEDS = (1234, 71, 107, 46, 96, 32, 58, 49)  # among seeds 1-120, delves whose maps fill the page's box most
@@ -183,8 +188,7 @@ def plate_html(ctx: BuildContext, opts: RulebookOptions):
     book has none: a book of a pack's own (its book.yaml) keeps its blank pages, the plates show this one's delves."""
     if not has_plates(ctx):
         return None
-    shared = dict(book=ctx.content.book, chapters=[], notes_pages=[], quickref={}, charsheet=simple_sheet_view(),
-                  digest=ctx.content.digest[:12], page_css=opts.page_css())
+    shared = _frame(ctx, opts)
 
     def html(n: int, css: str) -> str:
         return html_from_template(ctx, "book.html.j2", part="plate", plate=plate_view(ctx, PLATE_SEEDS[n % len(PLATE_SEEDS)]),
