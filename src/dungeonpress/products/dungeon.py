@@ -91,9 +91,9 @@ CROWDED_ORACLE_ROWS = 3
 SNUG_ORACLE_ROWS = 2  # the snug fit's: where three rows run the page over (the dyslexia theme on A4)
 
 
-# The fits whose fold-and-cut note stands at the oracle page's foot, not the aids page's (paginate.zine.FITS).
 JOINED = ("joined", "joined-snug", "joined-bare")  # the fits whose room key runs each room's exits on (FIT_CLASSES)
-EASED = ("eased", "eased-snug", "eased-bare", *JOINED)
+EASED = ("eased", "eased-snug", "eased-bare", *JOINED)  # the eased fits, and the joined ones that go further
+# The fits whose fold-and-cut note stands at the oracle page's foot, not the aids page's (paginate.zine.FITS).
 FOLD_NOTE_ON_ORACLE = ("lifted", "trimmed", *EASED, "split")
 # The fits whose doors, puzzles and end rule stands on the oracle page, in the room of its full answers.
 DOORS_ON_ORACLE = ("crowded", "snug", "bare", *EASED, "split")
