@@ -23,6 +23,7 @@ import subprocess
 import sys
 
 from dungeonpress.part_workers import _end_with
+from dungeonpress.serve.warm import ended, run_command_line
 
 
 class BookServer:
@@ -64,13 +65,9 @@ class BookServer:
 
     def _death(self) -> str:
         try:
-            code = self.process.wait(timeout=5)
+            return ended("process", self.process.wait(timeout=5))
         except subprocess.TimeoutExpired:
             return "its process did not answer"
-        if code < 0:
-            name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
-            return f"its process was killed ({name})"
-        return f"its process ended (exit status {code})"
 
     def kill(self) -> None:
         """Stop the server and its part workers at once (it runs in its own session: its group is its own)."""
@@ -101,7 +98,6 @@ class BookServer:
 def serve_books(requests, answers) -> None:
     """The server: run each command line read from `requests` and write its answer to `answers` (binary files)."""
     from dungeonpress import build, collect
-    from dungeonpress.serve.warm import run_command_line
     workers = build.keep_part_workers()  # started by the first book, kept for every later one
     try:
         for line in requests:

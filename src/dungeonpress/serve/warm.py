@@ -61,11 +61,7 @@ class WarmWorker:
 
     def _death(self) -> str:
         self.process.join(timeout=5)
-        code = self.process.exitcode
-        if code is not None and code < 0:
-            name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
-            return f"its worker was killed ({name})"
-        return f"its worker ended (exit status {code})"
+        return ended("worker", self.process.exitcode)
 
     def kill(self) -> None:
         self.stopped = True
@@ -83,6 +79,14 @@ class WarmWorker:
         self.kill()
         self.process.join(timeout=5)
         self.conn.close()
+
+
+def ended(what: str, code: int | None) -> str:
+    """How a build's process ended, for its error line: "its worker was killed (SIGKILL)", "… ended (exit status 1)"."""
+    if code is not None and code < 0:
+        name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
+        return f"its {what} was killed ({name})"
+    return f"its {what} ended (exit status {code})"
 
 
 def _work(conn, packs: list, cache: str | None, cwd: str, environ: dict) -> None:
