@@ -5,6 +5,7 @@ cache, even when the parts before them change length; the rulebook's parts laid 
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 import pikepdf
@@ -151,6 +152,37 @@ def test_a_plate_takes_each_blank_pages_place_with_its_page_number_and_nothing_e
         parent_tree = {int(nums[i]): nums[i + 1] for i in range(0, len(nums), 2)}
         assert sorted(parent_tree) == list(range(len(parent_tree)))  # one structure tree, each page a key of its own
         assert len(parent_tree[int(made.pages[1].obj.StructParents)]) > 0  # the plate's text is tagged
+
+
+@pytest.mark.slow  # lays out the toy book, and its chapters again with a tailpiece, two of them twice
+def test_a_tailpiece_fills_the_white_a_chapter_ends_in_and_moves_no_page():
+    _, parts = toy_book(LINES)
+    plain, laid_plain = bound(parts, name="toy")
+    rooms = {part.name: part.end_room for part in laid_plain}
+    over = {"chapter 1": 0.0, "chapter 2": 30.0, "chapter 3": 1000.0}  # px more than the room: fits, fits smaller, never
+
+    def tailed(name, lines):
+        def tailpiece(css, room):
+            height = room - 20 + over[name]  # the figure's 20 px of margin and text aside
+            figure = f"<div id='tail-{name[-1]}' style='height: {height:.0f}px; margin-top: 5px'>Tailpiece of {name}</div>"
+            return f"<html lang='en'><head><title>Toy</title><style>{STYLE} {css} {NO_FOLIOS}</style></head><body>" \
+                f"{chapter(int(name[-1]), lines)[:-len('</section>')]}{figure}</section></body></html>"
+        return tailpiece
+    with_tails = [replace(part, tailpiece=tailed(part.name, LINES[int(part.name[-1])]))
+                  if part.name.startswith("chapter") else part for part in parts]
+    counted = Layouts()
+    data, laid = bound(with_tails, counted, name="toy")
+    assert counted.count == 5 + 5 + 2  # each part; the contents, three tailpieces and the furniture; two made smaller
+    before, after = texts(plain), texts(data)
+    ends = {part.name: part.start + part.pages - 2 for part in laid}  # each part's last page (0-based)
+    assert all(rooms[name] > 80 for name in ends if name.startswith("chapter"))  # each leaves white to fill
+    assert after[ends["chapter 1"]].replace(" Tailpiece of chapter 1", "") == before[ends["chapter 1"]]
+    assert after[ends["chapter 2"]].replace(" Tailpiece of chapter 2", "") == before[ends["chapter 2"]]
+    assert "Tailpiece" not in after[ends["chapter 3"]]  # it never fitted: the chapter as it was
+    assert [text for i, text in enumerate(after) if i not in (ends["chapter 1"], ends["chapter 2"])] == \
+        [text for i, text in enumerate(before) if i not in (ends["chapter 1"], ends["chapter 2"])]
+    assert [part.end_room < 60 for part in laid[1:4]] == [True, True, False]  # the white is filled where it fitted
+    assert pdf_outline(data) == pdf_outline(plain)
 
 
 @pytest.mark.slow  # lays the book out three times

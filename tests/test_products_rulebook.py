@@ -127,13 +127,14 @@ def test_booklet_shares_fonts_and_stays_small(built):
     assert len(built[0]["dungeoneer-rulebook-booklet-a4.pdf"]) < reading * 1.3
 
 
-def whole_book(content, plates_before: tuple = ()) -> bytes:
+def whole_book(content, plates_before: tuple = (), tailpieces: dict | None = None) -> bytes:
     """The rulebook laid out as one document, as it was made before it was laid out part by part: the reference.
-    `plates_before` (plates_faced) puts a plate where the book made of parts has one."""
+    `plates_before` (plates_faced) puts a plate where the book made of parts has one, `tailpieces` (tailpieces_in its
+    named destinations) a tailpiece of the same size where it has one."""
     from dungeonpress import pdf
     from dungeonpress.paginate.pages import pad_to_multiple
     ctx = build.context_for(content)
-    html = rulebook.book_html(ctx, rulebook.RulebookOptions(), plates_before)
+    html = rulebook.book_html(ctx, rulebook.RulebookOptions(), plates_before, tailpieces)
     return pdf.write_pdf(pad_to_multiple(pdf.layout_html(html, base_url=ctx.templates_dir, roots=ctx.roots), 4, "book"))
 
 
@@ -199,7 +200,9 @@ def test_the_book_laid_out_part_by_part_is_the_book_laid_out_whole(built, conten
     data = built[0]["dungeoneer-rulebook.pdf"]
     # Introduction, Exploration, the Dungeon Generator, Inspiration and the first appendix open after a right-hand page
     assert plates_faced(data) == (0, 3, 4, 9, 10)
-    assert book_facts(data) == book_facts(whole_book(content, plates_faced(data)))
+    tailpieces = rulebook.tailpieces_in(PdfReader(io.BytesIO(data)).named_destinations)
+    assert sorted(tailpieces) == [2, 4, 7, 9]  # Playing the Game, the Dungeon Generator, Creatures & Foes, Inspiration
+    assert book_facts(data) == book_facts(whole_book(content, plates_faced(data), tailpieces))
 
 
 @pytest.mark.slow
@@ -226,8 +229,42 @@ def test_the_left_hand_pages_a_chapter_opening_leaves_hold_plates_of_rolled_delv
                 for kid in kids if isinstance(kids, pikepdf.Array) else [kids]:
                     walk(kid)
         walk(book.Root.StructTreeRoot.K[0])
-    assert len(figures) == len(plates)  # each map a figure a screen reader names (the book has no other map)
-    assert all(alt[len("Map of "):] in texts[n - 1] for alt, n in zip(figures, plates))  # the delve its caption names
+    tails = [n + 1 for n, text in enumerate(texts) if TAILPIECE_TEXT in text]
+    # each map a figure a screen reader names (the book's other maps are its tailpieces), in the order of its pages
+    assert len(figures) == len(plates) + len(tails)
+    for alt, n in zip(figures, sorted(plates + tails)):
+        assert alt[len("Map of "):] in texts[n - 1]  # the delve its caption names
+
+
+TAILPIECE_TEXT = "rooms the Dungeon Generator rolled. Play them as a zine: dungeonpress dungeon --seed"
+
+
+@pytest.mark.slow
+def test_a_chapter_that_ends_with_half_its_last_page_white_ends_in_a_map_drawn_to_fill_it(built, tmp_path):
+    """Were 59%, 45%, 58% and 46% full (p25, p38, p58, p99): Playing the Game, the Dungeon Generator, Creatures & Foes
+    and Inspiration end in a tailpiece, six rooms the generator rolled, the map as tall as the white allows, the command."""
+    import pypdfium2 as pdfium
+    from tests.test_page_fill import page_fills
+    data = built[0]["dungeoneer-rulebook.pdf"]
+    document = pdfium.PdfDocument(data)
+    texts = [" ".join(document[i].get_textpage().get_text_range().split()) for i in range(len(document))]
+    document.close()
+    reader = PdfReader(io.BytesIO(data))
+    tailpieces = rulebook.tailpieces_in(reader.named_destinations)
+    pages = {chapter: reader.get_destination_page_number(reader.named_destinations[f"tailpiece-c{chapter + 1}-{height}"]) + 1
+             for chapter, height in tailpieces.items()}
+    assert pages == {2: 25, 4: 38, 7: 58, 9: 99}
+    assert [n + 1 for n, text in enumerate(texts) if TAILPIECE_TEXT in text] == [25, 38, 58, 99]  # one a page, no other
+    for chapter, n in pages.items():
+        seed = rulebook.TAILPIECE_SEEDS[chapter]
+        assert f"6 {TAILPIECE_TEXT} {seed} --rooms 6 " in texts[n - 1] and texts[n - 1].endswith(f" {n}")
+        assert tailpieces[chapter] >= rulebook.TAILPIECE_LEAST_MM
+        # the chapter's last page: the next chapter opens overleaf, or after a plate
+        following = n if PLATE_TEXT not in texts[n] else n + 1
+        assert any(name.startswith(f"c{chapter + 2}-") for name, dest in reader.named_destinations.items()
+                   if reader.get_destination_page_number(dest) == following)
+    fills = dict(page_fills(data, tmp_path))
+    assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages.values() if fills[n] < 0.7] == []
 
 
 def test_a_packs_own_book_keeps_its_blank_pages_the_plates_are_this_books(content):

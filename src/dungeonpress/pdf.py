@@ -566,14 +566,23 @@ class PageMeasure:
     blank: bool = False  # a page a forced break to a left or right page left empty
     text_bottom: float = 0.0  # where the page's text area ends (its bottom margin begins)
     text_top: float = 0.0  # where the page's text area begins (its top margin ends)
+    flow_bottom: float = 0.0  # where the document's flow ends on the page (the root box's foot, last margin in it)
 
 
 def measure(rendered: Rendered) -> tuple:
     """Every page of a laid-out document as a PageMeasure, in order."""
     return tuple(PageMeasure(page.height, {name: (top, bottom) for name, (_, top, _, bottom) in page.anchors.items()},
                              page._page_box.page_type.name, page._page_box.page_type.blank,
-                             page._page_box.content_box_y() + page._page_box.height, page._page_box.content_box_y())
+                             page._page_box.content_box_y() + page._page_box.height, page._page_box.content_box_y(),
+                             _flow_bottom(page._page_box))
                  for page in rendered.document.pages)
+
+
+def _flow_bottom(page_box) -> float:
+    """The foot of the page's root box (the html element's part on the page), its last child's margin included: where
+    the text on the page ends (the margin boxes follow the root among the page box's children)."""
+    root = page_box.children[0] if page_box.children else None
+    return root.border_box_y() + root.border_height() if root is not None else page_box.content_box_y()
 
 
 def keep_only(rendered: Rendered, indices) -> Rendered:

@@ -62,6 +62,10 @@ class Part:
     numbered: bool = False
     continues: bool = False  # carries on the part before it (a chapter cut at a page break): no blank page before it
     either_side: bool = False  # opens the next page, whichever side it is: no blank page before it
+    # tailpiece(part_css, room) -> the part's HTML ending in a piece made to fill `room` CSS px (the white its last
+    # page leaves under its text), or None where it leaves too little: laid out with the contents, and kept where it
+    # changes none of the part's pages (else the part stays as it was laid out without it).
+    tailpiece: object = None
 
     @property
     def runs_on(self) -> bool:
@@ -93,7 +97,7 @@ class Job:
 @dataclass(frozen=True)
 class LaidPart:
     """A part as PDF bytes, with its page count, each of its anchors' page index (0-based, in the part) and
-    each page's name ("" the default page; None a blank page). `before`: for the last part of a padded
+    each page's name ("" the default page; None a blank page), and the white under the text on its last page. `before`: for the last part of a padded
     book, the number of pages before it (mod the padding) it was padded for. `start`: its first page in the
     book, once placed (0 while it is not)."""
 
@@ -106,13 +110,15 @@ class LaidPart:
     page_names: tuple = ()
     before: int = 0
     start: int = 0
+    end_room: float = 0.0  # CSS px of its last page's text area left white under its text
+
 
     def to_bytes(self) -> bytes:
         """The part as one line of JSON and its PDF after it (what a cache on disk keeps; nothing executable), with
         the PDF's sha256, so a file cut short is known (cache files are not synced: atomic.py)."""
         head = {"name": self.name, "pages": self.pages, "anchor_pages": self.anchor_pages,
                 "warnings": list(self.warnings), "stand_ins": list(self.stand_ins),
-                "page_names": list(self.page_names), "before": self.before,
+                "page_names": list(self.page_names), "before": self.before, "end_room": self.end_room,
                 "sha256": hashlib.sha256(self.data).hexdigest()}
         return json.dumps(head, sort_keys=True).encode() + b"\n" + self.data
 
@@ -123,7 +129,8 @@ class LaidPart:
         if fields["sha256"] != hashlib.sha256(pdf_bytes).hexdigest():
             raise ValueError("a laid-out part that is not whole")
         return cls(fields["name"], pdf_bytes, fields["pages"], fields["anchor_pages"], tuple(fields["warnings"]),
-                   tuple(fields["stand_ins"]), tuple(fields["page_names"]), fields["before"])
+                   tuple(fields["stand_ins"]), tuple(fields["page_names"]), fields["before"],
+                   end_room=fields["end_room"])
 
 
 def part_css(*, first: bool = False, last: bool = False) -> str:
@@ -203,7 +210,9 @@ def _laid(job: Job, rendered, data: bytes) -> LaidPart:
             anchors.setdefault(anchor, index)
     own = {anchor: page for anchor, page in anchors.items() if anchor not in job.foreign}
     names = tuple(None if page.blank else page.name for page in measured)
-    return LaidPart(job.name, data, rendered.page_count, own, tuple(rendered.warnings), tuple(job.foreign), names)
+    end_room = max(0.0, measured[-1].text_bottom - measured[-1].flow_bottom) if measured else 0.0
+    return LaidPart(job.name, data, rendered.page_count, own, tuple(rendered.warnings), tuple(job.foreign), names,
+                    end_room=round(end_room, 3))
 
 
 def in_process(lay_out, write):
@@ -259,17 +268,32 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
             laid[i] = variants
     numbers = {anchor: item.start + page for item in placed for anchor, page in item.anchor_pages.items()}
 
-    # 3. The contents with their numbers, the plates for the left-hand pages that would be blank, and the furniture for
-    #    every page, laid out together (a plate takes a blank page's place: no page moves).
+    # 3. The contents with their numbers, the parts that end in a tailpiece, the plates for the left-hand pages that
+    #    would be blank, and the furniture for every page, laid out together (a tailpiece fills white its part leaves,
+    #    a plate takes a blank page's place: no page moves).
+    def tailpieces(shrink: float = 0.0) -> list:  # [(index, job)]: each part that ends in a tailpiece, made to fit
+        made = [(i, part.tailpiece(css(i, i in left), placed[i].end_room - shrink))
+                for i, part in enumerate(parts) if part.tailpiece and not part.numbered and (not shrink or i in refused)]
+        return [(i, _job(parts[i], html)) for i, html in made if html is not None]
+
+    refused = []
+    tailed = tailpieces()
     plates = [Job(f"plate {n + 1}", plate(n, part_css() + " " + LEFT_CSS)) for n in range(sum(blanks))] if plate else []
     page_names = []  # a plate is one page of the default kind (checked once it is laid out); None a blank page
     for blank, item in zip(blanks, placed):
         page_names += ["" if plates else None] * blank + list(item.page_names)
     numbered = [i for i, part in enumerate(parts) if part.numbered]
-    second = [_job(parts[i], parts[i].html(css(i, i in left), numbers)) for i in numbered] + plates
+    second = [_job(parts[i], parts[i].html(css(i, i in left), numbers)) for i in numbered] + \
+        [job for _, job in tailed] + plates
     second.append(Job("furniture", furniture_html(furniture.html(FURNITURE_CSS, {}), page_names), furniture=True))
     *contents, (folios,) = _cached_or_run(second, run, cache)
-    contents, laid_plates = contents[:len(numbered)], [item for (item,) in contents[len(numbered):]]
+    contents, tails, laid_plates = (contents[:len(numbered)], contents[len(numbered):len(numbered) + len(tailed)],
+                                    [item for (item,) in contents[len(numbered) + len(tailed):]])
+    refused = _keep_tailpieces(parts, placed, [(i, item) for (i, _), (item,) in zip(tailed, tails)])
+    if refused:  # a tailpiece its part could not hold (it made more pages): once more, TAILPIECE_SHRINK px smaller
+        again = tailpieces(TAILPIECE_SHRINK)
+        _keep_tailpieces(parts, placed, [(i, item) for (i, _), (item,) in
+                                         zip(again, _cached_or_run([job for _, job in again], run, cache))])
     for i, (item,) in zip(numbered, contents):
         if item.pages != placed[i].pages:
             raise RenderError(f"{name}: its {parts[i].name} took {item.pages} pages with page numbers, "
@@ -298,6 +322,23 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
                      blank_before=before, furniture=folios.data,
                      stamped=[name is not None for name in page_names], continues=continues)
     return data, placed
+
+
+# How much smaller the white a tailpiece is made for the second time, when the first did not fit (CSS px: 12 mm, a
+# caption or legend line more than the product allowed for, at large print's 14 pt).
+TAILPIECE_SHRINK = 12 * 96 / 25.4
+
+
+def _keep_tailpieces(parts: list, placed: list, laid: list) -> list:
+    """Put each part laid out with its tailpiece (laid: [(index, LaidPart)]) in `placed` where it keeps the part's
+    pages as they were; the indices of those that do not."""
+    refused = []
+    for i, item in laid:
+        if item.pages == placed[i].pages and item.page_names == placed[i].page_names:
+            placed[i] = replace(item, start=placed[i].start)
+        else:
+            refused.append(i)
+    return refused
 
 
 def _place(parts: list, laid: list, pad_to: int) -> tuple[list, list]:

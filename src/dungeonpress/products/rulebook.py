@@ -81,16 +81,18 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     return outputs
 
 
-def book_html(ctx: BuildContext, opts: RulebookOptions, plates_before: tuple = ()) -> str:
+def book_html(ctx: BuildContext, opts: RulebookOptions, plates_before: tuple = (), tailpieces: dict | None = None) -> str:
     """The whole book as one HTML document, with spare notes pages at its end (dropped after layout).
 
     `plates_before`: the chapters (0-based) or "back" that a plate faces, in order, as the book laid out part by part
-    puts them where those open on a right-hand page after one (see plate_html); none, a blank page."""
+    puts them where those open on a right-hand page after one (see plate_html); none, a blank page. `tailpieces`: the
+    chapters (0-based) that end in a tailpiece, each with its map's height in mm (tailpieces_in)."""
     plates = {where: plate_view(ctx, PLATE_SEEDS[n % len(PLATE_SEEDS)]) for n, where in enumerate(plates_before)}
+    tails = {chapter: tailpiece_view(ctx, chapter, height) for chapter, height in (tailpieces or {}).items()}
     return html_from_template(ctx, "book.html.j2", book=ctx.content.book, chapters=chapter_views(ctx),
                               notes_pages=notes_view(MAX_NOTES), quickref=quickref_view(ctx),
                               charsheet=simple_sheet_view(), digest=ctx.content.digest[:12], page_css=opts.page_css(),
-                              either_side=ctx.theme in EITHER_SIDE_THEMES, plates=plates)
+                              either_side=ctx.theme in EITHER_SIDE_THEMES, plates=plates, tailpieces=tails)
 
 
 # The contents' page numbers when the chapters are laid out apart: written by paginate.book, not target-counter.
@@ -141,12 +143,18 @@ def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = N
     shared = shared or _shared(ctx, opts)
 
     def part(which, numbered=False, piece=None):
-        def html(page_css: str, numbers: dict) -> str:
+        def html(page_css: str, numbers: dict, tailpiece: dict | None = None) -> str:
             pages = numbers or defaultdict(lambda: WIDEST_NUMBER)
             return html_from_template(ctx, "book.html.j2", part=which, piece=piece, toc_pages=pages if numbered else None,
                                       part_css=" ".join([page_css, NO_FOLIOS_CSS] + ([TOC_NUMBERS_CSS] if numbered else [])),
-                                      **shared)
+                                      tailpiece=tailpiece, **shared)
         return html
+
+    def tail(chapter: int, html):  # the chapter's last piece ends in a tailpiece where its white has room for one
+        def with_tailpiece(page_css: str, room: float) -> str | None:
+            height = tailpiece_height(ctx, room)
+            return html(page_css, {}, tailpiece_view(ctx, chapter, height)) if height else None
+        return with_tailpiece if has_plates(ctx) else None
 
     # The cover and credits are a part of their own (two pages: the contents still open on a right-hand page):
     # the colophon prints the content's digest, which every edit changes, so an edit lays out these two pages
@@ -154,7 +162,8 @@ def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = N
     return [Part("cover", part("cover")),
             Part("contents", part("contents", numbered=True), numbered=True, either_side=shared["either_side"]),
             *[Part(f"chapter {n}" + (f" ({piece + 1} of {len(chapter['pieces'])})" if len(chapter["pieces"]) > 1 else ""),
-                   part(n - 1, piece=piece), continues=piece > 0, either_side=piece == 0 and shared["either_side"])
+                   part(n - 1, piece=piece), continues=piece > 0, either_side=piece == 0 and shared["either_side"],
+                   tailpiece=tail(n - 1, part(n - 1, piece=piece)) if piece == len(chapter["pieces"]) - 1 else None)
               for n, chapter in enumerate(shared["chapters"], start=1) for piece in range(len(chapter["pieces"]))],
             Part("back matter", part("back"))]
 
@@ -216,6 +225,48 @@ def plate_view(ctx: BuildContext, seed: int) -> dict:
     return dungeon_view(rolled, seed=seed, rooms=PLATE_ROOMS, prefix="plate", map_box=box, oracle_rows=0,
                         twists=0, d6s=0, map_rng=dungeon.map_rng(seed), map_css=dungeon.map_css(ctx),
                         map_labels=dungeon.map_labels(ctx))
+
+
+# A chapter that ends with much of its last page white (the standard book's Dungeon Generator and Inspiration left
+# 52-55% of theirs) ends in a tailpiece: a smaller delve its Dungeon Generator rolled, its map drawn to the height the
+# white leaves, as a book sets a piece of art where a chapter ends. Each chapter has its seed (none of the plates'),
+# so a chapter's pages do not depend on another's: among seeds 121-400, delves of six rooms whose maps are 1.3-1.8
+# times as wide as tall and print their squares largest in a page-wide box 60 mm tall.
+TAILPIECE_SEEDS = (130, 147, 166, 187, 204, 213, 224, 272, 274, 278, 305, 322, 352, 392)
+TAILPIECE_ROOMS = 6
+TAILPIECE_WIDTH_MM = PLATE_MAP_BOX[0]
+# Around the map: the space above the figure, its legend's first line (the map leaves room for any more) and the
+# caption's two lines; the themes that set them larger take more (a tailpiece that still runs over is made once more,
+# smaller: paginate.book). A map shorter than TAILPIECE_LEAST_MM is not drawn: the white stays.
+TAILPIECE_AROUND_MM = {"standard": 24.0, "large-print": 48.0, "dyslexia-friendly": 33.0}  # other themes: standard's
+TAILPIECE_LEAST_MM = 40.0
+PX_PER_MM = 96 / 25.4
+
+
+def tailpiece_height(ctx: BuildContext, room: float) -> int:
+    """The height in whole mm of the map a tailpiece draws in `room` CSS px of white, or 0 where too small a map fits."""
+    around = TAILPIECE_AROUND_MM.get(ctx.theme, TAILPIECE_AROUND_MM["standard"])
+    height = int(room / PX_PER_MM - around)
+    return height if height >= TAILPIECE_LEAST_MM else 0
+
+
+def tailpiece_view(ctx: BuildContext, chapter: int, height: int) -> dict:
+    """Chapter `chapter`'s (0-based) tailpiece: its delve's map in a box as wide as the text and `height` mm tall."""
+    from dungeonpress.products import dungeon  # its rolls, map stream and map styles: the delve a zine of `seed` prints
+    from dungeonpress.views.dungeon import dungeon_view
+    seed = TAILPIECE_SEEDS[chapter % len(TAILPIECE_SEEDS)]
+    rolled = dungeon.roll_dungeon(ctx, seed, TAILPIECE_ROOMS)
+    view = dungeon_view(rolled, seed=seed, rooms=TAILPIECE_ROOMS, prefix=f"tailpiece-c{chapter + 1}",
+                        map_box=(TAILPIECE_WIDTH_MM, float(height)), oracle_rows=0, twists=0, d6s=0,
+                        map_rng=dungeon.map_rng(seed), map_css=dungeon.map_css(ctx), map_labels=dungeon.map_labels(ctx))
+    return view | {"anchor": f"tailpiece-c{chapter + 1}-{height}"}
+
+
+def tailpieces_in(dests) -> dict:
+    """The tailpieces a rulebook holds, from its named destinations: chapter (0-based) -> the map's height in mm."""
+    import re
+    found = (re.fullmatch(r"tailpiece-c(\d+)-(\d+)", name) for name in dests)
+    return {int(m.group(1)) - 1: int(m.group(2)) for m in found if m}
 
 
 def chapter_views(ctx: BuildContext) -> list:
