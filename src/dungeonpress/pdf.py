@@ -13,7 +13,7 @@ import unicodedata
 import urllib.parse
 import urllib.request
 from contextlib import contextmanager, redirect_stdout
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dungeonpress import resources, sealed
@@ -566,7 +566,9 @@ class PageMeasure:
     blank: bool = False  # a page a forced break to a left or right page left empty
     text_bottom: float = 0.0  # where the page's text area ends (its bottom margin begins)
     text_top: float = 0.0  # where the page's text area begins (its top margin ends)
-    flow_bottom: float = 0.0  # where the document's flow ends on the page (the root box's foot, last margin in it)
+    # Where the document's flow ends on the page (the root box's foot, its last margin in it). Not compared: a page laid
+    # out in another document (a probe's half, a part) ends its flow elsewhere while its boxes fall where they fell.
+    flow_bottom: float = field(default=0.0, compare=False)
 
 
 def measure(rendered: Rendered) -> tuple:

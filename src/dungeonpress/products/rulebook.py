@@ -238,7 +238,7 @@ TAILPIECE_WIDTH_MM = PLATE_MAP_BOX[0]
 # Around the map: the space above the figure, its legend's first line (the map leaves room for any more) and the
 # caption's two lines; the themes that set them larger take more (a tailpiece that still runs over is made once more,
 # smaller: paginate.book). A map shorter than TAILPIECE_LEAST_MM is not drawn: the white stays.
-TAILPIECE_AROUND_MM = {"standard": 24.0, "large-print": 48.0, "dyslexia-friendly": 33.0}  # other themes: standard's
+TAILPIECE_AROUND_MM = {"standard": 24.0, "large-print": 44.0, "dyslexia-friendly": 33.0}  # other themes: standard's
 TAILPIECE_LEAST_MM = 40.0
 PX_PER_MM = 96 / 25.4
 
