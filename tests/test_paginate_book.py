@@ -5,7 +5,7 @@ cache, even when the parts before them change length; the rulebook's parts laid 
 from __future__ import annotations
 
 import io
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pikepdf
@@ -29,7 +29,7 @@ NO_FOLIOS = "@page { @bottom-center { content: none } }"  # a part prints no pag
 
 
 def chapter(n: int, lines: int) -> str:
-    return f"<section><h1 id='c{n}'>Chapter {n}</h1>" + "<p>A line of the chapter, long enough to wrap once.</p>" * lines \
+    return f"<section class='chapter'><h1 id='c{n}'>Chapter {n}</h1>" + "<p>A line of the chapter, long enough to wrap once.</p>" * lines \
         + ("<p><a href='#c1'>Back to the first</a></p>" if n > 1 else "") + "</section>"
 
 
@@ -154,35 +154,55 @@ def test_a_plate_takes_each_blank_pages_place_with_its_page_number_and_nothing_e
         assert len(parent_tree[int(made.pages[1].obj.StructParents)]) > 0  # the plate's text is tagged
 
 
-@pytest.mark.slow  # lays out the toy book, and its chapters again with a tailpiece, two of them twice
+@dataclass(frozen=True)
+class ToyTailpiece(book.Tailpiece):
+    """A block that fills the white under a chapter, `over` px taller than that white (made smaller when it runs over)."""
+
+    n: int
+    over: float
+
+    @property
+    def key(self) -> str:
+        return f"toy {self.n} {self.over}"
+
+    def fragment(self, room, pages):
+        if room < 40:
+            return None
+        block = f"<div class='tailpiece' id='tail-{self.n}' style='height: {room - 20 + self.over:.0f}px; margin-top: 5px'>" \
+            f"Tailpiece of chapter {self.n}</div>"
+        breaks = "<div style='break-after: page'></div>" * pages
+        return f"<html lang='en'><head><title>Toy</title><style>{STYLE} {NO_FOLIOS}</style></head><body>" \
+            f"<section class='chapter'>{breaks}{block}</section></body></html>"
+
+
+@pytest.mark.slow  # lays out the toy book twice, and a tailpiece alone for each chapter (one of them twice)
 def test_a_tailpiece_fills_the_white_a_chapter_ends_in_and_moves_no_page():
     _, parts = toy_book(LINES)
     plain, laid_plain = bound(parts, name="toy")
-    rooms = {part.name: part.end_room for part in laid_plain}
-    over = {"chapter 1": 0.0, "chapter 2": 30.0, "chapter 3": 1000.0}  # px more than the room: fits, fits smaller, never
-
-    def tailed(name, lines):
-        def tailpiece(css, room):
-            height = room - 20 + over[name]  # the figure's 20 px of margin and text aside
-            figure = f"<div id='tail-{name[-1]}' style='height: {height:.0f}px; margin-top: 5px'>Tailpiece of {name}</div>"
-            return f"<html lang='en'><head><title>Toy</title><style>{STYLE} {css} {NO_FOLIOS}</style></head><body>" \
-                f"{chapter(int(name[-1]), lines)[:-len('</section>')]}{figure}</section></body></html>"
-        return tailpiece
-    with_tails = [replace(part, tailpiece=tailed(part.name, LINES[int(part.name[-1])]))
-                  if part.name.startswith("chapter") else part for part in parts]
+    over = {1: 0.0, 2: 30.0, 3: 1000.0}  # px more than the white: fits; fits made smaller; never fits
+    tailed = [replace(part, tailpiece=lambda css, n=int(part.name[-1]): ToyTailpiece(n, over[n]))
+              if part.name.startswith("chapter") else part for part in parts]
     counted = Layouts()
-    data, laid = bound(with_tails, counted, name="toy")
-    assert counted.count == 5 + 5 + 2  # each part; the contents, three tailpieces and the furniture; two made smaller
+    data, laid = bound(tailed, counted, name="toy")
+    assert counted.count == 5 + 3 + 1 + 2  # each part; a tailpiece for each chapter, one again smaller; contents, furniture
     before, after = texts(plain), texts(data)
     ends = {part.name: part.start + part.pages - 2 for part in laid}  # each part's last page (0-based)
-    assert all(rooms[name] > 80 for name in ends if name.startswith("chapter"))  # each leaves white to fill
-    assert after[ends["chapter 1"]].replace(" Tailpiece of chapter 1", "") == before[ends["chapter 1"]]
-    assert after[ends["chapter 2"]].replace(" Tailpiece of chapter 2", "") == before[ends["chapter 2"]]
+    assert all(part.end_room > 80 for part in laid_plain[1:4])  # each chapter leaves white to fill
+    for n in (1, 2):  # the tailpiece at the end of its chapter's last page, above the page number
+        assert after[ends[f"chapter {n}"]] == before[ends[f"chapter {n}"]].replace(
+            f" Chapter {n} ", f" Tailpiece of chapter {n} Chapter {n} ")
     assert "Tailpiece" not in after[ends["chapter 3"]]  # it never fitted: the chapter as it was
     assert [text for i, text in enumerate(after) if i not in (ends["chapter 1"], ends["chapter 2"])] == \
         [text for i, text in enumerate(before) if i not in (ends["chapter 1"], ends["chapter 2"])]
     assert [part.end_room < 60 for part in laid[1:4]] == [True, True, False]  # the white is filled where it fitted
     assert pdf_outline(data) == pdf_outline(plain)
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    dests = {name: reader.get_destination_page_number(dest) for name, dest in reader.named_destinations.items()}
+    assert dests["tail-1"] == ends["chapter 1"] and dests["tail-2"] == ends["chapter 2"] and "tail-3" not in dests
+    with pikepdf.open(io.BytesIO(data)) as made:  # one structure tree, the tailpiece's text tagged on its page
+        nums = made.Root.StructTreeRoot.ParentTree.Nums
+        parent_tree = {int(nums[i]): nums[i + 1] for i in range(0, len(nums), 2)}
+        assert sorted(parent_tree) == list(range(len(parent_tree)))
 
 
 @pytest.mark.slow  # lays the book out three times
@@ -372,7 +392,8 @@ def either_side_book(lines: dict):
     right, and notes that open on a right-hand page. Lines wrap otherwise on a left-hand page."""
     notes = "<section style='string-set: chapter \"The end\"'>Last words</section>" + "".join(
         f"<div id='notes-{n}' style='break-before: page'>Notes</div>" for n in (1, 2, 3))
-    chapters = {n: chapter(n, count).replace("<section>", "<section class='run-on'>", 1) for n, count in lines.items()}
+    chapters = {n: chapter(n, count).replace("<section class='chapter'>", "<section class='chapter run-on'>", 1)
+                for n, count in lines.items()}
 
     def doc(body, css=""):
         return (f"<html lang='en'><head><title>Run on</title><style>{STYLE} {NARROW_LEFT} {RUN_ON} {css}</style></head>"

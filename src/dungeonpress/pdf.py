@@ -665,6 +665,56 @@ def moved_across(target: Rendered, source: Rendered, index: int, anchor: str, cl
     return True
 
 
+def appended(target: Rendered, source: Rendered, index: int, cls: str, holder: str) -> float | None:
+    """On page `index`, put the element of class `cls` that `source`'s page holds at the end of what the outermost
+    element of class `holder` holds on `target`'s, where laying `target` out again with it there would put it (in
+    place), if it ends above the page's text foot. Returns how far past that foot it would end (≤ 0: it was put there;
+    > 0: nothing changed), or None, changing nothing, where either page lacks them, their columns differ or a box of
+    it has a background image.
+
+    `source` is a layout of that element alone at the start of an element of class `holder`, on a page of the same
+    number and type; it must not be the first thing on its page that `target`'s last box is not (no margin is
+    truncated at either). The boxes holding it on `target`'s page grow to hold it, as they would.
+    """
+    from weasyprint.document import Page
+    from weasyprint.layout.background import layout_box_backgrounds
+
+    page, other = target.document.pages[index], source.document.pages[index]
+    chain, theirs = _chain_to(page._page_box, _with_class(holder)), _parent_of(other._page_box, _with_class(cls))
+    if chain is None or theirs is None:
+        return None
+    into, (their_parent, moved) = chain[-1], theirs
+    flowing = [child for child in into.children if child.is_in_normal_flow()]
+    if not flowing or (into.content_box_x(), into.width) != (their_parent.content_box_x(), their_parent.width) or \
+            any(_fetches_images(inner) for inner in _subtree(moved)):
+        return None
+    box = flowing[-1]
+    foot = box.border_box_y() + box.border_height()
+    top = foot + max(0.0, _foot_margin(box) - moved.margin_top)
+    bottom = top + moved.margin_top + moved.border_height()
+    text_foot = page._page_box.content_box_y() + page._page_box.height
+    if bottom > text_foot:
+        return bottom - text_foot
+    moved.translate(0, top - moved.position_y)
+    layout_box_backgrounds(page._page_box, moved, get_image_from_uri=None)  # colours only, as checked above
+    into.children = [*into.children, moved]
+    for holding in chain:  # each box that holds it reaches down to it, as a layout with it would make them
+        holding.height = max(holding.height, bottom - holding.content_box_y())
+    target.document.pages[index] = Page(page._page_box)  # its anchors, links and bookmarks gathered again
+    return bottom - text_foot
+
+
+def _chain_to(box, wanted) -> list | None:
+    """The boxes from `box`'s first child down to the outermost box under it (depth first) that `wanted` holds for."""
+    for child in box.all_children():
+        if wanted(child):
+            return [child]
+        found = _chain_to(child, wanted)
+        if found is not None:
+            return [child, *found]
+    return None
+
+
 def _subtree(box):
     yield box
     for child in box.all_children():

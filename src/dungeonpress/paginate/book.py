@@ -62,9 +62,8 @@ class Part:
     numbered: bool = False
     continues: bool = False  # carries on the part before it (a chapter cut at a page break): no blank page before it
     either_side: bool = False  # opens the next page, whichever side it is: no blank page before it
-    # tailpiece(part_css, room) -> the part's HTML ending in a piece made to fill `room` CSS px (the white its last
-    # page leaves under its text), or None where it leaves too little: laid out with the contents, and kept where it
-    # changes none of the part's pages (else the part stays as it was laid out without it).
+    # tailpiece(part_css) -> what ends the part in a piece made to fill the white its last page leaves (a Tailpiece:
+    # plain values a worker is sent with the part), or None.
     tailpiece: object = None
 
     @property
@@ -92,6 +91,7 @@ class Job:
     foreign: tuple = ()  # stand-in anchors it holds for other parts' anchors
     furniture: bool = False  # written untagged: the binder stamps it as artifacts
     continues: bool = False  # carries on a chapter (Part.continues): written with its headings under the chapter's
+    tail: object = None  # a Tailpiece (below): the part ends in one where its last page has room
 
 
 @dataclass(frozen=True)
@@ -183,6 +183,8 @@ def lay_out_job(job: Job, lay_out, write) -> list:
     from dungeonpress import pdf  # the engine is loaded where parts are laid out, not where they are bound
     from dungeonpress.paginate.pages import drop_spare_pages, spare_pages
     rendered = lay_out(job.html)
+    if job.tail is not None:
+        _end_in_tailpiece(rendered, job.tail, lay_out)
     if job.continues:
         write = partial(write, heading_level=1)
     if job.furniture:
@@ -199,6 +201,43 @@ def lay_out_job(job: Job, lay_out, write) -> list:
                               f"spare notes pages (expected a multiple of {job.pad_to})")
         laid.append(replace(_laid(job, padded, write(padded)), before=before))
     return laid
+
+
+class Tailpiece:
+    """What ends a part in a piece made to fill the white its last page leaves under its text (a map, an ornament).
+
+    A subclass gives `fragment(room, pages)`: a document like the part's, with `pages` empty pages and then, on the
+    page after them, the piece (an element of class TAILPIECE in an element of class TAILPIECE_HOLDER, as the part's
+    last page holds its text) made to fill `room` CSS px, or None where too small a piece fits. And `key`: text that
+    names everything the piece depends on that the part's HTML does not say (the part cache's key holds it). It is
+    sent to the worker that lays the part out, so it holds plain values.
+    """
+
+    key = ""
+
+    def fragment(self, room: float, pages: int) -> str | None:
+        raise NotImplementedError
+
+
+TAILPIECE, TAILPIECE_HOLDER = "tailpiece", "chapter"
+TAILPIECE_TRIES = 3  # a piece that runs past the page's text is made smaller by what it ran over, this many times
+
+
+def _end_in_tailpiece(rendered, tail: Tailpiece, lay_out) -> None:
+    """End `rendered`'s last page in `tail`'s piece, laid out alone on a page like it and moved in under its text (in
+    place; what laying the part out again with the piece at its end gives: pdf.appended), where one fits."""
+    from dungeonpress import pdf
+    last = rendered.page_count - 1
+    page = pdf.measure(rendered)[last]
+    room = page.text_bottom - page.flow_bottom
+    for _ in range(TAILPIECE_TRIES):
+        html = tail.fragment(room, last)
+        if html is None:
+            return
+        over = pdf.appended(rendered, lay_out(html), last, TAILPIECE, TAILPIECE_HOLDER)
+        if over is None or over <= 0:  # it cannot be moved in, or it was
+            return
+        room -= over + 1  # ran over by `over` px: a piece that much smaller
 
 
 def _laid(job: Job, rendered, data: bytes) -> LaidPart:
@@ -247,7 +286,8 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
         return part_css(first=i == 0, last=i == last) + (" " + LEFT_CSS if left else "")
 
     def first_pass(i: int, left: bool = False) -> Job:
-        return _job(parts[i], parts[i].html(css(i, left), {}), pad_to if i == last else 0)
+        tail = parts[i].tailpiece(css(i, left)) if parts[i].tailpiece else None
+        return replace(_job(parts[i], parts[i].html(css(i, left), {}), pad_to if i == last else 0), tail=tail)
 
     jobs = [first_pass(i) for i in range(len(parts))]
     laid = _cached_or_run(jobs, run, cache)
@@ -268,32 +308,17 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
             laid[i] = variants
     numbers = {anchor: item.start + page for item in placed for anchor, page in item.anchor_pages.items()}
 
-    # 3. The contents with their numbers, the parts that end in a tailpiece, the plates for the left-hand pages that
-    #    would be blank, and the furniture for every page, laid out together (a tailpiece fills white its part leaves,
-    #    a plate takes a blank page's place: no page moves).
-    def tailpieces(shrink: float = 0.0) -> list:  # [(index, job)]: each part that ends in a tailpiece, made to fit
-        made = [(i, part.tailpiece(css(i, i in left), placed[i].end_room - shrink))
-                for i, part in enumerate(parts) if part.tailpiece and not part.numbered and (not shrink or i in refused)]
-        return [(i, _job(parts[i], html)) for i, html in made if html is not None]
-
-    refused = []
-    tailed = tailpieces()
+    # 3. The contents with their numbers, the plates for the left-hand pages that would be blank, and the furniture for
+    #    every page, laid out together (a plate takes a blank page's place: no page moves).
     plates = [Job(f"plate {n + 1}", plate(n, part_css() + " " + LEFT_CSS)) for n in range(sum(blanks))] if plate else []
     page_names = []  # a plate is one page of the default kind (checked once it is laid out); None a blank page
     for blank, item in zip(blanks, placed):
         page_names += ["" if plates else None] * blank + list(item.page_names)
     numbered = [i for i, part in enumerate(parts) if part.numbered]
-    second = [_job(parts[i], parts[i].html(css(i, i in left), numbers)) for i in numbered] + \
-        [job for _, job in tailed] + plates
+    second = [_job(parts[i], parts[i].html(css(i, i in left), numbers)) for i in numbered] + plates
     second.append(Job("furniture", furniture_html(furniture.html(FURNITURE_CSS, {}), page_names), furniture=True))
     *contents, (folios,) = _cached_or_run(second, run, cache)
-    contents, tails, laid_plates = (contents[:len(numbered)], contents[len(numbered):len(numbered) + len(tailed)],
-                                    [item for (item,) in contents[len(numbered) + len(tailed):]])
-    refused = _keep_tailpieces(parts, placed, [(i, item) for (i, _), (item,) in zip(tailed, tails)])
-    if refused:  # a tailpiece its part could not hold (it made more pages): once more, TAILPIECE_SHRINK px smaller
-        again = tailpieces(TAILPIECE_SHRINK)
-        _keep_tailpieces(parts, placed, [(i, item) for (i, _), (item,) in
-                                         zip(again, _cached_or_run([job for _, job in again], run, cache))])
+    contents, laid_plates = contents[:len(numbered)], [item for (item,) in contents[len(numbered):]]
     for i, (item,) in zip(numbered, contents):
         if item.pages != placed[i].pages:
             raise RenderError(f"{name}: its {parts[i].name} took {item.pages} pages with page numbers, "
@@ -324,23 +349,6 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     return data, placed
 
 
-# How much smaller the white a tailpiece is made for the second time, when the first did not fit (CSS px: 12 mm, a
-# caption or legend line more than the product allowed for, at large print's 14 pt).
-TAILPIECE_SHRINK = 12 * 96 / 25.4
-
-
-def _keep_tailpieces(parts: list, placed: list, laid: list) -> list:
-    """Put each part laid out with its tailpiece (laid: [(index, LaidPart)]) in `placed` where it keeps the part's
-    pages as they were; the indices of those that do not."""
-    refused = []
-    for i, item in laid:
-        if item.pages == placed[i].pages and item.page_names == placed[i].page_names:
-            placed[i] = replace(item, start=placed[i].start)
-        else:
-            refused.append(i)
-    return refused
-
-
 def _place(parts: list, laid: list, pad_to: int) -> tuple[list, list]:
     """Each laid part (LaidPart) with its start, and whether a blank page goes before it."""
     last = len(parts) - 1
@@ -361,6 +369,8 @@ def _job(part: Part, html: str, pad_to: int = 0) -> Job:
 
 def _keys(job: Job) -> list:
     html = "continues\n" + job.html if job.continues else job.html  # written otherwise (its heading levels)
+    if job.tail is not None:
+        html = f"tailpiece {job.tail.key}\n{html}"
     return [part_key(html, job.pad_to, before) for before in (range(0, job.pad_to, 2) if job.pad_to else (0,))]
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from dungeonpress.errors import RenderError
+from dungeonpress.paginate.book import Tailpiece
 from dungeonpress.views import tables as views
 from dungeonpress.products import options
 from dungeonpress.views.chapter import Directive, directive_block
@@ -88,7 +90,8 @@ def book_html(ctx: BuildContext, opts: RulebookOptions, plates_before: tuple = (
     puts them where those open on a right-hand page after one (see plate_html); none, a blank page. `tailpieces`: the
     chapters (0-based) that end in a tailpiece, each with its map's height in mm (tailpieces_in)."""
     plates = {where: plate_view(ctx, PLATE_SEEDS[n % len(PLATE_SEEDS)]) for n, where in enumerate(plates_before)}
-    tails = {chapter: tailpiece_view(ctx, chapter, height) for chapter, height in (tailpieces or {}).items()}
+    tails = {chapter: tailpiece_figure(ctx.templates_dir, chapter_tailpiece(ctx, chapter, "").view(height))
+             for chapter, height in (tailpieces or {}).items()}
     return html_from_template(ctx, "book.html.j2", book=ctx.content.book, chapters=chapter_views(ctx),
                               notes_pages=notes_view(MAX_NOTES), quickref=quickref_view(ctx),
                               charsheet=simple_sheet_view(), digest=ctx.content.digest[:12], page_css=opts.page_css(),
@@ -141,20 +144,19 @@ def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = N
     from collections import defaultdict
     from dungeonpress.paginate.book import Part
     shared = shared or _shared(ctx, opts)
+    plated = has_plates(ctx)
 
-    def part(which, numbered=False, piece=None):
-        def html(page_css: str, numbers: dict, tailpiece: dict | None = None) -> str:
+    def part(which, numbered=False, piece=None, tail_frame=False):
+        def html(page_css: str, numbers: dict) -> str:
             pages = numbers or defaultdict(lambda: WIDEST_NUMBER)
             return html_from_template(ctx, "book.html.j2", part=which, piece=piece, toc_pages=pages if numbered else None,
                                       part_css=" ".join([page_css, NO_FOLIOS_CSS] + ([TOC_NUMBERS_CSS] if numbered else [])),
-                                      tailpiece=tailpiece, **shared)
+                                      tail_frame=tail_frame, **shared)
         return html
 
-    def tail(chapter: int, html):  # the chapter's last piece ends in a tailpiece where its white has room for one
-        def with_tailpiece(page_css: str, room: float) -> str | None:
-            height = tailpiece_height(ctx, room)
-            return html(page_css, {}, tailpiece_view(ctx, chapter, height)) if height else None
-        return with_tailpiece if has_plates(ctx) else None
+    def tail(chapter: int, piece: int):  # the chapter's last piece ends in a tailpiece where its white has room for one
+        frame = part(chapter, piece=piece, tail_frame=True)
+        return lambda page_css: chapter_tailpiece(ctx, chapter, frame(page_css, {}))
 
     # The cover and credits are a part of their own (two pages: the contents still open on a right-hand page):
     # the colophon prints the content's digest, which every edit changes, so an edit lays out these two pages
@@ -163,7 +165,7 @@ def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = N
             Part("contents", part("contents", numbered=True), numbered=True, either_side=shared["either_side"]),
             *[Part(f"chapter {n}" + (f" ({piece + 1} of {len(chapter['pieces'])})" if len(chapter["pieces"]) > 1 else ""),
                    part(n - 1, piece=piece), continues=piece > 0, either_side=piece == 0 and shared["either_side"],
-                   tailpiece=tail(n - 1, part(n - 1, piece=piece)) if piece == len(chapter["pieces"]) - 1 else None)
+                   tailpiece=tail(n - 1, piece) if piece == len(chapter["pieces"]) - 1 and plated else None)
               for n, chapter in enumerate(shared["chapters"], start=1) for piece in range(len(chapter["pieces"]))],
             Part("back matter", part("back"))]
 
@@ -243,23 +245,64 @@ TAILPIECE_LEAST_MM = 40.0
 PX_PER_MM = 96 / 25.4
 
 
-def tailpiece_height(ctx: BuildContext, room: float) -> int:
+@dataclass(frozen=True)
+class ChapterTailpiece(Tailpiece):
+    """A chapter's tailpiece as its part's worker makes it (paginate.book.Tailpiece): the delve, and the chapter's
+    document with TAILPIECE_SLOT where the figure and the pages before it go."""
+
+    chapter: int  # 0-based
+    seed: int
+    dungeon: object  # the rolled Dungeon
+    frame: str
+    theme: str
+    map_css: str
+    map_labels: tuple
+    templates_dir: str
+
+    @property
+    def key(self) -> str:
+        return hashlib.sha256(repr((self.chapter, self.seed, self.dungeon, self.frame, self.theme, self.map_css,
+                                    self.map_labels)).encode()).hexdigest()
+
+    def fragment(self, room: float, pages: int) -> str | None:
+        height = tailpiece_height(self.theme, room)
+        if not height:
+            return None
+        figure = tailpiece_figure(self.templates_dir, self.view(height))
+        return self.frame.replace(TAILPIECE_SLOT, '<div style="break-after: page"></div>' * pages + figure, 1)
+
+    def view(self, height: int) -> dict:
+        """The tailpiece's delve, its map in a box as wide as the text and `height` mm tall."""
+        from dungeonpress.products import dungeon  # the map stream: the delve a zine of `seed` prints
+        from dungeonpress.views.dungeon import dungeon_view
+        view = dungeon_view(self.dungeon, seed=self.seed, rooms=TAILPIECE_ROOMS, prefix=f"tailpiece-c{self.chapter + 1}",
+                            map_box=(TAILPIECE_WIDTH_MM, float(height)), oracle_rows=0, twists=0, d6s=0,
+                            map_rng=dungeon.map_rng(self.seed), map_css=self.map_css, map_labels=self.map_labels)
+        return view | {"anchor": f"tailpiece-c{self.chapter + 1}-{height}"}
+
+
+TAILPIECE_SLOT = "<!--tailpiece-->"  # where book.html.j2's tail_frame puts the chapter's text
+
+
+def chapter_tailpiece(ctx: BuildContext, chapter: int, frame: str) -> ChapterTailpiece:
+    """Chapter `chapter`'s (0-based) tailpiece, for the worker that lays the chapter's last part out."""
+    from dungeonpress.products import dungeon  # its rolls and map styles: the delve a zine of `seed` prints
+    seed = TAILPIECE_SEEDS[chapter % len(TAILPIECE_SEEDS)]
+    return ChapterTailpiece(chapter, seed, dungeon.roll_dungeon(ctx, seed, TAILPIECE_ROOMS), frame, ctx.theme,
+                            dungeon.map_css(ctx), dungeon.map_labels(ctx), str(ctx.templates_dir))
+
+
+def tailpiece_figure(templates_dir, view: dict) -> str:
+    """The tailpiece's figure (partials/tailpiece.html.j2), as the chapter's part and the book laid out whole print it."""
+    from dungeonpress import render  # loaded when a product is made, not for --help
+    return render.render_template(Path(templates_dir), "partials/tailpiece.html.j2", tail=view)
+
+
+def tailpiece_height(theme: str, room: float) -> int:
     """The height in whole mm of the map a tailpiece draws in `room` CSS px of white, or 0 where too small a map fits."""
-    around = TAILPIECE_AROUND_MM.get(ctx.theme, TAILPIECE_AROUND_MM["standard"])
+    around = TAILPIECE_AROUND_MM.get(theme, TAILPIECE_AROUND_MM["standard"])
     height = int(room / PX_PER_MM - around)
     return height if height >= TAILPIECE_LEAST_MM else 0
-
-
-def tailpiece_view(ctx: BuildContext, chapter: int, height: int) -> dict:
-    """Chapter `chapter`'s (0-based) tailpiece: its delve's map in a box as wide as the text and `height` mm tall."""
-    from dungeonpress.products import dungeon  # its rolls, map stream and map styles: the delve a zine of `seed` prints
-    from dungeonpress.views.dungeon import dungeon_view
-    seed = TAILPIECE_SEEDS[chapter % len(TAILPIECE_SEEDS)]
-    rolled = dungeon.roll_dungeon(ctx, seed, TAILPIECE_ROOMS)
-    view = dungeon_view(rolled, seed=seed, rooms=TAILPIECE_ROOMS, prefix=f"tailpiece-c{chapter + 1}",
-                        map_box=(TAILPIECE_WIDTH_MM, float(height)), oracle_rows=0, twists=0, d6s=0,
-                        map_rng=dungeon.map_rng(seed), map_css=dungeon.map_css(ctx), map_labels=dungeon.map_labels(ctx))
-    return view | {"anchor": f"tailpiece-c{chapter + 1}-{height}"}
 
 
 def tailpieces_in(dests) -> dict:
