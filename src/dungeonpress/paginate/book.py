@@ -22,6 +22,9 @@ it change length:
 - a part that opens on `either_side` (a chapter of a book whose chapters open on the next page) is placed
   and laid out the same way, its bookmarks at the top level: when the parts before it change length by an
   odd number of pages it is laid out again for its other side (then cached for both).
+- a part may end in a tailpiece (Part.tailpiece): the worker that lays it out measures the white its last page
+  leaves, lays a piece made to fill it out alone on a page like that one, and moves it in under the text
+  (pdf.appended), so the part keeps its pages and is laid out once.
 The binder (bind.py) keeps bookmarks, named destinations and one tagged structure tree.
 """
 
