@@ -229,8 +229,8 @@ def plate_view(ctx: BuildContext, seed: int) -> dict:
                         map_labels=dungeon.map_labels(ctx))
 
 
-# A chapter that ends with much of its last page white (the standard book's Dungeon Generator and Inspiration left
-# 52-55% of theirs) ends in a tailpiece: a smaller delve its Dungeon Generator rolled, its map drawn to the height the
+# A chapter that ends with much of its last page white (the standard book's Playing the Game, Dungeon Generator,
+# Creatures & Foes and Inspiration left 41-55% of theirs) ends in a tailpiece: a smaller delve its Dungeon Generator rolled, its map drawn to the height the
 # white leaves, as a book sets a piece of art where a chapter ends. Each chapter has its seed (none of the plates'),
 # so a chapter's pages do not depend on another's: among seeds 121-400, delves of six rooms whose maps are 1.3-1.8
 # times as wide as tall and print their squares largest in a page-wide box 60 mm tall.
@@ -238,8 +238,8 @@ TAILPIECE_SEEDS = (130, 147, 166, 187, 204, 213, 224, 272, 274, 278, 305, 322, 3
 TAILPIECE_ROOMS = 6
 TAILPIECE_WIDTH_MM = PLATE_MAP_BOX[0]
 # Around the map: the space above the figure, its legend's first line (the map leaves room for any more) and the
-# caption's two lines; the themes that set them larger take more (a tailpiece that still runs over is made once more,
-# smaller: paginate.book). A map shorter than TAILPIECE_LEAST_MM is not drawn: the white stays.
+# caption's two lines; the themes that set them larger take more (one that still runs past the page's text is made
+# smaller by what it ran over: paginate.book). A map shorter than TAILPIECE_LEAST_MM is not drawn: the white stays.
 TAILPIECE_AROUND_MM = {"standard": 24.0, "large-print": 44.0, "dyslexia-friendly": 33.0}  # other themes: standard's
 TAILPIECE_LEAST_MM = 40.0
 PX_PER_MM = 96 / 25.4
@@ -281,7 +281,7 @@ class ChapterTailpiece(Tailpiece):
         return view | {"anchor": f"tailpiece-c{self.chapter + 1}-{height}"}
 
 
-TAILPIECE_SLOT = "<!--tailpiece-->"  # where book.html.j2's tail_frame puts the chapter's text
+TAILPIECE_SLOT = "<!--tailpiece-->"  # what book.html.j2 prints in a tail_frame where the chapter's text would be
 
 
 def chapter_tailpiece(ctx: BuildContext, chapter: int, frame: str) -> ChapterTailpiece:
