@@ -388,17 +388,19 @@ def _figure_alts(data: bytes, page_index: int) -> list[str]:
 
 
 @pytest.mark.slow
-def test_the_zine_and_booklet_covers_show_the_dungeons_outline_and_the_pack_index_each_delves(zine_a4, booklet, pack):
+def test_the_zine_and_booklet_covers_show_the_dungeons_outline_and_the_pack_cover_and_index_each_delves(zine_a4, booklet, pack):
     name = json.loads(zine_a4[0][f"dungeon-{SEED}.json"])["name"]
     for data in (zine_a4[0][f"dungeon-{SEED}-zine-reading.pdf"], booklet[0][f"dungeon-{SEED}-a5.pdf"]):
         assert any(alt.startswith(f"Outline of {name}") for alt in _figure_alts(data, 0)), _figure_alts(data, 0)
         cover = reader(data).pages[0].extract_text()
         assert "Read a room" in cover and not re.search(r"^\d+$", cover, re.M)  # no room number printed on the cover
-    # the index page: one outline per delve, in the index's order (the alt text itself: test_views_dungeon)
+    # the pack's cover (was its emblem alone) and its index page: one outline per delve, in the index's order (the alt
+    # text itself: test_views_dungeon)
     names = [d["name"] for d in json.loads(pack[0]["pack-66.json"])["dungeons"]]
-    outlines = [alt for alt in _figure_alts(pack[0]["pack-66.pdf"], 1) if alt.startswith("Outline of ")]
-    assert len(outlines) == len(names) == 6  # build all's pack of six
-    assert all(alt.startswith(f"Outline of {n}: its 8 rooms") for n, alt in zip(names, outlines)), (names, outlines)
+    for page in (0, 1):
+        outlines = [alt for alt in _figure_alts(pack[0]["pack-66.pdf"], page) if alt.startswith("Outline of ")]
+        assert len(outlines) == len(names) == 6  # build all's pack of six
+        assert all(alt.startswith(f"Outline of {n}: its 8 rooms") for n, alt in zip(names, outlines)), (names, outlines)
 
 
 def test_signatures_are_for_a_booklet_or_a_pack_not_a_zine():
