@@ -450,10 +450,18 @@ BARE = ("import sys, weasyprint; weasyprint.HTML(filename=sys.argv[1]).write_pdf
         "pdf_variant='pdf/ua-1')")
 
 
-def rulebook_html(path: Path) -> None:
-    """The rulebook's final HTML as the product lays it out, its links made absolute for a bare render."""
+def rulebook_html(path: Path, built: Path | None = None) -> None:
+    """The rulebook's final HTML as the product lays it out, its links made absolute for a bare render. With `built`
+    (the CLI's rulebook), the plates and tailpieces that book holds are in it too, where and as large as it has them,
+    so the bare render lays out the pages the CLI does (tests/test_products_rulebook.py compares the two books)."""
     ctx = build.context_for(build.load_content())
-    html = rulebook.book_html(ctx, rulebook.RulebookOptions())
+    plates, tailpieces = (), None
+    if built is not None:
+        from pypdf import PdfReader
+        from tests.test_products_rulebook import plates_faced
+        data = built.read_bytes()
+        plates, tailpieces = plates_faced(data), rulebook.tailpieces_in(PdfReader(built).named_destinations)
+    html = rulebook.book_html(ctx, rulebook.RulebookOptions(), plates, tailpieces)
     base = f'<base href="{Path(ctx.templates_dir).resolve().as_uri()}/">'
     path.write_text(html.replace("<head>", f"<head>\n{base}", 1), encoding="utf-8")
 
@@ -487,7 +495,7 @@ def bench_reference(runs: int, work: Path) -> list:
     per_word = (median(ours, 1) / our_words) / (median(theirs, 1) / their_words)
     memory = median(ours, 2) / median(theirs, 2)
     html = work / "rulebook.html"
-    rulebook_html(html)
+    rulebook_html(html, work / "ref-rb-1" / "dungeoneer-rulebook.pdf")
     built, bare = paired(cli, lambda: run([sys.executable, "-c", BARE, str(html), str(work / "bare.pdf")]),
                          runs)
     around, wall = median(built, 1) / median(bare, 1), median(built) / median(bare)
