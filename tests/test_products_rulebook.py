@@ -201,7 +201,8 @@ def test_the_book_laid_out_part_by_part_is_the_book_laid_out_whole(built, conten
     # Introduction, Exploration, the Dungeon Generator, Inspiration and the first appendix open after a right-hand page
     assert plates_faced(data) == (0, 3, 4, 9, 10)
     tailpieces = rulebook.tailpieces_in(PdfReader(io.BytesIO(data)).named_destinations)
-    assert sorted(tailpieces) == [2, 4, 7, 9]  # Playing the Game, the Dungeon Generator, Creatures & Foes, Inspiration
+    # Playing the Game, the Dungeon Generator, Creatures & Foes, Adventure Tables' third piece, Inspiration
+    assert sorted(tailpieces) == [(2, 0), (4, 0), (7, 0), (8, 2), (9, 0)]
     assert book_facts(data) == book_facts(whole_book(content, plates_faced(data), tailpieces))
 
 
@@ -241,8 +242,10 @@ TAILPIECE_TEXT = "rooms the Dungeon Generator rolled. Play them as a zine: dunge
 
 @pytest.mark.slow
 def test_a_chapter_that_ends_with_half_its_last_page_white_ends_in_a_map_drawn_to_fill_it(built, tmp_path):
-    """Were 59%, 45%, 58% and 46% full (p25, p38, p58, p99): Playing the Game, the Dungeon Generator, Creatures & Foes
-    and Inspiration end in a tailpiece, six rooms the generator rolled, the map as tall as the white allows, the command."""
+    """Were 59%, 45%, 58%, 49% and 46% full (p25, p38, p58, p88, p99): Playing the Game, the Dungeon Generator,
+    Creatures & Foes and Inspiration end in a tailpiece, six rooms the generator rolled, the map as tall as the white
+    allows, and the command; so does the piece of Adventure Tables that ends with Dungeon Name Adjectives (the book is
+    cut before Dungeon Name Places, which opens the next page)."""
     import pypdfium2 as pdfium
     from tests.test_page_fill import page_fills
     data = built[0]["dungeoneer-rulebook.pdf"]
@@ -251,18 +254,20 @@ def test_a_chapter_that_ends_with_half_its_last_page_white_ends_in_a_map_drawn_t
     document.close()
     reader = PdfReader(io.BytesIO(data))
     tailpieces = rulebook.tailpieces_in(reader.named_destinations)
-    pages = {chapter: reader.get_destination_page_number(reader.named_destinations[f"tailpiece-c{chapter + 1}-{height}"]) + 1
-             for chapter, height in tailpieces.items()}
-    assert pages == {2: 25, 4: 38, 7: 58, 9: 99}
-    assert [n + 1 for n, text in enumerate(texts) if TAILPIECE_TEXT in text] == [25, 38, 58, 99]  # one a page, no other
-    for chapter, n in pages.items():
-        seed = rulebook.TAILPIECE_SEEDS[chapter]
+    pages = {(chapter, piece): reader.get_destination_page_number(
+        reader.named_destinations[f"tailpiece-c{chapter + 1}-p{piece + 1}-{height}"]) + 1
+        for (chapter, piece), height in tailpieces.items()}
+    assert pages == {(2, 0): 25, (4, 0): 38, (7, 0): 58, (8, 2): 88, (9, 0): 99}
+    assert [n + 1 for n, text in enumerate(texts) if TAILPIECE_TEXT in text] == [25, 38, 58, 88, 99]  # one a page
+    opens = {(8, 2): "c9-dungeon-name-places"}  # the piece's end: the next piece opens overleaf
+    for (chapter, piece), n in pages.items():
+        seed = rulebook.PIECE_TAILPIECE_SEEDS[piece] if (chapter, piece) in opens else rulebook.TAILPIECE_SEEDS[chapter]
         assert f"6 {TAILPIECE_TEXT} {seed} --rooms 6 " in texts[n - 1] and texts[n - 1].endswith(f" {n}")
-        assert tailpieces[chapter] >= rulebook.TAILPIECE_LEAST_MM
+        assert tailpieces[chapter, piece] >= rulebook.TAILPIECE_LEAST_MM
         # the chapter's last page: the next chapter opens overleaf, or after a plate
         following = n if PLATE_TEXT not in texts[n] else n + 1
-        assert any(name.startswith(f"c{chapter + 2}-") for name, dest in reader.named_destinations.items()
-                   if reader.get_destination_page_number(dest) == following)
+        assert any(name.startswith(opens.get((chapter, piece), f"c{chapter + 2}-")) for name, dest in
+                   reader.named_destinations.items() if reader.get_destination_page_number(dest) == following)
     fills = dict(page_fills(data, tmp_path))
     assert [f"p{n} {100 * fills[n]:.0f}%" for n in pages.values() if fills[n] < 0.7] == []
 
@@ -329,24 +334,36 @@ def test_a_part_break_heading_inside_another_element_is_an_error_naming_the_chap
     from dungeonpress.errors import RenderError
     monkeypatch.setattr(rulebook, "PART_BREAKS", ("later",))
     with pytest.raises(RenderError, match=r"^rules/04\.md: a part break's heading is inside another element"):
-        rulebook.cut_at_part_breaks('<h1 id="c4-t">T</h1><div class="keep"><h2 id="c4-later">Later</h2></div>', "c4",
+        rulebook.cut_at_part_breaks('<h1 id="c4-t">T</h1><div class="box"><h2 id="c4-later">Later</h2></div>', "c4",
                                     where="rules/04.md")
+
+
+def test_a_part_break_heading_kept_with_its_table_is_cut_before_what_keeps_them(monkeypatch):
+    monkeypatch.setattr(rulebook, "PART_BREAKS", ("later",))
+    whole, pieces = rulebook.cut_at_part_breaks('<h1 id="c4-t">T</h1><div class="keep"><h2 id="c4-later">Later</h2>'
+                                                '<table></table></div>', "c4", where="rules/04.md")
+    assert [str(p) for p in pieces] == ['<h1 id="c4-t">T</h1>',
+                                        '<div class="keep"><h2 id="c4-later" class="part-break">Later</h2><table></table></div>']
 
 
 def test_a_running_head_is_written_as_a_css_string():
     assert rulebook.css_string('Creatures & "Foes" \\ x') == '"Creatures & \\"Foes\\" \\\\ x"'
 
 
-def test_the_adventure_tables_are_three_parts_each_carrying_on_the_one_before(content):
+def test_the_adventure_tables_are_four_parts_each_carrying_on_the_one_before(content):
     ctx = build.context_for(content)
     parts = rulebook.book_parts(ctx, rulebook.RulebookOptions())
     cut = [(p.name, p.continues) for p in parts if p.name.startswith("chapter 9")]
-    assert cut == [("chapter 9 (1 of 3)", False), ("chapter 9 (2 of 3)", True), ("chapter 9 (3 of 3)", True)]
-    carried_on = next(p for p in parts if p.name == "chapter 9 (3 of 3)").html("", {})
+    assert cut == [("chapter 9 (1 of 4)", False), ("chapter 9 (2 of 4)", True), ("chapter 9 (3 of 4)", True),
+                   ("chapter 9 (4 of 4)", True)]
+    last = next(p for p in parts if p.name == "chapter 9 (4 of 4)").html("", {})  # cut before the heading's keep block
+    assert '<section class="chapter continued" style="string-set: chapter &#34;Adventure Tables&#34;">\n<div class="keep">' \
+        '<h2 id="c9-dungeon-name-places" class="part-break">' in last
+    carried_on = next(p for p in parts if p.name == "chapter 9 (3 of 4)").html("", {})
     assert '<section class="chapter continued" style="string-set: chapter &#34;Adventure Tables&#34;">' in carried_on
     assert carried_on.count("<h2 ") > 5 and 'id="c9-hostile-monsters" class="part-break"' in carried_on
     assert "<h1" not in carried_on.split("<body")[1] and 'id="c9-stress-tags"' not in carried_on
-    assert 'id="c9-adventure-gear" class="part-break"' in next(p for p in parts if p.name == "chapter 9 (2 of 3)").html("", {})
+    assert 'id="c9-adventure-gear" class="part-break"' in next(p for p in parts if p.name == "chapter 9 (2 of 4)").html("", {})
 
 
 @pytest.mark.slow  # lays the small book out, then the two parts an edit changes

@@ -23,8 +23,10 @@ MAX_NOTES = 3  # the most spare notes pages a book needs to reach a multiple of 
 # Sections that open a new page of the book, before which their chapter is cut into two parts (laid out apart,
 # so no worker holds the whole of a long chapter, and an edit re-lays only its half): the heading's slug.
 # Adventure Tables (31 pages) at Adventure Gear and Hostile Monsters, which open its 5th and 17th pages (right-hand
-# ones) in the book laid out whole: 4, 12 and 15 pages, none of them more than the longest other chapter needs.
-PART_BREAKS = ("adventure-gear", "hostile-monsters")
+# ones) in the book laid out whole: 4, 12 and 15 pages, none of them more than the longest other chapter needs. And at
+# Dungeon Name Places, which opens its 30th page: the Adjectives before it leave half their page white (p88, 49%), which
+# a part's end can fill with a tailpiece (a delve whose name those tables rolled) and a page inside a part cannot.
+PART_BREAKS = ("adventure-gear", "hostile-monsters", "dungeon-name-places")
 # The themes that set the book larger cut it where their own layout opens a page: forced at the standard book's
 # headings, a cut left the page before it half white (large print Gear or Gold alone on p117, 42% full; dyslexia-
 # friendly p93 54% and p103 47%). Each heading here opens a page in that theme's book laid out whole (large print:
@@ -88,11 +90,14 @@ def book_html(ctx: BuildContext, opts: RulebookOptions, plates_before: tuple = (
 
     `plates_before`: the chapters (0-based) or "back" that a plate faces, in order, as the book laid out part by part
     puts them where those open on a right-hand page after one (see plate_html); none, a blank page. `tailpieces`: the
-    chapters (0-based) that end in a tailpiece, each with its map's height in mm (tailpieces_in)."""
+    chapters' pieces ((chapter, piece), 0-based) that end in a tailpiece, each with its map's height in mm
+    (tailpieces_in)."""
     plates = {where: plate_view(ctx, PLATE_SEEDS[n % len(PLATE_SEEDS)]) for n, where in enumerate(plates_before)}
-    tails = {chapter: tailpiece_figure(ctx.templates_dir, chapter_tailpiece(ctx, chapter, "").view(height))
-             for chapter, height in (tailpieces or {}).items()}
-    return html_from_template(ctx, "book.html.j2", book=ctx.content.book, chapters=chapter_views(ctx),
+    chapters = chapter_views(ctx)
+    tails = {f"{chapter}/{piece}": tailpiece_figure(ctx.templates_dir, chapter_tailpiece(
+        ctx, chapter, piece, piece == len(chapters[chapter]["pieces"]) - 1, "").view(height))
+        for (chapter, piece), height in (tailpieces or {}).items()}
+    return html_from_template(ctx, "book.html.j2", book=ctx.content.book, chapters=chapters,
                               notes_pages=notes_view(MAX_NOTES), quickref=quickref_view(ctx),
                               charsheet=simple_sheet_view(), digest=ctx.content.digest[:12], page_css=opts.page_css(),
                               either_side=ctx.theme in EITHER_SIDE_THEMES, plates=plates, tailpieces=tails)
@@ -154,9 +159,9 @@ def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = N
                                       tail_frame=tail_frame, **shared)
         return html
 
-    def tail(chapter: int, piece: int):  # the chapter's last piece ends in a tailpiece where its white has room for one
+    def tail(chapter: int, piece: int, last: bool):  # a chapter, or a piece of one, ends in a tailpiece where it has room
         frame = part(chapter, piece=piece, tail_frame=True)
-        return lambda page_css: chapter_tailpiece(ctx, chapter, frame(page_css, {}))
+        return lambda page_css: chapter_tailpiece(ctx, chapter, piece, last, frame(page_css, {}))
 
     # The cover and credits are a part of their own (two pages: the contents still open on a right-hand page):
     # the colophon prints the content's digest, which every edit changes, so an edit lays out these two pages
@@ -165,7 +170,7 @@ def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = N
             Part("contents", part("contents", numbered=True), numbered=True, either_side=shared["either_side"]),
             *[Part(f"chapter {n}" + (f" ({piece + 1} of {len(chapter['pieces'])})" if len(chapter["pieces"]) > 1 else ""),
                    part(n - 1, piece=piece), continues=piece > 0, either_side=piece == 0 and shared["either_side"],
-                   tailpiece=tail(n - 1, piece) if piece == len(chapter["pieces"]) - 1 and plated else None)
+                   tailpiece=tail(n - 1, piece, piece == len(chapter["pieces"]) - 1) if plated else None)
               for n, chapter in enumerate(shared["chapters"], start=1) for piece in range(len(chapter["pieces"]))],
             Part("back matter", part("back"))]
 
@@ -235,6 +240,7 @@ def plate_view(ctx: BuildContext, seed: int) -> dict:
 # so a chapter's pages do not depend on another's: among seeds 121-400, delves of six rooms whose maps are 1.3-1.8
 # times as wide as tall and print their squares largest in a page-wide box 60 mm tall.
 TAILPIECE_SEEDS = (130, 147, 166, 187, 204, 213, 224, 272, 274, 278, 305, 322, 352, 392)
+PIECE_TAILPIECE_SEEDS = (146, 163, 161)  # the same, for the pieces of a chapter cut at its PART_BREAKS, but its last
 TAILPIECE_ROOMS = 6
 TAILPIECE_WIDTH_MM = PLATE_MAP_BOX[0]
 # Around the map: the space above the figure, its legend's first line (the map leaves room for any more) and the
@@ -251,6 +257,7 @@ class ChapterTailpiece(Tailpiece):
     document with TAILPIECE_SLOT where the figure and the pages before it go."""
 
     chapter: int  # 0-based
+    piece: int  # which piece of the chapter it ends (0-based; a chapter that is not cut is its own piece 0)
     seed: int
     dungeon: object  # the rolled Dungeon
     frame: str
@@ -261,8 +268,8 @@ class ChapterTailpiece(Tailpiece):
 
     @property
     def key(self) -> str:
-        return hashlib.sha256(repr((self.chapter, self.seed, self.dungeon, self.frame, self.theme, self.map_css,
-                                    self.map_labels)).encode()).hexdigest()
+        return hashlib.sha256(repr((self.chapter, self.piece, self.seed, self.dungeon, self.frame, self.theme,
+                                    self.map_css, self.map_labels)).encode()).hexdigest()
 
     def fragment(self, room: float, pages: int) -> str | None:
         height = tailpiece_height(self.theme, room)
@@ -275,20 +282,24 @@ class ChapterTailpiece(Tailpiece):
         """The tailpiece's delve, its map in a box as wide as the text and `height` mm tall."""
         from dungeonpress.products import dungeon  # the map stream: the delve a zine of `seed` prints
         from dungeonpress.views.dungeon import dungeon_view
-        view = dungeon_view(self.dungeon, seed=self.seed, rooms=TAILPIECE_ROOMS, prefix=f"tailpiece-c{self.chapter + 1}",
+        view = dungeon_view(self.dungeon, seed=self.seed, rooms=TAILPIECE_ROOMS,
+                            prefix=f"tailpiece-c{self.chapter + 1}-p{self.piece + 1}",
                             map_box=(TAILPIECE_WIDTH_MM, float(height)), oracle_rows=0, twists=0, d6s=0,
                             map_rng=dungeon.map_rng(self.seed), map_css=self.map_css, map_labels=self.map_labels)
-        return view | {"anchor": f"tailpiece-c{self.chapter + 1}-{height}"}
+        return view | {"anchor": f"tailpiece-c{self.chapter + 1}-p{self.piece + 1}-{height}"}
 
 
 TAILPIECE_SLOT = "<!--tailpiece-->"  # what book.html.j2 prints in a tail_frame where the chapter's text would be
 
 
-def chapter_tailpiece(ctx: BuildContext, chapter: int, frame: str) -> ChapterTailpiece:
-    """Chapter `chapter`'s (0-based) tailpiece, for the worker that lays the chapter's last part out."""
+def chapter_tailpiece(ctx: BuildContext, chapter: int, piece: int, last: bool, frame: str) -> ChapterTailpiece:
+    """The tailpiece that may end piece `piece` of chapter `chapter` (both 0-based; `last`: the chapter's last piece),
+    for the worker that lays it out. After the chapter's last piece its delve is the chapter's own; after a piece
+    before it, one of PIECE_TAILPIECE_SEEDS."""
     from dungeonpress.products import dungeon  # its rolls and map styles: the delve a zine of `seed` prints
-    seed = TAILPIECE_SEEDS[chapter % len(TAILPIECE_SEEDS)]
-    return ChapterTailpiece(chapter, seed, dungeon.roll_dungeon(ctx, seed, TAILPIECE_ROOMS), frame, ctx.theme,
+    seed = TAILPIECE_SEEDS[chapter % len(TAILPIECE_SEEDS)] if last else \
+        PIECE_TAILPIECE_SEEDS[piece % len(PIECE_TAILPIECE_SEEDS)]
+    return ChapterTailpiece(chapter, piece, seed, dungeon.roll_dungeon(ctx, seed, TAILPIECE_ROOMS), frame, ctx.theme,
                             dungeon.map_css(ctx), dungeon.map_labels(ctx), str(ctx.templates_dir))
 
 
@@ -306,10 +317,11 @@ def tailpiece_height(theme: str, room: float) -> int:
 
 
 def tailpieces_in(dests) -> dict:
-    """The tailpieces a rulebook holds, from its named destinations: chapter (0-based) -> the map's height in mm."""
+    """The tailpieces a rulebook holds, from its named destinations: (chapter, piece) (0-based) -> the map's height
+    in mm."""
     import re
-    found = (re.fullmatch(r"tailpiece-c(\d+)-(\d+)", name) for name in dests)
-    return {int(m.group(1)) - 1: int(m.group(2)) for m in found if m}
+    found = (re.fullmatch(r"tailpiece-c(\d+)-p(\d+)-(\d+)", name) for name in dests)
+    return {(int(m.group(1)) - 1, int(m.group(2)) - 1): int(m.group(3)) for m in found if m}
 
 
 def chapter_views(ctx: BuildContext) -> list:
@@ -391,7 +403,10 @@ def cut_at_part_breaks(html: str, prefix: str, where: str, breaks: tuple | None 
         tag = f'<h2 id="{prefix}-{slug}">'
         if tag in html:
             html = html.replace(tag, f'<h2 id="{prefix}-{slug}" class="part-break">', 1)
-            cuts.append(html.index(f'<h2 id="{prefix}-{slug}" '))
+            at = html.index(f'<h2 id="{prefix}-{slug}" ')
+            if html[:at].endswith(KEEP):  # a heading kept with the table after it (render.py): cut before both
+                at -= len(KEEP)
+            cuts.append(at)
     cuts.sort()
     pieces = [html[a:b] for a, b in zip([0, *cuts], [*cuts, len(html)])]
     for piece in pieces[:-1]:
@@ -399,6 +414,9 @@ def cut_at_part_breaks(html: str, prefix: str, where: str, breaks: tuple | None 
             raise RenderError(f"{where}: a part break's heading is inside another element (expected it at the "
                               "chapter's top level)")
     return safe(html), [safe(piece) for piece in pieces]
+
+
+KEEP = '<div class="keep">'  # what holds a heading and the table it opens on one page (render.py)
 
 
 def css_string(text: str) -> str:
