@@ -210,19 +210,20 @@ class Tailpiece:
     """What ends a part in a piece made to fill the white its last page leaves under its text (a map, an ornament).
 
     A subclass gives `fragment(room, pages)`: a document like the part's, with `pages` empty pages and then, on the
-    page after them, the piece (an element of class TAILPIECE in an element of class TAILPIECE_HOLDER, as the part's
-    last page holds its text) made to fill `room` CSS px, or None where too small a piece fits. And `key`: text that
+    page after them, the piece (an element of class TAILPIECE in an element of class `holder`, as the part's last
+    page holds its text) made to fill `room` CSS px, or None where too small a piece fits. And `key`: text that
     names everything the piece depends on that the part's HTML does not say (the part cache's key holds it). It is
     sent to the worker that lays the part out, so it holds plain values.
     """
 
     key = ""
+    holder = "chapter"  # the class of the element whose text on the last page the piece goes under
 
     def fragment(self, room: float, pages: int) -> str | None:
         raise NotImplementedError
 
 
-TAILPIECE, TAILPIECE_HOLDER = "tailpiece", "chapter"
+TAILPIECE = "tailpiece"
 TAILPIECE_TRIES = 3  # a piece that runs past the page's text is made smaller by what it ran over, this many times
 
 
@@ -237,7 +238,7 @@ def _end_in_tailpiece(rendered, tail: Tailpiece, lay_out) -> None:
         html = tail.fragment(room, last)
         if html is None:
             return
-        over = pdf.appended(rendered, lay_out(html), last, TAILPIECE, TAILPIECE_HOLDER)
+        over = pdf.appended(rendered, lay_out(html), last, TAILPIECE, tail.holder)
         if over is None or over <= 0:  # it cannot be moved in, or it was
             return
         room -= over + 1  # ran over by `over` px: a piece that much smaller
@@ -288,11 +289,12 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     def css(i: int, left: bool = False) -> str:
         return part_css(first=i == 0, last=i == last) + (" " + LEFT_CSS if left else "")
 
-    def first_pass(i: int, left: bool = False) -> Job:
+    def job(i: int, left: bool = False, numbers: dict | None = None) -> Job:  # the part, with its tailpiece if any
         tail = parts[i].tailpiece(css(i, left)) if parts[i].tailpiece else None
-        return replace(_job(parts[i], parts[i].html(css(i, left), {}), pad_to if i == last else 0), tail=tail)
+        return replace(_job(parts[i], parts[i].html(css(i, left), numbers or {}), pad_to if i == last and numbers is None
+                            else 0), tail=tail)
 
-    jobs = [first_pass(i) for i in range(len(parts))]
+    jobs = [job(i) for i in range(len(parts))]
     laid = _cached_or_run(jobs, run, cache)
 
     # 2. Place them: each on a right-hand page, the last one padded for what comes before it; a part that
@@ -307,7 +309,7 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
         if not wrong:
             break
         left ^= set(wrong)
-        for i, variants in zip(wrong, _cached_or_run([first_pass(i, left=i in left) for i in wrong], run, cache)):
+        for i, variants in zip(wrong, _cached_or_run([job(i, left=i in left) for i in wrong], run, cache)):
             laid[i] = variants
     numbers = {anchor: item.start + page for item in placed for anchor, page in item.anchor_pages.items()}
 
@@ -318,7 +320,7 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     for blank, item in zip(blanks, placed):
         page_names += ["" if plates else None] * blank + list(item.page_names)
     numbered = [i for i, part in enumerate(parts) if part.numbered]
-    second = [_job(parts[i], parts[i].html(css(i, i in left), numbers)) for i in numbered] + plates
+    second = [job(i, i in left, numbers) for i in numbered] + plates
     second.append(Job("furniture", furniture_html(furniture.html(FURNITURE_CSS, {}), page_names), furniture=True))
     *contents, (folios,) = _cached_or_run(second, run, cache)
     contents, laid_plates = contents[:len(numbered)], [item for (item,) in contents[len(numbered):]]

@@ -95,7 +95,7 @@ def book_html(ctx: BuildContext, opts: RulebookOptions, plates_before: tuple = (
     plates = {where: plate_view(ctx, PLATE_SEEDS[n % len(PLATE_SEEDS)]) for n, where in enumerate(plates_before)}
     chapters = chapter_views(ctx)
     tails = {f"{chapter}/{piece}": tailpiece_figure(ctx.templates_dir, chapter_tailpiece(
-        ctx, chapter, piece, piece == len(chapters[chapter]["pieces"]) - 1, "").view(height))
+        ctx, chapter, piece, chapter < 0 or piece == len(chapters[chapter]["pieces"]) - 1, "").view(height))
         for (chapter, piece), height in (tailpieces or {}).items()}
     return html_from_template(ctx, "book.html.j2", book=ctx.content.book, chapters=chapters,
                               notes_pages=notes_view(MAX_NOTES), quickref=quickref_view(ctx),
@@ -163,11 +163,16 @@ def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = N
         frame = part(chapter, piece=piece, tail_frame=True)
         return lambda page_css: chapter_tailpiece(ctx, chapter, piece, last, frame(page_css, {}))
 
+    def contents_tail():  # so do the contents, where their last page has room
+        frame = part("contents", numbered=True, tail_frame=True)
+        return lambda page_css: chapter_tailpiece(ctx, -1, 0, True, frame(page_css, {}))
+
     # The cover and credits are a part of their own (two pages: the contents still open on a right-hand page):
     # the colophon prints the content's digest, which every edit changes, so an edit lays out these two pages
     # again, not the contents, which stay cached while no page number moves.
     return [Part("cover", part("cover")),
-            Part("contents", part("contents", numbered=True), numbered=True, either_side=shared["either_side"]),
+            Part("contents", part("contents", numbered=True), numbered=True, either_side=shared["either_side"],
+                 tailpiece=contents_tail() if plated else None),
             *[Part(f"chapter {n}" + (f" ({piece + 1} of {len(chapter['pieces'])})" if len(chapter["pieces"]) > 1 else ""),
                    part(n - 1, piece=piece), continues=piece > 0, either_side=piece == 0 and shared["either_side"],
                    tailpiece=tail(n - 1, piece, piece == len(chapter["pieces"]) - 1) if plated else None)
@@ -241,6 +246,7 @@ def plate_view(ctx: BuildContext, seed: int) -> dict:
 # times as wide as tall and print their squares largest in a page-wide box 60 mm tall.
 TAILPIECE_SEEDS = (130, 147, 166, 187, 204, 213, 224, 272, 274, 278, 305, 322, 352, 392)
 PIECE_TAILPIECE_SEEDS = (146, 163, 161)  # the same, for the pieces of a chapter cut at its PART_BREAKS, but its last
+CONTENTS_TAILPIECE_SEED = 276  # the same, for the contents' last page (the standard book's p5 was 44% full)
 TAILPIECE_ROOMS = 6
 TAILPIECE_WIDTH_MM = PLATE_MAP_BOX[0]
 # Around the map: the space above the figure, its legend's first line (the map leaves room for any more) and the
@@ -256,7 +262,7 @@ class ChapterTailpiece(Tailpiece):
     """A chapter's tailpiece as its part's worker makes it (paginate.book.Tailpiece): the delve, and the chapter's
     document with TAILPIECE_SLOT where the figure and the pages before it go."""
 
-    chapter: int  # 0-based
+    chapter: int  # 0-based; -1 the contents
     piece: int  # which piece of the chapter it ends (0-based; a chapter that is not cut is its own piece 0)
     seed: int
     dungeon: object  # the rolled Dungeon
@@ -265,6 +271,10 @@ class ChapterTailpiece(Tailpiece):
     map_css: str
     map_labels: tuple
     templates_dir: str
+
+    @property
+    def holder(self) -> str:  # the element whose text the figure goes under (book.html.j2)
+        return "toc" if self.chapter < 0 else "chapter"
 
     @property
     def key(self) -> str:
@@ -294,10 +304,10 @@ TAILPIECE_SLOT = "<!--tailpiece-->"  # what book.html.j2 prints in a tail_frame 
 
 def chapter_tailpiece(ctx: BuildContext, chapter: int, piece: int, last: bool, frame: str) -> ChapterTailpiece:
     """The tailpiece that may end piece `piece` of chapter `chapter` (both 0-based; `last`: the chapter's last piece),
-    for the worker that lays it out. After the chapter's last piece its delve is the chapter's own; after a piece
-    before it, one of PIECE_TAILPIECE_SEEDS."""
+    for the worker that lays it out; chapter -1 the contents. After the chapter's last piece its delve is the chapter's
+    own; after a piece before it, one of PIECE_TAILPIECE_SEEDS."""
     from dungeonpress.products import dungeon  # its rolls and map styles: the delve a zine of `seed` prints
-    seed = TAILPIECE_SEEDS[chapter % len(TAILPIECE_SEEDS)] if last else \
+    seed = CONTENTS_TAILPIECE_SEED if chapter < 0 else TAILPIECE_SEEDS[chapter % len(TAILPIECE_SEEDS)] if last else \
         PIECE_TAILPIECE_SEEDS[piece % len(PIECE_TAILPIECE_SEEDS)]
     return ChapterTailpiece(chapter, piece, seed, dungeon.roll_dungeon(ctx, seed, TAILPIECE_ROOMS), frame, ctx.theme,
                             dungeon.map_css(ctx), dungeon.map_labels(ctx), str(ctx.templates_dir))
