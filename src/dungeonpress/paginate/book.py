@@ -99,10 +99,10 @@ class Job:
 
 @dataclass(frozen=True)
 class LaidPart:
-    """A part as PDF bytes, with its page count, each of its anchors' page index (0-based, in the part) and
-    each page's name ("" the default page; None a blank page), and the white under the text on its last page. `before`: for the last part of a padded
-    book, the number of pages before it (mod the padding) it was padded for. `start`: its first page in the
-    book, once placed (0 while it is not)."""
+    """A part as PDF bytes, with its page count, each of its anchors' page index (0-based, in the part), each
+    page's name ("" the default page; None a blank page) and the white under the text of its last page. `before`:
+    for the last part of a padded book, the number of pages before it (mod the padding) it was padded for.
+    `start`: its first page in the book, once placed (0 while it is not)."""
 
     name: str
     data: bytes
@@ -114,7 +114,6 @@ class LaidPart:
     before: int = 0
     start: int = 0
     end_room: float = 0.0  # CSS px of its last page's text area left white under its text
-
 
     def to_bytes(self) -> bytes:
         """The part as one line of JSON and its PDF after it (what a cache on disk keeps; nothing executable), with
@@ -289,10 +288,12 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     def css(i: int, left: bool = False) -> str:
         return part_css(first=i == 0, last=i == last) + (" " + LEFT_CSS if left else "")
 
-    def job(i: int, left: bool = False, numbers: dict | None = None) -> Job:  # the part, with its tailpiece if any
+    def job(i: int, left: bool = False, numbers: dict | None = None) -> Job:
+        """Part i's job, with its tailpiece if it has one: its first pass (no numbers; the last part padded), or a
+        numbered part's second, with every other part's page numbers."""
         tail = parts[i].tailpiece(css(i, left)) if parts[i].tailpiece else None
-        return replace(_job(parts[i], parts[i].html(css(i, left), numbers or {}), pad_to if i == last and numbers is None
-                            else 0), tail=tail)
+        padded = pad_to if i == last and numbers is None else 0
+        return replace(_job(parts[i], parts[i].html(css(i, left), numbers or {}), padded), tail=tail)
 
     jobs = [job(i) for i in range(len(parts))]
     laid = _cached_or_run(jobs, run, cache)
