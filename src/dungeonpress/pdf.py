@@ -673,8 +673,9 @@ def appended(target: Rendered, source: Rendered, index: int, cls: str, holder: s
     it has a background image.
 
     `source` is a layout of that element alone at the start of an element of class `holder`, on a page of the same
-    number and type (its own top margin is read from its style, so where a page top truncated it there does not
-    matter). The boxes holding it on `target`'s page grow to hold it, as they would.
+    number and type, after forced breaks (which keep its top margin whole, as it is under `target`'s text). The boxes
+    holding it on `target`'s page grow to hold it, as they would. (A rulebook chapter's tailpiece moved in this way
+    falls exactly where the chapter laid out again with it puts it.)
     """
     from weasyprint.document import Page
     from weasyprint.layout.background import layout_box_backgrounds
