@@ -454,3 +454,27 @@ def test_a_chapters_inputs_name_the_tables_and_creatures_its_tables_rows_point_t
     other = dataclasses.replace(content, tables={**content.tables, unrelated.id: dataclasses.replace(unrelated, title="X")})
     assert inputs(other) == inputs(content)
     assert rulebook.chapter_inputs(ctx, number, chapter, [(("unknown", None, None), "")]) is None
+
+
+@pytest.mark.slow  # lays out the contents and the Dungeon Generator twice each
+def test_a_tailpiece_moved_in_falls_where_the_part_laid_out_again_with_it_puts_it(content):
+    """The worker moves the tailpiece's boxes under the part's text (pdf.appended) instead of laying the part out again:
+    the figure's box, and the part's pages, are those the part laid out with the figure at its end has."""
+    from dungeonpress import pdf
+    from dungeonpress.paginate import book
+    ctx = build.context_for(content)
+    parts = {part.name: part for part in rulebook.book_parts(ctx, rulebook.RulebookOptions())}
+
+    def lay_out(html):
+        return pdf.layout_html(html, base_url=ctx.templates_dir, roots=ctx.roots)
+    for name in ("contents", "chapter 5"):
+        html, tail = parts[name].html(book.part_css(), {}), parts[name].tailpiece(book.part_css())
+        moved = lay_out(html)
+        book._end_in_tailpiece(moved, tail, lay_out)
+        last = pdf.measure(moved)[-1]
+        (anchor,) = [a for a in last.boxes if a.startswith("tailpiece-")]
+        figure = rulebook.tailpiece_figure(ctx.templates_dir, tail.view(int(anchor.rsplit("-", 1)[1])))
+        at = html.rindex("</section>")  # the figure at the end of the part's text, as the book laid out whole has it
+        again = lay_out(html[:at] + figure + html[at:])
+        assert again.page_count == moved.page_count
+        assert pdf.measure(again)[-1].boxes[anchor] == pytest.approx(last.boxes[anchor], abs=0.01), name
