@@ -240,10 +240,11 @@ def plate_view(ctx: BuildContext, seed: int) -> dict:
 
 
 # A chapter that ends with much of its last page white (the standard book's Playing the Game, Dungeon Generator,
-# Creatures & Foes and Inspiration left 41-55% of theirs) ends in a tailpiece: a smaller delve its Dungeon Generator rolled, its map drawn to the height the
-# white leaves, as a book sets a piece of art where a chapter ends. Each chapter has its seed (none of the plates'),
-# so a chapter's pages do not depend on another's: among seeds 121-400, delves of six rooms whose maps are 1.3-1.8
-# times as wide as tall and print their squares largest in a page-wide box 60 mm tall.
+# Creatures & Foes and Inspiration left 41-55% of theirs) ends in a tailpiece: a smaller delve its Dungeon Generator
+# rolled, its map drawn to the height the white leaves, as a book sets a piece of art where a chapter ends. Each
+# chapter has its seed (none of the plates'), so a chapter's pages do not depend on another's: among seeds 121-400,
+# delves of six rooms whose maps are 1.3-1.8 times as wide as tall and print their squares largest in a page-wide box
+# 60 mm tall.
 TAILPIECE_SEEDS = (130, 147, 166, 187, 204, 213, 224, 272, 274, 278, 305, 322, 352, 392)
 PIECE_TAILPIECE_SEEDS = (146, 163, 161)  # the same, for the pieces of a chapter cut at its PART_BREAKS, but its last
 CONTENTS_TAILPIECE_SEED = 276  # the same, for the contents' last page (the standard book's p5 was 44% full)
