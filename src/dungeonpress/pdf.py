@@ -570,6 +570,11 @@ class PageMeasure:
     # out in another document (a probe's half, a part) ends its flow elsewhere while its boxes fall where they fell.
     flow_bottom: float = field(default=0.0, compare=False)
 
+    @property
+    def white_under_text(self) -> float:
+        """CSS px of the text area left white under the page's text (its flow's end)."""
+        return max(0.0, self.text_bottom - self.flow_bottom)
+
 
 def measure(rendered: Rendered) -> tuple:
     """Every page of a laid-out document as a PageMeasure, in order."""
@@ -643,7 +648,6 @@ def moved_across(target: Rendered, source: Rendered, index: int, anchor: str, cl
     `combined`'s pages do).
     """
     from weasyprint.document import Page
-    from weasyprint.layout.background import layout_box_backgrounds
 
     page, other = target.document.pages[index], source.document.pages[index]
     found, theirs = _parent_of(page._page_box, _with_id(anchor)), _parent_of(other._page_box, _with_class(cls))
@@ -653,12 +657,7 @@ def moved_across(target: Rendered, source: Rendered, index: int, anchor: str, cl
     if (parent.content_box_x(), parent.width) != (their_parent.content_box_x(), their_parent.width) or \
             any(_fetches_images(inner) for inner in _subtree(moved)):
         return False
-    foot = box.border_box_y() + box.border_height()
-    top = foot + max(0.0, _foot_margin(box) - moved.margin_top)
-    moved.translate(0, top - moved.position_y)
-    # Backgrounds are placed on the page once it is laid out, where each box then was: place the moved boxes' again
-    # (colours only, as checked above: no image is fetched).
-    layout_box_backgrounds(page._page_box, moved, get_image_from_uri=None)
+    _move_under(page, box, moved, _top_under(box, moved))
     at = parent.children.index(box) + 1
     parent.children = [*parent.children[:at], moved, *parent.children[at:]]
     target.document.pages[index] = Page(page._page_box)  # its anchors, links and bookmarks gathered again
@@ -678,7 +677,6 @@ def appended(target: Rendered, source: Rendered, index: int, cls: str, holder: s
     falls exactly where the chapter laid out again with it puts it.)
     """
     from weasyprint.document import Page
-    from weasyprint.layout.background import layout_box_backgrounds
 
     page, other = target.document.pages[index], source.document.pages[index]
     chain, theirs = _chain_to(page._page_box, _with_class(holder)), _parent_of(other._page_box, _with_class(cls))
@@ -689,20 +687,32 @@ def appended(target: Rendered, source: Rendered, index: int, cls: str, holder: s
     if not flowing or (into.content_box_x(), into.width) != (their_parent.content_box_x(), their_parent.width) or \
             any(_fetches_images(inner) for inner in _subtree(moved)):
         return None
-    box = flowing[-1]
-    foot = box.border_box_y() + box.border_height()
-    top = foot + max(0.0, _foot_margin(box) - moved.margin_top)
+    top = _top_under(flowing[-1], moved)
     bottom = top + moved.margin_top + moved.border_height()
     text_foot = page._page_box.content_box_y() + page._page_box.height
     if bottom > text_foot:
         return bottom - text_foot
-    moved.translate(0, top - moved.position_y)
-    layout_box_backgrounds(page._page_box, moved, get_image_from_uri=None)  # colours only, as checked above
+    _move_under(page, flowing[-1], moved, top)
     into.children = [*into.children, moved]
     for holding in chain:  # each box that holds it reaches down to it, as a layout with it would make them
         holding.height = max(holding.height, bottom - holding.content_box_y())
     target.document.pages[index] = Page(page._page_box)  # its anchors, links and bookmarks gathered again
     return bottom - text_foot
+
+
+def _top_under(box, moved) -> float:
+    """Where `moved`'s margin box starts when it follows `box` in the flow: at `box`'s border-box foot, lower by what
+    the margins at that foot (collapsing with `moved`'s top margin) add."""
+    return box.border_box_y() + box.border_height() + max(0.0, _foot_margin(box) - moved.margin_top)
+
+
+def _move_under(page, box, moved, top: float) -> None:
+    """Put `moved`'s margin box at `top` on `page` (in place), under `box`. Backgrounds are placed on a page once it is
+    laid out, where each box then was: the moved boxes' are placed again (colours only: the callers refuse a box
+    that fetches an image)."""
+    from weasyprint.layout.background import layout_box_backgrounds
+    moved.translate(0, top - moved.position_y)
+    layout_box_backgrounds(page._page_box, moved, get_image_from_uri=None)
 
 
 def _chain_to(box, wanted) -> list | None:

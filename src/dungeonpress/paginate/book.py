@@ -231,8 +231,7 @@ def _end_in_tailpiece(rendered, tail: Tailpiece, lay_out) -> None:
     place; what laying the part out again with the piece at its end gives: pdf.appended), where one fits."""
     from dungeonpress import pdf
     last = rendered.page_count - 1
-    page = pdf.measure(rendered)[last]
-    room = page.text_bottom - page.flow_bottom
+    room = pdf.measure(rendered)[last].white_under_text
     for _ in range(TAILPIECE_TRIES):
         html = tail.fragment(room, last)
         if html is None:
@@ -252,7 +251,7 @@ def _laid(job: Job, rendered, data: bytes) -> LaidPart:
             anchors.setdefault(anchor, index)
     own = {anchor: page for anchor, page in anchors.items() if anchor not in job.foreign}
     names = tuple(None if page.blank else page.name for page in measured)
-    end_room = max(0.0, measured[-1].text_bottom - measured[-1].flow_bottom) if measured else 0.0
+    end_room = measured[-1].white_under_text if measured else 0.0
     return LaidPart(job.name, data, rendered.page_count, own, tuple(rendered.warnings), tuple(job.foreign), names,
                     end_room=round(end_room, 3))
 

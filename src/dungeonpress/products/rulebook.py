@@ -159,20 +159,18 @@ def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = N
                                       tail_frame=tail_frame, **shared)
         return html
 
-    def tail(chapter: int, piece: int, last: bool):  # a chapter, or a piece of one, ends in a tailpiece where it has room
-        frame = part(chapter, piece=piece, tail_frame=True)
+    def tail(chapter: int, piece: int = 0, last: bool = True):  # a chapter, a piece of one, or (-1) the contents ends
+        # in a tailpiece where its last page has room
+        frame = part("contents", numbered=True, tail_frame=True) if chapter < 0 else \
+            part(chapter, piece=piece, tail_frame=True)
         return lambda page_css: chapter_tailpiece(ctx, chapter, piece, last, frame(page_css, {}))
-
-    def contents_tail():  # so do the contents, where their last page has room
-        frame = part("contents", numbered=True, tail_frame=True)
-        return lambda page_css: chapter_tailpiece(ctx, -1, 0, True, frame(page_css, {}))
 
     # The cover and credits are a part of their own (two pages: the contents still open on a right-hand page):
     # the colophon prints the content's digest, which every edit changes, so an edit lays out these two pages
     # again, not the contents, which stay cached while no page number moves.
     return [Part("cover", part("cover")),
             Part("contents", part("contents", numbered=True), numbered=True, either_side=shared["either_side"],
-                 tailpiece=contents_tail() if plated else None),
+                 tailpiece=tail(-1) if plated else None),
             *[Part(f"chapter {n}" + (f" ({piece + 1} of {len(chapter['pieces'])})" if len(chapter["pieces"]) > 1 else ""),
                    part(n - 1, piece=piece), continues=piece > 0, either_side=piece == 0 and shared["either_side"],
                    tailpiece=tail(n - 1, piece, piece == len(chapter["pieces"]) - 1) if plated else None)
