@@ -124,3 +124,39 @@ def test_a_new_folder_in_the_pack_is_watched_too(tmp_path):
         assert called.is_set()
     finally:
         watcher.stop()
+
+
+@pytest.mark.slow
+def test_a_folder_made_between_listing_the_folders_and_the_watch_starting_is_still_watched(tmp_path, monkeypatch):
+    """The race behind a failed run of the test above: the folders were listed, then `tables` was made and saved into
+    before the watch began, so no event ever named it and its saves were never seen. The first listing is made stale
+    here; the watcher finds the folder by listing again in a quiet second."""
+    from dungeonpress.serve import watch
+
+    pack = tmp_path / "pack"
+    (pack / "tables").mkdir(parents=True)
+    listings = []
+
+    def stale_first(roots):
+        listings.append(1)
+        return [pack] if len(listings) == 1 else folders_under(roots)
+
+    monkeypatch.setattr(watch, "folders_under", stale_first)
+    seen, folder_seen, saved_seen = [], threading.Event(), threading.Event()
+
+    def rebuild(paths):
+        seen.extend(paths)
+        (saved_seen if any(p.endswith("new.yaml") for p in paths) else folder_seen).set()
+
+    watcher = Watcher([pack], rebuild)
+    watcher.start()
+    try:
+        assert folder_seen.wait(30), seen  # found by listing again: the folder itself is the change
+        assert str(pack / "tables") in seen
+        for _ in range(60):
+            (pack / "tables" / "new.yaml").write_text("id: n\n")
+            if saved_seen.wait(0.5):
+                break
+        assert saved_seen.is_set(), seen
+    finally:
+        watcher.stop()

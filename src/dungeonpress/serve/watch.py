@@ -73,14 +73,21 @@ class Watcher:
         while not self._stop.is_set():
             folders = folders_under(self.roots)
             try:
+                # A quiet second yields no changes (`yield_on_timeout`), and the folders are listed again then: a
+                # folder made after they were listed but before the watch began sent no event, and without this
+                # the saves inside it were never seen (a test saw it on a loaded machine).
                 for changes in watchfiles.watch(*folders, watch_filter=_wanted, recursive=False, debounce=GATHER_MS,
                                                 step=QUIET_MS, stop_event=self._stop, rust_timeout=1000,
-                                                yield_on_timeout=False, ignore_permission_denied=True):
+                                                yield_on_timeout=True, ignore_permission_denied=True):
                     if self._stop.is_set():
                         return
-                    self.rebuild(sorted({path for _, path in changes}))
-                    if folders_under(self.roots) != folders:
-                        break  # a folder came or went: watch the new set
+                    if changes:
+                        self.rebuild(sorted({path for _, path in changes}))
+                    now = folders_under(self.roots)
+                    if now != folders:
+                        if not changes:  # it came or went unseen: what was saved in it is a change too
+                            self.rebuild(sorted(str(folder) for folder in set(now) ^ set(folders)))
+                        break  # watch the new set
                 else:
                     return  # stopped
             except (OSError, RuntimeError):
