@@ -62,8 +62,48 @@ def test_ranges_and_rolls_are_kept_on_one_line_outside_drawings():
     html = "<p>On 1–3 roll 2d6+1 or d66; rooms 11-16, not A4 or x2</p><svg viewBox='0 0 9 9'><text>4–6</text></svg>"
     assert typographic_html(html) == (
         '<p>On <span class="nobr">1–3</span> roll <span class="nobr">2d6+1</span> or <span class="nobr">d66</span>; '
-        'rooms <span class="nobr">11-16</span>, not A4 or x2</p>'
+        'rooms <span class="nobr">11–16</span>, not A4 or x2</p>'
         "<svg viewBox='0 0 9 9'><text>4–6</text></svg>")
+
+
+@pytest.mark.parametrize("html, expected", [
+    ("<th>1-2</th><th>3 - 4</th>", '<th><span class="nobr">1–2</span></th><th><span class="nobr">3 – 4</span></th>'),
+    ("<td>HD 1-1, 2-1</td>", '<td>HD <span class="nobr">1-1</span>, <span class="nobr">2-1</span></td>'),  # hit dice
+    ("<td>1d6-1 and 2026-11-29</td>", '<td><span class="nobr">1d6-1</span> and 2026-11-29</td>'),
+    ("<td>On No, and... you fall</td>", "<td>On No, and… you fall</td>"),
+])
+def test_a_range_typed_with_a_hyphen_gets_an_en_dash_and_three_stops_an_ellipsis(html, expected):
+    assert typographic_html(html) == expected
+
+
+@pytest.mark.slow
+@pytest.mark.builds("standard/tables/0", "standard/delve/0")
+def test_ranges_ellipses_citations_and_stat_labels_read_back_as_set():
+    """Read as the tables booklet and the solo procedure print them: no range typed with a hyphen ("3-6"), no three
+    full stops, no "(Bestiary / 62)" split at a line's end."""
+    import re
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from tests.conftest import standard_build
+    pdfs = {"tables.pdf": standard_build("tables")[0]["tables.pdf"],
+            "solo-procedure.pdf": standard_build("delve")[0]["solo-procedure.pdf"]}
+    found = []
+    with tempfile.TemporaryDirectory() as folder:
+        texts = {}
+        for name, data in pdfs.items():
+            (Path(folder) / name).write_bytes(data)
+            texts[name] = subprocess.run(["pdftotext", str(Path(folder) / name), "-"], capture_output=True, text=True,
+                                         check=True).stdout
+    assert texts["tables.pdf"].count("(Bestiary") > 20
+    assert "No, and…" in texts["tables.pdf"] and "2–12" in texts["solo-procedure.pdf"]
+    for name, text in texts.items():
+        found += [f"{name}: {m[0]!r}" for m in re.finditer(r"(?<![\w–-])(\d+)-(\d+)(?![\w–-])", text)
+                  if int(m[1]) < int(m[2])]
+        found += [f"{name}: {m[0]!r}" for m in re.finditer(r"\S*\.\.\.\S*", text)]
+        found += [f"{name}: {m[0]!r}" for m in re.finditer(r"\(Bestiary\n", text)]
+    assert found == []
 
 
 def test_an_appendix_keeps_its_letter():

@@ -270,7 +270,7 @@ def _placement(page: pikepdf.Page, slot: Slot, name: pikepdf.Name) -> str:
 
 
 def _marks(kind: str, size: tuple) -> str:
-    """Light grey guides: the centre fold of a booklet; the folds and the slit of a zine."""
+    """Light grey guides: the centre fold of a booklet; the folds of a zine, and its slit in red."""
     width, height = size
     tick = 5 * MM
     ops = ["q 0.6 G 0.4 w"]
@@ -284,7 +284,9 @@ def _marks(kind: str, size: tuple) -> str:
             ops.append(f"{x:.2f} 0 m {x:.2f} {tick:.2f} l S {x:.2f} {height - tick:.2f} m {x:.2f} {height:.2f} l S")
         ops.append(f"0 {height / 2:.2f} m {tick:.2f} {height / 2:.2f} l S")
         ops.append(f"{width - tick:.2f} {height / 2:.2f} m {width:.2f} {height / 2:.2f} l S")
-        ops.append("[] 0 d 0.3 G 0.6 w")  # the cut: centre slit between the middle folds
+        # The cut: the centre slit between the middle folds, solid and in the red the zine's note names ("cut only
+        # along the red line") and its diagram draws (#7a1f1f); in grey it read as one more fold.
+        ops.append("[] 0 d 0.478 0.122 0.122 RG 0.6 w")
         ops.append(f"{width / 4:.2f} {height / 2:.2f} m {3 * width / 4:.2f} {height / 2:.2f} l S")
     ops.append("Q")
     return " ".join(ops)

@@ -1,11 +1,14 @@
-"""Straight quotes → typographic ones, and ranges and dice kept on one line: in the text (not the markup) of HTML.
+"""Straight quotes → typographic ones, ranges set with an en dash, and ranges and dice kept on one line: in the text
+(not the markup) of HTML.
 
 Prose goes through markdown-it's smartquotes, but table cells, bestiary entries, generated rooms and
 the templates' own words are printed as written; the last render step sets every one of them alike, so
 no straight quote reaches a PDF. After a digit a quote is a measure (feet ′, inches ″), not a quote.
 A line may break after an en dash, so a range ("4–6"), a roll ("2d6+1") or an appendix's name ("Appendix D") is set in a `.nobr` span,
 as are odds ("1 in 6"), a number and its unit ("30 ft") and a short quoted question ("Does it give?")
-(base.css: white-space nowrap), except in SVG, where a span is not text.
+(base.css: white-space nowrap), except in SVG, where a span is not text. A range typed with a hyphen ("3-6") is set
+with the en dash the rest of the book uses, but only where it runs upward: "1-1" is a monster's hit dice (one die less
+one point), not a range. Three full stops are an ellipsis.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ _SKIP = re.compile(r"<!--.*?-->|<(style|script|title|textarea)\b[^>]*>.*?</\1\s*
 _UNBROKEN = re.compile(r"(?<![\w–-])(?:\d+ in \d+|\d+ (?:ft|gp|sp|cp|ep|pp)\b|\d+\s?[–-]\s?\d+"
                        r"|\d*d\d+(?:\s?[+×x–-]\s?\d+)?|Appendix [A-F]\d*|Appendices [A-F]–[A-F]"
                        r"|(?<=\s)“[^“”<\s]+(?: [^“”<\s]+){0,3}\?”)(?![\w–-])")
+# A range typed with a hyphen-minus, as `_UNBROKEN` found it: the whole match, nothing before or after.
+_HYPHENED_RANGE = re.compile(r"(\d+)(\s?)-(\s?)(\d+)")
 _ENTITIES = {"&#39;": "'", "&#x27;": "'", "&#34;": '"', "&#x22;": '"', "&quot;": '"', "&apos;": "'"}
 _ENTITY = re.compile("|".join(map(re.escape, _ENTITIES)))
 _OPENS_AFTER = set(" \t\n\u00a0([{‘“—–-/") | {""}
@@ -78,10 +83,20 @@ def _unbroken(piece: str) -> str:
     # Every pattern but an appendix's name and a question needs a digit (\d): where there is none, nothing matches.
     if not _DIGIT.search(piece) and "Append" not in piece and "?”" not in piece:
         return piece
-    return _UNBROKEN.sub(lambda m: f'<span class="nobr">{m.group(0)}</span>', piece)
+    return _UNBROKEN.sub(lambda m: f'<span class="nobr">{_en_dashed(m.group(0))}</span>', piece)
+
+
+def _en_dashed(found: str) -> str:
+    """A range typed "3-6" as "3–6"; anything else `_UNBROKEN` finds as it is."""
+    range_ = _HYPHENED_RANGE.fullmatch(found)
+    if not range_ or int(range_[1]) >= int(range_[4]):
+        return found
+    return f"{range_[1]}{range_[2]}–{range_[3]}{range_[4]}"
 
 
 def _text(piece: str, before: str) -> str:
+    if "..." in piece:
+        piece = piece.replace("...", "…")
     if not _ENTITY.search(piece) and "'" not in piece and '"' not in piece:
         return piece
     return typographic(_ENTITY.sub(lambda m: _ENTITIES[m.group(0)], piece), before)
