@@ -18,6 +18,12 @@ MARGIN = 1  # grid units of paper kept round the dungeon when it is scaled to it
 LEAST_PT = 6.1  # the smallest letters on a map or legend picture, printed (labels need 6 pt)
 MAX_UNIT_MM = 12.0  # a grid unit at life size: a domino half (2 x 2 units) is about 24 mm square
 _PIP_R = 0.19
+BADGE_R = 0.33  # a room number's disc, in grid units, with figures BADGE_FIGURES high (two figures a little smaller)
+BADGE_FIGURES, BADGE_FIGURES_TWO = 0.42, 0.36
+# Where a secret door's S may go, in grid units: in from the door (its disc may cross the wall) and along the wall
+# either way; a six's near pips stand where the three spots the door's middle and corners gave were.
+SECRET_DEPTHS = (0.42, 0.3, 0.18, 0.0)
+SECRET_ALONG = (0.0, 0.3, -0.3, 0.6, -0.6)
 _SPREAD = 0.5  # pip offset from a half's centre, in grid units
 
 # Pip positions for 0..6 on a half whose long axis is x: (along, across) offsets in steps of _SPREAD.
@@ -54,9 +60,10 @@ def draw_domino_map(dungeon: DominoMap, *, width_mm: float = 180, height_mm: flo
         parts.append(_stub(end))
     for tile in dungeon.tiles:
         parts.append(_tile(tile, least))
+    marks = [mark for tile in dungeon.tiles for mark in _marks(tile)]
     for tile in dungeon.tiles if dungeon.mode == "fly" else ():
         if tile.via:
-            parts.append(_door(tile, least))
+            parts.append(_door(tile, least, marks))
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -117,15 +124,17 @@ def _tile(tile: Tile, least: float = 0.0) -> str:
 def _badge(x: float, y: float, number, diamond: bool = False, least: float = 0.0) -> str:
     """The room number over the middle of the dividing line: in a disc, or in a diamond for a special room.
 
-    The figures are never smaller than `least` grid units (the disc grows with them)."""
-    size = max(0.5 if len(str(number)) < 2 else 0.44, least)
-    grow = size / (0.5 if len(str(number)) < 2 else 0.44)
+    The figures are never smaller than `least` grid units (the disc grows with them, as wide as two figures need).
+    The disc clears the four pips nearest the line (0.71 units from its middle, 0.19 across) by a fifth of a unit at
+    its natural size: wider, it touched them and the pips were hard to count."""
+    size = max(BADGE_FIGURES if len(str(number)) < 2 else BADGE_FIGURES_TWO, least)
+    radius = max(BADGE_R, 0.7 * size)  # two figures are about one size wide: 0.7 leaves a fifth of it either side
     if diamond:
-        r = 0.56 * grow
+        r = radius * 1.5  # its corners point between the pips
         points = f"{_u(x)},{_u(y - r)} {_u(x + r)},{_u(y)} {_u(x)},{_u(y + r)} {_u(x - r)},{_u(y)}"
         mark = f'<polygon class="badge" points="{points}"/>'
     else:
-        mark = f'<circle class="badge" cx="{_u(x)}" cy="{_u(y)}" r="{_u(0.41 * grow)}"/>'
+        mark = f'<circle class="badge" cx="{_u(x)}" cy="{_u(y)}" r="{_u(radius)}"/>'
     return (f'{mark}<text class="badge-text" x="{_u(x)}" y="{_u(y + size * 0.36)}" text-anchor="middle" '
             f'font-family="{SERIF}" font-weight="700" font-size="{_u(size)}">{number}</text>')
 
@@ -181,12 +190,12 @@ def _stub(end: End) -> str:
             f'<circle class="stub-end" cx="{_u(tx)}" cy="{_u(ty)}" r="{_u(0.16)}"/>')
 
 
-def _door(tile: Tile, least: float = 0.0) -> str:
+def _door(tile: Tile, least: float = 0.0, marks: list = ()) -> str:
     """The door a room was entered by (mode fly): open, locked (filled) or secret (an S, at least `least` units)."""
     end = tile.via
     x, y = end.x, end.y
     if tile.secret:
-        sx, sy = _secret_spot(tile)
+        sx, sy = _secret_spot(tile, marks)
         size = max(0.38, least)
         return (f'<circle class="secret" cx="{_u(sx)}" cy="{_u(sy)}" r="{_u(0.27 * size / 0.38)}"/>'
                 f'<text class="secret-text" x="{_u(sx)}" y="{_u(sy + 0.34 * size)}" text-anchor="middle" '
@@ -197,20 +206,27 @@ def _door(tile: Tile, least: float = 0.0) -> str:
             f'width="{_u(2 * w)}" height="{_u(2 * h)}"/>')
 
 
-def _secret_spot(tile: Tile) -> tuple[float, float]:
-    """Where a secret door's S goes: inside the room's tile, just in from the door, and of the spots along
-    that edge (middle, either corner) the one farthest from the half's pips, so it never covers one."""
+def _secret_spot(tile: Tile, marks: list = ()) -> tuple[float, float]:
+    """Where a secret door's S goes: just in from the door (or on its wall), and of the spots along that wall the one
+    with the most room between it and the `marks` (x, y, radius: every tile's pips and numbers, `_marks`), so it
+    covers no pip of either room the door joins and stands apart from the number (beside it, the two read as one)."""
     end = tile.via
     if not tile.halves:  # the legend's sample door
         return end.x, end.y
-    px, py = -end.dy, end.dx  # along the edge
-    half = min(tile.halves, key=lambda h: (h[0] - end.x) ** 2 + (h[1] - end.y) ** 2)
-    cx, cy, value = half
-    horizontal = tile.halves[0][1] == tile.halves[1][1]
-    pips = [(cx + (a if horizontal else b) * _SPREAD, cy + (b if horizontal else a) * _SPREAD)
-            for a, b in _PIPS[value]]
-    spots = [(end.x + end.dx * 0.42 + px * t, end.y + end.dy * 0.42 + py * t) for t in (0.0, 0.5, -0.5)]
-    return max(spots, key=lambda p: min(((p[0] - qx) ** 2 + (p[1] - qy) ** 2 for qx, qy in pips), default=9.0))
+    px, py = -end.dy, end.dx  # along the wall
+    near = [(x, y, r) for x, y, r in marks if abs(x - end.x) < 2 and abs(y - end.y) < 2]
+    spots = [(end.x + end.dx * depth + px * t, end.y + end.dy * depth + py * t)
+             for depth in SECRET_DEPTHS for t in SECRET_ALONG]
+    return max(spots, key=lambda p: min((math.hypot(p[0] - x, p[1] - y) - r for x, y, r in near), default=9.0))
+
+
+def _marks(tile: Tile) -> list:
+    """A tile's pips and its number's disc as (x, y, radius) in grid units, what a secret door's S keeps off."""
+    (ax, ay, _), (bx, by, _) = tile.halves
+    horizontal = ay == by
+    marks = [(cx + (a if horizontal else b) * _SPREAD, cy + (b if horizontal else a) * _SPREAD, _PIP_R)
+             for cx, cy, value in tile.halves for a, b in _PIPS[value]]
+    return marks + [((ax + bx) / 2, (ay + by) / 2, BADGE_R)]
 
 
 ICONS = ("entrance", "room", "special", "final", "door", "locked", "secret", "unexplored")
@@ -238,7 +254,7 @@ def draw_icon(kind: str, css: str = "") -> str:
     else:
         raise ValueError(f"unknown map icon {kind!r} (expected one of {', '.join(ICONS)})")
     # 2.6 mm a grid unit, or more where the picture has letters, so they print at LEAST_PT.
-    mm = max(2.6, LEAST_PT * 25.4 / 72 / {"room": 0.5, "special": 0.5, "secret": 0.38}.get(kind, 99))
+    mm = max(2.6, LEAST_PT * 25.4 / 72 / {"room": BADGE_FIGURES, "special": BADGE_FIGURES, "secret": 0.38}.get(kind, 99))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="icon domino-map" viewBox="{_u(x)} {_u(y)} {_u(w)} {_u(h)}" '
             f'width="{w * mm:.1f}mm" height="{h * mm:.1f}mm">{_style(css)}{body}</svg>')
 
