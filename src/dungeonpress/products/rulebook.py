@@ -245,7 +245,9 @@ def plate_view(ctx: BuildContext, seed: int) -> dict:
 # 60 mm tall.
 TAILPIECE_SEEDS = (130, 147, 166, 187, 204, 213, 224, 272, 274, 278, 305, 322, 352, 392)
 PIECE_TAILPIECE_SEEDS = (146, 163, 161)  # the same, for the pieces of a chapter cut at its PART_BREAKS, but its last
-CONTENTS_TAILPIECE_SEED = 276  # the same, for the contents' last page (the standard book's p5 was 44% full)
+# The same, for the contents' last page (the standard book's p5 was 44% full): one the chapters leave, whose delve is
+# not, as 276's was, "of the Chalk Downs" like the sample delve (1234) on the plate overleaf.
+CONTENTS_TAILPIECE_SEED = 352
 TAILPIECE_ROOMS = 6
 TAILPIECE_WIDTH_MM = PLATE_MAP_BOX[0]
 # Around the map: the space above the figure, its legend's first line (the map leaves room for any more) and the
