@@ -119,6 +119,30 @@ def test_the_dungeon_booklet_and_pack_have_no_near_empty_page(tmp_path):
 
 
 
+@pytest.mark.slow
+@pytest.mark.builds("standard/dungeon/2", "standard/dungeon/3")
+def test_the_delve_trackers_last_box_runs_down_to_the_seed():
+    """The back page's "Found, lost and owed" box ended 30 mm above the seed box, a quarter of the page white: it
+    grows into that white now, in the booklet and the pack. Read from the page's drawn boxes (a full-width box is a
+    path over 200 pt wide and 20 pt tall): the seed box, and the lowest writing box above it."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    for name, data in (("dungeon-1234-a5.pdf", standard_build("dungeon", 2)[0]["dungeon-1234-a5.pdf"]),
+                       ("pack-66.pdf", standard_build("dungeon", 3)[0]["pack-66.pdf"])):
+        document = pdfium.PdfDocument(data)
+        try:
+            page = document[len(document) - 1]
+            boxes = sorted({tuple(round(v, 1) for v in obj.get_bounds()) for obj in page.get_objects(max_depth=20)
+                            if obj.type == raw.FPDF_PAGEOBJ_PATH}, key=lambda box: box[1])
+            boxes = [(bottom, top) for left, bottom, right, top in boxes if right - left > 200 and top - bottom > 20]
+        finally:
+            document.close()
+        seed_top = boxes[0][1]  # the lowest: the seed box (PDF y runs up)
+        write_bottom = min(bottom for bottom, top in boxes if bottom > seed_top)
+        assert len(boxes) >= 3 and 0 < write_bottom - seed_top < 5 * 72 / 25.4, (name, boxes)
+
+
 LARGE_THEMES = ("large-print", "dyslexia-friendly")  # the themes that set more pages than the standard one
 
 

@@ -359,6 +359,14 @@ def test_each_delves_pre_rolled_oracle_is_one_page(booklet, pack_texts):
             assert "Plain" not in pages[n + 1]  # no continued table (its header repeats) on the next page
 
 
+def test_a_doubles_plus_one_follows_its_dice(booklet):
+    """"Yes, but…+1 5·5" read as one number, +15: the twist counter's +1 follows the dice, apart from them."""
+    pages = [page.extract_text() for page in reader(booklet[0][f"dungeon-{SEED}-a5.pdf"]).pages]
+    oracle = next(text for text in pages if "Pre-rolled Oracle" in text)
+    assert re.findall(r"\d\s?·\s?\d\s\+1", oracle), oracle  # seed 1234's oracle rolls doubles
+    assert not re.search(r"…\s?\+1", oracle)
+
+
 def test_a_map_style_other_than_clean_is_in_the_print_files_names():
     from dungeonpress.products.common import Output
     from dungeonpress.products.dungeon import styled

@@ -106,6 +106,28 @@ def test_ranges_ellipses_citations_and_stat_labels_read_back_as_set():
     assert found == []
 
 
+@pytest.mark.slow
+@pytest.mark.builds("standard/rulebook/0")
+def test_a_word_is_split_with_three_letters_at_least_on_each_side():
+    """base.css's hyphenate-limit-chars: "do-/ing." and "be-/low." left a fragment alone on a paragraph's last line.
+    Every word the rulebook hyphenates at a line's end keeps three letters at least before and after the hyphen."""
+    import re
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from tests.conftest import standard_build
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "rulebook.pdf"
+        path.write_bytes(standard_build("rulebook")[0]["dungeoneer-rulebook.pdf"])
+        lines = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    lines = lines.split("\n")
+    splits = [(re.search(r"(\w*)\u2010$", line)[1], re.match(r"\w*", after)[0])
+              for line, after in zip(lines, lines[1:]) if line.endswith("\u2010")]  # pdftotext's mark of a split
+    assert len(splits) > 30
+    assert [split for split in splits if min(len(split[0]), len(split[1])) < 3] == []
+
+
 def test_an_appendix_keeps_its_letter():
     assert typographic_html("<td>treasure from Appendix D (Appendix A12); Appendices A–F</td>") == (
         '<td>treasure from <span class="nobr">Appendix D</span> (<span class="nobr">Appendix A12</span>); '
