@@ -112,10 +112,8 @@ def _tile(tile: Tile, least: float = 0.0) -> str:
         out.append(f'<line class="divider" x1="{_u(mx)}" y1="{_u(my - 0.7)}" x2="{_u(mx)}" y2="{_u(my + 0.7)}"/>')
     else:
         out.append(f'<line class="divider" x1="{_u(mx - 0.7)}" y1="{_u(my)}" x2="{_u(mx + 0.7)}" y2="{_u(my)}"/>')
-    for cx, cy, value in tile.halves:
-        for along, across in _PIPS[value]:
-            px, py = (along, across) if horizontal else (across, along)
-            out.append(f'<circle class="pip" cx="{_u(cx + px * _SPREAD)}" cy="{_u(cy + py * _SPREAD)}" r="{_u(_PIP_R)}"/>')
+    for px, py in _pip_centres(tile):
+        out.append(f'<circle class="pip" cx="{_u(px)}" cy="{_u(py)}" r="{_u(_PIP_R)}"/>')
     out.append(_badge(mx, my, tile.room, diamond=bool(tile.special), least=least))
     out.append("</g>")
     return "\n".join(out)
@@ -220,13 +218,17 @@ def _secret_spot(tile: Tile, marks: list = ()) -> tuple[float, float]:
     return max(spots, key=lambda p: min((math.hypot(p[0] - x, p[1] - y) - r for x, y, r in near), default=9.0))
 
 
+def _pip_centres(tile: Tile) -> list:
+    """Where a tile's pips are drawn, in grid units: each half's, in the order of its halves."""
+    horizontal = tile.halves[0][1] == tile.halves[1][1]  # a half's pips are laid along the domino's long axis
+    return [(cx + (along if horizontal else across) * _SPREAD, cy + (across if horizontal else along) * _SPREAD)
+            for cx, cy, value in tile.halves for along, across in _PIPS[value]]
+
+
 def _marks(tile: Tile) -> list:
     """A tile's pips and its number's disc as (x, y, radius) in grid units, what a secret door's S keeps off."""
     (ax, ay, _), (bx, by, _) = tile.halves
-    horizontal = ay == by
-    marks = [(cx + (a if horizontal else b) * _SPREAD, cy + (b if horizontal else a) * _SPREAD, _PIP_R)
-             for cx, cy, value in tile.halves for a, b in _PIPS[value]]
-    return marks + [((ax + bx) / 2, (ay + by) / 2, BADGE_R)]
+    return [(x, y, _PIP_R) for x, y in _pip_centres(tile)] + [((ax + bx) / 2, (ay + by) / 2, BADGE_R)]
 
 
 ICONS = ("entrance", "room", "special", "final", "door", "locked", "secret", "unexplored")
