@@ -256,7 +256,8 @@ def draw_icon(kind: str, css: str = "") -> str:
     else:
         raise ValueError(f"unknown map icon {kind!r} (expected one of {', '.join(ICONS)})")
     # 2.6 mm a grid unit, or more where the picture has letters, so they print at LEAST_PT.
-    mm = max(2.6, LEAST_PT * 25.4 / 72 / {"room": BADGE_FIGURES, "special": BADGE_FIGURES, "secret": 0.38}.get(kind, 99))
+    figures = {"room": BADGE_FIGURES, "special": BADGE_FIGURES, "secret": 0.38}.get(kind, 99)
+    mm = max(2.6, LEAST_PT * 25.4 / 72 / figures)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="icon domino-map" viewBox="{_u(x)} {_u(y)} {_u(w)} {_u(h)}" '
             f'width="{w * mm:.1f}mm" height="{h * mm:.1f}mm">{_style(css)}{body}</svg>')
 
