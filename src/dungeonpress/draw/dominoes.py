@@ -60,7 +60,7 @@ def draw_domino_map(dungeon: DominoMap, *, width_mm: float = 180, height_mm: flo
         parts.append(_stub(end))
     for tile in dungeon.tiles:
         parts.append(_tile(tile, least))
-    marks = [mark for tile in dungeon.tiles for mark in _marks(tile)]
+    marks = [mark for tile in dungeon.tiles for mark in _marks(tile, least)]
     for tile in dungeon.tiles if dungeon.mode == "fly" else ():
         if tile.via:
             parts.append(_door(tile, least, marks))
@@ -125,8 +125,7 @@ def _badge(x: float, y: float, number, diamond: bool = False, least: float = 0.0
     The figures are never smaller than `least` grid units (the disc grows with them, as wide as two figures need).
     The disc clears the four pips nearest the line (0.71 units from its middle, 0.19 across) by a fifth of a unit at
     its natural size: wider, it touched them and the pips were hard to count."""
-    size = max(BADGE_FIGURES if len(str(number)) < 2 else BADGE_FIGURES_TWO, least)
-    radius = max(BADGE_R, 0.7 * size)  # two figures are about one size wide: 0.7 leaves a fifth of it either side
+    size, radius = _badge_size(number, least)
     if diamond:
         r = radius * 1.5  # its corners point between the pips
         points = f"{_u(x)},{_u(y - r)} {_u(x + r)},{_u(y)} {_u(x)},{_u(y + r)} {_u(x - r)},{_u(y)}"
@@ -135,6 +134,12 @@ def _badge(x: float, y: float, number, diamond: bool = False, least: float = 0.0
         mark = f'<circle class="badge" cx="{_u(x)}" cy="{_u(y)}" r="{_u(radius)}"/>'
     return (f'{mark}<text class="badge-text" x="{_u(x)}" y="{_u(y + size * 0.36)}" text-anchor="middle" '
             f'font-family="{SERIF}" font-weight="700" font-size="{_u(size)}">{number}</text>')
+
+
+def _badge_size(number, least: float = 0.0) -> tuple[float, float]:
+    """A room number's figure size and its disc's radius, in grid units (figures at least `least`)."""
+    size = max(BADGE_FIGURES if len(str(number)) < 2 else BADGE_FIGURES_TWO, least)
+    return size, max(BADGE_R, 0.7 * size)  # two figures are about one size wide: 0.7 leaves a fifth either side
 
 
 def way_in(dungeon: DominoMap) -> tuple[float, float, int, int]:
@@ -225,10 +230,11 @@ def _pip_centres(tile: Tile) -> list:
             for cx, cy, value in tile.halves for along, across in _PIPS[value]]
 
 
-def _marks(tile: Tile) -> list:
-    """A tile's pips and its number's disc as (x, y, radius) in grid units, what a secret door's S keeps off."""
+def _marks(tile: Tile, least: float = 0.0) -> list:
+    """A tile's pips and its number's disc as drawn (x, y, radius in grid units), what a secret door's S keeps off."""
     (ax, ay, _), (bx, by, _) = tile.halves
-    return [(x, y, _PIP_R) for x, y in _pip_centres(tile)] + [((ax + bx) / 2, (ay + by) / 2, BADGE_R)]
+    return [(x, y, _PIP_R) for x, y in _pip_centres(tile)] + [((ax + bx) / 2, (ay + by) / 2,
+                                                               _badge_size(tile.room, least)[1])]
 
 
 ICONS = ("entrance", "room", "special", "final", "door", "locked", "secret", "unexplored")
