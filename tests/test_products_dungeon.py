@@ -360,11 +360,21 @@ def test_each_delves_pre_rolled_oracle_is_one_page(booklet, pack_texts):
 
 
 def test_a_doubles_plus_one_follows_its_dice(booklet):
-    """"Yes, but…+1 5·5" read as one number, +15: the twist counter's +1 follows the dice, apart from them."""
+    """"Yes, but…+1 5·5" read as one number, +15: the twist counter's +1 follows the dice."""
     pages = [page.extract_text() for page in reader(booklet[0][f"dungeon-{SEED}-a5.pdf"]).pages]
     oracle = next(text for text in pages if "Pre-rolled Oracle" in text)
-    assert re.findall(r"\d\s?·\s?\d\s\+1", oracle), oracle  # seed 1234's oracle rolls doubles
+    assert re.findall(r"\d\s?·\s?\d\s?\+1", oracle), oracle  # seed 1234's oracle rolls doubles
     assert not re.search(r"…\s?\+1", oracle)
+
+
+@pytest.mark.slow
+def test_an_oracle_cell_with_a_double_stays_on_its_page(tmp_path):
+    """An oracle cell is one line: "Yes, but… 6/1 · 6 +1", one space wider than the cell had been, ran off the Letter
+    zine's page (seed 1168883492, five rooms), and a roll from the preview page failed on it."""
+    code, _out, err = run_cli("dungeon", "--seed", "1168883492", "--rooms", "5", "--paper", "letter",
+                              "--out", str(tmp_path), "--quiet", "--no-preflight")
+    assert (code, err) == (0, "")
+    assert (tmp_path / "dungeon-1168883492-zine-letter.pdf").exists()
 
 
 def test_a_map_style_other_than_clean_is_in_the_print_files_names():
