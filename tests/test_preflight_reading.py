@@ -42,3 +42,20 @@ def test_a_border_drawn_as_two_fills_is_a_ring_despite_float_noise():
     inner = {**outer, "x0": 12.0, "x1": 110.0 - 7e-7}  # a coincident edge a 32-bit float off
     assert text._nested_close(inner, outer)
     assert not text._nested_close({**inner, "x0": 30.0}, outer)  # 20 pt in: a panel inside a panel, not a ring
+
+
+def _word(text: str, x0: float, bottom: float, size: float = 7.0) -> dict:
+    return {"text": text, "x0": x0, "x1": x0 + 20, "top": bottom - size, "bottom": bottom, "size": size,
+            "fontname": "Atkinson", "upright": True}
+
+
+def test_lines_of_other_panels_between_two_lines_do_not_chain_them_into_one_row():
+    # An imposed Letter zine (seed 484, dyslexia-friendly): the upside-down map legend's two lines, 8.5 pt apart, were
+    # one row of 60 letters at 6.6 pt, "running text" below the body minimum, chained through words of the panels
+    # beside it whose lines stand a point or two lower each.
+    legend = [_word(w, 620 + 25 * i, 54.25, 6.6) for i, w in enumerate(("nwod", "sriats", "hguorht"))]
+    legend += [_word(w, 632 + 25 * i, 62.75, 6.6) for i, w in enumerate(("rood", "dekcol", "gninepo"))]
+    beside = [_word("x", 400, bottom) for bottom in (55.97, 56.43, 57.03, 58.5, 60.0, 61.4)]
+    rows = reading._rows(legend + beside)
+    legend_rows = [[s.text for s in row if s.x0 >= 600] for row in rows]
+    assert [r for r in legend_rows if r] == [["nwod sriats hguorht"], ["rood dekcol gninepo"]]

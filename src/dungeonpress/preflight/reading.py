@@ -590,8 +590,11 @@ SIZE_STEP = 0.3  # pt: words closer in size than this belong to one run of text
 
 def _rows(words: list) -> list[list[Segment]]:
     rows: list[list] = []
+    # A word joins a row on the row's first word's baseline, not its last word's: on an imposed sheet, panels whose
+    # lines stand a point or two apart chained two lines of an upside-down panel into one row (a zine's map legend read
+    # as one 60-letter line of 6.6 pt "running text").
     for word in sorted(words, key=lambda w: (round(w["bottom"], 0), w["x0"])):
-        if rows and abs(rows[-1][-1]["bottom"] - word["bottom"]) <= 0.35 * word["size"]:
+        if rows and abs(rows[-1][0]["bottom"] - word["bottom"]) <= 0.35 * word["size"]:
             rows[-1].append(word)
         else:
             rows.append([word])
