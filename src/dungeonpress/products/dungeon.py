@@ -44,7 +44,10 @@ MAX_BOOKLET_NOTES = 3  # the most a booklet needs to reach a multiple of four pa
 
 MAP_BOX = geometry.MAP_BOX  # where the map goes, in mm (width, height), on each page size
 # The dungeon's outline, in the emblem's place on a cover (width, height in mm), and beside each delve in a pack's index.
-ZINE_COVER_MAP = (60.0, 35.0)
+# A zine cover's outline is as wide as its frame's content at most (60 mm on A4, 56.4 mm on Letter, less the 3 mm
+# padding each side) less its own 0.6 pt border (zine.css). At 60 mm a long, low dungeon's outline ran 2.4 mm past
+# the frame's border on A4 and 4.1 mm on Letter, to 4.1 mm from the sheet's edge (seed 1234567, five rooms).
+ZINE_COVER_MAP = {"a4": (52.8, 35.0), "letter": (49.2, 35.0)}
 BOOKLET_COVER_MAP = {"a5": (92.0, 72.0), "half-letter": (88.0, 72.0)}
 LARGE_PRINT_COVER_MAP = (80.0, 46.0)  # large print's bigger words leave the outline less of the same cover
 BOOKLET_NOTE_LINES = 24  # ruled lines on a booklet's notes page
@@ -262,7 +265,7 @@ def zine_view(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper:
     aids = ORACLE["zine"] | {"oracle_rows": oracle_rows}
     return views.dungeon_view(dungeon, seed=seed, rooms=rooms, prefix="d1", map_box=MAP_BOX[f"zine-{paper}"] if drawn else None,
                               map_rng=map_rng(seed), compact=True, map_style=map_style, map_css=map_css(ctx), **aids,
-                              outline_box=ZINE_COVER_MAP if drawn else None, map_labels=map_labels(ctx, zine=True))
+                              outline_box=ZINE_COVER_MAP[paper] if drawn else None, map_labels=map_labels(ctx, zine=True))
 
 
 def zine_pages(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, map_style: str = "clean",
