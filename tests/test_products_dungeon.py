@@ -606,18 +606,43 @@ def test_the_dyslexia_themes_wider_letters_keep_two_rows_of_answers(content, mon
     assert len(re.findall(r"(?:Yes|No)(?:, (?:and|but)…)?", oracle.split("Twists")[0])) == 3 * product.SNUG_ORACLE_ROWS
 
 
-@pytest.mark.slow  # lays out two zines in the dyslexia-friendly theme
-@pytest.mark.parametrize("seed", [31337, 123456789])
-def test_a_long_seed_keeps_the_dyslexia_friendly_letter_zines_back_page_whole(tmp_path, seed):
+@pytest.mark.slow  # lays out three zines in the dyslexia-friendly theme
+@pytest.mark.parametrize("seed, rooms", [(123456789, None), (484514568, 5), (999999999999999999, 7)])
+def test_a_long_seed_keeps_the_dyslexia_friendly_letter_zines_back_page_whole(tmp_path, seed, rooms):
     # Its back page had no line to spare: a seed of five digits or more wrapped the seed box and the zine
-    # failed ("its back page runs over"). A longer command is printed without its label, on one line.
-    status, _, err = run_cli("dungeon", "--seed", seed, "--paper", "letter", "--theme", "dyslexia-friendly",
+    # failed ("its back page runs over"). A longer command is printed without its label; a fresh nine-digit seed
+    # with --rooms (and the longest seed the CLI takes) breaks before an option, onto a line the back page now has.
+    extra = ("--rooms", rooms) if rooms else ()
+    status, _, err = run_cli("dungeon", "--seed", seed, *extra, "--paper", "letter", "--theme", "dyslexia-friendly",
                              "--out", tmp_path, "--no-preflight", "--quiet")
     assert status == 0, err
     reading = pypdf.PdfReader(tmp_path / f"dungeon-{seed}-zine-reading-us-dyslexia-friendly.pdf")
     assert len(reading.pages) == 8
     back = reading.pages[7].extract_text()
-    assert f"dungeonpress dungeon --seed {seed}" in back and "Roll it again" not in back
+    command = dungeon_views.regenerate_command(seed, rooms or dungeon_views.DEFAULT_ROOMS)
+    printed = back[back.index("dungeonpress dungeon"):back.index("Loner and")].strip()
+    assert re.sub(r"\n(?=--)", " ", printed) == command and "Roll it again" not in back  # broken before an option only
+
+
+@pytest.mark.slow  # lays out two zines
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_long_low_dungeons_outline_stays_inside_the_cover_frame(tmp_path, paper):
+    # Seed 1234567's five rooms run in a line: drawn 60 mm wide, the outline crossed the frame's right border (by
+    # 4.1 mm on Letter, to 4.1 mm from the sheet's edge on the imposed sheet).
+    from dungeonpress.preflight.reading import open_pdf
+    status, _, err = run_cli("dungeon", "--seed", "1234567", "--rooms", "5", "--paper", paper, "--out", tmp_path,
+                             "--no-preflight", "--quiet")
+    assert status == 0, err
+    doc = open_pdf(next(tmp_path.glob("dungeon-1234567-zine-reading*.pdf")))
+    try:
+        boxes = [r for r in doc.pages[0].rects if r["x1"] - r["x0"] > 100]  # the frame's rules and the outline's box
+        frame = min(boxes, key=lambda r: r["x0"])
+        outline = max(boxes, key=lambda r: r["top"])
+        assert outline["top"] > frame["top"] + 50  # the outline, below the title
+        assert frame["x0"] < outline["x0"] and outline["x1"] < frame["x1"]
+        assert abs((outline["x0"] - frame["x0"]) - (frame["x1"] - outline["x1"])) < 0.5  # centred, as it fits
+    finally:
+        doc.close()
 
 
 def test_a_batch_item_names_only_the_options_given():

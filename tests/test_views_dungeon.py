@@ -34,6 +34,12 @@ def test_the_regenerate_command_names_rooms_only_off_the_default():
     assert views.regenerate_command(42, 12) == "dungeonpress dungeon --seed 42 --rooms 12"
 
 
+def test_the_command_breaks_only_before_an_option():
+    assert views.command_parts("dungeonpress dungeon --seed 484514568 --rooms 5") == [
+        "dungeonpress dungeon", "--seed 484514568", "--rooms 5"]
+    assert views.command_parts("dungeonpress dungeon --seed 42") == ["dungeonpress dungeon", "--seed 42"]
+
+
 def test_keep_last_words_joins_the_last_two_with_a_no_break_space():
     assert views.keep_last_words("The Ivel Mire") == "The Ivel\u00a0Mire"
     assert views.keep_last_words("Mire") == "Mire"

@@ -35,6 +35,13 @@ def seed_box_label(command: str) -> str:
     return SEED_BOX_LABEL if len(command) <= SEED_BOX_LABELLED else ""
 
 
+def command_parts(command: str) -> list[str]:
+    """The command in the pieces a line may break between: the program and each option with its value. Broken at
+    "--" ("... --seed 484514568 --" / "rooms 5") it no longer reads as one command to type."""
+    program, *options = command.split(" --")
+    return [program, *(f"--{option}" for option in options)]
+
+
 # ---------------------------------------------------------------- template views
 
 
@@ -61,6 +68,7 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
         "rooms_count": len(dungeon.rooms),
         "regenerate": regenerate_command(seed, rooms),
         "seed_box_label": seed_box_label(regenerate_command(seed, rooms)),
+        "regenerate_parts": command_parts(regenerate_command(seed, rooms)),
         "condition": {"roll": roll_label(dungeon.condition), "tag": dungeon.condition.text,
                       "effect": condition_effect(dungeon.condition)},
         "map": drawn.svg if drawn else "",  # SVG we drew: the template marks it safe
