@@ -213,6 +213,24 @@ def test_high_contrast_colour_pairs_meet_seven_to_one():
     assert pairs >= 3
 
 
+def test_a_high_contrast_pick_badge_keeps_a_range_set_inside_it_white(tmp_path):
+    # A pack of three picks its delves with a d6 by twos: "1–2" is set in a span that keeps the range whole, and the
+    # theme's black-for-every-element rule made it black on the black badge (contrast 1:1 in every such pack).
+    from dungeonpress import pdf
+    from dungeonpress.preflight.reading import open_pdf
+    css = "".join((build.TEMPLATES_DIR / "css" / name).read_text() for name in ("zine.css", "themes/high-contrast.css"))
+    html = (f'<html lang="en"><head><title>t</title><style>{css}</style></head><body class="dbook">'
+            '<h1><span class="delve-no"><span class="nobr">1–2</span></span> The Sunken Mines</h1></body></html>')
+    (tmp_path / "badge.pdf").write_bytes(pdf.write_pdf(pdf.layout_html(html, base_url=tmp_path, roots=(tmp_path,))))
+    doc = open_pdf(tmp_path / "badge.pdf")
+    try:
+        badge = [c for c in doc.pages[0].chars if c["text"] in "1–2"][:3]
+        assert "".join(c["text"] for c in badge) == "1–2"
+        assert all(pdf_rgb(c["non_stroking_color"]) == (1, 1, 1) for c in badge), [c["non_stroking_color"] for c in badge]
+    finally:
+        doc.close()
+
+
 def build_job(theme: str, name: str, index: int, content=None) -> tuple:
     """One `build all` job of one command in one theme: ({output name: bytes}, WeasyPrint's warnings)."""
     content = content if content is not None else _project_content()
