@@ -90,3 +90,27 @@ def test_a_long_pre_rolled_value_on_an_a5_sheet_is_printed_whole(content, tmp_pa
     assert long  # these seeds roll Drives longer than an A5 line holds
     for value in long:
         assert value in text, value
+
+
+@pytest.mark.slow  # lays one delver out on A4
+def test_the_longest_name_and_concept_the_tables_give_fit_the_a4_masthead(tmp_path):
+    """A pack whose name and concept tables give only their longest values (a 32-letter name, a 19-letter concept):
+    the masthead ran past the A4 page's right edge in every theme ("text that cannot fit"), hit by one delver in six
+    of a sweep in the dyslexia-friendly theme."""
+    import yaml
+    from tests.conftest import run_cli
+    tables = build.CONTENT_DIR / "dungeoneer" / "tables"
+    for table in ("female_names", "male_names", "nicknames", "surnames", "concepts"):
+        data = yaml.safe_load((tables / f"{table}.yaml").read_text(encoding="utf-8"))
+        longest = max(map(str, data["rows"].values()), key=len)
+        data["rows"] = {roll: longest for roll in data["rows"]}
+        data["source"] = "a test of the longest rolls"
+        path = tmp_path / "longest" / "tables" / f"{table}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    status, _, err = run_cli("character", "--content", tmp_path / "longest", "--seed", "1", "--count", "1",
+                             "--theme", "dyslexia-friendly", "--out", tmp_path / "out", "--quiet")
+    assert status == 0, err
+    (pdf,) = (tmp_path / "out").glob("*.pdf")
+    masthead = PdfReader(pdf).pages[0].extract_text()
+    assert "“Shadowblade” Stonehollow" in masthead and "Arcane Cartographer" in masthead

@@ -45,6 +45,9 @@ SPACE = {
 # holds about 34 characters of Vollkorn and fewer of Atkinson Hyperlegible): `long` lets it take two lines there
 # (sheet.css) rather than be cut off at the line's end.
 LONG_VALUE = 28
+# The longest pre-rolled name the masthead sets at full size beside the longest concept ("Arcane Cartographer") on A4
+# in every theme; a longer one ("Miren “Shadowblade” Stonehollow", 31) is set smaller (sheet.css: .long-name).
+MASTHEAD_NAME_CHARS = 29
 
 
 def text(name: str, title: str, value="", note: str = "") -> dict:
@@ -105,6 +108,7 @@ def dungeoneer_view(content: Content, layout: SheetSpace, character: Character |
         "kicker": kicker,
         "legend": legend,
         "name": text("name", "Name", c.name if c else "", name_note),
+        "name_class": "name long-name" if c and len(c.name) > MASTHEAD_NAME_CHARS else "name",
         "concept": trait("concept", "Concept", c and c.concept),
         "skills": [trait(f"skill_{n}", f"Skill {n}", c and c.skills[n - 1]) for n in (1, 2)],
         "skills_gained": _texts("skill", "Skill", layout.skills_gained, start=3),
