@@ -270,3 +270,22 @@ def test_cli_refuses_a_count_below_one(tmp_path):
     assert status == 2
     assert err.getvalue() == "dungeonpress character: error: --count must be a whole number from 1 to 100 (got 0)\n"
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.slow  # lays one sheet out
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_luck_keeps_its_six_boxes_on_one_row_in_the_dyslexia_friendly_theme(content, tmp_path, paper):
+    # On A4, Atkinson's wider letters left Luck the room of five boxes beside the twist counter: the sixth stood alone
+    # on a row below them. The big boxes (Luck's six and the twist counter's three) now share one row.
+    from dungeonpress.preflight.reading import MM, open_pdf
+    ctx = build.context_for(content, seed=1, theme="dyslexia-friendly")
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(sheets.render_sheet_pdf(ctx, "dungeoneer", paper, fillable=False))
+    doc = open_pdf(path)
+    try:
+        big = [c for c in doc.pages[0].curves
+               if 5 * MM < c["x1"] - c["x0"] < 9 * MM and abs(c["x1"] - c["x0"] - (c["bottom"] - c["top"])) < 1]
+        tops = sorted(round(c["top"] / MM, 1) for c in big)
+        assert len(big) == 9 and tops[-1] - tops[0] < 0.5, tops
+    finally:
+        doc.close()
