@@ -59,6 +59,17 @@ def test_small_text_and_small_running_text(tmp_path):
     assert "8.5 pt body minimum (A5)" in found[1].message
 
 
+def test_a_tables_cells_are_not_running_text(tmp_path):
+    # A Paperogue level's room key (a table at 6.2 pt): its number, letter and a long entry read as one 45-letter line
+    # of "running text" below A4's 9 pt (9 of 30 levels). A line of a table cell is judged as a label; the same words
+    # as a paragraph still are running text.
+    words = "17 H Key, opens 9 · locked, key in 16, stairs down the hall"
+    cell = f"<table><tr><th>17</th><td>H</td><td>{words[5:]}</td></tr></table>"
+    assert findings(make_pdf(tmp_path, cell, css="table { font-size: 6.2pt; }", page="A4"), "text_size") == []
+    loose = make_pdf(tmp_path, f"<p style='font-size: 6.2pt'>{words}</p>", name="p.pdf", page="A4")
+    assert [f.check for f in findings(loose, "text_size")] == ["text_size"]
+
+
 def test_zine_text_is_judged_at_a7(tmp_path):
     body = f"<p style='font-size: 7.5pt'>{PARA}</p>"
     assert findings(make_pdf(tmp_path, body, name="dungeon-zine-a4.pdf", page="A4 landscape"), "text_size") == []

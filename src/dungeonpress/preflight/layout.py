@@ -28,7 +28,7 @@ def check_table_fragments(doc: Document):
     if imposed(doc):
         return
     band = ZINE_BAND_MM if zine_pages(doc) else RUNNING_BAND_MM
-    pieces = [tagged.table_pieces(page.pdf) for page in doc.pages]
+    pieces = [page.tables for page in doc.pages]
     if any(pieces):
         yield from _tagged_fragments(doc, pieces, band)
         return

@@ -14,6 +14,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as fpdf
 
 from dungeonpress.model.paper import PAPER_MM
+from dungeonpress.preflight import tagged
 
 MM = 72 / 25.4
 
@@ -115,6 +116,11 @@ class Page:
     @cached_property
     def segments(self) -> list[Segment]:
         return [s for row in self.rows for s in row]
+
+    @cached_property
+    def tables(self) -> list:
+        """The tables the page's tagged structure holds (preflight.tagged.TablePiece); [] for an untagged page."""
+        return tagged.table_pieces(self.pdf)
 
     @cached_property
     def body_size(self) -> float:

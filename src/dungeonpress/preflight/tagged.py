@@ -29,6 +29,14 @@ class TablePiece:
     head: int
     rows: tuple
     top: float     # the piece's top: its header's when it has one, else its first row's
+    left: float = 0.0   # the piece's left and right edges, over its header and body rows
+    right: float = 0.0
+
+    def holds(self, x: float, y: float) -> bool:
+        """Does the point (points from the page's top left) lie within the piece? Its edges are the bounds of what it
+        draws, which a line of text read back as boxes from descent to one em reaches past by a point or two: a line
+        is held by the piece that holds its middle."""
+        return self.left <= x <= self.right and self.top <= y <= self.bottom
 
     @property
     def depth(self) -> float:
@@ -60,7 +68,7 @@ def table_pieces(page) -> list[TablePiece]:
 
 
 def _boxes_by_mcid(page) -> dict:
-    """Marked-content id → (top, bottom) of every object drawn with it, read from the page's top level."""
+    """Marked-content id → (top, bottom, left, right) of every object drawn with it, read from the page's top level."""
     top = page.get_mediabox()[3]
     out: dict = defaultdict(list)
     left, lower, right, upper = (ctypes.c_float() for _ in range(4))
@@ -68,7 +76,7 @@ def _boxes_by_mcid(page) -> dict:
         obj = fpdf.FPDFPage_GetObject(page.raw, index)
         mcid = fpdf.FPDFPageObj_GetMarkedContentID(obj)
         if mcid >= 0 and fpdf.FPDFPageObj_GetBounds(obj, left, lower, right, upper):
-            out[mcid].append((top - upper.value, top - lower.value))
+            out[mcid].append((top - upper.value, top - lower.value, left.value, right.value))
     return out
 
 
@@ -119,10 +127,13 @@ def _piece(table, boxes: dict, seen: list) -> TablePiece | None:
 
     def extent(row):
         spans = [span for mcid in _mcids(row, 0, seen) for span in boxes.get(mcid, ())]
-        return (min(s[0] for s in spans), max(s[1] for s in spans)) if spans else None
+        return (min(s[0] for s in spans), max(s[1] for s in spans), min(s[2] for s in spans),
+                max(s[3] for s in spans)) if spans else None
 
-    rows = tuple(e for e in map(extent, body) if e)
+    bodies = [e for e in map(extent, body) if e]
     heads = [e for e in map(extent, head) if e]
-    if not rows:
+    if not bodies:
         return None
-    return TablePiece(len(heads), rows, min([rows[0][0], *(h[0] for h in heads)]))
+    every = [*heads, *bodies]
+    return TablePiece(len(heads), tuple((e[0], e[1]) for e in bodies), min([bodies[0][0], *(h[0] for h in heads)]),
+                      min(e[2] for e in every), max(e[3] for e in every))
