@@ -114,3 +114,24 @@ def test_the_longest_name_and_concept_the_tables_give_fit_the_a4_masthead(tmp_pa
     (pdf,) = (tmp_path / "out").glob("*.pdf")
     masthead = PdfReader(pdf).pages[0].extract_text()
     assert "“Shadowblade” Stonehollow" in masthead and "Arcane Cartographer" in masthead
+
+
+@pytest.mark.slow  # lays twelve rogues out
+@pytest.mark.parametrize("theme", ["standard", "dyslexia-friendly"])
+@pytest.mark.parametrize("paper", ["a4", "letter", "a5"])
+def test_pre_rolled_paperogue_rogues_print_no_text_over_text(content, tmp_path, theme, paper):
+    """Read back by the preflight, nothing of a pre-rolled rogue lies under other text. Every A4 and Letter rogue ran
+    its score's last row under the rules at the page's foot (the line of how its stats were rolled took the room);
+    a long item, jewel or weapon had its name cut away under its grey rolls (seeds 207, 213, 768050964 on A5)."""
+    from dungeonpress import preflight
+    from tests.conftest import shared_reader
+    found = []
+    for seed in (207, 213, 214, 768050964):
+        ctx = build.context_for(content, seed=seed, theme=theme)
+        opts = parse(character.CharacterOptions, {"count": 1, "game": "paperogue", "paper": paper})
+        (out,) = [o for o in character.build_characters(ctx, opts) if o.name.endswith(".pdf")]
+        path = tmp_path / f"{seed}-{out.name}"
+        path.write_bytes(out.data)
+        found += [f"{seed}: {f.message}" for f in preflight.check_file(path, reader=shared_reader())
+                  if f.check == "overprint"]
+    assert found == []

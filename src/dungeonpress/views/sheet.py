@@ -29,15 +29,19 @@ class SheetSpace:
     rations: int
     items: int  # Paperogue identified-item lines
     spells: int
+    # A pre-rolled Paperogue rogue's spell lines: its sheet prints how the stats were rolled under the swap, a line the
+    # blank sheet leaves out; on A4 and Letter a row of spell lines gives that room back (the page's foot held none:
+    # the score's last row ran under the rules at its foot on every pre-rolled rogue).
+    prerolled_spells: int
 
 
 SPACE = {
     "a4": SheetSpace(skills_gained=3, frailties_gained=1, tag_lines=3, treasure_lines=2, list_lines=7, log_rows=31,
-                 light=10, rations=8, items=11, spells=6),
+                 light=10, rations=8, items=11, spells=6, prerolled_spells=4),
     "letter": SheetSpace(skills_gained=3, frailties_gained=1, tag_lines=3, treasure_lines=2, list_lines=5, log_rows=29,
-                     light=10, rations=8, items=9, spells=4),
+                     light=10, rations=8, items=9, spells=4, prerolled_spells=2),
     "a5": SheetSpace(skills_gained=2, frailties_gained=1, tag_lines=3, treasure_lines=1, list_lines=4, log_rows=19,
-                 light=8, rations=8, items=8, spells=4),
+                 light=8, rations=8, items=8, spells=4, prerolled_spells=4),
 }
 
 
@@ -245,9 +249,8 @@ def paperogue_view(content: Content, layout: SheetSpace, character: PaperogueCha
             item["off"] = stat.endswith("_roll")
         ledger.append({"label": label, "cls": key, "cells": cells})
     rolled = ""
-    if c:
-        rolled = "Rolled " + ", ".join(f"{stat} {roll}" for stat, roll in c.rolls)
-        rolled += f"; swapped {c.swap[0]} and {c.swap[1]}." if c.swap else "; no swap."
+    if c:  # the swap is on the line above it (its box and pair): said again, the line took two in wider letters
+        rolled = "Rolled " + ", ".join(f"{stat} {roll}" for stat, roll in c.rolls) + "."
     items = list(c.items) if c else []
     weapon = next((i for i in items if i.kind == "weapon"), None)
     armor = {i.name.casefold(): i for i in items if i.kind == "armor"}
@@ -276,7 +279,8 @@ def paperogue_view(content: Content, layout: SheetSpace, character: PaperogueCha
                   for side, hand in (("left", "Left hand"), ("right", "Right hand"))],
         "pack": [_pack_line(n, pack[n - 1] if n <= len(pack) else None, content) for n in range(1, layout.items + 1)],
         "known": _known_types(content),
-        "spells": _texts("spell", "Spell", layout.spells, values=list(c.spells) if c else []),
+        "spells": _texts("spell", "Spell", layout.prerolled_spells if c else layout.spells,
+                         values=list(c.spells) if c else []),
         "gold": text("gold", "Gold", c.gold if c and c.gold else ""),
         "key_count": text("keys", "Keys", sum(1 for i in items if i.kind == "key") or ""),
         "score": [{"label": label, "factor": factor, "tally": text(f"score_{key}_count", f"{label} count"),
@@ -316,6 +320,18 @@ def _stat_bonuses(character) -> dict:
     return out
 
 
+# A Paperogue slot's value and its grey rolls fit in this many characters on every paper, in every theme: a longer pair
+# cut the value away under its rolls ("Scroll: Vinzit Coro Donia" and "d8 6 · d10 1" in a pack line on A4, "Heal 1d4 per
+# room" and "d8 8 · d6 3 · d12 1" on a neck on A5, "Green potion" and "d8 5 · d10 2" on A5 in Atkinson). The rolls of a
+# longer one are left to the JSON. (A weapon's line on A5 leaves its rolls out: sheet.css.)
+SLOT_LINE_CHARS = 22
+
+
+def _slot_text(name: str, title: str, value: str, note: str) -> dict:
+    """A slot's writing line with its rolls, where the two fit it together (SLOT_LINE_CHARS)."""
+    return text(name, title, value, note if len(str(value)) + len(note) <= SLOT_LINE_CHARS else "")
+
+
 def _item_note(content: Content, item) -> str:
     if not item:
         return ""
@@ -344,7 +360,7 @@ def _armor_names(content: Content) -> list:
 def _armor_line(name: str, item, content: Content) -> dict:
     key = _field_key(name)
     return {"label": name,
-            "bonus": text(f"armor_{key}", f"{name} bonus", item.effect if item else "", _item_note(content, item)),
+            "bonus": _slot_text(f"armor_{key}", f"{name} bonus", item.effect if item else "", _item_note(content, item)),
             "worn": box(f"armor_{key}_worn", f"{name} worn", checked=bool(item)),
             "known": box(f"armor_{key}_id", f"{name} identified", checked=bool(item and item.identified))}
 
@@ -362,7 +378,7 @@ def _jewel_line(key: str, label: str, item, content: Content) -> dict:
     # The slot names the jewel, except on a wrist, which takes a bracelet or a wristwatch.
     value = (f"{item.name}: {item.effect}" if key.startswith("wrist") else item.effect) if item else ""
     return {"label": label,
-            "item": text(f"jewel_{key}", label, value, _item_note(content, item)),
+            "item": _slot_text(f"jewel_{key}", label, value, _item_note(content, item)),
             "known": box(f"jewel_{key}_id", f"{label} identified", checked=bool(item and item.identified))}
 
 
@@ -371,7 +387,7 @@ def _ring(name: str, title: str, item) -> dict:
 
 
 def _pack_line(n: int, item, content: Content) -> dict:
-    return {"item": text(f"item_{n}", f"Item {n}", item.name if item else "", _item_note(content, item)),
+    return {"item": _slot_text(f"item_{n}", f"Item {n}", item.name if item else "", _item_note(content, item)),
             "effect": text(f"item_{n}_effect", f"Item {n} effect", item.effect if item else ""),
             "known": box(f"item_{n}_id", f"Item {n} identified", checked=bool(item and item.identified))}
 
