@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
@@ -92,28 +93,33 @@ def test_a_long_pre_rolled_value_on_an_a5_sheet_is_printed_whole(content, tmp_pa
         assert value in text, value
 
 
+def _longest_rolls(pack: Path, tables: tuple, distinct: int = 1) -> None:
+    """A content pack whose `tables` give only their `distinct` longest values, in turn."""
+    import yaml
+    for table in tables:
+        data = yaml.safe_load((build.CONTENT_DIR / "dungeoneer" / "tables" / f"{table}.yaml").read_text(encoding="utf-8"))
+        longest = sorted(set(map(str, data["rows"].values())), key=lambda value: (len(value), value))[-distinct:]
+        data["rows"] = {roll: longest[n % distinct] for n, roll in enumerate(data["rows"])}
+        data["source"] = "a test of the longest rolls"
+        path = pack / "tables" / f"{table}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
 @pytest.mark.slow  # lays one delver out on A4
 def test_the_longest_name_and_concept_the_tables_give_fit_the_a4_masthead(tmp_path):
     """A pack whose name and concept tables give only their longest values (a 32-letter name, a 19-letter concept):
     the masthead ran past the A4 page's right edge in every theme ("text that cannot fit"), hit by one delver in six
     of a sweep in the dyslexia-friendly theme."""
-    import yaml
     from tests.conftest import run_cli
-    tables = build.CONTENT_DIR / "dungeoneer" / "tables"
-    for table in ("female_names", "male_names", "nicknames", "surnames", "concepts"):
-        data = yaml.safe_load((tables / f"{table}.yaml").read_text(encoding="utf-8"))
-        longest = max(map(str, data["rows"].values()), key=len)
-        data["rows"] = {roll: longest for roll in data["rows"]}
-        data["source"] = "a test of the longest rolls"
-        path = tmp_path / "longest" / "tables" / f"{table}.yaml"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    _longest_rolls(tmp_path / "longest", ("female_names", "male_names", "nicknames", "surnames", "concepts"))
     status, _, err = run_cli("character", "--content", tmp_path / "longest", "--seed", "1", "--count", "1",
                              "--theme", "dyslexia-friendly", "--out", tmp_path / "out", "--quiet")
     assert status == 0, err
     (pdf,) = (tmp_path / "out").glob("*.pdf")
-    masthead = PdfReader(pdf).pages[0].extract_text()
-    assert "“Shadowblade” Stonehollow" in masthead and "Arcane Cartographer" in masthead
+    (rolled,) = json.loads(next((tmp_path / "out").glob("*.json")).read_text(encoding="utf-8"))["characters"]
+    page = " ".join(PdfReader(pdf).pages[0].extract_text().split())
+    assert len(rolled["name"]) >= 32 and rolled["name"] in page and "Arcane Cartographer" in page
 
 
 @pytest.mark.slow  # lays twelve rogues out
@@ -135,3 +141,25 @@ def test_pre_rolled_paperogue_rogues_print_no_text_over_text(content, tmp_path, 
         found += [f"{seed}: {f.message}" for f in preflight.check_file(path, reader=shared_reader())
                   if f.check == "overprint"]
     assert found == []
+
+
+@pytest.mark.slow  # lays two delvers out on A4 and Letter
+@pytest.mark.parametrize("theme", ["standard", "dyslexia-friendly"])
+def test_the_longest_drives_take_two_lines_on_a4_and_letter(content, tmp_path, theme):
+    """The longest goals, motives and nemeses the tables give, with their rolls: on A4 and Letter they ran under their
+    roll's number, cut off ("The Velvet Shovels, a gang who loot every tomb a step ahead of them", 67 letters, in every
+    theme). Longer than a line holds with its roll, a value takes two lines (views.sheet.LONGER_VALUE)."""
+    from dungeonpress import preflight
+    from tests.conftest import run_cli, shared_reader
+    _longest_rolls(tmp_path / "longest", ("delver_goals", "delver_motives", "delver_nemeses"), distinct=2)
+    for paper in ("a4", "letter"):
+        out = tmp_path / paper
+        status, _, err = run_cli("character", "--content", tmp_path / "longest", "--seed", "1", "--count", "2",
+                                 "--paper", paper, "--theme", theme, "--out", out, "--quiet")
+        assert status == 0, err
+        (pdf,) = out.glob("*.pdf")
+        assert [f.message for f in preflight.check_file(pdf, reader=shared_reader()) if f.check == "overprint"] == []
+        text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(pdf).pages)
+        for drive in ("Chart a way to the surface, having been born below",
+                      "The Velvet Shovels, a gang who loot every tomb a step ahead of them"):
+            assert drive in text, (paper, drive)

@@ -49,6 +49,10 @@ SPACE = {
 # holds about 34 characters of Vollkorn and fewer of Atkinson Hyperlegible): `long` lets it take two lines there
 # (sheet.css) rather than be cut off at the line's end.
 LONG_VALUE = 28
+# On A4 and Letter too a pre-rolled trait with its roll longer than this takes two lines (`longer`, sheet.css): "Chart a
+# way to the surface, having been born below" and its "26" (52) ran under the roll in Atkinson, and the longest nemesis
+# ("The Velvet Shovels, a gang who loot every tomb a step ahead of them", 67) in every theme.
+LONGER_VALUE = 44
 # The longest pre-rolled name the masthead sets at full size beside the longest concept ("Arcane Cartographer") on A4
 # in every theme; a longer one ("Miren “Shadowblade” Stonehollow", 31) is set smaller (sheet.css: .long-name).
 MASTHEAD_NAME_CHARS = 29
@@ -57,7 +61,8 @@ MASTHEAD_NAME_CHARS = 29
 def text(name: str, title: str, value="", note: str = "") -> dict:
     """A writing line; in the fillable PDF a text field called `name`."""
     value = "" if value is None else str(value)
-    return {"name": name, "title": title, "value": value, "note": note, "off": False, "long": len(value) > LONG_VALUE}
+    return {"name": name, "title": title, "value": value, "note": note, "off": False, "long": len(value) > LONG_VALUE,
+            "longer": False}
 
 
 def box(name: str, title: str, *, checked: bool = False, off: bool = False) -> dict:
@@ -103,8 +108,11 @@ def dungeoneer_view(content: Content, layout: SheetSpace, character: Character |
     c = character
 
     def trait(name: str, title: str, roll: TableValue | None) -> dict:
-        """A line, filled with a pre-rolled value and its roll when there is one."""
-        return text(name, title, roll.value, roll_note(content, roll)) if roll else text(name, title)
+        """A line, filled with a pre-rolled value and its roll when there is one (on two lines where the two are long)."""
+        if not roll:
+            return text(name, title)
+        line = text(name, title, roll.value, roll_note(content, roll))
+        return line | {"longer": len(line["value"]) + len(line["note"]) > LONGER_VALUE}
 
     name_note = f"d6 {c.name_list_roll} · {roll_note(content, c.first_name, c.nickname, c.surname)}" if c else ""
     return {
