@@ -25,6 +25,19 @@ def test_a_section_that_ends_on_its_page_or_goes_on_in_a_drawing_is_not_stranded
     assert findings(make_pdf(tmp_path, notes, css=CSS, name="notes.pdf"), "stranded_headings") == []
 
 
+def test_a_bold_cell_in_a_tables_last_row_is_not_a_stranded_heading(tmp_path):
+    # A large-print pack of two: its Delves Played table's last row, "4–6 The Bleeding Maze of the Shrike Hills" set
+    # bold and larger than the page's text and wrapped over three lines, read as a heading with two lines under it.
+    row = "<tr><th>{}</th><td style='width: 30mm'><b>{}</b></td></tr>"
+    table = ("<table style='font-size: 13pt'>" + row.format("1–3", "The Veiled Temple of the Sallow Vale")
+             + row.format("4–6", "The Bleeding Maze of the Shrike Hills") + "</table>")
+    after = f"<p style='break-before: page'>{PARA}</p>"
+    assert findings(make_pdf(tmp_path, f"<p>{PARA}</p><p>{PARA}</p>{table}{after}"), "stranded_headings") == []
+    lines = "<div style='width: 40mm'><p style='font-size: 13pt'><b>4–6 The Bleeding Maze of the Shrike Hills</b></p></div>"
+    loose = make_pdf(tmp_path, f"<p>{PARA}</p><p>{PARA}</p>{lines}{after}", name="loose.pdf")
+    assert [f.check for f in findings(loose, "stranded_headings")] == ["stranded_headings"]
+
+
 # The dyslexia-friendly rulebook's Resources chapter (issue 27, p55): WeasyPrint broke its first line after 'Every'.
 LONE = "every delve is a race against your own pack, and the torches burn down while the rope frays. " * 3
 

@@ -202,7 +202,8 @@ def check_stranded_headings(doc: Document):
         # (a table's own smaller title overleaf still belongs to the section above)
         opens = nxt[0][0].size if is_heading(nxt[0], doc.pages[index + 1]) else 0.0
         for i, row in enumerate(rows):
-            if not is_heading(row, page) or opens >= row[0].size - 0.5:
+            # a table's bold cell is not a heading (a large-print pack's "4–6 The Bleeding Maze…" in Delves Played)
+            if not is_heading(row, page) or opens >= row[0].size - 0.5 or _in_table(row[0], page):
                 continue
             below = [r for r in rows[i + 1:] if not is_heading(r, page)]
             if len(below) <= 2 and not _drawing_below(page, row):
