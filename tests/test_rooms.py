@@ -614,7 +614,7 @@ TESTS = Path(__file__).resolve().parent
 # Tests of the whole tool rather than of one module: they mirror no module.
 CROSS_CUTTING = {"accessible_pdfs", "content_ideas", "content_quality", "docs", "docs_cli", "golden_data", "install",
                  "map_properties", "map_truth", "page_fill", "played_as_printed", "print_shop", "reliability", "reliability_exports",
-                 "reliability_faults", "reliability_properties", "rooms", "suite", "themes"}
+                 "reliability_faults", "reliability_properties", "rooms", "scripts_sweep", "suite", "themes"}
 # Modules still tested only through another module's tests (mostly a product's, end to end). The list
 # may only shrink: a new module comes with tests/test_<package>_<module>.py.
 UNMIRRORED = {

@@ -14,7 +14,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as fpdf
 
 from dungeonpress.model.paper import PAPER_MM
-from dungeonpress.preflight import tagged
+import dungeonpress.preflight.tagged as tagged
 
 MM = 72 / 25.4
 
