@@ -60,7 +60,8 @@ def run(command: str, theme: str, seed: int) -> tuple[str, list[str]]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.sweep", description=" ".join(__doc__.split("\n\n")[0].split()))
+    summary = " ".join(__doc__.split("\n\n")[0].split())  # the docstring's first paragraph
+    parser = argparse.ArgumentParser(prog="python -m scripts.sweep", description=summary)
     parser.add_argument("--runs", type=int, default=3, help="runs of each command (default 3)")
     parser.add_argument("--seed", type=int, default=None, help="the sweep's own seed (default: a fresh one, printed)")
     parser.add_argument("--only", default="", help="only the commands that contain this word")
