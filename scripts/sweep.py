@@ -7,7 +7,7 @@ The suite checks chosen seeds; a sweep finds the seeds nobody chose. Each run is
 `--preflight`, in a folder of its own that is removed after it. `--runs` is how many runs each command gets (a
 random theme and seed each), `--seed` makes the same runs again, `--only` keeps the commands that contain WORD
 (e.g. `--only paperogue`). Exit status 1 when any run failed or was faulted. Warnings are listed, not counted.
-A sweep of this kind (about 300 runs) found the dyslexia-friendly Letter zine failing on a fresh seed with --rooms,
+A sweep of this kind (about 430 runs) found the dyslexia-friendly Letter zine failing on a fresh seed with --rooms,
 the pre-rolled Paperogue rogues printing their score under their rules, and a high-contrast pack of three's black
 pick badges.
 """
