@@ -57,6 +57,7 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
     `map_labels` are the least printed sizes of the map's room numbers and words (large print sets them larger).
     `map_box` None leaves the map out (a zine's probe lays out only its key and aids: see products.dungeon.zine_view).
     """
+    command = regenerate_command(seed, rooms)
     drawn, legend_side = (_map_drawn(dungeon, map_box, map_rng, compact, map_style, map_css, map_labels) if map_box
                           else (None, False))
     return {
@@ -66,9 +67,9 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
         "pick": "",  # a pack sets the die result that picks this delve
         "seed": seed,
         "rooms_count": len(dungeon.rooms),
-        "regenerate": regenerate_command(seed, rooms),
-        "seed_box_label": seed_box_label(regenerate_command(seed, rooms)),
-        "regenerate_parts": command_parts(regenerate_command(seed, rooms)),
+        "regenerate": command,
+        "seed_box_label": seed_box_label(command),
+        "regenerate_parts": command_parts(command),
         "condition": {"roll": roll_label(dungeon.condition), "tag": dungeon.condition.text,
                       "effect": condition_effect(dungeon.condition)},
         "map": drawn.svg if drawn else "",  # SVG we drew: the template marks it safe
