@@ -17,7 +17,7 @@ DOORS = {"yaml": {"load"}, "jinja2": {"render"}, "markdown_it": {"render"}, "mar
 LEAVES = {"errors", "model", "dice"}
 # Left to right: a module may import only modules of its own stage or earlier ones.
 ORDER = ["errors", "model", "dice", "resources", "budget", "sealed", "load", "validate", "generate", "draw", "views", "render",
-         "export", "pdf", "bind", "paginate", "impose", "raster", "guard", "preflight", "products", "manifest", "atomic", "collect",
+         "export", "cascade", "pdf", "bind", "paginate", "impose", "raster", "guard", "preflight", "products", "manifest", "atomic", "collect",
          "forks", "part_workers", "cache", "build", "batch",
          "authoring", "progress", "preview",
          "serve", "cli"]

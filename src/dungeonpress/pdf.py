@@ -16,7 +16,7 @@ from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dungeonpress import resources, sealed
+from dungeonpress import cascade, resources, sealed
 from dungeonpress.errors import RenderError
 
 # Pango is a system library pip cannot install. Without it WeasyPrint prints a banner of its own and
@@ -381,6 +381,12 @@ def _page_references_once() -> None:
 
 
 _page_references_once()
+def _cascade_without_unread_work() -> None:
+    import weasyprint.css
+    cascade.install(weasyprint.__version__, weasyprint.css)  # merging and computing only what is read (cascade.py)
+
+
+_cascade_without_unread_work()
 
 MAX_PAGES = 1000  # pages one document may lay out (--max-pages); the rulebook has about 110
 
