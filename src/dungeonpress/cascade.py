@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from math import inf
 
-FOR_VERSION = "70.0"  # the WeasyPrint whose StyleFor.__init__ this follows line for line
+FOR_VERSION = "70.0"  # the WeasyPrint whose StyleFor.__init__ this follows, step for step
 _css = None  # weasyprint.css, handed in by dungeonpress.pdf (the one module that imports WeasyPrint)
 
 

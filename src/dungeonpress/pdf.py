@@ -381,6 +381,8 @@ def _page_references_once() -> None:
 
 
 _page_references_once()
+
+
 def _cascade_without_unread_work() -> None:
     import weasyprint.css
     cascade.install(weasyprint.__version__, weasyprint.css)  # merging and computing only what is read (cascade.py)
