@@ -13,6 +13,7 @@ from dungeonpress import guard, preview
 from dungeonpress.impose import limits
 from dungeonpress.cli import main
 from tests import hostile_pdfs
+from tests.conftest import processes_where
 from tests.test_preview import blank_pdf
 from tests.test_serve import serve  # noqa: F401 - the running-server fixture
 
@@ -191,3 +192,69 @@ def test_preflight_of_many_files_refuses_the_bad_one_and_checks_the_rest(hostile
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith(f"error: {hostile['nested_forms']}: refused: page 1 draws more than 100,000")
     assert err[-1] == "preflight: 2 file(s), 1 refused, 0 error(s), 0 warning(s)"
+
+
+# -- a child per core (guard.read_each): outcomes in the files' order, biggest read first, a bad file kept to itself
+
+def _pid_and_pages(path, boxes):
+    return os.getpid(), len(boxes)
+
+
+@pytest.mark.slow
+def test_read_each_reads_on_two_children_and_gives_outcomes_in_the_files_order(hostile, tmp_path, monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})  # two cores, whatever the test machine has
+    files = [blank_pdf(tmp_path / f"{n}.pdf", pages=n) for n in (1, 5, 2, 9, 3)]
+    files.insert(2, hostile["deflate_bomb"])
+    before = _children()
+    outcomes = list(guard.read_each(files, _pid_and_pages))
+    assert [path for path, _ in outcomes] == files
+    bad = outcomes[2][1]
+    assert isinstance(bad, guard.Refused) and "decodes to more than 128 MiB" in str(bad)
+    read = [outcome for _, outcome in outcomes if not isinstance(outcome, Exception)]
+    assert [pages for _, pages in read] == [1, 5, 2, 9, 3]
+    assert len({pid for pid, _ in read}) >= 2  # both children read (a refusal gives its child a fresh successor)
+    assert _children() - before == set()  # and every child is gone
+
+
+@pytest.mark.slow
+def test_leaving_read_each_early_stops_its_children_at_once(tmp_path, monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    files = [blank_pdf(tmp_path / f"{n}.pdf", pages=1) for n in range(4)]
+    before = _children()
+    started = time.monotonic()
+    outcomes = guard.read_each(files, _sleep, 600, budget=guard.Budget(seconds=60))
+    with pytest.raises(TimeoutError):
+        with _alarm(2):
+            next(outcomes)
+    outcomes.close()  # as an interrupt leaves the loop: the two children sleeping in their jobs are killed
+    assert time.monotonic() - started < 10
+    assert _children() - before == set()
+
+
+def _children() -> set:
+    """This process's children but multiprocessing's resource tracker (started with the first spawned child, it stays)."""
+    return {pid for pid in processes_where(1, os.getpid())
+            if b"resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes()}
+
+
+def test_one_file_is_read_by_one_child(tmp_path):
+    pdf = blank_pdf(tmp_path / "a.pdf", pages=2)
+    assert [(path, pages) for path, (_, pages) in guard.read_each([pdf], _pid_and_pages)] == [(pdf, 2)]
+    assert list(guard.read_each([], _pid_and_pages)) == []
+
+
+class _alarm:
+    """TimeoutError in the main thread after `seconds` (SIGALRM), cancelled on leaving."""
+
+    def __init__(self, seconds: int):
+        self.seconds = seconds
+
+    def __enter__(self):
+        def ring(signum, frame):
+            raise TimeoutError
+        self.before = signal.signal(signal.SIGALRM, ring)
+        signal.alarm(self.seconds)
+
+    def __exit__(self, *exc):
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, self.before)

@@ -593,22 +593,13 @@ def _new_pack(target: Path, stdout, stderr) -> int:
 
 def _preflight(files, stdout, stderr, *, as_json=False, shop=False, strict=False, summary_only=False) -> int:
     """Check each PDF; print findings (or one summary line per file); 1 on errors, or on warnings with strict."""
-    from dungeonpress import guard, preflight  # imported here: only preflight runs need the PDF reader
-
-    with guard.Reader() as reader:  # one child process reads the files in turn, under guard's limits
-        return _preflight_files(files, reader, stdout, stderr, as_json=as_json, shop=shop, strict=strict,
-                                summary_only=summary_only)
-
-
-def _preflight_files(files, reader, stdout, stderr, *, as_json, shop, strict, summary_only) -> int:
-    from dungeonpress import preflight
+    from dungeonpress import preflight  # imported here: only preflight runs need the PDF reader
 
     status, everything, unread = EXIT_OK, [], 0
-    for path in files:
-        try:
-            findings = preflight.check_file(path, shop=shop, reader=reader)
-        except preflight.BadPDF as exc:
-            print(f"error: {exc}", file=stderr)
+    # A child process per core reads the files, under guard's limits; findings are shown in the files' order.
+    for path, findings in preflight.check_files(files, shop=shop):
+        if isinstance(findings, preflight.BadPDF):
+            print(f"error: {findings}", file=stderr)
             status, unread = EXIT_FAILED, unread + 1
             continue
         everything.extend(findings)

@@ -11,7 +11,7 @@ from dungeonpress.preflight import layout, overprint, text
 
 ERROR, WARNING = "error", "warning"
 
-__all__ = ["BadPDF", "Finding", "ERROR", "WARNING", "check_file", "summary"]
+__all__ = ["BadPDF", "Finding", "ERROR", "WARNING", "check_file", "check_files", "summary"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,17 @@ def check_file(path: Path | str, *, shop: bool = False, budget: guard.Budget = g
         return guard.read_pdf(path, _check_read, shop, budget=budget)
     except guard.Refused as exc:
         raise BadPDF(str(exc)) from None
+
+
+def check_files(paths: list, *, shop: bool = False, budget: guard.Budget = guard.DEFAULT):
+    """(path, findings) for each PDF in its order, read by a child process per core (guard.read_each): a BadPDF
+    (one line) in place of the findings for a file that cannot be read. Any other exception is a bug, raised here."""
+    for path, outcome in guard.read_each([Path(p) for p in paths], _check_read, shop, budget=budget):
+        if isinstance(outcome, guard.Refused):
+            outcome = BadPDF(str(outcome))
+        elif isinstance(outcome, Exception) and not isinstance(outcome, BadPDF):
+            raise outcome
+        yield path, outcome
 
 
 def _check_read(path: Path, media_boxes, shop: bool) -> list[Finding]:
