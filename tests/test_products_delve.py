@@ -27,8 +27,48 @@ def built():
 @pytest.mark.slow
 def test_outputs_are_named_and_byte_identical(built):
     (warnings, first), _ = built
-    assert sorted(first) == ["delve-1234.pdf", "solo-procedure-card.pdf", "solo-procedure.pdf"]
+    assert sorted(first) == ["delve-1234-booklet-a4.pdf", "delve-1234-booklet-letter.pdf", "delve-1234.pdf",
+                             "solo-procedure-booklet-a4.pdf", "solo-procedure-booklet-letter.pdf",
+                             "solo-procedure-card.pdf", "solo-procedure.pdf"]
     assert warnings == []
+
+
+def _halves(data: bytes) -> list:
+    """Each sheet side's (left half, right half) text, its white space made single spaces."""
+    import pypdfium2 as pdfium
+    document = pdfium.PdfDocument(data)
+    try:
+        sides = []
+        for page in document:
+            width, height = page.get_size()
+            text = page.get_textpage()
+            sides.append(tuple(" ".join(text.get_text_bounded(left=x0, right=x1, bottom=0, top=height).split())
+                               for x0, x1 in ((0, width / 2), (width / 2, width))))
+        return sides
+    finally:
+        document.close()
+
+
+@pytest.mark.slow
+def test_the_kit_and_the_log_come_imposed_to_fold_on_a4_and_letter(built):
+    """As the rulebook's and the tables' A5 pages do: two to a side in saddle-stitch order, on A4 and on Letter (the kit
+    was A5 pages only: a player printing at home had to impose it). Read back: each side holds the reading pages its
+    place in the fold asks for."""
+    import pypdfium2 as pdfium
+    from dungeonpress import impose
+    (_, outputs), _ = built
+    for name in ("solo-procedure", "delve-1234"):
+        document = pdfium.PdfDocument(outputs[f"{name}.pdf"])
+        pages = [" ".join(page.get_textpage().get_text_range().split()) for page in document]
+        document.close()
+        for paper, size in (("a4", (842, 595)), ("letter", (792, 612))):
+            imposed = outputs[f"{name}-booklet-{paper}.pdf"]
+            sides = _halves(imposed)
+            assert len(sides) == len(pages) // 2
+            assert [tuple(round(v) for v in p.get_size()) for p in pdfium.PdfDocument(imposed)] == [size] * len(sides)
+            order = impose.booklet_order(len(pages))
+            for (left, right), (left_text, right_text) in zip(order, sides):
+                assert left_text[:40] in pages[left] and right_text[:40] in pages[right], (name, paper, left, right)
 
 
 @pytest.mark.slow

@@ -69,8 +69,18 @@ def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
         rendered = again
     log = write(ctx, pages.pad_to_multiple(rendered, 4, f"delve-{seed}.pdf") if rendered.page_count > 4 else rendered)
     ctx.tick(2, 2, "delve done")
-    return [Output("solo-procedure.pdf", card), Output("solo-procedure-card.pdf", card_only),
-            Output(f"delve-{seed}.pdf", log)]
+    return [Output("solo-procedure.pdf", card), *booklets(ctx, card, "solo-procedure"),
+            Output("solo-procedure-card.pdf", card_only), Output(f"delve-{seed}.pdf", log), *booklets(ctx, log, f"delve-{seed}")]
+
+
+def booklets(ctx: BuildContext, reading: bytes, name: str) -> list[Output]:
+    """The A5 pages imposed two to a side for saddle stitching on A4 and on US Letter (at 100%, as the other A5
+    booklets), to print at home and fold: none for a log shorter than one folded sheet (fewer than four pages)."""
+    from dungeonpress import impose  # loaded when a product is made, not for --help
+    if impose.page_count(reading) % 4:
+        return []
+    return [Output(f"{name}-booklet-{paper}.pdf", impose.impose_booklet(reading, paper, reading_copy=ctx.named(f"{name}.pdf")))
+            for paper in ("a4", "letter")]
 
 
 LOG_GRID_SQUARES = (25, 32)  # 125 x 160 mm: a log page's text block (126 mm wide) under its heading, in every theme
@@ -116,6 +126,8 @@ COMMANDS = (
         build_all=(Job(seed=1234),),
         order=90,
         inputs=Inputs(tables=tuple(delve.NEEDED) + delve.TABLES),
-        outputs=("solo-procedure.pdf", "solo-procedure-card.pdf", "delve-<seed>.pdf"),
+        outputs=("solo-procedure.pdf", "solo-procedure-booklet-a4.pdf", "solo-procedure-booklet-letter.pdf",
+                 "solo-procedure-card.pdf", "delve-<seed>.pdf", "delve-<seed>-booklet-a4.pdf",
+                 "delve-<seed>-booklet-letter.pdf"),
     ),
 )
