@@ -69,10 +69,12 @@ def pack_texts(pack):
 
 @pytest.fixture(scope="module")
 @slow_fixture
-def zine_pages_a4(zine_a4):
-    """The zine's eight reading pages: its tagged reading copy is those pages as laid out (imposed, they are the
-    A4 sheet: test_same_seed_same_pdf_bytes)."""
-    return zine_a4[0][f"dungeon-{SEED}-zine-reading.pdf"], zine_a4[1]
+def zine_pages_a4(content):
+    """The zine's eight pages as laid out: imposed, they are the A4 sheet; less the fold note, its tagged reading copy
+    (test_same_seed_same_pdf_bytes). Laid out here, in this process: ({name: bytes}, WeasyPrint's warnings)."""
+    ctx = build.context_for(content, seed=SEED)
+    rooms = product.DEFAULT_ROOMS
+    return product.zine_pages(ctx, product.roll_dungeon(ctx, SEED, rooms), SEED, rooms, "a4"), ctx.warnings
 
 
 def test_the_shared_builds_are_the_jobs_these_tests_name():
@@ -143,10 +145,13 @@ def test_zine_panel_order_and_orientation(zine_a4, zine_pages_a4):
 
 
 def test_same_seed_same_pdf_bytes(zine_a4, zine_pages_a4):
+    from dungeonpress.impose import reading_copy
     reading = f"dungeon-{SEED}-zine-reading.pdf"
-    # The A4 sheet is its reading pages imposed, and imposing is a plain function of them. The zine laid out
+    # The A4 sheet is its pages imposed, and the reading copy the same pages less the fold note: each a plain
+    # function of the pages, which this process laid out to the bytes the shared build's did. The zine laid out
     # again in another process, with another hash seed, gives the same bytes: test_reliability_faults.py (R1).
     assert impose.impose_zine(zine_pages_a4[0], "a4", reading_copy=reading) == zine_a4[0][f"dungeon-{SEED}-zine-a4.pdf"]
+    assert reading_copy.without_fold_note(zine_pages_a4[0]) == zine_a4[0][reading]
 
 
 def test_different_seeds_differ(content, zine_a4):

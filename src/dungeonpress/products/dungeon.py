@@ -215,6 +215,7 @@ def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, pap
                  map_style: str = "clean", show_rolls: bool = False) -> list[Output]:
     """The 8-page mini zine, imposed on one landscape sheet of `paper` (or its HTML)."""
     from dungeonpress import impose  # loaded when a product is made, not for --help
+    from dungeonpress.impose import reading_copy
     name = f"dungeon-{seed}-zine-{paper}"
     if fmt == "html":
         return [Output(f"{name}.html", _standalone(ctx, zine_html(ctx, dungeon, seed, rooms, paper, map_style=map_style,
@@ -222,10 +223,10 @@ def zine_outputs(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, pap
     pages = zine_pages(ctx, dungeon, seed, rooms, paper, map_style, show_rolls)
     ctx.tick(2, 3, "imposing the zine")
     # The sheet is for the printer; its eight pages in reading order, tagged, are for reading on screen
-    # and for screen readers (the sheet names this file in its metadata).
+    # and for screen readers (the sheet names this file in its metadata), less the note on folding and cutting it.
     reading = f"dungeon-{seed}-zine-reading{'' if paper == 'a4' else '-us'}.pdf"
     return [Output(f"{name}.pdf", impose.impose_zine(pages, paper, reading_copy=ctx.named(style_name(reading, map_style)))),
-            Output(reading, pages)]
+            Output(reading, reading_copy.without_fold_note(pages))]
 
 
 def zine_html(ctx: BuildContext, dungeon: Dungeon, seed: int, rooms: int, paper: str, fit: str = "whole",
