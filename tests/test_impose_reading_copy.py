@@ -139,6 +139,11 @@ def test_a_pdf_without_the_note_is_given_back_as_it_was_and_other_figures_stay(t
     assert ("/Figure", "A map") in elements(data)
 
 
-def test_the_reading_copy_is_the_same_bytes_each_time(tmp_path):
+def test_the_reading_copy_is_the_same_bytes_each_time_and_keeps_its_title_and_metadata(tmp_path):
     data = laid_out(DIAGRAM, tmp_path)
-    assert without_fold_note(data) == without_fold_note(data)
+    copy = without_fold_note(data)
+    assert copy == without_fold_note(data)
+    with pikepdf.open(io.BytesIO(data)) as before, pikepdf.open(io.BytesIO(copy)) as after:
+        assert dict(before.docinfo) == dict(after.docinfo) and str(after.docinfo.Title) == "Zine"
+        assert before.Root.Metadata.read_bytes() == after.Root.Metadata.read_bytes()
+        assert str(after.Root.Lang) == "en" and len(after.pages) == len(before.pages)

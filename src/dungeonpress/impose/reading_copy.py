@@ -39,7 +39,7 @@ def without_fold_note(pdf_bytes: bytes) -> bytes:
         for note in notes:
             _leave_out(pdf, tree, note)
         buffer = io.BytesIO()
-        pdf.save(buffer, deterministic_id=True, compress_streams=True,
+        pdf.save(buffer, deterministic_id=True, compress_streams=True, fix_metadata_version=False,  # XMP as written
                  object_stream_mode=pikepdf.ObjectStreamMode.preserve)
         return buffer.getvalue()
 
