@@ -939,3 +939,47 @@ def test_large_print_zines_pass_the_preflight(content, tmp_path):
         assert [str(f) for f in preflight.check_file(path, reader=shared_reader())] == [], seed
         pages = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages]
         assert len(pages) == 8 and sum(text.count("Exits") for text in pages) == rooms, seed
+
+
+# ---------------------------------------------------------------- a map whose legend runs onto a page of its own (a
+# dyslexia-friendly Letter pack of seven, seed 662102820: the fourth delve's two-line title and condition pushed its
+# tall map's three-line legend onto p25, 5% of the page)
+
+def test_a_legend_that_went_over_asks_for_its_map_shorter_by_what_went_over():
+    from dungeonpress.pdf import PageMeasure
+    px = 96 / 25.4
+    view = {"anchor": "d4-dungeon"}
+    map_page = PageMeasure(800, {"d4-dungeon": (60, 110), "d4-dungeon-map": (150, 700)}, text_top=50, text_bottom=760)
+    over = PageMeasure(800, {"d4-dungeon-legend": (50, 120)}, text_top=50, text_bottom=760)
+    # 70 px of legend went over; 60 px were left under the map: 10 px (2.6 mm) shorter, and the spare
+    assert product.spilled_legends((map_page, over), [view]) == {0: pytest.approx(10 / px + product.SPILL_SPARE_MM)}
+    kept = PageMeasure(800, {**map_page.boxes, "d4-dungeon-legend": (702, 740)}, text_top=50, text_bottom=760)
+    assert product.spilled_legends((kept, PageMeasure(800, {})), [view]) == {}
+    # the map itself went over: all that went over, less the white under the heading (the facts under it not counted:
+    # drawn a little shorter than it need be, never too tall)
+    heading = PageMeasure(800, {"d4-dungeon": (60, 110)}, text_top=50, text_bottom=760)
+    whole = PageMeasure(800, {"d4-dungeon-map": (50, 680), "d4-dungeon-legend": (682, 720)}, text_top=50, text_bottom=760)
+    # (630 px of map and 38 of legend, where 650 were left under the heading: 18 px)
+    assert product.spilled_legends((heading, whole), [view]) == {0: pytest.approx(18 / px + product.SPILL_SPARE_MM)}
+
+
+TALL_MAP_SEED = 991155686  # the pack's fourth delve: a tall map
+
+
+@pytest.mark.slow  # lays booklets out
+@pytest.mark.parametrize("height", [165.0, 180.0])
+def test_a_booklet_map_too_tall_for_its_page_is_drawn_shorter_and_its_legend_stays_under_it(content, monkeypatch,
+                                                                                            tmp_path, height):
+    """A5 map boxes 23 and 38 mm too tall: the tall map's legend went overleaf (165 mm), or the map too (180 mm), and
+    the page after the map held them alone. The map is drawn again to fit, its legend under it, the key overleaf."""
+    from dungeonpress import preflight
+    from tests.conftest import shared_reader
+    monkeypatch.setitem(product.MAP_BOX, "a5", (122.0, height))
+    made, _ = make(content, seed=TALL_MAP_SEED, layout="booklet")
+    data = made[f"dungeon-{TALL_MAP_SEED}-a5.pdf"]
+    pages = [" ".join(page.extract_text().split()) for page in reader(data).pages]
+    map_page = next(n for n, text in enumerate(pages) if f"seed {TALL_MAP_SEED} · dungeonpress" in text)  # not the cover
+    assert "entrance" in pages[map_page] and pages[map_page + 1].startswith("Room Key"), pages[map_page + 1][:80]
+    path = tmp_path / f"dungeon-{TALL_MAP_SEED}-a5.pdf"
+    path.write_bytes(data)
+    assert [str(f) for f in preflight.check_file(path, reader=shared_reader())] == []

@@ -413,6 +413,21 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     # page (ruled lines for notes where too few foes fit); then the book is laid out again.
     rendered = layout(ctx, html)
     measured = pdf.measure(rendered)
+    # A long title and condition in wide letters can push a tall map's legend onto a page of its own (a dyslexia-friendly
+    # Letter pack of seven, seed 662102820: its fourth delve's legend alone on p25, 5% of the page). That delve's map is
+    # drawn again in a box shorter by what ran over, and the book laid out again (three times at most: a map that went over
+    # whole is first brought back onto its page, then its legend).
+    boxes = [map_box] * len(shown)
+    for _ in range(3):
+        cuts = spilled_legends(measured, shown)
+        if not cuts:
+            break
+        for n, cut_mm in cuts.items():
+            (dg, s), boxes[n] = dungeons[n], (boxes[n][0], max(boxes[n][1] - cut_mm, MIN_SPILL_MAP_MM))
+            shown[n].update(views.map_fields(dg, boxes[n], map_rng(s), map_style=map_style, map_css=map_css(ctx),
+                                             map_labels=map_labels(ctx)))
+        rendered = layout(ctx, booklet_html())
+        measured = pdf.measure(rendered)
     fillers = pages.even_page_fillers(measured, [view["anchor"] for view in shown])
     turns = pages.even_key_turns(measured, [[room["anchor"] for room in view["rooms"]] for view in shown])
     rules_notes = pages.lines_after(measured, "how-to-play", line=NOTE_LINE_PX, reserve=RULES_NOTES_HEAD_PX)
@@ -453,6 +468,32 @@ def _booklet_files(ctx: BuildContext, rendered, name: str, page: str, pack_seed:
     imposed = impose.impose_bound(reading, paper, signatures, reading_copy=ctx.named(style_name(reading_name, map_style)))
     binding = "sewn-booklet" if signatures else "booklet"  # --signatures: sewn signatures (see options.PrintShopOptions)
     return [Output(reading_name, reading), Output(f"{name}-{binding}{suffix}.pdf", imposed)]
+
+
+SPILL_SPARE_MM = 4.0  # drawn this much shorter again than the overrun: the legend's space above it (2 mm), and a margin
+MIN_SPILL_MAP_MM = 60.0  # never drawn shorter than this (a map that went over whole would otherwise shrink to nothing)
+
+
+def spilled_legends(measured, shown: list) -> dict:
+    """{delve's index: how many mm shorter its map must be drawn} for each delve whose map legend (or map) began on a
+    later page than its heading: the height of what went over (the legend, or the map and its legend), less the white
+    left under the last box on the heading's page."""
+    from dungeonpress.paginate.pages import anchor_starts  # loaded when a product is made, not for --help
+    starts = anchor_starts(measured)
+    cuts = {}
+    for n, view in enumerate(shown):
+        heading, facts, drawn, legend = (starts.get(view["anchor"] + suffix) for suffix in ("", "-facts", "-map", "-legend"))
+        if heading is None or drawn is None or legend is None or legend[0] == heading[0]:
+            continue
+        went_over = legend[2] - legend[1]
+        if drawn[0] == heading[0]:
+            last = drawn
+        else:
+            last = facts if facts is not None and facts[0] == heading[0] else heading
+            went_over += drawn[2] - drawn[1]
+        overrun_px = went_over - (measured[heading[0]].text_bottom - last[2])
+        cuts[n] = max(overrun_px, 0.0) / geometry.px(1.0) + SPILL_SPARE_MM
+    return cuts
 
 
 def foe_log_rows(lines: int) -> int:

@@ -58,8 +58,6 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
     `map_box` None leaves the map out (a zine's probe lays out only its key and aids: see products.dungeon.zine_view).
     """
     command = regenerate_command(seed, rooms)
-    drawn, legend_side = (_map_drawn(dungeon, map_box, map_rng, compact, map_style, map_css, map_labels) if map_box
-                          else (None, False))
     return {
         "name": dungeon.name,
         "title": keep_last_words(dungeon.name),
@@ -72,12 +70,7 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
         "regenerate_parts": command_parts(command),
         "condition": {"roll": roll_label(dungeon.condition), "tag": dungeon.condition.text,
                       "effect": condition_effect(dungeon.condition)},
-        "map": drawn.svg if drawn else "",  # SVG we drew: the template marks it safe
-        "map_alt": drawn.alt if drawn else "",
-        "map_legend_side": legend_side,
-        "map_turned": bool(drawn and drawn.turned),
-        "map_legend": [{"icon": legend_icon(mark, map_css), "label": legend_label(mark)} for mark in drawn.legend]
-        if drawn else [],
+        **map_fields(dungeon, map_box, map_rng, compact, map_style, map_css, map_labels),
         "rooms": [room_view(dungeon, room.number, prefix, compact) for room in dungeon.rooms],
         "wandering": [{"face": face, **chain_view(chain, compact)} for face, chain in enumerate(dungeon.wandering, start=1)],
         "oracle": [oracle_row_view(n, row) for n, row in enumerate(dungeon.oracle[:oracle_rows], start=1)],
@@ -86,6 +79,22 @@ def dungeon_view(dungeon: Dungeon, *, seed: int, rooms: int, prefix: str, map_bo
                    for n, twist in enumerate(dungeon.twists[:twists], start=1)],
         "d6s": [str(value) for value in dungeon.d6s[:d6s]],
         "outline": outline_view(dungeon, outline_box, map_style, map_css, map_rng) if outline_box else None,
+    }
+
+
+def map_fields(dungeon: Dungeon, map_box: tuple | None, map_rng: random.Random, compact: bool = False,
+               map_style: str = "clean", map_css: str = "", map_labels: tuple = LABEL_PT) -> dict:
+    """A dungeon view's map entries: its map drawn to print its squares largest in `map_box` (None: no map), and its
+    legend. A booklet whose legend ran onto the next page draws its map again in a shorter box (products.dungeon)."""
+    drawn, legend_side = (_map_drawn(dungeon, map_box, map_rng, compact, map_style, map_css, map_labels) if map_box
+                          else (None, False))
+    return {
+        "map": drawn.svg if drawn else "",  # SVG we drew: the template marks it safe
+        "map_alt": drawn.alt if drawn else "",
+        "map_legend_side": legend_side,
+        "map_turned": bool(drawn and drawn.turned),
+        "map_legend": [{"icon": legend_icon(mark, map_css), "label": legend_label(mark)} for mark in drawn.legend]
+        if drawn else [],
     }
 
 
