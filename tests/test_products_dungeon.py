@@ -955,6 +955,10 @@ def test_a_legend_that_went_over_asks_for_its_map_shorter_by_what_went_over():
     assert product.spilled_legends((map_page, over), [view]) == {0: pytest.approx(10 / px + product.SPILL_SPARE_MM)}
     kept = PageMeasure(800, {**map_page.boxes, "d4-dungeon-legend": (702, 740)}, text_top=50, text_bottom=760)
     assert product.spilled_legends((kept, PageMeasure(800, {})), [view]) == {}
+    # split (large print, pack seed 415007161's third delve): its first lines stayed, the 40 px of its last went over
+    split = PageMeasure(800, {**map_page.boxes, "d4-dungeon-legend": (702, 760)}, text_top=50, text_bottom=760)
+    rest = PageMeasure(800, {"d4-dungeon-legend": (50, 90)}, text_top=50, text_bottom=760)
+    assert product.spilled_legends((split, rest), [view]) == {0: pytest.approx(40 / px + product.SPILL_SPARE_MM)}
     # the map itself went over: all that went over, less the white under the heading (the facts under it not counted:
     # drawn a little shorter than it need be, never too tall)
     heading = PageMeasure(800, {"d4-dungeon": (60, 110)}, text_top=50, text_bottom=760)

@@ -478,12 +478,16 @@ def spilled_legends(measured, shown: list) -> dict:
     """{delve's index: how many mm shorter its map must be drawn} for each delve whose map legend (or map) began on a
     later page than its heading: the height of what went over (the legend, or the map and its legend), less the white
     left under the last box on the heading's page."""
-    from dungeonpress.paginate.pages import anchor_starts  # loaded when a product is made, not for --help
-    starts = anchor_starts(measured)
+    from dungeonpress.paginate.pages import anchor_boxes, anchor_starts  # loaded when a product is made, not for --help
+    starts, ends = anchor_starts(measured), anchor_boxes(measured)
     cuts = {}
     for n, view in enumerate(shown):
         heading, facts, drawn, legend = (starts.get(view["anchor"] + suffix) for suffix in ("", "-facts", "-map", "-legend"))
-        if heading is None or drawn is None or legend is None or legend[0] == heading[0]:
+        legend_end = ends.get(view["anchor"] + "-legend")
+        if heading is None or drawn is None or legend is None or legend_end[0] == heading[0]:
+            continue
+        if legend[0] == heading[0]:  # split: its last lines went over (large print, seed 415007161's third delve)
+            cuts[n] = (legend_end[2] - measured[legend_end[0]].text_top) / geometry.px(1.0) + SPILL_SPARE_MM
             continue
         went_over = legend[2] - legend[1]
         if drawn[0] == heading[0]:
