@@ -231,6 +231,15 @@ def test_leaving_read_each_early_stops_its_children_at_once(tmp_path, monkeypatc
     assert _children() - before == set()
 
 
+@pytest.mark.slow
+def test_read_each_hands_a_jobs_own_error_back_for_its_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    files = [blank_pdf(tmp_path / f"{n}.pdf", pages=1) for n in range(3)]
+    outcomes = [outcome for _, outcome in guard.read_each(files, _fail)]
+    assert [type(outcome) for outcome in outcomes] == [ValueError] * 3
+    assert all(str(outcome) == "the job's own error" for outcome in outcomes)
+
+
 def _children() -> set:
     """This process's children but multiprocessing's resource tracker (started with the first spawned child, it stays)."""
     return {pid for pid in processes_where(1, os.getpid())

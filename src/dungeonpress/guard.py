@@ -159,7 +159,10 @@ def read_each(paths: list, job, *args, budget: Budget = DEFAULT, readers: int = 
                     if not queue:
                         return
                     index = queue.pop()
-                outcome = _outcome(reader, paths[index], job, args)
+                try:
+                    outcome = _outcome(reader, paths[index], job, args)
+                except BaseException as exc:  # noqa: BLE001 - whatever ends the thread, the file gets its outcome:
+                    outcome = exc             # the loop below waits for every file's
                 with changed:
                     outcomes[index] = outcome
                     changed.notify_all()

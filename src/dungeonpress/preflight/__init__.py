@@ -54,7 +54,7 @@ def check_files(paths: list, *, shop: bool = False, budget: guard.Budget = guard
     for path, outcome in guard.read_each([Path(p) for p in paths], _check_read, shop, budget=budget):
         if isinstance(outcome, guard.Refused):
             outcome = BadPDF(str(outcome))
-        elif isinstance(outcome, Exception) and not isinstance(outcome, BadPDF):
+        elif isinstance(outcome, BaseException) and not isinstance(outcome, BadPDF):
             raise outcome
         yield path, outcome
 
