@@ -33,7 +33,7 @@ def without_fold_note(pdf_bytes: bytes) -> bytes:
         tree = pdf.Root.get("/StructTreeRoot")
         if tree is None:
             return pdf_bytes
-        notes = [note for note in _notes(tree.K)]
+        notes = list(_notes(tree))
         if not notes:
             return pdf_bytes
         for note in notes:
@@ -55,9 +55,9 @@ def _is_element(item) -> bool:
     return isinstance(item, pikepdf.Dictionary) and "/S" in item
 
 
-def _notes(kids, ancestors=()):
+def _notes(element, ancestors=()):
     """Each fold note's element: the nearest ancestor of a note figure that is a paragraph or has one among its kids."""
-    for kid in (kids if isinstance(kids, pikepdf.Array) else [kids]):
+    for kid in _kids(element):
         if not _is_element(kid):
             continue
         if kid.S == pikepdf.Name.Figure and str(kid.get("/Alt", "")).startswith(FOLD_NOTE_ALT):
@@ -66,7 +66,7 @@ def _notes(kids, ancestors=()):
                     yield element
                     break
             continue
-        yield from _notes(kid.get("/K", pikepdf.Array()), (*ancestors, kid))
+        yield from _notes(kid, (*ancestors, kid))
 
 
 def _marked_ids(element) -> dict:
