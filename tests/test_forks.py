@@ -68,6 +68,16 @@ def test_a_child_that_fails_gives_no_answer_and_one_not_wanted_is_stopped(spare_
     assert time.monotonic() - started < 5 and _children() == before
 
 
+def test_cores_are_counted_where_the_system_has_no_affinity_call(spare_core, monkeypatch):
+    """macOS has no os.sched_getaffinity: its cores are counted with os.cpu_count (it was an AttributeError)."""
+    monkeypatch.delattr(os, "sched_getaffinity")
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert forks.spare_core() is False
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(forks, "_running", lambda: 1)
+    assert forks.spare_core() is True and forks.ask_ahead(lambda: True).answer() is True
+
+
 def test_nothing_is_asked_ahead_without_a_spare_core(spare_core, monkeypatch):
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
     assert forks.ask_ahead(lambda: True) is None

@@ -246,6 +246,15 @@ def _children() -> set:
             if b"resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes()}
 
 
+@pytest.mark.slow
+def test_read_each_counts_cores_where_the_system_has_no_affinity_call(tmp_path, monkeypatch):
+    monkeypatch.delattr(os, "sched_getaffinity")  # as on macOS
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    files = [blank_pdf(tmp_path / f"{n}.pdf", pages=n + 1) for n in range(3)]
+    outcomes = [outcome for _, outcome in guard.read_each(files, _pid_and_pages)]
+    assert [pages for _, pages in outcomes] == [1, 2, 3] and len({pid for pid, _ in outcomes}) == 2
+
+
 def test_one_file_is_read_by_one_child(tmp_path):
     pdf = blank_pdf(tmp_path / "a.pdf", pages=2)
     assert [(path, pages) for path, (_, pages) in guard.read_each([pdf], _pid_and_pages)] == [(pdf, 2)]

@@ -98,12 +98,17 @@ def no_spare_core() -> None:
 
 def spare_core() -> bool:
     """Whether this process may ask a question ahead (ask_ahead): it can fork, and has a core that would be idle."""
-    return _SPARE_CORE and hasattr(os, "fork") and len(os.sched_getaffinity(0)) >= 2
+    return _SPARE_CORE and hasattr(os, "fork") and _cores() >= 2
 
 
 def _busy() -> bool:
     """Whether the machine's cores are all at work now, this process among them: a child would only slow it down."""
-    return _running() >= len(os.sched_getaffinity(0))
+    return _running() >= _cores()
+
+
+def _cores() -> int:
+    """The cores this process may run on (all of them where the system has no affinity call: macOS)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _running() -> float:

@@ -140,7 +140,8 @@ def read_each(paths: list, job, *args, budget: Budget = DEFAULT, readers: int = 
     import os
     import threading
     paths = list(paths)
-    count = max(1, min(readers, len(paths), len(os.sched_getaffinity(0))))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1  # (macOS has no affinity)
+    count = max(1, min(readers, len(paths), cores))
     if count == 1:
         with Reader(budget) as reader:
             for path in paths:
