@@ -140,7 +140,8 @@ def read_each(paths: list, job, *args, budget: Budget = DEFAULT, readers: int = 
     import os
     import threading
     paths = list(paths)
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1  # (macOS has no affinity)
+    # the cores this process may run on (macOS has no affinity call: all of them)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     count = max(1, min(readers, len(paths), cores))
     if count == 1:
         with Reader(budget) as reader:

@@ -92,15 +92,20 @@ def _leave_out(pdf: pikepdf.Pdf, tree, note) -> None:
         if ids:
             _stop_painting(pdf, page, ids)
             _forget_ids(tree, page, ids)
-    # out of the tree, with each parent it leaves without kids
     element = note
-    while True:
+    while True:  # out of the tree, with each parent it leaves without kids (the Document element stays)
         parent = element.P
-        kids = pikepdf.Array([kid for kid in _kids(parent) if not (_is_element(kid) and kid.objgen == element.objgen)])
-        parent.K = kids
-        if len(kids) or not _is_element(parent) or parent.get("/P") is None or parent.P.get("/Type") == pikepdf.Name.StructTreeRoot:
+        parent.K = pikepdf.Array([kid for kid in _kids(parent)
+                                  if not (_is_element(kid) and kid.objgen == element.objgen)])
+        if len(parent.K) or not _is_element(parent) or _is_top(parent):
             break
         element = parent
+
+
+def _is_top(element) -> bool:
+    """Whether the element is the tree's top one (the Document element under the StructTreeRoot)."""
+    above = element.get("/P")
+    return above is None or above.get("/Type") == pikepdf.Name.StructTreeRoot
 
 
 def _stop_painting(pdf: pikepdf.Pdf, page, ids: set) -> None:

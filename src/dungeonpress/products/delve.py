@@ -70,7 +70,8 @@ def build_delve(ctx: BuildContext, opts: DelveOptions) -> list[Output]:
     log = write(ctx, pages.pad_to_multiple(rendered, 4, f"delve-{seed}.pdf") if rendered.page_count > 4 else rendered)
     ctx.tick(2, 2, "delve done")
     return [Output("solo-procedure.pdf", card), *booklets(ctx, card, "solo-procedure"),
-            Output("solo-procedure-card.pdf", card_only), Output(f"delve-{seed}.pdf", log), *booklets(ctx, log, f"delve-{seed}")]
+            Output("solo-procedure-card.pdf", card_only),
+            Output(f"delve-{seed}.pdf", log), *booklets(ctx, log, f"delve-{seed}")]
 
 
 def booklets(ctx: BuildContext, reading: bytes, name: str) -> list[Output]:
@@ -79,7 +80,8 @@ def booklets(ctx: BuildContext, reading: bytes, name: str) -> list[Output]:
     from dungeonpress import impose  # loaded when a product is made, not for --help
     if impose.page_count(reading) % 4:
         return []
-    return [Output(f"{name}-booklet-{paper}.pdf", impose.impose_booklet(reading, paper, reading_copy=ctx.named(f"{name}.pdf")))
+    return [Output(f"{name}-booklet-{paper}.pdf",
+                   impose.impose_booklet(reading, paper, reading_copy=ctx.named(f"{name}.pdf")))
             for paper in ("a4", "letter")]
 
 

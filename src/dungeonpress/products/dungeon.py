@@ -413,10 +413,10 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     # page (ruled lines for notes where too few foes fit); then the book is laid out again.
     rendered = layout(ctx, html)
     measured = pdf.measure(rendered)
-    # A long title and condition in wide letters can push a tall map's legend onto a page of its own (a dyslexia-friendly
-    # Letter pack of seven, seed 662102820: its fourth delve's legend alone on p25, 5% of the page). That delve's map is
-    # drawn again in a box shorter by what ran over, and the book laid out again (three times at most: a map that went over
-    # whole is first brought back onto its page, then its legend).
+    # A long title and condition in wide letters can push a tall map's legend onto a page of its own (a
+    # dyslexia-friendly Letter pack of seven, seed 662102820: its fourth delve's legend alone on p25, 5% of the page).
+    # That delve's map is drawn again in a box shorter by what ran over, and the book laid out again (three times at
+    # most: a map that went over whole is first brought back onto its page, then its legend).
     boxes = [map_box] * len(shown)
     for _ in range(3):
         cuts = spilled_legends(measured, shown)
@@ -482,7 +482,8 @@ def spilled_legends(measured, shown: list) -> dict:
     starts, ends = anchor_starts(measured), anchor_boxes(measured)
     cuts = {}
     for n, view in enumerate(shown):
-        heading, facts, drawn, legend = (starts.get(view["anchor"] + suffix) for suffix in ("", "-facts", "-map", "-legend"))
+        heading, facts, drawn, legend = (starts.get(view["anchor"] + suffix)
+                                         for suffix in ("", "-facts", "-map", "-legend"))
         legend_end = ends.get(view["anchor"] + "-legend")
         if heading is None or drawn is None or legend is None or legend_end[0] == heading[0]:
             continue
