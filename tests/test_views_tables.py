@@ -144,6 +144,20 @@ def test_a_short_d66_list_flows_in_pairs(content):
         assert firsts + seconds == view["rows"]  # left half then right half, every row once
 
 
+def test_a_two_up_list_whose_pairs_wrap_in_large_print_carries_itself_as_one_list_too(content):
+    """Inspiration's Things and Oppositions and the Minor Treasures wrap ten or more of their 18 pairs at large print's
+    14 pt (split evenly, each ran over two half-empty pages): their views ask for the one-list form large print shows.
+    The character lists wrap five pairs at most and fit their page two-up."""
+    long = {t.id for t in content.tables.values() if views.table_view(t, content)["long_entries"]}
+    assert {"adventure_things_1", "adventure_things_2", "adventure_things_3", "adventure_oppositions",
+            "minor_treasures"} <= long
+    assert not long & {"concepts", "frailties", "stress_tags", "fatigue_tags", "name_regions", "skills"}
+    things = views.table_view(content.table("adventure_things_1"), content)
+    assert views.wrapped_pairs(things["rows"], len(things["pairs"])) > views.LARGE_WRAPPED_PAIRS
+    assert all(views.table_view(t, content)["flow"] for t in content.tables.values()
+               if views.table_view(t, content)["long_entries"])
+
+
 def test_table_view_links_the_tables_and_creatures_rows_name(content):
     view = views.table_view(content.table("encounter_check"), content)
     linked = [r for r in view["rows"] if r["see_id"]]

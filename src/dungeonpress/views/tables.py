@@ -9,6 +9,12 @@ from dungeonpress.model import Content, Creature, Table
 _COUNT = re.compile(r"^\s*(\d+)\b")
 MAX_BOXES = 8  # more marks than this are written as a number, not drawn
 FLOW_MAX = 32  # longest entry (characters) of a d66 list printed as two half-width columns
+# Longest entry of a two-up d66 list whose pairs stay on one line at large print's 14 pt on an A5 page. A list with
+# more than LARGE_WRAPPED_PAIRS of its 18 pairs longer wraps them to two lines and runs over a page, which split it
+# evenly over two half-empty pages: large print sets it as one list instead (large-print.css), flowing on with the
+# next table. (Inspiration's Things and Oppositions wrap 10-14 pairs, Minor Treasures 18; the character lists 1-5.)
+LARGE_PAIR_CHARS = 18
+LARGE_WRAPPED_PAIRS = 6
 ROLL_WIDTH = 8  # percent of the measure for the roll column (about 2.8 em on an A5 page)
 SHORT_CELL = 12  # a cell this short (characters) is a label: its column never wraps it
 MANY_COLUMNS = 5  # a table with this many columns (besides the roll) is set row by row in large print
@@ -114,6 +120,8 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
         # its height, as one table that may still break between rows
         "flow": flow,
         "pairs": [(rows[i], rows[i + half] if i + half < len(rows) else None) for i in range(half)] if flow else [],
+        # the same rows as one list too, which only large print shows (LARGE_PAIR_CHARS)
+        "long_entries": flow and wrapped_pairs(rows, half) > LARGE_WRAPPED_PAIRS,
         "show_title": True,
         # fits on one A5 page, so it is never split and its heading is kept with it
         "keep": flow or len(rows) <= 14,
@@ -126,6 +134,13 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
         "deep": tall and large_lines_per_row(rows, widths, table.rolled) >= DEEP_ROW_LINES,
         "widths": widths,
     }
+
+
+def wrapped_pairs(rows: list, half: int) -> int:
+    """How many of a two-up list's pairs (row n beside row n + half) hold an entry too long for one line in large
+    print (LARGE_PAIR_CHARS)."""
+    longest = [max((len(cell["text"]) for cell in row["cells"]), default=0) for row in rows]
+    return sum(max(longest[i], longest[i + half] if i + half < len(rows) else 0) > LARGE_PAIR_CHARS for i in range(half))
 
 
 def column_widths(rows: list, headers: list, rolled: bool, *, measure_chars: int = MEASURE_CHARS,
