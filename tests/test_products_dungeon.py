@@ -7,6 +7,7 @@ from pathlib import Path
 import shutil
 import json
 import re
+import types
 
 import pypdf
 import pytest
@@ -717,6 +718,45 @@ def test_large_print_keys_turn_their_pages_where_the_even_turns_say(content, mon
     where = {name: pdf_reader.get_destination_page_number(dest) for name, dest in pdf_reader.named_destinations.items()}
     pages_of = [where[f"d1-room-{n}"] for n in range(1, 9)]
     assert pages_of[3:5] == [pages_of[0] + 1] * 2 and pages_of[5:] == [pages_of[0] + 2] * 3
+
+
+# ---------------------------------------------------------------- one layout held at a time in a long booklet (issue
+# 24: a pack of 36 delves, 220 pages, peaked at 938 MB holding its first layout while laying out the next)
+
+def test_a_layout_let_go_is_made_again_from_its_html_when_it_is_kept_after_all():
+    made = []
+
+    def lay_out(html):
+        made.append(html)
+        return types.SimpleNamespace(page_count=len(html))
+    kept = product.KeptLayout(lay_out, "abc", lay_out("abc"), let_go=True)
+    kept.let_go()
+    assert not kept.replace_if_fits("abcd", 3)  # four pages where three were asked: the one before is kept
+    assert kept.get().page_count == 3 and made == ["abc", "abcd", "abc"]  # ...made again from its HTML
+    assert kept.replace_if_fits("xyz", 3) and kept.html == "xyz" and kept.get() is kept.get() and made[-1] == "xyz"
+    short = product.KeptLayout(lay_out, "ab", lay_out("ab"), let_go=False)
+    short.let_go()
+    short.get()
+    assert made.count("ab") == 1  # a short book holds its layout: laying it out again would cost more
+
+
+@pytest.mark.slow  # lays a pack out
+def test_a_pack_of_more_than_three_delves_lays_each_layout_out_with_none_held(content, monkeypatch):
+    import gc
+    import weakref
+    laid, held = [], []
+    real = product.layout
+
+    def tracked(ctx, html, **kwargs):
+        gc.collect()
+        held.append(sum(ref() is not None for ref in laid))
+        rendered = real(ctx, html, **kwargs)
+        laid.append(weakref.ref(rendered))
+        return rendered
+    monkeypatch.setattr(product, "layout", tracked)
+    ctx = build.context_for(content, seed=66)
+    made = {o.name for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": 4, "rooms": 3}))}
+    assert "pack-66.pdf" in made and len(held) >= 2 and held == [0] * len(held)
 
 
 # ---------------------------------------------------------------- a pack's index of seven to nine delves (issue 27:

@@ -411,8 +411,12 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     # page is shared evenly by its pages (no room alone on a page of white), and How to Play, where it runs a few
     # lines over its page (large print, dyslexia-friendly), ends with a log of the foes fought in the rest of its last
     # page (ruled lines for notes where too few foes fit); then the book is laid out again.
-    rendered = layout(ctx, html)
-    measured = pdf.measure(rendered)
+    # One layout is held at a time in a long book: its pages are most of the memory a pack holds (a pack of 36 delves,
+    # 220 pages, peaked at 938 MB holding two layouts). The layout kept is let go before another is laid out, and laid
+    # out again (the same pages) in the rare case it is the one kept after all (KeptLayout).
+    kept = KeptLayout(lambda made_from: layout(ctx, made_from), html, layout(ctx, html),
+                      let_go=len(shown) > KEEP_LAYOUTS_UP_TO_DELVES)
+    measured = pdf.measure(kept.get())
     # A long title and condition in wide letters can push a tall map's legend onto a page of its own (a
     # dyslexia-friendly Letter pack of seven, seed 662102820: its fourth delve's legend alone on p25, 5% of the page).
     # That delve's map is drawn again in a box shorter by what ran over, and the book laid out again (three times at
@@ -426,8 +430,8 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
             (dg, s), boxes[n] = dungeons[n], (boxes[n][0], max(boxes[n][1] - cut_mm, MIN_SPILL_MAP_MM))
             shown[n].update(views.map_fields(dg, boxes[n], map_rng(s), map_style=map_style, map_css=map_css(ctx),
                                              map_labels=map_labels(ctx)))
-        rendered = layout(ctx, booklet_html())
-        measured = pdf.measure(rendered)
+        measured = pdf.measure(kept.replace(booklet_html()))
+    page_count = kept.get().page_count
     fillers = pages.even_page_fillers(measured, [view["anchor"] for view in shown])
     turns = pages.even_key_turns(measured, [[room["anchor"] for room in view["rooms"]] for view in shown])
     rules_notes = pages.lines_after(measured, "how-to-play", line=NOTE_LINE_PX, reserve=RULES_NOTES_HEAD_PX)
@@ -437,23 +441,60 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     # made: the pages as many, and its key pages asking for the lines they got; otherwise the two are laid out.
     key_notes = key_note_lines(measured, shown, turns)
     if key_notes is not None and (fillers or turns or rules_notes or key_notes):
+        kept.let_go()
         again = layout(ctx, booklet_html(fillers, turns, rules_notes, key_notes))
-        if again.page_count == rendered.page_count + len(fillers) and \
-                key_note_lines(pdf.measure(again), shown) == key_notes:
+        if again.page_count == page_count + len(fillers) and key_note_lines(pdf.measure(again), shown) == key_notes:
             return _booklet_files(ctx, again, name, page, pack_seed, paper, signatures, map_style)
-    if fillers or turns or rules_notes:
-        again = layout(ctx, booklet_html(fillers, turns, rules_notes))
-        if (turns or rules_notes) and again.page_count != rendered.page_count + len(fillers):  # they ran over: not them
-            again = layout(ctx, booklet_html(fillers)) if fillers else rendered
-        rendered = again
+        again = None
+    if turns or rules_notes:
+        kept.let_go()
+        if not kept.replace_if_fits(booklet_html(fillers, turns, rules_notes), page_count + len(fillers)) and fillers:
+            kept.replace(booklet_html(fillers))  # they ran over: not them
+    elif fillers:
+        kept.replace(booklet_html(fillers))
     # A key page the rooms leave a third or more of (8 rooms shared by two pages left each half white) ends in ruled
     # lines for notes on its rooms; laid out again with them, kept if the pages stay as they were.
-    key_notes = key_note_lines(pdf.measure(rendered), shown)
+    key_notes = key_note_lines(pdf.measure(kept.get()), shown)
     if key_notes:
-        again = layout(ctx, booklet_html(fillers, turns, rules_notes, key_notes))
-        if again.page_count == rendered.page_count:
-            rendered = again
+        page_count = kept.get().page_count
+        kept.let_go()
+        kept.replace_if_fits(booklet_html(fillers, turns, rules_notes, key_notes), page_count)
+    rendered = kept.get()
     return _booklet_files(ctx, rendered, name, page, pack_seed, paper, signatures, map_style)
+
+
+KEEP_LAYOUTS_UP_TO_DELVES = 3  # a booklet or pack of more delves holds one layout at a time (KeptLayout)
+
+
+class KeptLayout:
+    """The layout a booklet would be written from so far, and the HTML it was made from. `let_go` (a long book)
+    drops it before another layout is made; it is made again from its HTML, the same pages, if it is kept after all."""
+
+    def __init__(self, lay_out, html: str, rendered, let_go: bool):
+        self.lay_out, self.html, self.rendered, self.letting_go = lay_out, html, rendered, let_go
+
+    def get(self):
+        if self.rendered is None:
+            self.rendered = self.lay_out(self.html)
+        return self.rendered
+
+    def let_go(self) -> None:
+        if self.letting_go:
+            self.rendered = None
+
+    def replace(self, html: str):
+        """Lay out `html` instead (the layout before it let go first) and keep it."""
+        self.rendered = None
+        self.html, self.rendered = html, self.lay_out(html)
+        return self.rendered
+
+    def replace_if_fits(self, html: str, pages: int) -> bool:
+        """Lay out `html` and keep it if it has `pages` pages; otherwise keep the layout before it."""
+        candidate = self.lay_out(html)
+        if candidate.page_count != pages:
+            return False
+        self.html, self.rendered = html, candidate
+        return True
 
 
 def _booklet_files(ctx: BuildContext, rendered, name: str, page: str, pack_seed: int | None, paper: str,
