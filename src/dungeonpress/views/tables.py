@@ -139,8 +139,8 @@ def table_view(table: Table, content: Content, *, columns: tuple | None = None, 
 def wrapped_pairs(rows: list, half: int) -> int:
     """How many of a two-up list's pairs (row n beside row n + half) hold an entry too long for one line in large
     print (LARGE_PAIR_CHARS)."""
-    longest = [max((len(cell["text"]) for cell in row["cells"]), default=0) for row in rows]
-    return sum(max(longest[i], longest[i + half] if i + half < len(rows) else 0) > LARGE_PAIR_CHARS for i in range(half))
+    longest = [max((len(cell["text"]) for cell in row["cells"]), default=0) for row in rows] + [0]
+    return sum(max(longest[i], longest[min(i + half, len(rows))]) > LARGE_PAIR_CHARS for i in range(half))
 
 
 def column_widths(rows: list, headers: list, rolled: bool, *, measure_chars: int = MEASURE_CHARS,
