@@ -118,6 +118,16 @@ def test_a_lone_letter_at_the_foot_of_a_page_is_not_a_heading(tmp_path):
     assert findings(make_pdf(tmp_path, body, css=css, name="b.pdf"), "stranded_headings")
 
 
+def test_a_maps_scale_at_the_foot_of_a_page_is_not_a_heading(tmp_path):
+    # a small dungeon's map drawn large prints its scale ("30 ft") large, over its legend at the page's foot
+    css = "p { margin: 0; line-height: 4mm } .scale { font-size: 14pt; margin: 0 }"
+    body = (f"<p>{PARA}</p><div style='height: 150mm'></div><p class='scale'>30 ft</p><p>entrance · opening</p>"
+            f"<p style='break-before: page'>{PARA}</p>")
+    assert findings(make_pdf(tmp_path, body, css=css), "stranded_headings") == []
+    body = body.replace(">30 ft<", ">30 Traps<")
+    assert findings(make_pdf(tmp_path, body, css=css, name="b.pdf"), "stranded_headings")
+
+
 def test_a_heading_keeps_two_items_of_its_list_with_it(tmp_path):
     """base.css: a heading near the foot of a page goes over with its list rather than leave one item under it."""
     base_css = (build.TEMPLATES_DIR / "css" / "base.css").read_text()

@@ -769,15 +769,58 @@ def test_a_pack_of_more_than_three_delves_lays_out_and_imposes_with_no_layout_he
 # ---------------------------------------------------------------- a pack's index of seven to nine delves (issue 27:
 # `--count 8` left "Pick Your Delve" alone at the foot of page 2, its table on page 3)
 
-def pack_findings(content, tmp_path, count: int, theme: str = "standard") -> tuple:
+def pack_findings(content, tmp_path, count: int, theme: str = "standard", seed: int = SEED, **options) -> tuple:
     """(the pack's reading PDF, what the preflight finds in it)."""
     from dungeonpress import preflight
     from tests.conftest import shared_reader
-    ctx = build.context_for(content, seed=SEED, theme=theme)
-    made = {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": count}))}
+    ctx = build.context_for(content, seed=seed, theme=theme)
+    made = {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": count, **options}))}
     path = tmp_path / f"pack-{count}.pdf"
-    path.write_bytes(made[f"pack-{SEED}.pdf"])
-    return made[f"pack-{SEED}.pdf"], [str(f) for f in preflight.check_file(path, reader=shared_reader())]
+    path.write_bytes(made[f"pack-{seed}.pdf"])
+    return made[f"pack-{seed}.pdf"], [str(f) for f in preflight.check_file(path, reader=shared_reader())]
+
+
+@pytest.mark.slow  # lays a pack out
+def test_a_pack_of_ten_shows_every_outline_on_its_cover_and_how_to_play_follows_its_index(content, tmp_path):
+    # In rows of three the outlines of ten delves or more ran off the cover (36: twelve rows, fifteen shown, ink 2 mm
+    # from the edge in large print), and the index's closing lines stood alone on page 3 (3% full) before How to Play.
+    # Ten small delves (their maps drawn large print their scale, "30 ft", large: not a heading).
+    made, findings = pack_findings(content, tmp_path, 10, seed=66, rooms=3)
+    assert findings == []
+    pages = reader(made).pages
+    assert "10 pre-rolled delves" in pages[0].extract_text() and "Pick Your Delve" in pages[1].extract_text()
+    assert "How to Play" in pages[2].extract_text()  # on the page the index runs onto
+
+
+def test_a_packs_cover_grid_of_outlines_is_never_taller_than_three_rows_of_nine_delves():
+    """zine.css sets each cover grid (products.dungeon.COVER_COLUMNS) in cells no taller in all than the nine-delve
+    cover's three rows, which fits in every theme and paper; rows of three ran 36 delves off the cover."""
+    import math
+    css = (build.TEMPLATES_DIR / "css" / "zine.css").read_text()
+
+    def mm(selector: str, prop: str, default: float | None = None) -> float:
+        found = re.search(re.escape(selector) + r" \{[^}]*?\b" + prop + r": ([\d.]+)mm", css)
+        return float(found.group(1)) if found else default
+    base = ".dbook .cover .cover-outlines"
+    three_rows = 3 * mm(f"{base}.compact .cover-outline", "height") + 2 * mm(base, "gap")
+    width = mm(base, "width")
+    for count in (10, 16, 17, 25, 26, product.MAX_PACK):
+        columns = next(c for most, c in product.COVER_COLUMNS if count <= most)
+        cell = f"{base}.cols-{columns}"
+        gap, height, cell_width = mm(cell, "gap"), mm(f"{cell} .cover-outline", "height"), mm(f"{cell} .cover-outline", "width")
+        rows = math.ceil(count / columns)
+        assert rows * height + (rows - 1) * gap <= three_rows, count
+        assert columns * cell_width + (columns - 1) * gap < width, count  # a row holds its cells (104 mm exactly wrapped)
+
+
+@pytest.mark.slow  # lays a pack out
+def test_a_large_print_record_of_seven_delves_stays_under_its_title_on_half_letter(content, tmp_path):
+    # At 14 pt its names took a third of the measure, three or four lines each, and the table went overleaf whole:
+    # "Delves Played" alone on a page 11% full (seed 66, Letter).
+    made, findings = pack_findings(content, tmp_path, 7, theme="large-print", seed=66, paper="letter")
+    assert findings == []
+    played = [page.extract_text() for page in reader(made).pages if "Tick each delve you play" in page.extract_text()]
+    assert len(played) == 1 and "Nameless" in played[0] and "Vesper" in played[0]  # its first and last delves
 
 
 @pytest.mark.slow  # lays packs out

@@ -291,8 +291,9 @@ def is_heading(row, page: Page) -> bool:
     if len(row) != 1:
         return False
     seg = row[0]
-    # a lone letter is a map's compass "N" or a drop cap, never a heading
-    if len(seg.text) > 60 or len(seg.text.strip()) < 2 or re.fullmatch(r"[\d\s.–-]+", seg.text):
+    # a lone letter is a map's compass "N" or a drop cap, never a heading; nor is a number, or a measure: a map's scale
+    # ("30 ft"), large where a small dungeon's map is drawn large, over its legend at a page's foot (a pack of 3 rooms)
+    if len(seg.text) > 60 or len(seg.text.strip()) < 2 or re.fullmatch(r"[\d\s.–-]+(ft|m|feet|miles?)?\.?", seg.text):
         return False
     return seg.size >= page.body_size * HEADING_RATIO or ("Cinzel" in seg.fontname and seg.size >= page.body_size * 0.9)
 

@@ -77,6 +77,10 @@ PACK_THUMB = (26.0, 19.0)
 # and at the roomy size eight rows ran past the page, leaving "Pick Your Delve" alone at the foot of page 2.
 ROOMY_INDEX = 6
 COMPACT_PACK_THUMB = (22.0, 11.0)
+# The pack's cover shows every delve's outline in rows of three up to nine delves; more (up to 36: `--count` takes what
+# a d66 picks from) ran off the cover, 12 rows of three for 36 with only 15 shown. They take more, smaller cells instead
+# (zine.css: .cover-outlines.cols-N), no taller in all than three rows: (most delves, cells to a row).
+COVER_COLUMNS = ((9, 3), (16, 4), (25, 5), (MAX_PACK, 6))
 # How much of the pre-rolled oracle each layout prints (the JSON always has all of it).
 ORACLE = {"zine": {"oracle_rows": 6, "twists": 3, "d6s": 10}, "booklet": {"oracle_rows": 30, "twists": 8, "d6s": 36}}
 
@@ -355,7 +359,8 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
             view["pick"] = pick
         index = {"seed": pack_seed, "count": len(dungeons), "rooms": rooms, "die": die["die"],
                  "reroll": die["reroll"], "entries": [{"view": view} for view in shown],
-                 "compact": compact_index}
+                 "compact": compact_index,
+                 "cover_columns": next(columns for most, columns in COVER_COLUMNS if len(dungeons) <= most)}
         title = f"A Pack of Delves, seed {pack_seed}"
     note_lines = LARGE_PRINT_NOTE_LINES if ctx.theme == "large-print" else BOOKLET_NOTE_LINES
 
