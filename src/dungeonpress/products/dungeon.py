@@ -447,9 +447,10 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
     key_notes = key_note_lines(measured, shown, turns)
     if key_notes is not None and (fillers or turns or rules_notes or key_notes):
         kept.let_go()
-        again = layout(ctx, booklet_html(fillers, turns, rules_notes, key_notes))
+        whole = booklet_html(fillers, turns, rules_notes, key_notes)
+        again = layout(ctx, whole)
         if again.page_count == page_count + len(fillers) and key_note_lines(pdf.measure(again), shown) == key_notes:
-            kept.html, kept.rendered, again = None, again, None  # handed on: written, then let go before imposing
+            kept.html, kept.rendered, again = whole, again, None  # handed on: written, then let go before imposing
             return _booklet_files(ctx, kept, name, page, pack_seed, paper, signatures, map_style)
         again = None
     if turns or rules_notes:
