@@ -132,7 +132,7 @@ def test_a_plate_takes_each_blank_pages_place_with_its_page_number_and_nothing_e
     whole, parts = toy_book(LINES)
     plain, _ = bound(parts, name="toy")
 
-    def plate(n, css):
+    def plate(n, css, before):
         return (f"<html lang='en'><head><title>Toy</title><style>{STYLE} {css} {NO_FOLIOS}</style></head><body>"
                 f"<figure><p>Plate {n + 1}</p></figure></body></html>")
     data, laid = bound(parts, name="toy", plate=plate)
@@ -422,10 +422,14 @@ def test_chapters_that_open_on_either_side_leave_no_blank_page_and_read_like_the
     assert again.count == 0
 
 
-def test_a_padded_last_part_must_open_on_a_right_hand_page():
+@pytest.mark.slow  # lays out a small book part by part
+def test_a_padded_last_part_that_runs_on_keeps_the_spare_pages_the_page_it_starts_on_needs():
+    # (a pack's back matter follows its last delve on whichever page that ends: an odd number of pages before it too)
     _, parts = either_side_book({1: 4})
-    with pytest.raises(RenderError, match=r"^run on: its last part \(notes\) is padded, so it must open on a right"):
-        bound([parts[0], book.Part("notes", parts[-1].html, either_side=True)], name="run on")
+    data, laid = bound([parts[0], book.Part("notes", parts[-1].html, either_side=True)], name="run on")
+    pages = texts(data)
+    assert [item.start for item in laid] == [1, 2] and len(pages) == 4  # one page before the notes, two spares kept
+    assert pages[1].startswith("Last words") and [page.startswith("Notes") for page in pages[2:]] == [True, True]
 
 
 def test_the_workers_are_let_go_once_every_part_is_laid_out_and_before_the_book_is_bound(monkeypatch):
@@ -441,3 +445,33 @@ def test_the_workers_are_let_go_once_every_part_is_laid_out_and_before_the_book_
     parts = [book.Part(name, lambda css, numbers: "<html><body><p>Text</p></body></html>") for name in ("one", "two")]
     book.lay_out_book(parts, run, furniture=FURNITURE, laid_out=lambda: events.append("workers let go"))
     assert events == ["laid out: one, two", "laid out: furniture", "workers let go", "bound"]
+
+
+def test_a_part_that_opens_on_a_left_hand_page_gets_a_plate_of_the_named_kind_before_it_where_it_would_open_right(
+        monkeypatch):
+    # (a pack's delves: each map faces its key; a filler page, the room log of the delve before, goes where needed)
+    from dungeonpress import bind
+    lengths = {"front": 2, "delve 1": 4, "delve 2": 3}
+    plates, jobs_seen = [], []
+
+    def run(jobs):
+        jobs_seen.extend(jobs)
+        return [[book.LaidPart(job.name, b"", pages, {}, (), (), (name,) * pages)]
+                for job in jobs for pages, name in [(job.html.count('class="furniture-page"'), "") if job.furniture
+                                                    else (lengths.get(job.name, 1), "dbook-a5")]]
+
+    def plate(n, css, before):
+        plates.append((n, before, "break-before: left" in css))
+        return "<html><body><p>A room log</p></body></html>"
+    monkeypatch.setattr(bind, "bind", lambda parts, **kwargs: b"%PDF-")
+    parts = [book.Part("front", lambda css, numbers: "<html><body><p>Front</p></body></html>"),
+             *[book.Part(name, lambda css, numbers: f"<html><head><style>{css}</style></head><body><p>A delve</p></body></html>",
+                         opens="left")
+               for name in ("delve 1", "delve 2")]]
+    _, laid = book.lay_out_book(parts, run, furniture=FURNITURE, plate=plate, plate_page="dbook-a5",
+                                plates_continue=True)
+    assert [item.start for item in laid] == [1, 4, 8]  # delve 1 on p4 after the plate on p3; delve 2 on p8 as it fell
+    assert plates == [(0, 1, False)]  # before part 1, on a right-hand page
+    assert [job.continues for job in jobs_seen if job.name.startswith("plate")] == [True]
+    delve = next(job for job in jobs_seen if job.name == "delve 1")
+    assert book.LEFT_CSS in delve.html  # laid out as it falls: from a left-hand page

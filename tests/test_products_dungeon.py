@@ -15,7 +15,7 @@ import pytest
 from dungeonpress import build, impose
 from dungeonpress.cli import main
 from dungeonpress.model.plan import OUTSIDE
-from dungeonpress.products import dungeon as product
+from dungeonpress.products import booklet_fit, dungeon as product
 from dungeonpress.products.options import parse
 from dungeonpress.views import data as data_views
 from dungeonpress.views import dungeon as dungeon_views
@@ -711,7 +711,7 @@ def test_large_print_keys_turn_their_pages_where_the_even_turns_say(content, mon
     """Large print lets a key's last three rooms fill their page, and that rule outweighed a turn: pack seed 5's first
     delve kept rooms 1-3 | 4-6 | 7-8 (p9 42% full) where the turns said 1-3 | 4-5 | 6-8. (A notes block before a
     room hid it: the room was then not among the last three. Here no key page gets notes.)"""
-    monkeypatch.setattr(product, "MIN_KEY_NOTE_LINES", 1000)
+    monkeypatch.setattr(booklet_fit, "MIN_KEY_NOTE_LINES", 1000)
     ctx = build.context_for(content, seed=5, theme="large-print")
     made = {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": 3}))}
     pdf_reader = reader(made["pack-5.pdf"])
@@ -741,17 +741,23 @@ def test_a_layout_let_go_is_made_again_from_its_html_when_it_is_kept_after_all()
 
 
 @pytest.mark.slow  # lays a pack out
-def test_a_pack_of_more_than_three_delves_lays_out_and_imposes_with_no_layout_held(content, monkeypatch):
+def test_a_pack_is_laid_out_part_by_part_holding_one_part_at_a_time(content, monkeypatch):
+    # A pack laid out as one document held every page's boxes until it was written (36 delves: 616 MB). Laid out delve
+    # by delve (products.pack_parts), no document is longer than its longest part but the page numbers' furniture (empty
+    # pages), and a part's layout is let go before the next part's: one more is alive only while a delve is refitted.
     import gc
     import weakref
-    laid, held = [], []
-    real = product.layout
+    from dungeonpress import pdf
+    laid, held, lengths = [], [], []
+    real = pdf.layout_html
 
-    def tracked(ctx, html, **kwargs):
+    def tracked(html, **kwargs):
         gc.collect()
         held.append(sum(ref() is not None for ref in laid))
-        rendered = real(ctx, html, **kwargs)
+        rendered = real(html, **kwargs)
         laid.append(weakref.ref(rendered))
+        if "furniture-page" not in html:
+            lengths.append(rendered.page_count)
         return rendered
     imposing = impose.impose_bound
 
@@ -759,11 +765,13 @@ def test_a_pack_of_more_than_three_delves_lays_out_and_imposes_with_no_layout_he
         gc.collect()
         held.append(sum(ref() is not None for ref in laid))
         return imposing(*args, **kwargs)
-    monkeypatch.setattr(product, "layout", tracked)
+    monkeypatch.setattr(pdf, "layout_html", tracked)
     monkeypatch.setattr(impose, "impose_bound", imposed)
     ctx = build.context_for(content, seed=66)
-    made = {o.name for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": 4, "rooms": 3}))}
-    assert "pack-66.pdf" in made and len(held) >= 3 and held == [0] * len(held)
+    made = {o.name: o.data for o in product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": 4, "rooms": 3}))}
+    pages = impose.page_count(made["pack-66.pdf"])
+    assert len(lengths) >= 4 + 3 and max(lengths) * 4 <= pages  # the front, four delves, the back, fillers: 20 pages
+    assert max(held) <= 1 and held[-1] == 0
 
 
 # ---------------------------------------------------------------- a pack's index of seven to nine delves (issue 27:
@@ -980,17 +988,6 @@ def test_the_booklets_two_key_pages_each_end_in_lines_for_notes_on_its_rooms():
         assert inked[-1] > height * 0.8, (index, inked[-1] / height)  # ruled down to the page's foot
 
 
-def test_a_key_page_with_little_room_left_gets_no_notes():
-    from dungeonpress.pdf import PageMeasure
-    px = product.NOTE_LINE_PX
-    view = {"anchor": "d1", "rooms": [{"anchor": "d1-r1"}, {"anchor": "d1-r2"}]}
-    roomy = (PageMeasure(800.0, {"d1-r1": (50.0, 100.0), "d1-r2": (100.0, 200.0)}, text_bottom=760.0),)
-    full = (PageMeasure(800.0, {"d1-r1": (50.0, 400.0), "d1-r2": (400.0, 700.0)}, text_bottom=760.0),)
-    expected = int((760.0 - 200.0 - product.RULES_NOTES_HEAD_PX) // px)
-    assert product.key_note_lines(roomy, [view]) == {"d1": list(range(expected))}
-    assert product.key_note_lines(full, [view]) == {}
-
-
 @pytest.mark.builds("large-print/dungeon/3")
 def test_large_prints_pack_lays_a_key_on_the_pages_its_rooms_fill():
     """Keeping a key's last four rooms together (zine.css) is more than a page at 14 pt: delve 1 of pack seed 66 took
@@ -1004,15 +1001,6 @@ def test_large_prints_pack_lays_a_key_on_the_pages_its_rooms_fill():
 
 # ---------------------------------------------------------------- the rest of How to Play's page logs the foes fought
 # (issue 27: the dyslexia-friendly booklet ruled notes on p3, p8 and p11)
-
-def test_the_foes_log_takes_the_rest_of_the_rules_page_where_three_foes_fit():
-    assert product.foe_log_rows(0) == 0
-    assert product.foe_log_rows(product.MIN_RULES_NOTE_LINES) == 0  # too few: ruled for notes, as before
-    assert product.foe_log_rows(19) >= 8  # the dyslexia-friendly booklet of seed 1234: p8 three-quarters empty
-    rows = product.foe_log_rows(12)
-    assert rows >= product.MIN_FOE_ROWS
-    assert rows * product.FOE_ROW_PX + product.FOE_HEAD_PX <= 12 * product.NOTE_LINE_PX  # inside the lines' room
-
 
 @pytest.mark.slow  # lays five zines out
 def test_large_print_zines_pass_the_preflight(content, tmp_path):
@@ -1034,28 +1022,6 @@ def test_large_print_zines_pass_the_preflight(content, tmp_path):
 # ---------------------------------------------------------------- a map whose legend runs onto a page of its own (a
 # dyslexia-friendly Letter pack of seven, seed 662102820: the fourth delve's two-line title and condition pushed its
 # tall map's three-line legend onto p25, 5% of the page)
-
-def test_a_legend_that_went_over_asks_for_its_map_shorter_by_what_went_over():
-    from dungeonpress.pdf import PageMeasure
-    px = 96 / 25.4
-    view = {"anchor": "d4-dungeon"}
-    map_page = PageMeasure(800, {"d4-dungeon": (60, 110), "d4-dungeon-map": (150, 700)}, text_top=50, text_bottom=760)
-    over = PageMeasure(800, {"d4-dungeon-legend": (50, 120)}, text_top=50, text_bottom=760)
-    # 70 px of legend went over; 60 px were left under the map: 10 px (2.6 mm) shorter, and the spare
-    assert product.spilled_legends((map_page, over), [view]) == {0: pytest.approx(10 / px + product.SPILL_SPARE_MM)}
-    kept = PageMeasure(800, {**map_page.boxes, "d4-dungeon-legend": (702, 740)}, text_top=50, text_bottom=760)
-    assert product.spilled_legends((kept, PageMeasure(800, {})), [view]) == {}
-    # split (large print, pack seed 415007161's third delve): its first lines stayed, the 40 px of its last went over
-    split = PageMeasure(800, {**map_page.boxes, "d4-dungeon-legend": (702, 760)}, text_top=50, text_bottom=760)
-    rest = PageMeasure(800, {"d4-dungeon-legend": (50, 90)}, text_top=50, text_bottom=760)
-    assert product.spilled_legends((split, rest), [view]) == {0: pytest.approx(40 / px + product.SPILL_SPARE_MM)}
-    # the map itself went over: all that went over, less the white under the heading (the facts under it not counted:
-    # drawn a little shorter than it need be, never too tall)
-    heading = PageMeasure(800, {"d4-dungeon": (60, 110)}, text_top=50, text_bottom=760)
-    whole = PageMeasure(800, {"d4-dungeon-map": (50, 680), "d4-dungeon-legend": (682, 720)}, text_top=50, text_bottom=760)
-    # (630 px of map and 38 of legend, where 650 were left under the heading: 18 px)
-    assert product.spilled_legends((heading, whole), [view]) == {0: pytest.approx(18 / px + product.SPILL_SPARE_MM)}
-
 
 TALL_MAP_SEED = 991155686  # the pack's fourth delve: a tall map
 

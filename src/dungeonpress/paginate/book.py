@@ -68,6 +68,13 @@ class Part:
     # tailpiece(part_css) -> what ends the part in a piece made to fill the white its last page leaves (a Tailpiece:
     # plain values a worker is sent with the part), or None.
     tailpiece: object = None
+    # The side of the page a part that does not run on opens on: "right" (a blank page or a plate before it when the
+    # part before ends on a right-hand page) or "left" (a pack's delve, its map facing its key: one before it when the
+    # part before ends on a left-hand page).
+    opens: str = "right"
+    # refit(part_css, numbers) -> what lays the part out again where its first layout asks for it (a Refit, sent to the
+    # worker like a tailpiece), or None.
+    refit: object = None
 
     @property
     def runs_on(self) -> bool:
@@ -95,6 +102,14 @@ class Job:
     furniture: bool = False  # written untagged: the binder stamps it as artifacts
     continues: bool = False  # carries on a chapter (Part.continues): written with its headings under the chapter's
     tail: object = None  # a Tailpiece (below): the part ends in one where its last page has room
+    refit: object = None  # a Refit (below): the layout it keeps of the part
+    # With pad_to: the numbers of pages before it it is padded for (one LaidPart each); () every even number below
+    # pad_to (a part that opens on a right-hand page).
+    befores: tuple = ()
+
+    @property
+    def padded_for(self) -> tuple:
+        return self.befores or tuple(range(0, self.pad_to, 2))
 
 
 @dataclass(frozen=True)
@@ -185,6 +200,8 @@ def lay_out_job(job: Job, lay_out, write) -> list:
     from dungeonpress import pdf  # the engine is loaded where parts are laid out, not where they are bound
     from dungeonpress.paginate.pages import drop_spare_pages, spare_pages
     rendered = lay_out(job.html)
+    if job.refit is not None:
+        rendered = job.refit.refit(rendered, lay_out)
     if job.tail is not None:
         _end_in_tailpiece(rendered, job.tail, lay_out)
     if job.continues:
@@ -195,7 +212,7 @@ def lay_out_job(job: Job, lay_out, write) -> list:
         return [_laid(job, rendered, write(rendered))]
     spares = len(spare_pages(pdf.measure(rendered)))
     laid = []
-    for before in range(0, job.pad_to, 2):  # every part starts on a right-hand page: an even number before
+    for before in job.padded_for:
         needed = -(before + rendered.page_count - spares) % job.pad_to
         padded = drop_spare_pages(rendered, spares - needed)
         if (before + padded.page_count) % job.pad_to:
@@ -203,6 +220,18 @@ def lay_out_job(job: Job, lay_out, write) -> list:
                               f"spare notes pages (expected a multiple of {job.pad_to})")
         laid.append(replace(_laid(job, padded, write(padded)), before=before))
     return laid
+
+
+class Refit:
+    """What lays a part out again where its first layout asks for it (a key shared evenly by its pages, a map drawn
+    shorter so its legend stays on its page), in the worker that lays it out. A subclass gives `refit(rendered,
+    lay_out) -> the layout to keep` and `key`: text naming everything the layouts it may make depend on that the
+    part's HTML does not say. It is sent to the worker, so it holds plain values."""
+
+    key = ""
+
+    def refit(self, rendered, lay_out):
+        raise NotImplementedError
 
 
 class Tailpiece:
@@ -262,7 +291,8 @@ def in_process(lay_out, write):
 
 
 def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int = 0,
-                 name: str = "the book", laid_out=None, plate=None) -> tuple[bytes, list]:
+                 name: str = "the book", laid_out=None, plate=None, plate_page: str = "",
+                 plates_continue: bool = False) -> tuple[bytes, list]:
     """The book bound from its parts, and every part as placed in it (LaidPart with its start, in order).
 
     `run(jobs) -> [[LaidPart, …] for each job]` lays jobs out (in this process: in_process; or in workers,
@@ -274,25 +304,29 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     An edit that moves no page lays out only the parts whose HTML it changed. `laid_out()`, if given, is
     called once every part is laid out, before the book is bound (workers may end meanwhile).
 
-    `plate(n, css) -> HTML`, if given, fills the left-hand pages left before parts that open on a right-hand page
-    (else blank): the n-th such page (from 0) is that one-page document, laid out with `css` (it opens on a
-    left-hand page), placed as a part of its own with no bookmarks, its page number stamped as any page's.
+    `plate(n, css, i) -> HTML`, if given, fills the pages left before parts that open on the other side (else
+    blank): the n-th such page (from 0), before part i, is that one-page document of the kind `plate_page` names (""
+    the default page), laid out with `css` (it opens on the side it falls on), placed as a part of its own with no
+    bookmarks, its page number stamped as any page's. `plates_continue`: a plate's headings are tagged under the
+    heading before it, as a part that continues a chapter's are (a pack's filler pages, under their delve's title).
     """
     cache = {} if cache is None else cache
     last = len(parts) - 1
-    if pad_to and parts[last].runs_on:
-        raise RenderError(f"{name}: its last part ({parts[last].name}) is padded, so it must open on a right-hand page")
 
     # 1. Every part (the contents with stand-in numbers, which fix their length), from the cache or laid out.
     def css(i: int, left: bool = False) -> str:
+        left = left or (parts[i].opens == "left" and not parts[i].runs_on)
         return part_css(first=i == 0, last=i == last) + (" " + LEFT_CSS if left else "")
 
-    def job(i: int, left: bool = False, numbers: dict | None = None) -> Job:
-        """Part i's job, with its tailpiece if it has one: its first pass (no numbers; the last part padded), or a
-        numbered part's second, with every other part's page numbers."""
+    def job(i: int, left: bool = False, numbers: dict | None = None, before: int | None = None) -> Job:
+        """Part i's job, with its tailpiece and refit if it has them: its first pass (no numbers; the last part padded
+        for every number of pages that may come before it), or a numbered part's second, with every other part's page
+        numbers (the last part padded for the `before` it was placed after)."""
         tail = parts[i].tailpiece(css(i, left)) if parts[i].tailpiece else None
-        padded = pad_to if i == last and numbers is None else 0
-        return replace(_job(parts[i], parts[i].html(css(i, left), numbers or {}), padded), tail=tail)
+        refit = parts[i].refit(css(i, left), numbers or {}) if parts[i].refit else None
+        padded, befores = (pad_to, _befores(parts[i], pad_to, before)) if i == last and pad_to else (0, ())
+        return replace(_job(parts[i], parts[i].html(css(i, left), numbers or {}), padded), tail=tail, refit=refit,
+                       befores=befores)
 
     jobs = [job(i) for i in range(len(parts))]
     laid = _cached_or_run(jobs, run, cache)
@@ -315,12 +349,15 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
 
     # 3. The contents with their numbers, the plates for the left-hand pages that would be blank, and the furniture for
     #    every page, laid out together (a plate takes a blank page's place: no page moves).
-    plates = [Job(f"plate {n + 1}", plate(n, part_css() + " " + LEFT_CSS)) for n in range(sum(blanks))] if plate else []
-    page_names = []  # a plate is one page of the default kind (checked once it is laid out); None a blank page
+    waits = [i for i, blank in enumerate(blanks) if blank]  # the parts a plate or a blank page goes before
+    plates = [Job(f"plate {n + 1}", plate(n, part_css() + ("" if parts[i].opens == "left" else " " + LEFT_CSS), i),
+                  continues=plates_continue) for n, i in enumerate(waits)] if plate else []
+    page_names = []  # a plate is one page of the kind plate_page names (checked once it is laid out); None a blank page
     for blank, item in zip(blanks, placed):
-        page_names += ["" if plates else None] * blank + list(item.page_names)
+        page_names += [plate_page if plates else None] * blank + list(item.page_names)
     numbered = [i for i, part in enumerate(parts) if part.numbered]
-    second = [job(i, i in left, numbers) for i in numbered] + plates
+    second = [job(i, i in left, numbers, before=(placed[i].start - 1) % pad_to if pad_to else None)
+              for i in numbered] + plates
     second.append(Job("furniture", furniture_html(furniture.html(FURNITURE_CSS, {}), page_names), furniture=True))
     *contents, (folios,) = _cached_or_run(second, run, cache)
     contents, laid_plates = contents[:len(numbered)], [item for (item,) in contents[len(numbered):]]
@@ -330,8 +367,9 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
                               f"{placed[i].pages} without")
         placed[i] = replace(item, start=placed[i].start)
     for item in laid_plates:
-        if item.pages != 1 or item.page_names != ("",):
-            raise RenderError(f"{name}: its {item.name} took {item.pages} pages (expected one page of the default kind)")
+        if item.pages != 1 or item.page_names != (plate_page,):
+            raise RenderError(f"{name}: its {item.name} took {item.pages} pages (expected one page of the kind "
+                              f"{plate_page or 'default'})")
     if folios.pages != len(page_names):
         raise RenderError(f"{name}: its page numbers took {folios.pages} pages for a book of {len(page_names)}")
 
@@ -359,12 +397,21 @@ def _place(parts: list, laid: list, pad_to: int) -> tuple[list, list]:
     last = len(parts) - 1
     placed, blanks, start = [], [], 1
     for i, variants in enumerate(laid):
-        blanks.append(start % 2 == 0 and not parts[i].runs_on)
+        on_left = start % 2 == 0
+        blanks.append(not parts[i].runs_on and on_left != (parts[i].opens == "left"))
         start += blanks[-1]
         item = next(v for v in variants if v.before == (start - 1) % pad_to) if i == last and pad_to else variants[0]
         placed.append(replace(item, start=start))
         start += item.pages
     return placed, blanks
+
+
+def _befores(part: Part, pad_to: int, before: int | None) -> tuple:
+    """The numbers of pages before it (mod pad_to) the padded last part is laid out for: the one it was placed after,
+    or, before it is placed, every one it may be (every even one for a part that opens on a right-hand page)."""
+    if before is not None:
+        return (before,)
+    return tuple(range(pad_to)) if part.runs_on else tuple(range(0, pad_to, 2))
 
 
 def _job(part: Part, html: str, pad_to: int = 0) -> Job:
@@ -376,7 +423,9 @@ def _keys(job: Job) -> list:
     html = "continues\n" + job.html if job.continues else job.html  # written otherwise (its heading levels)
     if job.tail is not None:
         html = f"tailpiece {job.tail.key}\n{html}"
-    return [part_key(html, job.pad_to, before) for before in (range(0, job.pad_to, 2) if job.pad_to else (0,))]
+    if job.refit is not None:
+        html = f"refit {job.refit.key}\n{html}"
+    return [part_key(html, job.pad_to, before) for before in (job.padded_for if job.pad_to else (0,))]
 
 
 def _cached_or_run(jobs: list, run, cache) -> list:

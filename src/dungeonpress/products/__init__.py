@@ -6,7 +6,7 @@ import importlib
 import pkgutil
 
 # Modules of this package that hold shared code, not commands.
-SHARED = ("common", "options", "dungeon_vtt")
+SHARED = ("common", "options", "dungeon_vtt", "pack_parts", "booklet_fit")
 
 
 def product_modules() -> list[str]:

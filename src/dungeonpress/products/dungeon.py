@@ -20,6 +20,8 @@ from dungeonpress.views import dungeon as views
 from dungeonpress.views.delve_rules import keep_ranges_whole, rule_sections, rule_table_view
 from dungeonpress.paginate import geometry
 from dungeonpress.products import options
+from dungeonpress.products.booklet_fit import FOE_LUCK, MIN_RULES_NOTE_LINES, MIN_SPILL_MAP_MM, NOTE_LINE_PX, \
+    RULES_NOTES_HEAD_PX, foe_log_rows, key_note_lines, rules_ending, spilled_legends
 from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, drawing_css, html_from_template, \
     layout, write
 from dungeonpress.products.dungeon_vtt import vtt_outputs
@@ -38,6 +40,9 @@ PACK_COUNT = 6
 MAX_PACK = 36  # a d66 picks from at most 36 delves
 MAX_RECORD_ROWS = 8  # a pack's record of its delves holds a row for each on one page up to this many delves
 MAX_LOG_ROOMS = 12  # a delve's room log holds a row for each room on one page up to this many rooms
+# More rooms than this and the log's rows are closer (zine.css: .room-log.long): at the roomy height twelve rooms ran
+# onto a second page, which put the next delve's map on a right-hand page (pack 2024 of two, twelve rooms each).
+ROOMY_LOG_ROOMS = 8
 MAX_BATCH = 1000  # separate dungeons from one --batch run
 MAX_ZINE_NOTES = 2  # a one-page key leaves two zine pages to fill
 MAX_BOOKLET_NOTES = 3  # the most a booklet needs to reach a multiple of four pages
@@ -51,16 +56,6 @@ ZINE_COVER_MAP = {"a4": (52.8, 35.0), "letter": (49.2, 35.0)}
 BOOKLET_COVER_MAP = {"a5": (92.0, 72.0), "half-letter": (88.0, 72.0)}
 LARGE_PRINT_COVER_MAP = (80.0, 46.0)  # large print's bigger words leave the outline less of the same cover
 BOOKLET_NOTE_LINES = 24  # ruled lines on a booklet's notes page
-NOTE_LINE_PX = 7 * 96 / 25.4  # a booklet's ruled notes line (zine.css: .dbook .notes .line), in CSS px
-RULES_NOTES_HEAD_PX = 16 * 96 / 25.4  # the notes' heading and the space above it, at large print's 14 pt
-MIN_RULES_NOTE_LINES = 4  # fewer lines than this under How to Play are not worth a heading
-# Where How to Play leaves room for it, the rest of its page is a log of the foes fought (each row a foe's name, its
-# six Luck to cross off, its skills and frailty, how it ended), not more ruled lines: the booklet already has a notes
-# page. Sizes as zine.css sets them (.dbook .foe-log), in CSS px: its how-to line and header row at large print's 14 pt.
-FOE_ROW_PX = 12.5 * 96 / 25.4
-FOE_HEAD_PX = 30 * 96 / 25.4
-MIN_FOE_ROWS = 3  # room for fewer foes than this stays ruled for notes
-FOE_LUCK = 6  # a foe starts a fight at Luck 6 (delve-rules.md, Conflict)
 # A zine's log of the foes fought, where its key's last page has room after the rules (zine.css: .zine .foe-log): a
 # row, and the heading, the line on how and the table's head with the space above them, in CSS px.
 ZINE_FOE_ROW_PX = 6.3 * 96 / 25.4
@@ -338,8 +333,10 @@ def key_characters(probe_html: str) -> int:
 
 def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, fmt: str, *, name: str,
                     pack_seed: int | None = None, map_style: str = "clean", show_rolls: bool = False,
-                    signatures: int | None = None) -> list[Output]:
-    """An A5 (or half-letter) reading PDF and its saddle-stitch imposition; one dungeon, or a pack with an index."""
+                    signatures: int | None = None, by_parts: bool = True) -> list[Output]:
+    """An A5 (or half-letter) reading PDF and its saddle-stitch imposition; one dungeon, or a pack with an index.
+    A pack's PDF is laid out delve by delve (products.pack_parts) unless `by_parts` is False: as one document, as a
+    single delve's booklet is (what the suite holds the pack laid out by parts to)."""
     from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
     from dungeonpress.paginate import pages
     page = "a5" if paper == "a4" else "half-letter"
@@ -380,8 +377,9 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
 
     def delve_log(page_id: str, view: dict) -> dict:
         heading = f"Room Log · Delve {view['pick']}" if index is not None else "Room Log"
+        long = " long" if len(view["rooms"]) > ROOMY_LOG_ROOMS else ""
         return room_log_page(page_id, [room["number"] for room in view["rooms"]], heading=heading,
-                             cls="bpage notes room-log", tag="h2")
+                             cls=f"bpage notes room-log{long}", tag="h2")
 
     # A booklet padded to whole sheets: its first spare page (the one kept first) is the last delve's room log, not
     # more lines (in a pack the delves before have theirs where a filler page puts their successor's map on the left).
@@ -398,16 +396,25 @@ def booklet_outputs(ctx: BuildContext, dungeons: list, rooms: int, paper: str, f
             return threads_page(page_id, cls="bpage notes threads", tag="h2")
         return foe_log_page(page_id, FOE_PAGE_ROWS, luck=FOE_LUCK, cls="bpage notes foe-page", tag="h2")
 
+    def notes_pages(foes: int) -> list:
+        return [*spares[:2], third_spare(spares[2]["id"], foes), *spares[3:]]
+
+    context = dict(dungeons=shown, index=index, show_rolls=show_rolls, rules=rules,
+                   aids_with_oracle=ctx.theme == "large-print", tracker=tracker_view(), body_class=f"dbook dbook-{page}",
+                   doc_title=title)
+
     def booklet_html(fillers=(), turns=(), rules_notes=0, key_notes=None):
-        foes = foe_log_rows(rules_notes)
-        return html_from_template(ctx, "dungeon_booklet.html.j2", dungeons=shown, index=index, show_rolls=show_rolls,
-                                  rules=rules, turns=list(turns), aids_with_oracle=ctx.theme == "large-print",
-                                  rules_notes=[] if foes else list(range(rules_notes)),
-                                  foe_log=foe_log(foes, luck=FOE_LUCK) if foes else None,
-                                  key_notes=key_notes or {},
-                                  notes_pages=[*spares[:2], third_spare(spares[2]["id"], foes), *spares[3:]],
-                                  fillers={anchor: [filler_page(anchor)] for anchor in fillers},
-                                  tracker=tracker_view(), body_class=f"dbook dbook-{page}", doc_title=title)
+        return html_from_template(ctx, "dungeon_booklet.html.j2", **context, **rules_ending(rules_notes),
+                                  turns=list(turns), key_notes=key_notes or {},
+                                  notes_pages=notes_pages(foe_log_rows(rules_notes)),
+                                  fillers={anchor: [filler_page(anchor)] for anchor in fillers})
+    if fmt == "pdf" and index is not None and by_parts:
+        from dungeonpress.products import pack_parts
+        reading = pack_parts.lay_out_pack(ctx, pack_parts.Pack(
+            context=context, dungeons=dungeons, map_box=map_box, map_style=map_style, map_css=map_css(ctx),
+            map_labels=map_labels(ctx), map_rng=map_rng, page=page, name=name,
+            filler_page=filler_page, notes_pages=notes_pages))
+        return _imposed(ctx, reading, name, page, pack_seed, paper, signatures, map_style)
     html = booklet_html()
     if fmt == "html":
         return [Output(f"{name}.html", _standalone(ctx, html))]
@@ -512,76 +519,20 @@ def _booklet_files(ctx: BuildContext, kept: KeptLayout, name: str, page: str, pa
                    signatures: int | None, map_style: str) -> list[Output]:
     """The laid-out booklet padded to whole sheets: its reading PDF and its imposition (the layout let go once
     written: a pack of 36 delves imposed its 220 pages holding them, 60 MB of its peak)."""
+    from dungeonpress.paginate import pages  # loaded when a product is made, not for --help
+    return _imposed(ctx, write(ctx, pages.pad_to_multiple(kept.take(), 4, name)), name, page, pack_seed, paper,
+                    signatures, map_style)
+
+
+def _imposed(ctx: BuildContext, reading: bytes, name: str, page: str, pack_seed: int | None, paper: str,
+             signatures: int | None, map_style: str) -> list[Output]:
+    """The booklet's reading PDF (padded to whole sheets) and its imposition."""
     from dungeonpress import impose  # loaded when a product is made, not for --help
-    from dungeonpress.paginate import pages
-    reading = write(ctx, pages.pad_to_multiple(kept.take(), 4, name))
     suffix = "" if paper == "a4" else "-letter"
     reading_name = f"{name}.pdf" if pack_seed is not None else f"{name}-{page}.pdf"  # a pack is pack-<seed>.pdf
     imposed = impose.impose_bound(reading, paper, signatures, reading_copy=ctx.named(style_name(reading_name, map_style)))
     binding = "sewn-booklet" if signatures else "booklet"  # --signatures: sewn signatures (see options.PrintShopOptions)
     return [Output(reading_name, reading), Output(f"{name}-{binding}{suffix}.pdf", imposed)]
-
-
-SPILL_SPARE_MM = 4.0  # drawn this much shorter again than the overrun: the legend's space above it (2 mm), and a margin
-MIN_SPILL_MAP_MM = 60.0  # never drawn shorter than this (a map that went over whole would otherwise shrink to nothing)
-
-
-def spilled_legends(measured, shown: list) -> dict:
-    """{delve's index: how many mm shorter its map must be drawn} for each delve whose map legend (or map) began on a
-    later page than its heading: the height of what went over (the legend, or the map and its legend), less the white
-    left under the last box on the heading's page."""
-    from dungeonpress.paginate.pages import anchor_boxes, anchor_starts  # loaded when a product is made, not for --help
-    starts, ends = anchor_starts(measured), anchor_boxes(measured)
-    cuts = {}
-    for n, view in enumerate(shown):
-        heading, facts, drawn, legend = (starts.get(view["anchor"] + suffix)
-                                         for suffix in ("", "-facts", "-map", "-legend"))
-        legend_end = ends.get(view["anchor"] + "-legend")
-        if heading is None or drawn is None or legend is None or legend_end[0] == heading[0]:
-            continue
-        if legend[0] == heading[0]:  # split: its last lines went over (large print, seed 415007161's third delve)
-            cuts[n] = (legend_end[2] - measured[legend_end[0]].text_top) / geometry.px(1.0) + SPILL_SPARE_MM
-            continue
-        went_over = legend[2] - legend[1]
-        if drawn[0] == heading[0]:
-            last = drawn
-        else:
-            last = facts if facts is not None and facts[0] == heading[0] else heading
-            went_over += drawn[2] - drawn[1]
-        overrun_px = went_over - (measured[heading[0]].text_bottom - last[2])
-        cuts[n] = max(overrun_px, 0.0) / geometry.px(1.0) + SPILL_SPARE_MM
-    return cuts
-
-
-def foe_log_rows(lines: int) -> int:
-    """How many foes the log that ends How to Play holds in the room of `lines` ruled notes lines (0: too few for a
-    log, the room stays ruled)."""
-    rows = int((lines * NOTE_LINE_PX - FOE_HEAD_PX) // FOE_ROW_PX)
-    return rows if rows >= MIN_FOE_ROWS else 0
-
-
-MIN_KEY_NOTE_LINES = 6  # fewer lines than this at a key page's foot are left white: a page that full needs none
-
-
-def key_note_lines(measured, shown: list, turns: list | None = None) -> dict | None:
-    """Where each room key's pages end in ruled notes lines, and how many: {the room that opens the next page, or the
-    delve's own anchor after its last room: [one item per line]}.
-
-    With `turns`, as the key will be laid out again with those rooms opening pages, read off this layout of it
-    (pages.lines_under_turned_pages); None where only that layout can tell."""
-    from dungeonpress.paginate import pages  # loaded when a product is made, not for --help
-    notes = {}
-    for view in shown:
-        rooms = [room["anchor"] for room in view["rooms"]]
-        under = pages.lines_under_each_page(measured, rooms, line=NOTE_LINE_PX, reserve=RULES_NOTES_HEAD_PX) \
-            if turns is None else pages.lines_under_turned_pages(measured, rooms, [room for room in rooms if room in turns],
-                                                                 line=NOTE_LINE_PX, reserve=RULES_NOTES_HEAD_PX)
-        if under is None:
-            return None
-        for before, lines in under:
-            if lines >= MIN_KEY_NOTE_LINES:
-                notes[before or view["anchor"]] = list(range(lines))
-    return notes
 
 
 # Large print on the zine's A7 map: numbers as large as the booklet's (11 pt) fill its small rooms and squeeze

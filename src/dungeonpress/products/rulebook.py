@@ -13,7 +13,7 @@ from dungeonpress.products import options
 from dungeonpress.views.chapter import Directive, directive_block
 from dungeonpress.views.notes import notes_view
 from dungeonpress.views.sheet import simple_sheet_view
-from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, checked_pdf, html_from_template, \
+from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, PartLayout, html_from_template, \
     layout
 
 PAPERS = options.PAPERS
@@ -112,31 +112,6 @@ WIDEST_NUMBER = "000"  # what the contents print before the chapters are placed 
 NO_FOLIOS_CSS = "@page { @bottom-center { content: none; } }"
 
 
-# Each part of a book is read back (common.checked_pdf) on its first and last page only: a font whose glyphs lost
-# their text loses them on every page it sets, and at eight pages a part the rulebook's parts were read on over a
-# hundred pages where the book laid out whole reads eight (0.27 s of an 11.4 s build's CPU).
-PART_SAMPLE_PAGES = 2
-
-
-@dataclass(frozen=True)
-class PartLayout:
-    """Lays out one paginate.book Job against the templates (what a worker process is sent: plain values)."""
-
-    templates_dir: Path
-    roots: tuple
-    max_pages: int | None  # None: pdf.MAX_PAGES
-    print_shop: bool  # PDF/X rather than PDF/UA
-
-    def __call__(self, job):
-        from dungeonpress import pdf
-        from dungeonpress.paginate import book
-        variant = pdf.PRINT_VARIANT if self.print_shop else pdf.TAGGED_VARIANT
-        return book.lay_out_job(job, lambda html: pdf.layout_html(html, base_url=self.templates_dir, roots=self.roots,
-                                                                  max_pages=self.max_pages or pdf.MAX_PAGES),
-                                lambda rendered, **kwargs: checked_pdf(rendered, variant=variant,
-                                                                       sample_pages=PART_SAMPLE_PAGES, **kwargs))
-
-
 def _shared(ctx: BuildContext, opts: RulebookOptions) -> dict:
     return dict(book=ctx.content.book, chapters=chapter_views(ctx), notes_pages=notes_view(MAX_NOTES),
                 quickref=quickref_view(ctx), charsheet=simple_sheet_view(), digest=ctx.content.digest[:12],
@@ -209,7 +184,7 @@ def plate_html(ctx: BuildContext, opts: RulebookOptions):
         return None
     shared = _frame(ctx, opts)
 
-    def html(n: int, css: str) -> str:
+    def html(n: int, css: str, before: int) -> str:  # the n-th plate, before part `before`: the same wherever it goes
         return html_from_template(ctx, "book.html.j2", part="plate", plate=plate_view(ctx, PLATE_SEEDS[n % len(PLATE_SEEDS)]),
                                   toc_pages=None, part_css=" ".join([css, NO_FOLIOS_CSS]), **shared)
     return html
