@@ -60,3 +60,17 @@ def test_a_part_cut_short_is_a_miss_not_half_a_chapter(tmp_path):
     kept.write_bytes(kept.read_bytes()[:-3])
     with pytest.raises(KeyError):
         cache["key"]
+
+
+def test_the_cache_keeps_the_parts_used_last_and_removes_only_its_own_files(tmp_path, monkeypatch):
+    import os
+    monkeypatch.setattr(PartCache, "KEEP", 3)
+    cache = PartCache(tmp_path)
+    (tmp_path / "notes.txt").write_text("a user's file")
+    for n, key in enumerate("abc", start=1):
+        cache[key] = PART
+        os.utime(cache._path(key), ns=(10**9 * n, 10**9 * n))  # written a second apart: a first
+    assert cache["a"] == PART  # read: now the most recently used
+    cache["d"] = PART  # a fourth: the least recently used one goes
+    assert ["a" in cache, "b" in cache, "c" in cache, "d" in cache] == [True, False, True, True]
+    assert (tmp_path / "notes.txt").read_text() == "a user's file" and len(list(tmp_path.glob("*.laid"))) == 3

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 from dungeonpress import resources
 from dungeonpress.atomic import write_atomic
+from dungeonpress.cache import records
 from dungeonpress.part_workers import _native_versions
 
 CONTENT_DIR = resources.data_dir("content")
@@ -27,6 +30,11 @@ class PartCache:
 
     TEXT = (".yaml", ".yml", ".md")  # content whose words reach a part only through its HTML
     MAX_BYTES = 200_000_000  # a part is a few hundred kB; more is not one of ours
+    # Parts kept, the most recently used: each edit of the rulebook adds the parts it laid out again (a book is 26
+    # parts, 1.7 MB), and nothing removed them (a thousand saves in serve left a few hundred MB). A part read is
+    # touched, so the ones pruned are those no recent build used: some fifteen books' worth, every theme with room.
+    KEEP = 400
+    _NAME = re.compile(r"[0-9a-f]{64}\.laid")
 
     def __init__(self, folder: Path, user_packs=(), engine=None):
         self.folder = Path(folder)
@@ -52,11 +60,18 @@ class PartCache:
     def __getitem__(self, key: str):
         from dungeonpress import sealed
         from dungeonpress.paginate.book import LaidPart
+        path = self._path(key)
         try:  # read as anything else is: sealed (no link out, no FIFO, a size limit)
-            return LaidPart.from_bytes(sealed.read_bytes(self._path(key), [self.folder], self.MAX_BYTES))
+            part = LaidPart.from_bytes(sealed.read_bytes(path, [self.folder], self.MAX_BYTES))
         except (sealed.Refused, OSError, ValueError, KeyError) as exc:
             raise KeyError(key) from exc
+        try:
+            os.utime(path)  # used now: the last to be pruned
+        except OSError:
+            pass
+        return part
 
     def __setitem__(self, key: str, part) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         write_atomic(self._path(key), part.to_bytes(), durable=False)  # unsynced (atomic.py): from_bytes checks it
+        records.prune(self.folder, self._NAME, self.KEEP)
