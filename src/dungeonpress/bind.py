@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+import struct
 import warnings
 
 import pikepdf
@@ -18,7 +19,8 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: li
          furniture: bytes | None = None, stamped: list | None = None, continues: list | None = None) -> bytes:
     """One PDF holding every page of `parts` in order, as if it had been laid out as one document.
 
-    - Pages keep their content, links and fonts; identical embedded font files are stored once.
+    - Pages keep their content, links and fonts; identical embedded font files are stored once, and the subsets of
+      one font the parts embedded are stored as one subset holding the glyphs of them all.
     - The tagged structure becomes one tree: every part's top-level elements under the first part's
       Document element, each page's and link's StructParents key moved past the earlier parts' keys,
       so the ParentTree stays valid.
@@ -93,6 +95,7 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: li
         sources.append(_stamp(out, furniture, stamped))
     _set_outline(out, outline_items)
     _set_dests(out, dests)
+    _merge_font_subsets(out)
     _share_font_files(out)
     buffer = io.BytesIO()
     out.save(buffer, deterministic_id=True, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
@@ -385,6 +388,141 @@ def _share_font_files(pdf) -> None:
 
 
 _TAG = re.compile(r"^[A-Z]{6}\+")
+
+
+def _merge_font_subsets(pdf) -> None:
+    """Store each font the parts embedded as one subset: the glyphs every part's subset of it holds.
+
+    Each part embeds its own subset of each font it sets (a pack of six delves carried eight or nine of each face, 235
+    kB of fonts where the pack laid out as one document carried 40 kB). WeasyPrint subsets TrueType fonts keeping their
+    glyph ids, so two subsets of one font differ only in which glyphs they hold, and their union serves every part's
+    text as it is (the parts' widths and ToUnicode maps name the same ids). Subsets are taken for one font when their
+    name (less its subset tag), units per em, revision and creation date agree; anything else is left as it was.
+    """
+    groups: dict = {}  # the font's identity -> {stream's objgen: [stream, font, [its descriptors]]}
+    seen, read = set(), {}  # descriptors met; each stream's font, read once
+    for page in pdf.pages:
+        for _, descriptor in _fonts(page):
+            stream = descriptor.get("/FontFile2")
+            if stream is None or (descriptor.is_indirect and descriptor.objgen in seen):
+                continue
+            seen.add(descriptor.objgen)
+            if stream.objgen not in read:
+                read[stream.objgen] = _truetype(stream)
+            font = read[stream.objgen]
+            if font is None:
+                continue
+            head = font["head"]
+            key = (_TAG.sub("", str(descriptor.get("/FontName", "")).lstrip("/")), head.unitsPerEm, head.fontRevision,
+                   head.created)
+            groups.setdefault(key, {}).setdefault(stream.objgen, [stream, font, []])[2].append(descriptor)
+    for streams in groups.values():
+        if len(streams) < 2:
+            continue
+        merged = _union_of_subsets([font for _, font, _ in streams.values()])
+        if merged is None:
+            continue
+        shared = pikepdf.Stream(pdf, merged)
+        for _, _, descriptors in streams.values():
+            for descriptor in descriptors:
+                descriptor.FontFile2 = shared
+
+
+def _truetype(stream):
+    """The TrueType font a /FontFile2 stream holds (fontTools, its tables read as they are asked for), or None."""
+    from fontTools.ttLib import TTFont, TTLibError  # loaded where books are bound
+    try:
+        # Saved as it is read: no clock in the file, and no glyph read to compute bounds again (_widen keeps them)
+        font = TTFont(io.BytesIO(stream.read_bytes()), recalcTimestamp=False, recalcBBoxes=False, lazy=True)
+        return font if "glyf" in font and "head" in font else None
+    except (TTLibError, pikepdf.PdfError, ValueError, KeyError, AssertionError, struct.error):
+        return None
+
+
+def _union_of_subsets(fonts: list) -> bytes | None:
+    """One font holding every glyph any of `fonts` (subsets of one font, glyph ids kept) holds, or None where they
+    cannot be put together (a glyph id past the largest subset's, a table that cannot be read).
+
+    A glyph is copied as the bytes its subset holds (with the ids kept, a composite's parts are the same ids in every
+    subset), with its metrics; the largest subset's bounds and maxima are raised to every subset's. Only the largest
+    subset's glyph table is read as glyphs (reading them all was most of a book's binding time)."""
+    from fontTools.ttLib import TTLibError  # loaded where books are bound
+    from fontTools.ttLib.tables._g_l_y_f import Glyph
+    try:
+        drawn = [_drawn(font) for font in fonts]
+        base = max(range(len(fonts)), key=lambda i: fonts[i]["maxp"].numGlyphs)  # the first largest: every time alike
+        adding = [i for i in range(len(fonts)) if drawn[i] - drawn[base]]
+        kept = fonts[base]
+        if not adding:
+            return _saved(kept, untouched=True)
+        order, glyphs, metrics = kept.getGlyphOrder(), kept["glyf"], kept["hmtx"]
+        for i in adding:
+            offsets, data, advances = _loca(fonts[i]), fonts[i].reader["glyf"], _metrics(fonts[i])
+            for gid in sorted(drawn[i] - drawn[base]):
+                glyphs[order[gid]] = Glyph(data[offsets[gid]:offsets[gid + 1]])
+                metrics[order[gid]] = advances(gid)
+            drawn[base] |= drawn[i]
+        _widen(kept, fonts)
+        return _saved(kept)
+    except (TTLibError, IndexError, KeyError, ValueError, AssertionError, struct.error):
+        return None
+
+
+def _widen(kept, fonts: list) -> None:
+    """Raise the kept font's bounds and maxima (head, hhea, maxp) to cover every subset's glyphs: each subset's were
+    computed over its own (the font is saved without reading its glyphs to compute them again)."""
+    head, hhea, maxp = kept["head"], kept["hhea"], kept["maxp"]
+    for font in fonts:
+        theirs = font["head"]
+        head.xMin, head.yMin = min(head.xMin, theirs.xMin), min(head.yMin, theirs.yMin)
+        head.xMax, head.yMax = max(head.xMax, theirs.xMax), max(head.yMax, theirs.yMax)
+        for field in ("advanceWidthMax", "xMaxExtent"):
+            setattr(hhea, field, max(getattr(hhea, field), getattr(font["hhea"], field)))
+        for field in ("minLeftSideBearing", "minRightSideBearing"):
+            setattr(hhea, field, min(getattr(hhea, field), getattr(font["hhea"], field)))
+        for field in ("maxPoints", "maxContours", "maxCompositePoints", "maxCompositeContours", "maxComponentElements",
+                      "maxComponentDepth"):
+            if hasattr(maxp, field):
+                setattr(maxp, field, max(getattr(maxp, field), getattr(font["maxp"], field, 0)))
+
+
+def _loca(font):
+    """The byte offset of each glyph in a TrueType font's 'glyf' table, read off its 'loca' table."""
+    from array import array
+    short = struct.unpack(">h", font.reader["head"][50:52])[0] == 0  # indexToLocFormat
+    offsets = array("H" if short else "I", font.reader["loca"])
+    if array("H", b"\x00\x01")[0] != 1:  # the file is big-endian; this machine is not
+        offsets.byteswap()
+    return [offset * 2 for offset in offsets] if short else list(offsets)
+
+
+def _metrics(font):
+    """metrics(gid) -> (advance, left side bearing) of a glyph, read off the font's 'hmtx' table as it is stored."""
+    long = struct.unpack(">H", font.reader["hhea"][34:36])[0]  # numberOfHMetrics
+    data = font.reader["hmtx"]
+
+    def metrics(gid: int) -> tuple:
+        if gid < long:
+            return struct.unpack(">Hh", data[4 * gid:4 * gid + 4])
+        advance = struct.unpack(">H", data[4 * (long - 1):4 * (long - 1) + 2])[0]  # the last advance stands
+        return advance, struct.unpack(">h", data[4 * long + 2 * (gid - long):4 * long + 2 * (gid - long) + 2])[0]
+    return metrics
+
+
+def _saved(font, untouched: bool = False) -> bytes:
+    """The font's file: as it was read where nothing was added to it, else compiled again."""
+    if untouched:
+        font.reader.file.seek(0)
+        return font.reader.file.read()
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
+
+
+def _drawn(font) -> set:
+    """The glyph ids a TrueType font draws something for, read off its 'loca' table (no glyph is read)."""
+    offsets = _loca(font)
+    return {gid for gid in range(len(offsets) - 1) if offsets[gid + 1] > offsets[gid]}
 
 
 def _fonts(page):
