@@ -433,7 +433,8 @@ def _truetype(stream):
     from fontTools.ttLib import TTFont, TTLibError  # loaded where books are bound
     try:
         # Saved as it is read: no clock in the file, and no glyph read to compute bounds again (_widen keeps them)
-        font = TTFont(io.BytesIO(stream.read_bytes()), recalcTimestamp=False, recalcBBoxes=False, lazy=True)
+        font = TTFont(io.BytesIO(bytes(stream.get_stream_buffer())), recalcTimestamp=False, recalcBBoxes=False,
+                      lazy=True)
         return font if "glyf" in font and "head" in font else None
     except (TTLibError, pikepdf.PdfError, ValueError, KeyError, AssertionError, struct.error):
         return None

@@ -373,7 +373,7 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     if folios.pages != len(page_names):
         raise RenderError(f"{name}: its page numbers took {folios.pages} pages for a book of {len(page_names)}")
 
-    # 4. Bind: a plate or a blank page where a part had to wait for a right-hand page, the furniture stamped on the rest.
+    # 4. Bind: a plate or a blank page where a part had to wait for its side, the furniture stamped on the rest.
     if laid_out is not None:
         laid_out()
     from dungeonpress import bind  # pikepdf: loaded where the book is bound, not in the workers

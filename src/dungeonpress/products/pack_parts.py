@@ -192,13 +192,15 @@ def lay_out_pack(ctx: BuildContext, pack: Pack) -> bytes:
         return page(css, part="back").render(part="back", notes_pages=pack.notes_pages(FOES_FOUGHT in numbers))
 
     def filler(n: int, css: str, before: int) -> str:  # before part `before`: delve `before` (the front is part 0)
-        return page(css, part="filler").render(part="filler", filler_pages=[pack.filler_page(shown[before - 1]["anchor"])])
+        filler_page = pack.filler_page(shown[before - 1]["anchor"])
+        return page(css, part="filler").render(part="filler", filler_pages=[filler_page])
 
     parts = [book.Part("front", front, numbered=True,
                        refit=lambda css, numbers: FrontRefit(page(f"{css} {INDEX_NUMBERS_CSS}"), numbers)),
              *[delve(n) for n in range(len(shown))],
              book.Part("back", back, numbered=True, continues=True)]  # its headings under the last delve's
-    furniture = book.Part("furniture", lambda css, numbers: page(css, folios=True, part="furniture").render(part="furniture"))
+    furniture = book.Part("furniture",
+                          lambda css, numbers: page(css, folios=True, part="furniture").render(part="furniture"))
     worker = PartLayout(ctx.templates_dir, tuple(ctx.roots), ctx.max_pages, False)
     run = ctx.run_parts or (lambda fn, jobs: [fn(job) for job in jobs])
     reading, laid = book.lay_out_book(parts, lambda jobs: run(worker, jobs), furniture=furniture, pad_to=4,
