@@ -1043,3 +1043,12 @@ def test_a_booklet_map_too_tall_for_its_page_is_drawn_shorter_and_its_legend_sta
     path = tmp_path / f"dungeon-{TALL_MAP_SEED}-a5.pdf"
     path.write_bytes(data)
     assert [str(f) for f in preflight.check_file(path, reader=shared_reader())] == []
+
+
+@pytest.mark.slow  # lays a pack out
+def test_a_sketch_style_packs_outlines_on_its_cover_and_in_its_index_name_their_hatching_apart(content):
+    # (each sketch-style pack warned "Anchor defined twice: 'hatch-…-outline'" once for each delve)
+    ctx = build.context_for(content, seed=4242)
+    made = product.build_dungeon(ctx, parse(product.DungeonOptions, {"count": 2, "rooms": 3, "map_style": "sketch"}))
+    assert any(o.name == "pack-4242-sketch.pdf" for o in made)
+    assert [w for w in ctx.warnings if "defined twice" in w] == []

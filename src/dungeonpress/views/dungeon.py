@@ -144,7 +144,13 @@ def outline_view(dungeon: Dungeon, box: tuple, map_style: str, map_css: str, map
     drawn = draw_dungeon_map(dungeon, width_mm=box[0], height_mm=box[1], style=map_style,
                              rng=copy.copy(map_rng), css=css, players=True,
                              title=outline_title(dungeon), thumbnail=thumbnail)
-    return {"svg": drawn.svg, "alt": drawn.alt}
+    # A pack prints each outline twice, on its cover and in its index: the second copy names its hatching pattern
+    # apart (WeasyPrint warned of every sketch-style pack's patterns as anchors defined twice).
+    again = type(drawn.svg)(_OUTLINE_PATTERN.sub(r"\1-again", str(drawn.svg)))
+    return {"svg": drawn.svg, "alt": drawn.alt, "svg_again": again}
+
+
+_OUTLINE_PATTERN = re.compile(r"\b(hatch-[0-9a-f]{10})-outline\b")
 
 
 def outline_title(dungeon: Dungeon) -> str:
