@@ -5,7 +5,8 @@ PDF and freed, so no process holds the whole book's boxes. A part's layout depen
 so parts can be laid out at once in separate processes, and a cached part stays good when the parts before
 it change length:
 - every part starts on a right-hand page (a blank left-hand page is put before it when needed), so which
-  side each of its pages falls on is fixed, and with it the page's margins and running head;
+  side each of its pages falls on is fixed, and with it the page's margins and running head; or on a left-hand
+  page, where it `opens` "left" (a pack's delve, its map facing its key);
 - what does depend on where a part falls, the page numbers (and `counter(pages)`), is left out of the
   parts and laid out last as the book's *furniture*: one small document of empty pages, one per page of
   the book, with the same page names, whose margin boxes are stamped onto the book's pages as artifacts;
@@ -347,8 +348,8 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
             laid[i] = variants
     numbers = {anchor: item.start + page for item in placed for anchor, page in item.anchor_pages.items()}
 
-    # 3. The contents with their numbers, the plates for the left-hand pages that would be blank, and the furniture for
-    #    every page, laid out together (a plate takes a blank page's place: no page moves).
+    # 3. The contents with their numbers, the plates for the pages that would be blank, and the furniture for every
+    #    page, laid out together (a plate takes a blank page's place: no page moves).
     waits = [i for i, blank in enumerate(blanks) if blank]  # the parts a plate or a blank page goes before
     plates = [Job(f"plate {n + 1}", plate(n, part_css() + ("" if parts[i].opens == "left" else " " + LEFT_CSS), i),
                   continues=plates_continue) for n, i in enumerate(waits)] if plate else []
