@@ -559,6 +559,8 @@ def build_pack(ctx: BuildContext, opts: DungeonOptions, count: int) -> list[Outp
     rooms = opts.rooms or DEFAULT_ROOMS
     fmt = opts.format or "pdf"
     paper = opts.paper or options.DEFAULT_PAPER
+    if fmt == "pdf" and hasattr(ctx.run_parts, "start"):  # its part workers start while the delves are rolled and drawn
+        ctx.run_parts.start()
     dungeons = []
     for n, dungeon_seed in enumerate(pack_seeds(seed, count)):
         ctx.tick(n, count + 1, f"rolling delve {n + 1} of {count} (seed {dungeon_seed})")
