@@ -450,7 +450,8 @@ def _union_of_subsets(fonts: list) -> bytes | None:
     from fontTools.ttLib import TTLibError  # loaded where books are bound
     from fontTools.ttLib.tables._g_l_y_f import Glyph
     try:
-        drawn = [_drawn(font) for font in fonts]
+        offsets = [_loca(font) for font in fonts]
+        drawn = [{gid for gid in range(len(at) - 1) if at[gid + 1] > at[gid]} for at in offsets]  # the ids it draws
         base = max(range(len(fonts)), key=lambda i: fonts[i]["maxp"].numGlyphs)  # the first largest: every time alike
         adding = [i for i in range(len(fonts)) if drawn[i] - drawn[base]]
         kept = fonts[base]
@@ -458,9 +459,9 @@ def _union_of_subsets(fonts: list) -> bytes | None:
             return _saved(kept, untouched=True)
         order, glyphs, metrics = kept.getGlyphOrder(), kept["glyf"], kept["hmtx"]
         for i in adding:
-            offsets, data, advances = _loca(fonts[i]), fonts[i].reader["glyf"], _metrics(fonts[i])
+            at, data, advances = offsets[i], fonts[i].reader["glyf"], _metrics(fonts[i])
             for gid in sorted(drawn[i] - drawn[base]):
-                glyphs[order[gid]] = Glyph(data[offsets[gid]:offsets[gid + 1]])
+                glyphs[order[gid]] = Glyph(data[at[gid]:at[gid + 1]])
                 metrics[order[gid]] = advances(gid)
             drawn[base] |= drawn[i]
         _widen(kept, fonts)
@@ -489,10 +490,11 @@ def _widen(kept, fonts: list) -> None:
 
 def _loca(font):
     """The byte offset of each glyph in a TrueType font's 'glyf' table, read off its 'loca' table."""
+    import sys
     from array import array
     short = struct.unpack(">h", font.reader["head"][50:52])[0] == 0  # indexToLocFormat
     offsets = array("H" if short else "I", font.reader["loca"])
-    if array("H", b"\x00\x01")[0] != 1:  # the file is big-endian; this machine is not
+    if sys.byteorder == "little":  # the file is big-endian
         offsets.byteswap()
     return [offset * 2 for offset in offsets] if short else list(offsets)
 
@@ -518,12 +520,6 @@ def _saved(font, untouched: bool = False) -> bytes:
     out = io.BytesIO()
     font.save(out)
     return out.getvalue()
-
-
-def _drawn(font) -> set:
-    """The glyph ids a TrueType font draws something for, read off its 'loca' table (no glyph is read)."""
-    offsets = _loca(font)
-    return {gid for gid in range(len(offsets) - 1) if offsets[gid + 1] > offsets[gid]}
 
 
 def _fonts(page):
