@@ -399,23 +399,26 @@ def _merge_font_subsets(pdf) -> None:
     text as it is (the parts' widths and ToUnicode maps name the same ids). Subsets are taken for one font when their
     name (less its subset tag), units per em, revision and creation date agree; anything else is left as it was.
     """
-    groups: dict = {}  # the font's identity -> {stream's objgen: [stream, font, [its descriptors]]}
-    seen, read = set(), {}  # descriptors met; each stream's font, read once
+    by_name: dict = {}  # the font's name, less its subset tag -> {stream's objgen: [stream, [its descriptors]]}
+    seen = set()
     for page in pdf.pages:
         for _, descriptor in _fonts(page):
             stream = descriptor.get("/FontFile2")
             if stream is None or (descriptor.is_indirect and descriptor.objgen in seen):
                 continue
             seen.add(descriptor.objgen)
-            if stream.objgen not in read:
-                read[stream.objgen] = _truetype(stream)
-            font = read[stream.objgen]
-            if font is None:
-                continue
-            head = font["head"]
-            key = (_TAG.sub("", str(descriptor.get("/FontName", "")).lstrip("/")), head.unitsPerEm, head.fontRevision,
-                   head.created)
-            groups.setdefault(key, {}).setdefault(stream.objgen, [stream, font, []])[2].append(descriptor)
+            name = _TAG.sub("", str(descriptor.get("/FontName", "")).lstrip("/"))
+            by_name.setdefault(name, {}).setdefault(stream.objgen, [stream, []])[1].append(descriptor)
+    groups: dict = {}  # the font's identity -> {stream's objgen: [stream, font, [its descriptors]]}
+    for name, files in by_name.items():
+        if len(files) < 2:  # one file: nothing to merge, and not read
+            continue
+        for objgen, (stream, descriptors) in files.items():
+            font = _truetype(stream)
+            if font is not None:
+                head = font["head"]
+                groups.setdefault((name, head.unitsPerEm, head.fontRevision, head.created), {})[objgen] = \
+                    [stream, font, descriptors]
     for streams in groups.values():
         if len(streams) < 2:
             continue

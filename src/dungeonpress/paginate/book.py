@@ -83,6 +83,16 @@ class Part:
         return self.continues or self.either_side
 
 
+WIDEST_NUMBER = "000"  # what a numbered part prints for a page number before the parts are placed (its length is kept)
+
+
+def page_numbers(numbers: dict) -> dict:
+    """The page numbers a numbered part prints: `numbers` once the parts are placed; before (empty), WIDEST_NUMBER
+    for every anchor."""
+    from collections import defaultdict
+    return numbers or defaultdict(lambda: WIDEST_NUMBER)
+
+
 # The root's break-before picks the side of a document's first page (WeasyPrint: layout/__init__.py): a part
 # that carries on a chapter from a left-hand page starts on one, with no blank page before it.
 LEFT_CSS = "html { break-before: left; }"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from dungeonpress.paginate.book import Refit, stand_ins
+from dungeonpress.paginate.book import Refit, page_numbers, stand_ins
 from dungeonpress.products import booklet_fit as fit
 from dungeonpress.products.common import BuildContext, PartLayout, template_globals
 
@@ -30,7 +30,6 @@ NO_FOLIOS_CSS = ("@page dbook-a5 { @bottom-center { content: none; } } "
                  "@page dbook-half-letter { @bottom-center { content: none; } }")
 # The index's page numbers, printed from the numbers paginate.book gives (target-counter does not reach another part).
 INDEX_NUMBERS_CSS = ".dbook .pageref::after { content: attr(data-page); }"
-WIDEST_NUMBER = "000"  # what the index prints before the delves are placed (its length must not change)
 FOES_FOUGHT = "foes-fought"  # How to Play's log of the foes fought (dungeon_booklet.html.j2), where it has one
 
 
@@ -88,8 +87,7 @@ class FrontRefit(Refit):
 def front_html(page: PartHtml, numbers: dict, lines: int = 0) -> str:
     """The front: cover, index (numbered from `numbers`, or the widest number before the delves are placed) and How
     to Play, ending as `lines` of room below it allow (products.dungeon.rules_ending)."""
-    from collections import defaultdict
-    return page.render(part="front", page_numbers=numbers or defaultdict(lambda: WIDEST_NUMBER),
+    return page.render(part="front", page_numbers=page_numbers(numbers),
                        **fit.rules_ending(lines))
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dungeonpress.errors import RenderError
-from dungeonpress.paginate.book import Tailpiece
+from dungeonpress.paginate.book import Tailpiece, page_numbers
 from dungeonpress.views import tables as views
 from dungeonpress.products import options
 from dungeonpress.views.chapter import Directive, directive_block
@@ -106,7 +106,6 @@ def book_html(ctx: BuildContext, opts: RulebookOptions, plates_before: tuple = (
 # The contents' page numbers when the chapters are laid out apart: written by paginate.book, not target-counter.
 TOC_NUMBERS_CSS = ('.toc a::after { content: leader(". ") attr(data-page); } '
                    '.toc li.l1 a::after { content: leader(" ") attr(data-page); }')
-WIDEST_NUMBER = "000"  # what the contents print before the chapters are placed (its length must not change)
 # A part prints no page numbers: where it falls is not known while it is laid out (paginate.book's
 # furniture stamps them, from book.css's own @page rules).
 NO_FOLIOS_CSS = "@page { @bottom-center { content: none; } }"
@@ -121,14 +120,13 @@ def _shared(ctx: BuildContext, opts: RulebookOptions) -> dict:
 def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = None) -> list:
     """The book as paginate.book parts: the cover and credits, the contents (numbered last), each chapter (cut in
     pieces at its PART_BREAKS), the back matter."""
-    from collections import defaultdict
     from dungeonpress.paginate.book import Part
     shared = shared or _shared(ctx, opts)
     plated = has_plates(ctx)
 
     def part(which, numbered=False, piece=None, tail_frame=False):
         def html(page_css: str, numbers: dict) -> str:
-            pages = numbers or defaultdict(lambda: WIDEST_NUMBER)
+            pages = page_numbers(numbers)
             return html_from_template(ctx, "book.html.j2", part=which, piece=piece, toc_pages=pages if numbered else None,
                                       part_css=" ".join([page_css, NO_FOLIOS_CSS] + ([TOC_NUMBERS_CSS] if numbered else [])),
                                       tail_frame=tail_frame, **shared)
