@@ -424,3 +424,54 @@ def test_a_layout_longer_than_wanted_stops_as_it_starts_the_page_after_and_gives
     assert started == [0, 1, 2]  # the fourth page was started, and stopped, before any of it was laid out
     with pytest.raises(pdf.RenderError, match="runs past 2 pages"):
         lay_out(_pages_html(8), pages_at_most=3, max_pages=2)
+
+
+# A contents page as the rulebook sets it (book.css: .toc): dotted leaders to page numbers, a blank leader for a part's
+# own line, titles long and short so each line's leader has a different number of repeats.
+LEADERS = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title>
+<link rel="stylesheet" href="css/fonts.css"><style>@page { size: 105mm 148mm; margin: 10mm }
+body { font-family: Vollkorn; font-size: 9pt } li { list-style: none }
+li a::after { content: leader(". ") attr(data-page) } li.part a::after { content: leader(" ") attr(data-page) }
+</style></head><body><ol>{}</ol></body></html>"""
+ENTRIES = [("Tags", 10), ("How the Game Is Built", 7), ("Roleplaying, Alone", 7), ("Part one", 9),
+           ("A title long enough to take most of the line before its leader", 112), ("Risk and Reward", 15)]
+
+
+def _leaders_pdf() -> bytes:
+    items = "".join(f'<li{" class=part" if title == "Part one" else ""}><a data-page="{page}">{title}</a></li>'
+                    for title, page in ENTRIES)
+    return pdf.write_pdf(pdf.layout_html(LEADERS.replace("{}", items), base_url=TEMPLATES, roots=[TEMPLATES]))
+
+
+def test_a_leader_is_drawn_as_one_run_with_every_dot_where_weasyprint_put_it():
+    """pdf._leaders_in_one_run: every dot of every leader where WeasyPrint's copy per repeat put it (to a hundredth of a
+    point: the run's advances are the font's widths as the PDF stores them), in far fewer text objects; the titles and
+    numbers read back."""
+    import weasyprint.layout.inline as inline
+    one_run = _leaders_pdf()
+    patched = inline.handle_leader
+    try:
+        inline.handle_leader = patched.__wrapped__
+        copies = _leaders_pdf()
+    finally:
+        inline.handle_leader = patched
+
+    def dots(data: bytes) -> list:
+        """(line, x) of every dot on the page, and the page's text."""
+        document = pdfium.PdfDocument(data)
+        page = document[0].get_textpage()
+        found = sorted((round(page.get_charbox(i)[1], 1), page.get_charbox(i)[0]) for i in range(page.count_chars())
+                       if page.get_text_range(i, 1) == ".")
+        text = page.get_text_range()
+        document.close()
+        assert all(title.split()[0] in text and str(number) in text for title, number in ENTRIES)
+        return found
+    ours, theirs = dots(one_run), dots(copies)
+    assert len(ours) == len(theirs) > 100
+    assert all(a[0] == b[0] and abs(a[1] - b[1]) < 0.02 for a, b in zip(ours, theirs))
+
+    def text_objects(data: bytes) -> int:
+        with pikepdf.open(io.BytesIO(data)) as document:
+            return sum(1 for _, operator in pikepdf.parse_content_stream(document.pages[0]) if str(operator) == "BT")
+    assert text_objects(copies) > 100 + text_objects(one_run)  # a dotted leader is dozens of repeats
+    assert text_objects(one_run) == 3 * len(ENTRIES) + 1  # a title, its leader, its number; the long title's 2nd line

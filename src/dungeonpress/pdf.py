@@ -383,6 +383,47 @@ def _page_references_once() -> None:
 _page_references_once()
 
 
+def _leaders_in_one_run(handle_leader, split_first_line):
+    """WeasyPrint's handle_leader, its leader drawn as one run of text where it made a text box per repeat.
+
+    WeasyPrint 70 fills a leader (`leader(". ")`) with one copy of the leader's text box for each repeat, placed from
+    the line's right edge leftwards so the dots of every line stand in columns. Each copy is drawn as a text object
+    of its own (BT, font, matrix, one glyph pair, ET): the rulebook's contents drew 6,738 of them on three pages,
+    three quarters of the time it took to lay them out and write them. The same repeats, shaped as one string and set
+    where the leftmost copy was, put every glyph where it was, to a hundredth of a point (the run advances by the
+    font's widths as the PDF stores them; where the shaped run's width is not the copies' to that, they are kept).
+    """
+    from weasyprint.layout.leader import leader_index
+
+    @functools.wraps(handle_leader)
+    def handle(context, line, containing_block):
+        handle_leader(context, line, containing_block)
+        index, leader = leader_index(line)
+        copies = leader.children if index is not None else ()
+        if len(copies) < 2:
+            return
+        first = min(copies, key=lambda box: box.position_x)
+        text = first.text * len(copies)
+        layout, _, _, width, _, _ = split_first_line(text, first.style, context, None, 0)
+        if abs(width - first.width * len(copies)) > 0.01 or abs(
+                max(box.position_x for box in copies) - first.position_x - first.width * (len(copies) - 1)) > 0.01:
+            return  # advances that do not add up (or repeats not side by side): the copies stay
+        run = first.copy_with_text(text)
+        run.pango_layout, run.width = layout, width
+        leader.children = (run,)
+    return handle
+
+
+def _draw_leaders_in_one_run() -> None:
+    import weasyprint.layout.inline
+    from weasyprint.text.line_break import split_first_line
+    weasyprint.layout.inline.handle_leader = _leaders_in_one_run(
+        weasyprint.layout.inline.handle_leader, split_first_line)  # the name iter_line_boxes calls
+
+
+_draw_leaders_in_one_run()
+
+
 def _cascade_without_unread_work() -> None:
     import weasyprint.css
     cascade.install(weasyprint.__version__, weasyprint.css)  # merging and computing only what is read (cascade.py)
