@@ -127,6 +127,22 @@ def test_a_book_laid_out_part_by_part_reads_like_the_whole_book():
     assert bound(parts)[0] == data  # byte-identical
 
 
+def test_a_numbered_parts_first_pass_is_measured_and_not_written():
+    """Its PDF would be replaced by the second pass: the first only places the book (Job.measure_only)."""
+    whole, parts = toy_book(LINES)
+    sent, cache = [], {}
+
+    class Recording(Layouts):
+        def __call__(self, jobs):
+            sent.extend(jobs)
+            return super().__call__(jobs)
+    data, laid = bound(parts, Recording(), cache=cache)
+    assert [job.measure_only for job in sent if job.name == "contents"] == [True, False]
+    assert not any(job.measure_only for job in sent if job.name != "contents")
+    assert sorted(len(item.data) > 0 for item in cache.values() if item.name == "contents") == [False, True]
+    assert texts(data) == texts(whole_book(whole)) and laid[0].data  # the book holds the written contents
+
+
 @pytest.mark.slow  # lays out two books of twelve pages
 def test_a_plate_takes_each_blank_pages_place_with_its_page_number_and_nothing_else_moves():
     whole, parts = toy_book(LINES)

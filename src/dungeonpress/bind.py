@@ -366,14 +366,19 @@ def _share_font_files(pdf) -> None:
     """
     by_digest: dict = {}  # file digest -> the stream kept
     name_of: dict = {}  # font name -> the digest of the file first seen under it
+    digests: dict = {}  # a stream's objgen -> its digest (a font file is named on every page that sets the font)
     for page in pdf.pages:
         for font, descriptor in _fonts(page):
             for key in ("/FontFile", "/FontFile2", "/FontFile3"):
                 stream = descriptor.get(key)
                 if stream is None:
                     continue
-                digest = hashlib.sha256(stream.read_raw_bytes() + repr(sorted(
-                    (str(k), repr(v)) for k, v in stream.stream_dict.items() if k != "/Length")).encode()).hexdigest()
+                digest = digests.get(stream.objgen) if stream.is_indirect else None
+                if digest is None:
+                    digest = hashlib.sha256(stream.read_raw_bytes() + repr(sorted(
+                        (str(k), repr(v)) for k, v in stream.stream_dict.items() if k != "/Length")).encode()).hexdigest()
+                    if stream.is_indirect:
+                        digests[stream.objgen] = digest
                 kept = by_digest.setdefault(digest, stream)
                 if kept.objgen != stream.objgen:
                     descriptor[key] = kept

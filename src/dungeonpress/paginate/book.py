@@ -117,6 +117,10 @@ class Job:
     # With pad_to: the numbers of pages before it it is padded for (one LaidPart each); () every even number below
     # pad_to (a part that opens on a right-hand page).
     befores: tuple = ()
+    # Laid out only to be measured, not written (its LaidPart has no PDF): a numbered part's first pass, whose pages
+    # and anchors place the book but whose PDF the second pass replaces. Its tailpiece is left out too: a tailpiece
+    # goes under the text of the last page, so the part keeps its pages and anchors without it.
+    measure_only: bool = False
 
     @property
     def padded_for(self) -> tuple:
@@ -213,9 +217,11 @@ def lay_out_job(job: Job, lay_out, write) -> list:
     rendered = lay_out(job.html)
     if job.refit is not None:
         rendered = job.refit.refit(rendered, lay_out)
-    if job.tail is not None:
+    if job.tail is not None and not job.measure_only:
         _end_in_tailpiece(rendered, job.tail, lay_out)
-    if job.continues:
+    if job.measure_only:
+        write = _unwritten
+    elif job.continues:
         write = partial(write, heading_level=1)
     if job.furniture:
         return [_laid(job, rendered, pdf.write_pdf(rendered, variant=None, tags=False))]
@@ -231,6 +237,11 @@ def lay_out_job(job: Job, lay_out, write) -> list:
                               f"spare notes pages (expected a multiple of {job.pad_to})")
         laid.append(replace(_laid(job, padded, write(padded)), before=before))
     return laid
+
+
+def _unwritten(rendered, **kwargs) -> bytes:
+    """What a part laid out only to be measured has for its PDF (Job.measure_only)."""
+    return b""
 
 
 class Refit:
@@ -337,9 +348,10 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
         refit = parts[i].refit(css(i, left), numbers or {}) if parts[i].refit else None
         padded, befores = (pad_to, _befores(parts[i], pad_to, before)) if i == last and pad_to else (0, ())
         return replace(_job(parts[i], parts[i].html(css(i, left), numbers or {}), padded), tail=tail, refit=refit,
-                       befores=befores)
+                       befores=befores, measure_only=parts[i].numbered and numbers is None)
 
     jobs = [job(i) for i in range(len(parts))]
+    _load_binder_meanwhile()
     laid = _cached_or_run(jobs, run, cache)
 
     # 2. Place them: each on a right-hand page, the last one padded for what comes before it; a part that
@@ -403,6 +415,17 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     return data, placed
 
 
+def _load_binder_meanwhile() -> None:
+    """Import the binder (pikepdf) and the font tables it reads, in a thread, while the workers lay the parts out:
+    this process only waits for them then, and the imports (about 0.06 s) would otherwise come after the last part."""
+    import threading
+
+    def load():
+        from dungeonpress import bind  # noqa: F401
+        from fontTools.ttLib.tables import _g_l_y_f, _h_e_a_d, _h_h_e_a, _h_m_t_x, _l_o_c_a, _m_a_x_p  # noqa: F401
+    threading.Thread(target=load, name="load-binder", daemon=True).start()
+
+
 def _place(parts: list, laid: list, pad_to: int) -> tuple[list, list]:
     """Each laid part (LaidPart) with its start, and whether a blank page goes before it."""
     last = len(parts) - 1
@@ -432,6 +455,8 @@ def _job(part: Part, html: str, pad_to: int = 0) -> Job:
 
 def _keys(job: Job) -> list:
     html = "continues\n" + job.html if job.continues else job.html  # written otherwise (its heading levels)
+    if job.measure_only:
+        html = "measured\n" + html
     if job.tail is not None:
         html = f"tailpiece {job.tail.key}\n{html}"
     if job.refit is not None:
