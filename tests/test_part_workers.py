@@ -268,3 +268,21 @@ def test_a_process_that_keeps_its_workers_gives_every_book_the_same_ones(tmp_pat
     assert isinstance(kept, KeptPartWorkers) and not started  # the first book starts them (cli._dispatch)
     assert build.keep_part_workers() is kept
     assert build.part_workers(tmp_path) is kept and build.part_workers(tmp_path / "other") is kept
+
+
+PROBE = "import sys\n\ndef loaded():\n    return sorted(m for m in sys.modules if m.startswith(('dungeonpress', 'weasyprint')))\n"
+
+
+@pytest.mark.slow  # starts a fork server and two workers that import WeasyPrint
+def test_a_fork_server_that_a_books_workers_start_imports_the_engine_and_no_product(tmp_path):
+    """forks.PART_PRELOAD: a book built alone lays its first part out sooner than behind an import of every product."""
+    (tmp_path / "probe.py").write_text(PROBE)
+    script = ("import probe\nfrom dungeonpress.part_workers import PartWorkers\nworkers = PartWorkers(2)\n"
+              "workers.start()\nprint(' '.join(workers.ask(probe.loaded)))\nworkers.close()\n")
+    paths = [str(tmp_path), *(p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)]
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(paths)))
+    loaded = set(done.stdout.split())
+    assert done.returncode == 0, done.stderr
+    assert {"weasyprint", "dungeonpress.pdf", "dungeonpress.products.common"} <= loaded
+    assert not {"dungeonpress.build", "dungeonpress.products.rulebook", "dungeonpress.products.foes"} & loaded

@@ -21,16 +21,26 @@ _PRELOAD = ("dungeonpress.build", "dungeonpress.pdf", "dungeonpress.impose", "du
             "weasyprint.pdf", "weasyprint.text.fonts", "fontTools.subset")
 
 
-def worker_context():
-    """The multiprocessing context workers start from: the warm fork server (see _START), or spawn without one."""
+# What a book's part workers import (part_workers): the engine and the code a part's job names; not every product, as
+# the fork server that starts with a book built alone or in serve's book server forks part workers only. A worker
+# imports what else a job of its names (a rulebook's tailpiece, its delve's rolls) at that job, as any would.
+PART_PRELOAD = ("dungeonpress.pdf", "dungeonpress.paginate.book", "dungeonpress.products.common", "weasyprint.css",
+                "weasyprint.layout", "weasyprint.draw", "weasyprint.pdf", "weasyprint.text.fonts", "fontTools.subset")
+
+
+def worker_context(preload: tuple | None = None):
+    """The multiprocessing context workers start from: the warm fork server (see _START), or spawn without one.
+    `preload`: what the fork server imports if this call starts it (None: _PRELOAD and every product)."""
     if _START not in multiprocessing.get_all_start_methods() or not _pango_loads():
         # Without Pango, importing WeasyPrint would stop the fork server itself; a spawned worker instead
         # fails its item with the one line pdf.MISSING_PANGO says.
         return multiprocessing.get_context("spawn")
-    from dungeonpress import products
     context = multiprocessing.get_context(_START)
+    if preload is None:
+        from dungeonpress import products
+        preload = (*_PRELOAD, *(f"dungeonpress.products.{m}" for m, _, _ in products.index()))
     # Taken when the fork server starts (once a process); later calls change nothing.
-    context.set_forkserver_preload([*_PRELOAD, *(f"dungeonpress.products.{m}" for m, _, _ in products.index())])
+    context.set_forkserver_preload(list(preload))
     return context
 
 
