@@ -27,10 +27,13 @@ stages = {"import": time.perf_counter() - start}
 packs = [Path(p) for p in sys.argv[2:]]
 mark = time.perf_counter()
 out = Path(sys.argv[1])
-# As the CLI does: the checked model and the parsed YAML are kept in a folder this tool has built into before.
+# As the CLI does (cli._dispatch): the book's workers start before the content is read, and import the engine
+# meanwhile; the checked model and the parsed YAML are kept in a folder this tool has built into before.
+workers = build.part_workers(out)
+workers.start()
 content = build.load_content(packs, out / build.CONTENT_CACHE if (out / ".cache").is_dir() else None)
 stages["load"] = time.perf_counter() - mark
-ctx = build.context_for(content, out_dir=out, user_packs=packs, keep_parts=True)
+ctx = build.context_for(content, out_dir=out, user_packs=packs, keep_parts=True, workers=workers)
 lay_out_book, spent = book.lay_out_book, []
 def timed(*args, **kwargs):
     mark = time.perf_counter()
