@@ -148,6 +148,19 @@ def test_the_subsets_of_one_font_the_parts_embed_are_stored_as_one_holding_every
     assert bind.bind([first, second]) == bound  # the same bytes every time
 
 
+def test_a_book_bound_again_merges_only_the_subsets_it_has_not_merged_before(monkeypatch):
+    """bind._kept_union: serve's book server binds the rulebook again after every edit, its fonts mostly unchanged."""
+    first, second, third = laid_out("<p>abc abc</p>"), laid_out("<p>xyz xyz</p>"), laid_out("<p>klm klm</p>")
+    merged = []
+    monkeypatch.setattr(bind, "_union_of_subsets", lambda fonts, union=bind._union_of_subsets:
+                        merged.append(len(fonts)) or union(fonts))
+    monkeypatch.setattr(bind, "_UNIONS", {})
+    bound = bind.bind([first, second])
+    assert merged == [2] and bind.bind([first, second]) == bound and merged == [2]  # kept: the same bytes
+    bind.bind([first, third])
+    assert merged == [2, 2]  # other subsets: merged
+
+
 def drawn_glyphs(data: bytes) -> dict:
     """Each embedded TrueType file of a PDF (by objgen) -> the glyph ids it draws something for."""
     from fontTools.ttLib import TTFont
