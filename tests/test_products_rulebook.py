@@ -370,6 +370,16 @@ def test_the_adventure_tables_are_four_parts_each_carrying_on_the_one_before(con
     assert 'id="c9-adventure-gear" class="part-break"' in next(p for p in parts if p.name == "chapter 9 (2 of 4)").html("", {})
 
 
+def test_the_contents_are_measured_with_the_widest_page_number_before_the_chapters_are_placed(content):
+    """Laid out first to be measured (paginate.book), the contents print WIDEST_NUMBER for every entry: a title whose
+    number would take it to two lines does so then too, and the contents keep their length once numbered."""
+    from dungeonpress.paginate.book import WIDEST_NUMBER
+    contents = next(p for p in rulebook.book_parts(build.context_for(content), rulebook.RulebookOptions())
+                    if p.name == "contents")
+    entries = contents.html("", {}).count("<li class=")
+    assert entries > 40 and contents.html("", {}).count(f'data-page="{WIDEST_NUMBER}"') == entries
+
+
 @pytest.mark.slow  # lays the small book out, then the two parts an edit changes
 def test_editing_a_table_lays_out_its_chapter_and_the_cover_again_not_the_contents(tmp_path):
     import shutil
