@@ -351,7 +351,7 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
                        befores=befores, measure_only=parts[i].numbered and numbers is None)
 
     jobs = [job(i) for i in range(len(parts))]
-    _load_binder_meanwhile()
+    loading = _load_binder_meanwhile()
     laid = _cached_or_run(jobs, run, cache)
 
     # 2. Place them: each on a right-hand page, the last one padded for what comes before it; a part that
@@ -399,6 +399,7 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     # 4. Bind: a plate or a blank page where a part had to wait for its side, the furniture stamped on the rest.
     if laid_out is not None:
         laid_out()
+    loading.join()  # (done long since: no thread of ours outlives the book, as a process that forks next needs)
     from dungeonpress import bind  # pikepdf: loaded where the book is bound, not in the workers
     bound, before, continues, waiting = [], [], [], list(laid_plates)
     for blank, item, part in zip(blanks, placed, parts):
@@ -415,15 +416,21 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     return data, placed
 
 
-def _load_binder_meanwhile() -> None:
+def _load_binder_meanwhile():
     """Import the binder (pikepdf) and the font tables it reads, in a thread, while the workers lay the parts out:
-    this process only waits for them then, and the imports (about 0.06 s) would otherwise come after the last part."""
+    this process only waits for them then, and the imports (about 0.06 s) would otherwise come after the last part.
+    Returns the thread (joined before binding)."""
     import threading
 
     def load():
-        from dungeonpress import bind  # noqa: F401
-        from fontTools.ttLib.tables import _g_l_y_f, _h_e_a_d, _h_h_e_a, _h_m_t_x, _l_o_c_a, _m_a_x_p  # noqa: F401
-    threading.Thread(target=load, name="load-binder", daemon=True).start()
+        try:
+            from dungeonpress import bind  # noqa: F401
+            from fontTools.ttLib.tables import _g_l_y_f, _h_e_a_d, _h_h_e_a, _h_m_t_x, _l_o_c_a, _m_a_x_p  # noqa: F401
+        except Exception:  # (a broken install) said by the import where the book is bound, not by a thread's traceback
+            pass
+    thread = threading.Thread(target=load, name="load-binder", daemon=True)
+    thread.start()
+    return thread
 
 
 def _place(parts: list, laid: list, pad_to: int) -> tuple[list, list]:
