@@ -59,9 +59,35 @@ def test_a_table_of_your_own_is_moved_into_its_white_and_makes_the_same_booklet(
     assert "A Table of Your Own" in pdf.page_text(laid[0], next(i for i, page in enumerate(pdf.measure(laid[0]))
                                                              if "own-after-table-solo_monsters" in page.boxes))
     laid.clear()
-    monkeypatch.setattr(pdf, "moved_across", lambda *args: False)  # not moved: the booklet laid out again with it
+    monkeypatch.setattr(pdf, "moved_across", lambda *args, **kw: False)  # not moved: the booklet laid out again with it
     again = {o.name: o.data for o in tables.build_tables_booklet(build.context_for(content), parse(options.PrintShopOptions, {}))}
-    assert [r.page_count >= 60 for r in laid] == [True, False, True] and again == moved
+    assert len(laid) == 3 and laid[2].page_count == laid[0].page_count and again == moved
+
+
+@pytest.mark.slow  # lays the dyslexia-friendly tables booklet out, then again the old way
+def test_rows_for_creatures_of_your_own_are_moved_under_the_bestiary_and_make_the_same_booklet(monkeypatch):
+    """The dyslexia-friendly booklet's bestiary leaves room for rows of one's own creatures on its last page: they are
+    laid out alone and moved in after the bestiary's section, not laid out again with its 76 pages, and the booklet is
+    the one laid out again with them, byte for byte."""
+    from dungeonpress import build, pdf
+    from dungeonpress.products import options
+    from dungeonpress.products.options import parse
+    laid, real = [], tables.layout
+    monkeypatch.setattr(tables, "layout", lambda ctx, html, **kw: laid.append(real(ctx, html, **kw)) or laid[-1])
+    content = build.load_content()
+
+    def booklet() -> dict:
+        ctx = build.context_for(content, theme="dyslexia-friendly")
+        return {o.name: o.data for o in tables.build_tables_booklet(ctx, parse(options.PrintShopOptions, {}))}
+    moved = booklet()
+    assert len(laid) == 2 and laid[1].page_count < laid[0].page_count  # the booklet once; what was moved, alone
+    last = laid[0].page_count - 1 - next(i for i, page in enumerate(reversed(pdf.measure(laid[0])))
+                                         if "own-creatures" in page.boxes)
+    assert "Creatures of Your Own" in pdf.page_text(laid[0], last) and "bestiary-table" not in pdf.measure(laid[0])[last].boxes
+    laid.clear()
+    monkeypatch.setattr(pdf, "moved_across", lambda *args, **kw: False)  # not moved: the booklet laid out again
+    again = booklet()
+    assert len(laid) == 3 and laid[2].page_count == laid[0].page_count and again == moved
 
 
 def test_own_tables_are_moved_only_where_each_has_a_page_of_its_own_and_a_half_move_is_told(monkeypatch):
@@ -76,10 +102,10 @@ def test_own_tables_are_moved_only_where_each_has_a_page_of_its_own_and_a_half_m
     assert tables.moved_own_tables("booklet", measured, {"table-b": "d6", "table-c": "d6"}, lay_out) is False
     assert plans == []
     # the first moved, the second refused: the booklet is no longer the one without them
-    monkeypatch.setattr(pdf, "moved_across", lambda target, source, index, anchor, cls: moves.append(anchor) or
+    monkeypatch.setattr(pdf, "moved_across", lambda target, source, index, anchor, cls, **kw: moves.append(anchor) or
                         anchor == "table-a")
     assert tables.moved_own_tables("booklet", measured, {"table-c": "d6", "table-a": "d66"}, lay_out) is None
     assert plans == [[(0, "own-after-table-a"), (1, "own-after-table-c")]] and moves == ["table-a", "table-c"]
     # none moved: nothing changed
-    monkeypatch.setattr(pdf, "moved_across", lambda *args: False)
+    monkeypatch.setattr(pdf, "moved_across", lambda *args, **kw: False)
     assert tables.moved_own_tables("booklet", measured, {"table-a": "d6"}, lay_out) is False

@@ -685,10 +685,12 @@ def lower(rendered: Rendered, index: int, anchor: str, gap: float) -> None:
     rendered.document.pages[index] = Page(page._page_box)
 
 
-def moved_across(target: Rendered, source: Rendered, index: int, anchor: str, cls: str) -> bool:
+def moved_across(target: Rendered, source: Rendered, index: int, anchor: str, cls: str, *,
+                 by_class: bool = False) -> bool:
     """On page `index`, put the element of class `cls` that `source`'s page holds after the element with id `anchor`
-    in `target`'s, where laying `target` out again with it there would put it (in place); False, changing nothing,
-    where either page lacks them, their columns differ or a box of it has a background image.
+    (`by_class`: the outermost element of class `anchor`) in `target`'s, where laying `target` out again with it there
+    would put it (in place); False, changing nothing, where either page lacks them, their columns differ or a box of it
+    has a background image.
 
     What that layout gives when the element fits on the page below `anchor` and nothing follows it there: `source` is
     a layout of that element alone in a block like `anchor`'s parent, on a page of the same number and type. Its
@@ -699,7 +701,8 @@ def moved_across(target: Rendered, source: Rendered, index: int, anchor: str, cl
     from weasyprint.document import Page
 
     page, other = target.document.pages[index], source.document.pages[index]
-    found, theirs = _parent_of(page._page_box, _with_id(anchor)), _parent_of(other._page_box, _with_class(cls))
+    found = _parent_of(page._page_box, _with_class(anchor) if by_class else _with_id(anchor))
+    theirs = _parent_of(other._page_box, _with_class(cls))
     if found is None or theirs is None:
         return False
     (parent, box), (their_parent, moved) = found, theirs

@@ -60,14 +60,16 @@ def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> l
     measured = pdf.measure(rendered)
     own = own_creature_rows(measured, bestiary)
     tables_own = own_table_dice(measured, sections, bestiary)
-    if tables_own and not own:
-        # Only the tables of one's own laid out, and moved into the white they were chosen for: the booklet is not
-        # laid out again (a second layout of 64 pages for the standard theme's one empty table). Where one cannot be
-        # moved or does not fit there, the booklet is laid out afresh and again with them, as below.
+    if tables_own or own:
+        # Only the tables and creature rows of one's own laid out, and moved into the white they were chosen for: the
+        # booklet is not laid out again (a second layout of 64 pages for the standard theme's one empty table, of 76
+        # for the dyslexia-friendly theme's creature rows). Where one cannot be moved or does not fit there, the booklet
+        # is laid out afresh and again with them, as below.
         moved = moved_own_tables(rendered, measured, tables_own,
-                                 lambda plan: layout(ctx, booklet_html(own_tables=tables_own, moved=plan)))
+                                 lambda plan: layout(ctx, booklet_html(own_tables=tables_own, moved=plan)),
+                                 own_creatures=own, bestiary=bestiary)
         if moved:
-            tables_own = {}
+            tables_own, own = {}, 0
         elif moved is None:
             rendered = layout(ctx, booklet_html())  # some were moved in before one could not be
     for _ in range(2):  # a table of one's own that ran overleaf is made a die smaller, once, then all are left out
@@ -128,10 +130,16 @@ def own_table_dice(measured, sections: list, bestiary: list) -> dict:
     return chosen
 
 
-def moved_own_tables(rendered, measured, own_tables: dict, lay_out_moved) -> bool | None:
+OWN_CREATURES = "own-creatures"  # the creature rows' block (tables.html.j2), which follows the bestiary's section
+BESTIARY_SECTION = "bestiary"  # the class of the bestiary's section, which the creature rows follow
+
+
+def moved_own_tables(rendered, measured, own_tables: dict, lay_out_moved, own_creatures: int = 0,
+                     bestiary: list | None = None) -> bool | None:
     """Move each table of one's own (own_tables: the anchor of the table it follows -> its die) into `rendered` under
-    its table, on the page that table ends on, from `lay_out_moved(plan)`: a layout of them alone, each on that page
-    (plan: [(an item for each page break before it, the table's view)]).
+    its table, on the page that table ends on, and `own_creatures` rows for creatures of one's own under the bestiary's
+    section, on its last page, from `lay_out_moved(plan)`: a layout of them alone, each on that page (plan: [(an item
+    for each page break before it, its view: a table of one's own, or {"own_creatures": its rows})]).
 
     True when every one is moved and ends on its page above the text's foot, as laying the booklet out again with
     them puts it; False, changing nothing, where that cannot be told (two on one page, a table the layout lacks, or
@@ -143,23 +151,33 @@ def moved_own_tables(rendered, measured, own_tables: dict, lay_out_moved) -> boo
     if any(anchor not in ends for anchor in own_tables):
         return False
     at = {anchor: ends[anchor][-1] for anchor in own_tables}
-    order = sorted(own_tables, key=at.get)
+    views = {anchor: {"own": {"anchor": f"own-after-{anchor}", "table": own_table(own_tables[anchor])}}
+             for anchor in own_tables}
+    moves = {anchor: (anchor, "own-after", False) for anchor in own_tables}  # after what (an id or a class), which
+    if own_creatures:
+        last = f"creature-{bestiary[-1]['key']}" if bestiary else None
+        if last not in ends:
+            return False
+        at[OWN_CREATURES] = ends[last][-1]
+        views[OWN_CREATURES] = {"own_creatures": list(range(own_creatures))}
+        moves[OWN_CREATURES] = (BESTIARY_SECTION, OWN_CREATURES, True)
+    order = sorted(at, key=at.get)
     if len(set(at.values())) != len(order):
         return False
     plan, page = [], 0
     for anchor in order:
-        view = {"own": {"anchor": f"own-after-{anchor}", "table": own_table(own_tables[anchor])}}
-        plan.append((list(range(at[anchor] - page)), view))
+        plan.append((list(range(at[anchor] - page)), views[anchor]))
         page = at[anchor]
     source = lay_out_moved(plan)
     moved = 0
     for anchor in order:
-        if not pdf.moved_across(rendered, source, at[anchor], anchor, "own-after"):
+        after, cls, by_class = moves[anchor]
+        if not pdf.moved_across(rendered, source, at[anchor], after, cls, by_class=by_class):
             return None if moved else False
         moved += 1
     placed = pdf.measure(rendered)
     for anchor in order:
-        box = placed[at[anchor]].boxes.get(f"own-after-{anchor}")
+        box = placed[at[anchor]].boxes.get(OWN_CREATURES if anchor == OWN_CREATURES else f"own-after-{anchor}")
         if box is None or box[1] > placed[at[anchor]].text_bottom + 0.01:
             return None
     return True
