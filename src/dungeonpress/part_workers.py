@@ -17,8 +17,8 @@ class PartWorkers:
 
     def __init__(self, processes: int = 2, early: int | None = None):
         self.processes = processes
-        # Workers start() starts before the jobs are known: all of them for a cold book; one when its parts are
-        # mostly cached (an edit re-lays a chapter or two: a second import of WeasyPrint would only load the
+        # Workers start() starts before the jobs are known: all of them (a book built alone, cold or edited:
+        # build.part_workers), or `early` of them, spawned (a second import of WeasyPrint would only load the
         # machine). The pool starts more when more jobs wait than workers are idle.
         self.early = processes if early is None else max(1, min(early, processes))
         self._started = 0  # workers the pool may hold: `early` once started, all of them once jobs were spread
@@ -164,9 +164,10 @@ def _context(early: int):
     the workers start themselves (a book built alone, serve's book server) imports only what they need
     (forks.PART_PRELOAD): their first part started 0.1-0.15 s sooner than behind an import of every product.
 
-    A book that starts one worker early (an edit re-lays a part or two) spawns it: there is no second import to save,
-    and the fork server imports more than a worker needs (the products) before it forks one. An edit came back in
-    1.92 s spawned against 2.04 s forked (medians of seven, alternated)."""
+    Workers that start one early spawn it: there is no second import to save. An edit once came back sooner that way
+    (1.92 s spawned against 2.04 s forked from a fork server that imported every product, medians of seven); from the
+    lean fork server, two forked workers bring it back sooner (1.71 s against 1.81 s with one spawned, medians of seven,
+    alternated), so a book built alone starts two (build.part_workers)."""
     import multiprocessing
     from dungeonpress import forks
     return forks.worker_context(forks.PART_PRELOAD) if early >= 2 else multiprocessing.get_context("spawn")
@@ -258,8 +259,7 @@ def _native_versions() -> dict:
 
 PART_WORKERS = 2  # the machines we build on have two cores
 # What a second worker's start costs, in characters of part HTML laid out in that time (a 28,000-character chapter
-# of 12 pages takes 0.8 s): a started worker keeps jobs to itself while the rest of them, besides the longest, are
-# shorter than this. Spawned, a worker took about a second to start; forked from the fork server it takes less, yet an
-# edit's cover and chapter spread over two forked workers came back no sooner (median of five: 2.48 s against 2.24 s
-# kept in one), so the measure stands.
+# of 12 pages takes 0.8 s): workers that started one early keep jobs to it while the rest of them, besides the longest,
+# are shorter than this. Spawned, a worker took about a second to start. (A book built alone starts both at once:
+# build.part_workers.)
 WORKER_START_HTML = 40_000
