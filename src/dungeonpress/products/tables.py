@@ -153,7 +153,8 @@ def moved_own_tables(rendered, measured, own_tables: dict, lay_out_moved, own_cr
     at = {anchor: ends[anchor][-1] for anchor in own_tables}
     views = {anchor: {"own": {"anchor": f"own-after-{anchor}", "table": own_table(own_tables[anchor])}}
              for anchor in own_tables}
-    moves = {anchor: (anchor, "own-after", False) for anchor in own_tables}  # after what (an id or a class), which
+    # Each one's move: what it follows (an element's id, or a class), its own class, and whether it follows a class.
+    moves = {anchor: (anchor, "own-after", False) for anchor in own_tables}
     if own_creatures:
         last = f"creature-{bestiary[-1]['key']}" if bestiary else None
         if last not in ends:
