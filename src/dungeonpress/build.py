@@ -163,7 +163,7 @@ def keep_part_workers() -> KeptPartWorkers:
 def part_workers(out_dir: Path) -> PartWorkers:
     """The worker processes a book built into `out_dir` lays its parts out in (not started yet): two, forked from a fork
     server that imports only what they need (forks.PART_PRELOAD), for a cold book and for an edit alike. An edit's
-    chapter and cover then go to two workers: 1.79 s against 1.89 s with one spawned worker (medians of five,
+    chapter and cover then go to two workers: 1.71 s against 1.81 s with one spawned worker (medians of seven,
     alternated). In a process that keeps its workers (keep_part_workers), those."""
     if _KEPT_WORKERS:
         return _KEPT_WORKERS[0]
