@@ -437,24 +437,30 @@ ENTRIES = [("Tags", 10), ("How the Game Is Built", 7), ("Roleplaying, Alone", 7)
            ("A title long enough to take most of the line before its leader", 112), ("Risk and Reward", 15)]
 
 
-def _leaders_pdf() -> bytes:
+def _leaders_pdf(css: str = "") -> bytes:
     items = "".join(f'<li{" class=part" if title == "Part one" else ""}><a data-page="{page}">{title}</a></li>'
                     for title, page in ENTRIES)
-    return pdf.write_pdf(pdf.layout_html(LEADERS.replace("{}", items), base_url=TEMPLATES, roots=[TEMPLATES]))
+    html = LEADERS.replace("font-size: 9pt }", f"font-size: 9pt; {css} }}").replace("{}", items)
+    return pdf.write_pdf(pdf.layout_html(html, base_url=TEMPLATES, roots=[TEMPLATES]))
+
+
+def _with_weasyprints_leaders(make):
+    """make() with WeasyPrint's own handle_leader (a copy of the leader's text per repeat)."""
+    import weasyprint.layout.inline as inline
+    patched = inline.handle_leader
+    try:
+        inline.handle_leader = patched.__wrapped__
+        return make()
+    finally:
+        inline.handle_leader = patched
 
 
 def test_a_leader_is_drawn_as_one_run_with_every_dot_where_weasyprint_put_it():
     """pdf._leaders_in_one_run: every dot of every leader where WeasyPrint's copy per repeat put it (to a hundredth of a
     point: the run's advances are the font's widths as the PDF stores them), in far fewer text objects; the titles and
     numbers read back."""
-    import weasyprint.layout.inline as inline
     one_run = _leaders_pdf()
-    patched = inline.handle_leader
-    try:
-        inline.handle_leader = patched.__wrapped__
-        copies = _leaders_pdf()
-    finally:
-        inline.handle_leader = patched
+    copies = _with_weasyprints_leaders(_leaders_pdf)
 
     def dots(data: bytes) -> list:
         """(line, x) of every dot on the page, and the page's text."""
@@ -475,3 +481,11 @@ def test_a_leader_is_drawn_as_one_run_with_every_dot_where_weasyprint_put_it():
             return sum(1 for _, operator in pikepdf.parse_content_stream(document.pages[0]) if str(operator) == "BT")
     assert text_objects(copies) > 100 + text_objects(one_run)  # a dotted leader is dozens of repeats
     assert text_objects(one_run) == 3 * len(ENTRIES) + 1  # a title, its leader, its number; the long title's 2nd line
+
+
+@pytest.mark.parametrize("spaced", ["letter-spacing: 0.05em", "letter-spacing: -0.05em", "word-spacing: 0.1em",
+                                    "letter-spacing: 0.02em; word-spacing: 0.08em"])  # the last, dyslexia-friendly's
+def test_a_spaced_leader_keeps_weasyprints_copies(spaced):
+    """Spaced, a run would not stand where the copies do (letter spacing drifted 0.17 pt across a line at 0.05em): the
+    copies are kept, and the page is WeasyPrint's own, byte for byte."""
+    assert _leaders_pdf(spaced) == _with_weasyprints_leaders(lambda: _leaders_pdf(spaced))
