@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from dungeonpress.part_workers import WORKER_START_HTML, PartWorkers
+from dungeonpress.part_workers import PartWorkers
 
 
 def _square(n: int) -> int:
@@ -50,25 +50,6 @@ class Sized:
 
 def _square_of(job: Sized) -> int:
     return job.n * job.n
-
-
-@pytest.mark.slow  # starts interpreters that import WeasyPrint
-def test_a_mostly_cached_book_starts_one_worker_and_a_second_only_for_more_than_it_lays_out_sooner():
-    workers = PartWorkers(2, early=1)
-    try:
-        workers.start()
-        assert workers.ask(_square.__name__.upper) == "_SQUARE"  # answered by the one worker started
-        assert len(workers._pool._processes) == 1
-        assert workers(_square_of, [Sized(4, 30_000)]) == [16]
-        # an edit's chapter and the cover: the started worker takes all, while what is not the longest job is
-        # no more than a second worker's start costs
-        rest = WORKER_START_HTML - 10_000
-        assert workers(_square_of, [Sized(1, 50_000), Sized(2, 10_000), Sized(3, rest)]) == [1, 4, 9]
-        assert len(workers._pool._processes) == 1
-        assert workers(_square_of, [Sized(1, 50_000), Sized(2, 10_000), Sized(3, rest + 1)]) == [1, 4, 9]
-        assert len(workers._pool._processes) == 2
-    finally:
-        workers.close()
 
 
 @pytest.mark.slow  # starts two interpreters that import WeasyPrint
@@ -119,7 +100,7 @@ def test_a_worker_ends_when_the_build_that_started_it_is_killed(tmp_path):
 
 @pytest.mark.slow  # starts an interpreter that imports WeasyPrint, twice
 def test_released_workers_end_on_their_own_and_a_later_job_starts_them_again():
-    workers = PartWorkers(2, early=1)
+    workers = PartWorkers(2)
     try:
         workers.start()
         assert workers.ask(os.getpid) != os.getpid()
@@ -222,7 +203,7 @@ def test_stopping_workers_still_starting_does_not_wait_for_them(monkeypatch):
 
         Process = SlowToStart
 
-    monkeypatch.setattr(part_workers, "_context", lambda early: Slow())
+    monkeypatch.setattr(part_workers, "_context", lambda: Slow())
     workers = PartWorkers(2)
     workers.start()
     workers.stop()  # returns while the start is still waiting

@@ -15,15 +15,10 @@ class PartWorkers:
     is raised here.
     """
 
-    def __init__(self, processes: int = 2, early: int | None = None):
+    def __init__(self, processes: int = 2):
         self.processes = processes
-        # Workers start() starts before the jobs are known: all of them (a book built alone, cold or edited:
-        # build.part_workers), or `early` of them, spawned (a second import of WeasyPrint would only load the
-        # machine). The pool starts more when more jobs wait than workers are idle.
-        self.early = processes if early is None else max(1, min(early, processes))
-        self._started = 0  # workers the pool may hold: `early` once started, all of them once jobs were spread
         self._pool = None
-        self._warming = []  # the early workers' first task: once done, they are idle and take the next ones
+        self._warming = []  # each worker's first task (start): once done, they are idle and take the next ones
         self._starter = None  # the thread that starts them (see start)
 
     def start(self) -> None:
@@ -32,18 +27,17 @@ class PartWorkers:
             return
         import os
         from concurrent.futures import ProcessPoolExecutor
-        self._pool = ProcessPoolExecutor(self.processes, mp_context=_context(self.early), initializer=_start_worker,
+        self._pool = ProcessPoolExecutor(self.processes, mp_context=_context(), initializer=_start_worker,
                                          initargs=(os.getpid(), dict(os.environ), os.getcwd()))
-        self._started = self.early
         # A pool starts a process for a task when none is idle: one task each starts them. Starting one waits until
         # the fork server has made its imports (0.6–0.8 s when it starts with the book): a thread waits, so this
         # process reads the content and renders the HTML meanwhile instead of after.
         import threading
-        pool, early = self._pool, self.early
+        pool = self._pool
 
         def start_early():
             try:
-                warming = [pool.submit(_import_engine) for _ in range(early)]
+                warming = [pool.submit(_import_engine) for _ in range(self.processes)]
             except RuntimeError:  # stopped (a run that failed) before they were asked for
                 return
             if self._pool is pool:
@@ -52,7 +46,7 @@ class PartWorkers:
         self._starter.start()
 
     def _launched(self) -> None:
-        """Wait until the early workers were asked for (the start's thread): jobs sent before would start others."""
+        """Wait until the workers were asked for (the start's thread): jobs sent before would start others."""
         if self._starter is not None:
             self._starter.join()
             self._starter = None
@@ -65,7 +59,7 @@ class PartWorkers:
         return self._pool.submit(fn).result()
 
     def _warmed(self) -> None:
-        """Start the pool and wait for its early workers: a task sent while they still import would start another."""
+        """Start the pool and wait for its workers: a task sent while they still import would start another."""
         self.start()
         self._launched()
         for started in self._warming:
@@ -79,12 +73,6 @@ class PartWorkers:
         sizes = [len(getattr(job, "html", "")) for job in jobs]
         from concurrent.futures.process import BrokenProcessPool
         try:
-            if self._started < self.processes and sum(sizes) - max(sizes) <= WORKER_START_HTML:
-                # An edit's few parts: the started worker lays them out one after another, sooner than a
-                # second worker could import WeasyPrint to take some of them.
-                self._warmed()
-                return self._pool.submit(_each_then_free, fn, jobs).result()
-            self._started = self.processes  # the pool starts a worker for each job waiting while none is idle
             order = sorted(range(len(jobs)), key=lambda i: -sizes[i])
             futures = {i: self._pool.submit(_then_free, fn, jobs[i]) for i in order}
             return [futures[i].result() for i in range(len(jobs))]
@@ -138,11 +126,8 @@ class KeptPartWorkers(PartWorkers):
     """Part workers that outlive the builds of a long-lived process (serve's book server): every book it builds uses
     them, so after the first its parts meet workers that have imported the engine, loaded the book's fonts and laid a
     part out before. Releasing, stopping or closing them after a build keeps them; `end()` ends them. Both start at
-    once (`early`: 2), forked from the process's fork server: an edit's parts are spread over two workers already warm.
+    once, forked from the process's fork server: an edit's parts are spread over two workers already warm.
     A pool broken by a dead worker is dropped, and the next book starts another."""
-
-    def __init__(self, processes: int = 2):
-        super().__init__(processes, early=processes)
 
     def release(self) -> None:
         pass
@@ -157,20 +142,18 @@ class KeptPartWorkers(PartWorkers):
         self._end()
 
 
-def _context(early: int):
+def _context():
     """Where workers come from: forked from the run's fork server (the one `build all`, --batch and serve's workers
     come from), which imports WeasyPrint once for all of them, or spawned where there is none. Each spawned worker
     imported it again: about 0.6 s of CPU a worker; a forked one also starts with less memory of its own. A fork server
     the workers start themselves (a book built alone, serve's book server) imports only what they need
     (forks.PART_PRELOAD): their first part started 0.1-0.15 s sooner than behind an import of every product.
 
-    Workers that start one early spawn it: there is no second import to save. An edit once came back sooner that way
-    (1.92 s spawned against 2.04 s forked from a fork server that imported every product, medians of seven); from the
-    lean fork server, two forked workers bring it back sooner (1.71 s against 1.81 s with one spawned, medians of seven,
-    alternated), so a book built alone starts two (build.part_workers)."""
-    import multiprocessing
+    An edit started one spawned worker until session 27 and laid its few parts out one after another in it (1.92 s
+    against 2.04 s forked from a fork server that imported every product, medians of seven); from the lean fork server,
+    two forked workers bring it back sooner (1.71 s against 1.81 s, medians of seven, alternated)."""
     from dungeonpress import forks
-    return forks.worker_context(forks.PART_PRELOAD) if early >= 2 else multiprocessing.get_context("spawn")
+    return forks.worker_context(forks.PART_PRELOAD)
 
 
 def _start_worker(parent: int, environ: dict, cwd: str) -> None:
@@ -240,13 +223,6 @@ def _free() -> None:
         pass
 
 
-def _each_then_free(fn, jobs: list) -> list:
-    """An edit's few parts, one after another, freed once before them: what a short one (the cover) leaves is small,
-    and collecting it between them would keep the last one waiting."""
-    _free()
-    return [fn(job) for job in jobs]
-
-
 def _import_engine() -> None:
     """What a worker does first: import WeasyPrint (through pdf), so its first part pays for no import."""
     from dungeonpress import pdf  # noqa: F401
@@ -258,8 +234,3 @@ def _native_versions() -> dict:
 
 
 PART_WORKERS = 2  # the machines we build on have two cores
-# What a second worker's start costs, in characters of part HTML laid out in that time (a 28,000-character chapter
-# of 12 pages takes 0.8 s): workers that started one early keep jobs to it while the rest of them, besides the longest,
-# are shorter than this. Spawned, a worker took about a second to start. (A book built alone starts both at once:
-# build.part_workers.)
-WORKER_START_HTML = 40_000
