@@ -43,32 +43,13 @@ def test_an_own_table_that_ran_overleaf_is_made_a_die_smaller_then_left_out():
     assert tables.smaller_own_tables({"t1": "2d6", "t3": "d6", "t4": "d66"}, ["t1", "t3"]) == {"t1": "d6", "t4": "d66"}
 
 
-@pytest.mark.slow  # lays the tables booklet out, then again the old way
-def test_a_table_of_your_own_is_moved_into_its_white_and_makes_the_same_booklet(monkeypatch):
-    """The standard booklet's one table of one's own (after the solo monsters) is laid out alone and moved into the
-    white it was chosen for: the 64 pages are laid out once, not twice, and the booklet is the one laid out again
-    with it."""
-    from dungeonpress import build, pdf
-    from dungeonpress.products import options
-    from dungeonpress.products.options import parse
-    laid, real = [], tables.layout
-    monkeypatch.setattr(tables, "layout", lambda ctx, html, **kw: laid.append(real(ctx, html, **kw)) or laid[-1])
-    content = build.load_content()
-    moved = {o.name: o.data for o in tables.build_tables_booklet(build.context_for(content), parse(options.PrintShopOptions, {}))}
-    assert [r.page_count for r in laid][0] >= 60 and len(laid) == 2 and laid[1].page_count < laid[0].page_count
-    assert "A Table of Your Own" in pdf.page_text(laid[0], next(i for i, page in enumerate(pdf.measure(laid[0]))
-                                                             if "own-after-table-solo_monsters" in page.boxes))
-    laid.clear()
-    monkeypatch.setattr(pdf, "moved_across", lambda *args, **kw: False)  # not moved: the booklet laid out again with it
-    again = {o.name: o.data for o in tables.build_tables_booklet(build.context_for(content), parse(options.PrintShopOptions, {}))}
-    assert len(laid) == 3 and laid[2].page_count == laid[0].page_count and again == moved
-
-
-@pytest.mark.slow  # lays the dyslexia-friendly tables booklet out, then again the old way
-def test_rows_for_creatures_of_your_own_are_moved_under_the_bestiary_and_make_the_same_booklet(monkeypatch):
-    """The dyslexia-friendly booklet's bestiary leaves room for rows of one's own creatures on its last page: they are
-    laid out alone and moved in after the bestiary's section, not laid out again with its 76 pages, and the booklet is
-    the one laid out again with them, byte for byte."""
+@pytest.mark.slow  # lays the tables booklet out whole, then again the old way
+def test_tables_and_creature_rows_of_your_own_are_moved_into_their_white_and_make_the_same_booklet(monkeypatch):
+    """The standard booklet laid out whole: its four tables of one's own (where Paperogue, Dunginoes, the solo turn's
+    monsters and the solo turn procedure leave their games' last pages white) and the rows for creatures of one's own
+    under the bestiary are laid out alone and moved into the white each was chosen for: the 68 pages are laid out once,
+    not twice, and the booklet is the one laid out again with them, byte for byte. (Laid out game by game, each part's
+    worker does the same on its own pages: test_products_tables_parts.py.)"""
     from dungeonpress import build, pdf
     from dungeonpress.products import options
     from dungeonpress.products.options import parse
@@ -77,13 +58,16 @@ def test_rows_for_creatures_of_your_own_are_moved_under_the_bestiary_and_make_th
     content = build.load_content()
 
     def booklet() -> dict:
-        ctx = build.context_for(content, theme="dyslexia-friendly")
-        return {o.name: o.data for o in tables.build_tables_booklet(ctx, parse(options.PrintShopOptions, {}))}
+        return {o.name: o.data for o in tables.build_tables_booklet(build.context_for(content),
+                                                                    parse(options.PrintShopOptions, {}), by_parts=False)}
     moved = booklet()
-    assert len(laid) == 2 and laid[1].page_count < laid[0].page_count  # the booklet once; what was moved, alone
-    last = laid[0].page_count - 1 - next(i for i, page in enumerate(reversed(pdf.measure(laid[0])))
-                                         if "own-creatures" in page.boxes)
-    assert "Creatures of Your Own" in pdf.page_text(laid[0], last) and "bestiary-table" not in pdf.measure(laid[0])[last].boxes
+    assert len(laid) == 2 and laid[0].page_count == 68 and laid[1].page_count < laid[0].page_count
+    holding = {anchor: i for i, page in enumerate(pdf.measure(laid[0])) for anchor in page.boxes
+               if anchor.startswith("own-")}
+    assert sorted(holding) == ["own-after-table-dunginoes_specials", "own-after-table-minor_treasures",
+                               "own-after-table-solo_encounter_check", "own-after-table-solo_monsters", "own-creatures"]
+    assert "A Table of Your Own" in pdf.page_text(laid[0], holding["own-after-table-solo_monsters"])
+    assert "Creatures of Your Own" in pdf.page_text(laid[0], holding["own-creatures"])
     laid.clear()
     monkeypatch.setattr(pdf, "moved_across", lambda *args, **kw: False)  # not moved: the booklet laid out again
     again = booklet()

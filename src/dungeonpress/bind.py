@@ -16,7 +16,8 @@ class BindError(ValueError):
 
 
 def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: list | None = None,
-         furniture: bytes | None = None, stamped: list | None = None, continues: list | None = None) -> bytes:
+         furniture: bytes | None = None, stamped: list | None = None, continues: list | None = None,
+         shifts: list | None = None) -> bytes:
     """One PDF holding every page of `parts` in order, as if it had been laid out as one document.
 
     - Pages keep their content, links and fonts; identical embedded font files are stored once, and the subsets of
@@ -31,6 +32,8 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: li
     - `blank_before[i]`: an empty page goes before part i (a part that must start on a right-hand page).
     - `continues[i]`: part i carries on the part before it (a chapter cut at a page break): its top-level
       bookmarks go under the last top-level bookmark before it, as they would in the chapter laid out whole.
+    - `shifts[i]`: how far (PDF points, rightwards) each page of part i is moved, its links and the destinations on it
+      with it (a page laid out for the other side of a book whose sides differ only in their margins); () for none.
     - `furniture`: a PDF with a page for every page of the book (blank ones included) whose content (the
       page numbers) is drawn over that page as an artifact, where `stamped` says so (all pages if None).
     - Catalog entries (language, metadata, viewer preferences, MarkInfo) and the document info come from
@@ -41,8 +44,9 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: li
     drop_dests = drop_dests or [()] * len(parts)
     blank_before = blank_before or [False] * len(parts)
     continues = continues or [False] * len(parts)
-    if blank_before[0]:
-        raise BindError("a book cannot begin with a blank page")
+    shifts = shifts or [()] * len(parts)
+    if blank_before[0] or shifts[0]:
+        raise BindError("a book cannot begin with a blank page, nor its first part be moved")
     out = pikepdf.open(io.BytesIO(parts[0]))
     tree = _structure(out)
     if tree is not None:
@@ -78,12 +82,21 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: li
                 tree.ParentTree.Nums.append(int(nums[i]) + offset)
                 tree.ParentTree.Nums.append(nums[i + 1])
             next_key = offset + _next_key(copied)
+        moved = {page.obj.objgen: dx for page, dx in zip(new_pages, shifts[index]) if dx}
+        for page in new_pages:
+            if page.obj.objgen in moved:
+                _move_page(out, page, moved[page.obj.objgen], moved)
         for item in _top_outline(part):
+            copied = out.copy_foreign(item)
+            _move_outline(copied, moved)
             if continues[index] and outline_items:
-                _append_child(outline_items[-1], out.copy_foreign(item))
+                _append_child(outline_items[-1], copied)
             else:
-                outline_items.append(out.copy_foreign(item))
-        dests += [(name, _copy(out, part, dest)) for name, dest in _dests(part) if name not in set(drop_dests[index])]
+                outline_items.append(copied)
+        part_dests = [(name, _copy(out, part, dest)) for name, dest in _dests(part) if name not in set(drop_dests[index])]
+        for _, dest in part_dests:
+            _move_dest(dest, moved)
+        dests += part_dests
         # A copied stream's data is read from its part when the book is saved; read now, the part is closed
         # here and its parsed objects freed (a book's parts held twice, as parts and copied, were most of the
         # binder's peak memory). The bytes saved are the same.
@@ -105,6 +118,51 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: li
 
 
 _NOT_FOLLOWED = {"/Parent", "/P", "/Pg", "/Prev", "/Next", "/First", "/Last"}  # links up or across, not down
+
+
+def _move_page(out, page, dx: float, moved: dict) -> None:
+    """Move what `page` draws, and its links, `dx` points rightwards (moved: every page moved, objgen -> points, for
+    the links' destinations)."""
+    page.contents_add(out.make_stream(f"q 1 0 0 1 {dx:.4f} 0 cm\n".encode()), prepend=True)
+    page.contents_add(out.make_stream(b"\nQ\n"))
+    for annot in page.obj.get("/Annots", pikepdf.Array()):
+        if "/Rect" in annot:
+            x1, y1, x2, y2 = (float(v) for v in annot.Rect)
+            annot.Rect = pikepdf.Array([x1 + dx, y1, x2 + dx, y2])
+        if "/QuadPoints" in annot:
+            annot.QuadPoints = pikepdf.Array([float(v) + (dx if n % 2 == 0 else 0)
+                                              for n, v in enumerate(annot.QuadPoints)])
+        _move_dest(annot.get("/Dest"), moved)
+        if "/A" in annot:
+            _move_dest(annot.A.get("/D"), moved)
+
+
+def _move_dest(dest, moved: dict) -> None:
+    """Move an explicit destination ([page /XYZ left top zoom], or a dictionary holding one as /D) with its page
+    (moved: a page's objgen -> points)."""
+    if isinstance(dest, pikepdf.Dictionary):
+        dest = dest.get("/D")
+    if not isinstance(dest, pikepdf.Array) or len(dest) < 3 or dest[1] != pikepdf.Name.XYZ:
+        return
+    page = dest[0]
+    dx = moved.get(page.objgen) if isinstance(page, pikepdf.Dictionary) else None
+    if dx and dest[2] is not None:  # (a null left keeps the viewer's)
+        dest[2] = float(dest[2]) + dx
+
+
+def _move_outline(item, moved: dict) -> None:
+    """Move the destinations of an outline item and of every item under it with their pages."""
+    stack = [item]
+    while stack:
+        item = stack.pop()
+        _move_dest(item.get("/Dest"), moved)
+        action = item.get("/A")
+        if action is not None:
+            _move_dest(action.get("/D"), moved)
+        child = item.get("/First")
+        while child is not None:
+            stack.append(child)
+            child = child.get("/Next")
 
 
 def _own_stream_data(pages) -> None:

@@ -23,6 +23,12 @@ it change length:
 - a part that opens on `either_side` (a chapter of a book whose chapters open on the next page) is placed
   and laid out the same way, its bookmarks at the top level: when the parts before it change length by an
   odd number of pages it is laid out again for its other side (then cached for both).
+- a book whose parts print no running heads (`heads`) has the furniture print them: each part says which strings
+  (`string-set`) each of its pages sets, and the furniture's pages set the same, so `string()` there reads what it
+  would have read in the book laid out whole;
+- a book whose left- and right-hand pages differ only in their margins (`mirrored`: the same text width, the heads in
+  the furniture) lays a part that lands on the other side out once: the binder moves its pages across by the
+  difference in their left margins (the furniture's pages, laid out on the right sides, say where they are);
 - a part may end in a tailpiece (Part.tailpiece): the worker that lays it out measures the white its last page
   leaves, lays a piece made to fill it out alone on a page like that one, and moves it in under the text
   (pdf.appended), so the part keeps its pages and is laid out once.
@@ -121,6 +127,7 @@ class Job:
     # and anchors place the book but whose PDF the second pass replaces. Its tailpiece is left out too: a tailpiece
     # goes under the text of the last page, so the part keeps its pages and anchors without it.
     measure_only: bool = False
+    heads: bool = False  # its LaidPart says which strings each page sets (the book's furniture prints the heads)
 
     @property
     def padded_for(self) -> tuple:
@@ -144,6 +151,9 @@ class LaidPart:
     before: int = 0
     start: int = 0
     end_room: float = 0.0  # CSS px of its last page's text area left white under its text
+    # Each page's ((name, text), …): the strings its boxes set, in order (Job.heads; () otherwise).
+    strings: tuple = ()
+    margins: tuple = ()  # each page's (left, right) margin, CSS px
 
     def to_bytes(self) -> bytes:
         """The part as one line of JSON and its PDF after it (what a cache on disk keeps; nothing executable), with
@@ -151,7 +161,8 @@ class LaidPart:
         head = {"name": self.name, "pages": self.pages, "anchor_pages": self.anchor_pages,
                 "warnings": list(self.warnings), "stand_ins": list(self.stand_ins),
                 "page_names": list(self.page_names), "before": self.before, "end_room": self.end_room,
-                "sha256": hashlib.sha256(self.data).hexdigest()}
+                "strings": [[list(pair) for pair in page] for page in self.strings],
+                "margins": [list(page) for page in self.margins], "sha256": hashlib.sha256(self.data).hexdigest()}
         return json.dumps(head, sort_keys=True).encode() + b"\n" + self.data
 
     @classmethod
@@ -162,7 +173,9 @@ class LaidPart:
             raise ValueError("a laid-out part that is not whole")
         return cls(fields["name"], pdf_bytes, fields["pages"], fields["anchor_pages"], tuple(fields["warnings"]),
                    tuple(fields["stand_ins"]), tuple(fields["page_names"]), fields["before"],
-                   end_room=fields["end_room"])
+                   end_room=fields["end_room"],
+                   strings=tuple(tuple(tuple(pair) for pair in page) for page in fields["strings"]),
+                   margins=tuple(tuple(page) for page in fields["margins"]))
 
 
 def part_css(*, first: bool = False, last: bool = False) -> str:
@@ -188,15 +201,26 @@ def stand_ins(html: str) -> tuple[str, list]:
     return html[:body.end()] + spans + html[body.end():], foreign
 
 
-def furniture_html(html: str, page_names: list) -> str:
+def furniture_html(html: str, page_names: list, strings: list | None = None) -> str:
     """The book's furniture: `html`'s head (the book's stylesheets) and one empty page per page of the book,
-    named as that page is, so each gets the margin boxes (page numbers) the book's page would have had."""
+    named as that page is, so each gets the margin boxes (page numbers) the book's page would have had; and, with
+    `strings` (each page's ((name, text), …)), setting the strings that page of the book sets, in order, so its
+    running heads read them."""
     body = _BODY.search(html)
     if body is None:
         raise RenderError("the book's furniture has no <body>")
-    pages = "".join(f'<div class="furniture-page" style="page: {markup.escape(name or "auto")}"></div>'
-                    for name in page_names)
+    strings = strings or [()] * len(page_names)
+    pages = "".join(f'<div class="furniture-page" style="page: {markup.escape(name or "auto")}">'
+                    + "".join(f'<div style="{markup.escape(f"string-set: {string} {_css_string(text)}")}"></div>'
+                              for string, text in sets)
+                    + "</div>"
+                    for name, sets in zip(page_names, strings))
     return html[:body.end()] + pages + "</body></html>"
+
+
+def _css_string(text: str) -> str:
+    """`text` as a CSS string."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ") + '"'
 
 
 def part_key(html: str, pad_to: int = 0, before: int = 0) -> str:
@@ -303,8 +327,20 @@ def _laid(job: Job, rendered, data: bytes) -> LaidPart:
     own = {anchor: page for anchor, page in anchors.items() if anchor not in job.foreign}
     names = tuple(None if page.blank else page.name for page in measured)
     end_room = measured[-1].white_under_text if measured else 0.0
+    boxes = [page._page_box for page in rendered.document.pages]
     return LaidPart(job.name, data, rendered.page_count, own, tuple(rendered.warnings), tuple(job.foreign), names,
-                    end_room=round(end_room, 3))
+                    end_room=round(end_room, 3), strings=tuple(_strings_set(box) for box in boxes) if job.heads else (),
+                    margins=tuple((round(box.margin_left, 3), round(box.margin_right, 3)) for box in boxes))
+
+
+def _strings_set(page_box) -> tuple:
+    """The strings (`string-set`) a laid-out page sets, in order: ((name, text), …), as WeasyPrint collects them for
+    its margin boxes (layout/__init__.py, layout_document)."""
+    found = []
+    for box in page_box.descendants():
+        if box.string_set and box.string_set != "none":
+            found.extend((name, text) for name, text in box.string_set)
+    return tuple(found)
 
 
 def in_process(lay_out, write):
@@ -314,7 +350,7 @@ def in_process(lay_out, write):
 
 def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int = 0,
                  name: str = "the book", laid_out=None, plate=None, plate_page: str = "",
-                 plates_continue: bool = False) -> tuple[bytes, list]:
+                 plates_continue: bool = False, heads: bool = False, mirrored: bool = False) -> tuple[bytes, list]:
     """The book bound from its parts, and every part as placed in it (LaidPart with its start, in order).
 
     `run(jobs) -> [[LaidPart, …] for each job]` lays jobs out (in this process: in_process; or in workers,
@@ -331,7 +367,14 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     the default page), laid out with `css` (it opens on the side it falls on), placed as a part of its own with no
     bookmarks, its page number stamped as any page's. `plates_continue`: a plate's headings are tagged under the
     heading before it, as a part that continues a chapter's are (a pack's filler pages, under their delve's title).
+
+    `heads`: the parts print no running heads (their CSS leaves them out); the furniture prints them from the strings
+    each page of the book sets. `mirrored` (with `heads`): a left- and a right-hand page differ only in their margins,
+    so a part that opens on either side is laid out once, for a right-hand page, and moved across where it lands on a
+    left-hand one (see the module's words).
     """
+    if mirrored and not heads:
+        raise ValueError("a mirrored book prints its running heads in the furniture")
     cache = {} if cache is None else cache
     last = len(parts) - 1
 
@@ -348,7 +391,7 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
         refit = parts[i].refit(css(i, left), numbers or {}) if parts[i].refit else None
         padded, befores = (pad_to, _befores(parts[i], pad_to, before)) if i == last and pad_to else (0, ())
         return replace(_job(parts[i], parts[i].html(css(i, left), numbers or {}), padded), tail=tail, refit=refit,
-                       befores=befores, measure_only=parts[i].numbered and numbers is None)
+                       befores=befores, measure_only=parts[i].numbered and numbers is None, heads=heads)
 
     jobs = [job(i) for i in range(len(parts))]
     loading = _load_binder_meanwhile()
@@ -359,11 +402,12 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     #    left-hand page when that is where the part before it ends. Every part on the wrong side is laid out
     #    again at once; the first of them is then right for good (only parts before it place it), so each
     #    round settles one part at least, and the sides found are the only ones that agree with the layout.
+    #    In a mirrored book no part is laid out again: a side changes where its pages go, not how many there are.
     left = set()
     while True:
         placed, blanks = _place(parts, laid, pad_to)
         wrong = [i for i, item in enumerate(placed) if parts[i].runs_on and (item.start % 2 == 0) != (i in left)]
-        if not wrong:
+        if not wrong or mirrored:
             break
         left ^= set(wrong)
         for i, variants in zip(wrong, _cached_or_run([job(i, left=i in left) for i in wrong], run, cache)):
@@ -376,12 +420,15 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     plates = [Job(f"plate {n + 1}", plate(n, part_css() + ("" if parts[i].opens == "left" else " " + LEFT_CSS), i),
                   continues=plates_continue) for n, i in enumerate(waits)] if plate else []
     page_names = []  # a plate is one page of the kind plate_page names (checked once it is laid out); None a blank page
+    strings = []  # each page's strings set (a plate sets none that reach the furniture)
     for blank, item in zip(blanks, placed):
         page_names += [plate_page if plates else None] * blank + list(item.page_names)
+        strings += [()] * blank + list(item.strings or [()] * item.pages)
     numbered = [i for i, part in enumerate(parts) if part.numbered]
     second = [job(i, i in left, numbers, before=(placed[i].start - 1) % pad_to if pad_to else None)
               for i in numbered] + plates
-    second.append(Job("furniture", furniture_html(furniture.html(FURNITURE_CSS, {}), page_names), furniture=True))
+    second.append(Job("furniture", furniture_html(furniture.html(FURNITURE_CSS, {}), page_names,
+                                                  strings if heads else None), furniture=True))
     *contents, (folios,) = _cached_or_run(second, run, cache)
     contents, laid_plates = contents[:len(numbered)], [item for (item,) in contents[len(numbered):]]
     for i, (item,) in zip(numbered, contents):
@@ -412,8 +459,31 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
         continues.append(part.continues)
     data = bind.bind([item.data for item in bound], drop_dests=[item.stand_ins for item in bound],
                      blank_before=before, furniture=folios.data,
-                     stamped=[name is not None for name in page_names], continues=continues)
+                     stamped=[name is not None for name in page_names], continues=continues,
+                     shifts=_shifts(bound, before, folios, name))
     return data, placed
+
+
+PX_TO_PT = 0.75
+
+
+def _shifts(bound: list, blank_before: list, folios: LaidPart, name: str) -> list:
+    """For each bound part, how far (PDF points, rightwards) each of its pages is moved to sit where the book's page
+    there sits: the furniture's page, laid out on the right side, has the left margin the book's page has; a page
+    laid out for the other side of a mirrored book is that far from it. RenderError where a page and the book's are
+    not as wide inside their margins (it would have been laid out otherwise)."""
+    shifts, at = [], 0
+    for item, blank in zip(bound, blank_before):
+        at += blank
+        moves = []
+        for (left, right), (book_left, book_right) in zip(item.margins, folios.margins[at:at + item.pages]):
+            if abs((left + right) - (book_left + book_right)) > 0.01:
+                raise RenderError(f"{name}: its {item.name} was laid out {left + right:.2f} px of margins wide, for a "
+                                  f"page of {book_left + book_right:.2f}")
+            moves.append(round((book_left - left) * PX_TO_PT, 4))
+        shifts.append(tuple(moves) if any(moves) else ())
+        at += item.pages
+    return shifts
 
 
 def _load_binder_meanwhile():
@@ -464,6 +534,8 @@ def _keys(job: Job) -> list:
     html = "continues\n" + job.html if job.continues else job.html  # written otherwise (its heading levels)
     if job.measure_only:
         html = "measured\n" + html
+    if job.heads:
+        html = "heads\n" + html
     if job.tail is not None:
         html = f"tailpiece {job.tail.key}\n{html}"
     if job.refit is not None:

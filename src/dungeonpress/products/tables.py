@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from dungeonpress.export import rolled_tables
 from dungeonpress.views import tables as views
 from dungeonpress.views.notes import OWN_TABLE_ROWS, SPARE_ID, own_table, own_table_page
 from dungeonpress.products import options
-from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, html_from_template, layout, \
-    write
+from dungeonpress.paginate.book import Refit
+from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, PartLayout, layout, \
+    template_globals, write
 
 # The spare pages that pad the booklet to a multiple of four (those not needed are dropped from the end): empty
 # tables to write one's own in, a d66 one, then a d6 and a 2d6, then another d66, rather than bare ruled notes (large
@@ -33,30 +35,159 @@ PACK_TITLES = {"core": "Loner core", "dungeoneer": "Loner: Dungeoneer", "dungeon
                "paperogue": "Paperogue", "dunginoes": "Dunginoes", "solo-turns": "Solo turn procedure"}
 
 
-def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> list[Output]:
-    """`tables.pdf` (A5 pages) and `tables-booklet-a4.pdf` / `-letter.pdf` (saddle-stitch)."""
-    from dungeonpress import impose, pdf  # loaded when a product is made, not for --help
+def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions, by_parts: bool = True) -> list[Output]:
+    """`tables.pdf` (A5 pages) and `tables-booklet-a4.pdf` / `-letter.pdf` (saddle-stitch).
+
+    `by_parts` (the way it is made): each game's tables laid out as a document of their own, in the run's part workers,
+    and bound (lay_out_parts); otherwise the booklet laid out whole, as one document (what the parts are checked
+    against)."""
+    from dungeonpress import impose  # loaded when a product is made, not for --help
+    if by_parts and hasattr(ctx.run_parts, "start"):  # its workers import WeasyPrint while the HTML is made
+        ctx.run_parts.start()
+    booklet = Booklet.of(ctx, opts)
+    reading = lay_out_parts(ctx, opts, booklet) if by_parts else lay_out_whole(ctx, opts, booklet)
+    return [Output("tables.pdf", reading),
+            *(Output(f"tables-{opts.binding}-{paper}.pdf",
+                     impose.impose_bound(reading, paper, opts.signatures, creep_mm=opts.creep_mm,
+                                         reading_copy=ctx.named("tables.pdf")))
+              for paper in ("a4", "letter"))]
+
+
+@dataclass(frozen=True)
+class Booklet:
+    """What the booklet shows, in order: the games' sections of tables (core first), and the bestiary at a glance."""
+
+    sections: list
+    bestiary: list
+    context: dict  # the template's context (its globals, the sections, the bestiary, the spare pages)
+
+    @classmethod
+    def of(cls, ctx: BuildContext, opts: options.PrintShopOptions) -> "Booklet":
+        # Group the rolled tables by the game they come from (core first), then by their group, in title order.
+        by_origin: dict[str, list] = {}
+        for table in sorted(rolled_tables(ctx.content), key=lambda t: (t.group, views.title_order(t.title))):
+            by_origin.setdefault(table.origin, []).append(
+                views.table_view(table, ctx.content, large=ctx.theme == "large-print"))
+        order = list(PACK_TITLES)  # then a user pack's own credits, whatever text they are
+        origins = sorted(by_origin, key=lambda o: (order.index(o) if o in order else len(order), o))
+        sections = [{"title": PACK_TITLES.get(o, o), "title_parts": views.title_parts(PACK_TITLES.get(o, o)),
+                     "anchor": "pack-" + re.sub(r"[^a-z0-9-]+", "-", o.lower()), "tables": by_origin[o]}
+                    for o in origins]
+        sections = with_own_tables(sections, {})  # none yet: laying out finds where they go (fitted)
+        bestiary = [views.creature_view(c) for c in ctx.content.creatures]
+        context = template_globals(ctx, TEMPLATE) | dict(
+            sections=sections, bestiary=bestiary, own_creatures=[], notes_pages=spare_pages(),
+            digest=ctx.content.digest[:12], page_css=opts.page_css(), stacked_glance=ctx.theme == "large-print",
+            moved=None)
+        return cls(sections, bestiary, context)
+
+
+TEMPLATE = "tables.html.j2"
+# A part prints neither page numbers nor running heads: where it falls is not known while it is laid out, and the
+# furniture (paginate.book) prints both, the heads from the strings each page sets.
+NO_FURNITURE_CSS = ("@page { @bottom-center { content: none; } } @page :left { @top-left { content: none; } } "
+                    "@page :right { @top-right { content: none; } }")
+# The contents' page numbers, printed from the numbers paginate.book gives (target-counter does not reach another part).
+CONTENTS_NUMBERS_CSS = '.contents .last::after { content: leader(". ") attr(data-page); }'
+
+
+@dataclass(frozen=True)
+class PartHtml:
+    """The booklet's template for one part, rendered in whichever process lays it out (plain values, sent to a
+    worker): `part` is "front", "section", "bestiary", "back" or "furniture"; None the whole booklet."""
+
+    templates_dir: str
+    context: dict
+    css: str  # the part's CSS (paginate.book.part_css and NO_FURNITURE_CSS), "" for the booklet laid out whole
+    part: str | None = None
+
+    def render(self, **overrides) -> str:
+        from dungeonpress import render  # loaded when a product is made, not for --help
+        from pathlib import Path
+        return render.render_template(Path(self.templates_dir), TEMPLATE, **(self.context | overrides),
+                                      part=self.part, part_css=self.css)
+
+    def own_tables_html(self, own_creatures: int = 0, own_tables: dict | None = None, moved: list | None = None) -> str:
+        """The part with `own_creatures` rows for creatures of one's own and the tables of one's own `own_tables`
+        (anchor -> die) in it; or, with `moved`, those alone, each on its page (moved_own_tables)."""
+        from dungeonpress.paginate.book import stand_ins
+        html = self.render(sections=with_own_tables(self.context["sections"], own_tables or {}),
+                           own_creatures=list(range(own_creatures)), moved=moved)
+        return html if moved else stand_ins(html)[0]  # as paginate.book made the part's first layout
+
+
+@dataclass(frozen=True)
+class OwnTablesRefit(Refit):
+    """A part's tables, and the bestiary, ending in tables and rows of one's own where their pages leave room (fitted):
+    done in the worker that lays the part out, on its own pages."""
+
+    page: PartHtml
+    key = "own tables"
+
+    def refit(self, rendered, lay_out):
+        return fitted(rendered, lay_out, self.page.own_tables_html, self.page.context["sections"],
+                      self.page.context["bestiary"])
+
+
+def lay_out_parts(ctx: BuildContext, opts: options.PrintShopOptions, booklet: Booklet) -> bytes:
+    """The reading PDF, padded to whole sheets: the front (cover and contents, its page numbers a second pass), each
+    game's section, the bestiary and the back (the spare pages, just enough kept to fold whole sheets, and the back
+    cover) laid out apart (paginate.book), in the run's part workers, and bound. Each opens the page after the part
+    before it, whichever side that is; the booklet's two sides differ only in their margins, so none is laid out
+    twice for its side (paginate.book's `mirrored`) unless the pages have a bleed, whose printer's marks do not move."""
+    from dungeonpress.paginate import book
+    templates = str(ctx.templates_dir)
+
+    def page(css: str, part: str, **context) -> PartHtml:
+        return PartHtml(templates, booklet.context | context, f"{css} {NO_FURNITURE_CSS}", part)
+
+    def front(css: str, numbers: dict) -> str:
+        return page(f"{css} {CONTENTS_NUMBERS_CSS}", "front").render(page_numbers=book.page_numbers(numbers))
+
+    def section(n: int) -> book.Part:
+        shown = booklet.sections[n]
+
+        def own(css: str, numbers: dict) -> OwnTablesRefit:
+            return OwnTablesRefit(page(css, "section", sections=[shown], bestiary=[]))
+        return book.Part(shown["anchor"], lambda css, numbers: own(css, numbers).page.render(), either_side=True,
+                         refit=own)
+
+    def bestiary(css: str, numbers: dict) -> OwnTablesRefit:
+        return OwnTablesRefit(page(css, "bestiary", sections=[]))
+
+    parts = [book.Part("front", front, numbered=True),
+             *[section(n) for n in range(len(booklet.sections))],
+             *([book.Part("bestiary", lambda css, numbers: bestiary(css, numbers).page.render(), either_side=True,
+                          refit=bestiary)] if booklet.bestiary else []),
+             book.Part("back", lambda css, numbers: page(css, "back").render(), either_side=True)]
+    furniture = book.Part("furniture", lambda css, numbers: PartHtml(templates, booklet.context, css,
+                                                                     "furniture").render())
+    worker = PartLayout(ctx.templates_dir, tuple(ctx.roots), ctx.max_pages, opts.pdf_x)
+    run = ctx.run_parts or (lambda fn, jobs: [fn(job) for job in jobs])
+    reading, laid = book.lay_out_book(parts, lambda jobs: run(worker, jobs), furniture=furniture,
+                                      cache=ctx.part_cache, pad_to=4, name="tables.pdf",
+                                      laid_out=getattr(ctx.run_parts, "release", None), heads=True,
+                                      mirrored=not opts.page_css())
+    ctx.warnings.extend(warning for part in laid for warning in part.warnings)
+    return reading
+
+
+def lay_out_whole(ctx: BuildContext, opts: options.PrintShopOptions, booklet: Booklet) -> bytes:
+    """The reading PDF, padded to whole sheets, laid out as one document."""
     from dungeonpress.paginate import pages
-    # 1. Group the rolled tables by the game they come from (core first), then by their group, in title order.
-    by_origin: dict[str, list] = {}
-    for table in sorted(rolled_tables(ctx.content), key=lambda t: (t.group, views.title_order(t.title))):
-        by_origin.setdefault(table.origin, []).append(views.table_view(table, ctx.content, large=ctx.theme == "large-print"))
-    order = list(PACK_TITLES)  # then a user pack's own credits, whatever text they are
-    origins = sorted(by_origin, key=lambda o: (order.index(o) if o in order else len(order), o))
-    sections = [{"title": PACK_TITLES.get(o, o), "title_parts": views.title_parts(PACK_TITLES.get(o, o)), "anchor": "pack-" + re.sub(r"[^a-z0-9-]+", "-", o.lower()), "tables": by_origin[o]} for o in origins]
-    bestiary = [views.creature_view(c) for c in ctx.content.creatures]
+    whole = PartHtml(str(ctx.templates_dir), booklet.context, "")
+    rendered = fitted(layout(ctx, whole.render()), lambda html: layout(ctx, html), whole.own_tables_html,
+                      booklet.sections, booklet.bestiary)
+    return write(ctx, pages.pad_to_multiple(rendered, 4, "tables.pdf"), print_shop=opts.pdf_x)
 
-    def booklet_html(own_creatures: int = 0, own_tables: dict | None = None, moved: list | None = None) -> str:
-        return html_from_template(ctx, "tables.html.j2", sections=with_own_tables(sections, own_tables or {}),
-                                  bestiary=bestiary, own_creatures=list(range(own_creatures)),
-                                  notes_pages=spare_pages(), digest=ctx.content.digest[:12], page_css=opts.page_css(),
-                                  stacked_glance=ctx.theme == "large-print", moved=moved)
 
-    # 2. Lay out. Where the bestiary's last page has room for a few rows (dyslexia-friendly p71 was 43% full), it ends
-    #    in empty rows to write one's own creatures in; where a table leaves a game's last page, or half a page, white
-    #    before the next opens overleaf (large print p71, p115, p130 were 40-58% full), that room holds an empty table
-    #    of one's own. Laid out again with them, kept if every table and page stays where it was.
-    rendered = layout(ctx, booklet_html())
+def fitted(rendered, lay_out, html, sections: list, bestiary: list):
+    """`rendered` (the booklet, or a part of it, laid out by `lay_out(html)`) with empty rows for creatures of one's
+    own where the bestiary's last page has room for a few (dyslexia-friendly p71 was 43% full), and, where a table
+    leaves a game's last page, or half a page, white before the next opens overleaf (large print p71, p115, p130 were
+    40-58% full), an empty table of one's own in that room. `html(own_creatures, own_tables, moved)` is its HTML with
+    them (tables.html.j2). Kept where every table and page stays where it was."""
+    from dungeonpress import pdf  # loaded when a product is made, not for --help
     measured = pdf.measure(rendered)
     own = own_creature_rows(measured, bestiary)
     tables_own = own_table_dice(measured, sections, bestiary)
@@ -66,30 +197,23 @@ def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions) -> l
         # for the dyslexia-friendly theme's creature rows). Where one cannot be moved or does not fit there, the booklet
         # is laid out afresh and again with them, as below.
         moved = moved_own_tables(rendered, measured, tables_own,
-                                 lambda plan: layout(ctx, booklet_html(own_tables=tables_own, moved=plan)),
+                                 lambda plan: lay_out(html(own_tables=tables_own, moved=plan)),
                                  own_creatures=own, bestiary=bestiary)
         if moved:
             tables_own, own = {}, 0
         elif moved is None:
-            rendered = layout(ctx, booklet_html())  # some were moved in before one could not be
+            rendered = lay_out(html())  # some were moved in before one could not be
     for _ in range(2):  # a table of one's own that ran overleaf is made a die smaller, once, then all are left out
         if not own and not tables_own:
             break
-        again = layout(ctx, booklet_html(own, tables_own))
+        again = lay_out(html(own, tables_own))
         overflowed = run_over(measured, pdf.measure(again), sections, tables_own)
         if not overflowed:
             if again.page_count == rendered.page_count:
                 rendered = again
             break
         tables_own = smaller_own_tables(tables_own, overflowed) if _ == 0 else {}
-
-    # 3. Pad to whole sheets and impose.
-    reading = write(ctx, pages.pad_to_multiple(rendered, 4, "tables.pdf"), print_shop=opts.pdf_x)
-    return [Output("tables.pdf", reading),
-            *(Output(f"tables-{opts.binding}-{paper}.pdf",
-                     impose.impose_bound(reading, paper, opts.signatures, creep_mm=opts.creep_mm,
-                                         reading_copy=ctx.named("tables.pdf")))
-              for paper in ("a4", "letter"))]
+    return rendered
 
 
 def own_creature_rows(measured, bestiary: list) -> int:
@@ -232,5 +356,6 @@ COMMANDS = (
         order=20,
         inputs=Inputs(every=True),
         outputs=("tables.pdf", "tables-booklet-a4.pdf", "tables-booklet-letter.pdf"),
+        book=True,
     ),
 )
