@@ -5,6 +5,7 @@ cache, even when the parts before them change length; the rulebook's parts laid 
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -436,6 +437,55 @@ def test_chapters_that_open_on_either_side_leave_no_blank_page_and_read_like_the
     again = Layouts()
     assert bound(parts, again, cache=cache, name="run on")[0] == data
     assert again.count == 0
+
+
+# A book whose sides differ only in their margins: the same width inside them, the inner margin wider.
+MIRRORED = "@page :left { margin: 12mm 15mm 12mm 9mm } @page :right { margin: 12mm 9mm 12mm 15mm }"
+NO_HEADS = "@page :left { @top-left { content: none } } @page :right { @top-right { content: none } }"
+
+
+def mirrored_book(lines: dict):
+    """either_side_book with mirrored margins, its parts printing no running heads (the furniture prints them)."""
+    def mirrored(html: str) -> str:  # (and its links quoted as paginate.book finds them: kept across parts)
+        return html.replace(NARROW_LEFT, MIRRORED).replace("href='#c1'", 'href="#c1"')
+    whole_html, parts = either_side_book(lines)
+    parts = [replace(part, html=lambda css, numbers, html=part.html: mirrored(html(f"{css} {NO_HEADS}", numbers)))
+             for part in parts]
+    return mirrored(whole_html), parts
+
+
+@pytest.mark.slow  # lays out two small books, one of them part by part
+def test_a_mirrored_book_lays_each_chapter_out_once_and_moves_one_on_a_left_hand_page_across():
+    """Chapters 2 and 3 open on left-hand pages: laid out for right-hand ones, their pages are moved across by the
+    margins' difference, their links and destinations with them; the heads, printed by the furniture from the strings each page
+    sets, and every line read as in the book laid out whole."""
+    from tests.test_products_rulebook import close, placed
+    whole_html, parts = mirrored_book({1: 4, 2: 30, 3: 5})
+    layouts = Layouts()
+    furniture = replace(FURNITURE, html=lambda css, numbers: FURNITURE.html(css, numbers).replace(
+        "</style>", f" {MIRRORED}</style>", 1))
+    data, laid = book.lay_out_book(parts, layouts, furniture=furniture, pad_to=4, name="mirrored", heads=True,
+                                   mirrored=True)
+    whole = whole_book(whole_html)
+    assert [(p.name, p.start) for p in laid] == [("chapter 1", 1), ("chapter 2", 2), ("chapter 3", 6), ("notes", 7)]
+    assert texts(data) == texts(whole) and "Chapter 2" in texts(data)[2]  # its head on its second page
+    assert layouts.count == 5  # four parts, once each, and the furniture
+    assert close(placed(data), placed(whole))
+    with pikepdf.open(io.BytesIO(data)) as pdf_file:  # moved: 6 mm, in points
+        drawn = [b"".join(stream.read_bytes() for stream in page.Contents) for page in pdf_file.pages]
+        moved = [re.search(rb"^q 1 0 0 1 (-?[0-9.]+) 0 cm$", page, re.M) for page in drawn]
+        # chapters 2 and 3 (pages 2-6), laid out right-hand page first: a right-hand page moved left, a left-hand right
+        assert [float(m.group(1)) if m else None for m in moved] == [None, -17.0079, 17.0079, -17.0079, 17.0079,
+                                                                    -17.0079, None, None]
+    with pytest.raises(ValueError, match="prints its running heads in the furniture"):
+        book.lay_out_book(parts, layouts, furniture=furniture, mirrored=True)
+
+
+def test_the_furniture_sets_the_strings_each_page_of_the_book_set_quoted_as_css():
+    html = book.furniture_html("<html><body></body></html>", ["", None],
+                               [(("chapter", 'The "Deep" \\ End'),), ()])
+    assert html.count('class="furniture-page"') == 2
+    assert 'string-set: chapter &quot;The \\&quot;Deep\\&quot; \\\\ End&quot;' in html
 
 
 @pytest.mark.slow  # lays out a small book part by part

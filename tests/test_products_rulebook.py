@@ -128,13 +128,13 @@ def test_booklet_shares_fonts_and_stays_small(built):
     assert len(built[0]["dungeoneer-rulebook-booklet-a4.pdf"]) < reading * 1.3
 
 
-def whole_book(content, plates_before: tuple = (), tailpieces: dict | None = None) -> bytes:
+def whole_book(content, plates_before: tuple = (), tailpieces: dict | None = None, theme: str = "standard") -> bytes:
     """The rulebook laid out as one document, as it was made before it was laid out part by part: the reference.
     `plates_before` (plates_faced) puts a plate where the book made of parts has one, `tailpieces` (tailpieces_in its
     named destinations) a tailpiece of the same size where it has one."""
     from dungeonpress import pdf
     from dungeonpress.paginate.pages import pad_to_multiple
-    ctx = build.context_for(content)
+    ctx = build.context_for(content, theme=theme)
     html = rulebook.book_html(ctx, rulebook.RulebookOptions(), plates_before, tailpieces)
     return pdf.write_pdf(pad_to_multiple(pdf.layout_html(html, base_url=ctx.templates_dir, roots=ctx.roots), 4, "book"))
 
@@ -194,6 +194,26 @@ def book_facts(data: bytes) -> dict:
     return facts
 
 
+def placed(data: bytes) -> dict:
+    """Where a reader is taken: each named destination's (page, left, top), each link's (page, rectangle), in points."""
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        pages = {page.objgen: i for i, page in enumerate(pdf.pages)}
+        flat = pdf.Root.Names.Dests.Names
+        dests = {str(flat[i]): (pages[flat[i + 1][0].objgen], float(flat[i + 1][2]), float(flat[i + 1][3]))
+                 for i in range(0, len(flat), 2)}
+        links = [(i, tuple(float(v) for v in annot.Rect)) for i, page in enumerate(pdf.pages)
+                 for annot in page.obj.get("/Annots", [])]
+    return {"dests": dests, "links": links}
+
+
+def close(a: dict, b: dict, within: float = 0.01) -> bool:
+    return (a["dests"].keys() == b["dests"].keys() and len(a["links"]) == len(b["links"])
+            and all(a["dests"][n][0] == b["dests"][n][0] and abs(a["dests"][n][1] - b["dests"][n][1]) <= within
+                    and abs(a["dests"][n][2] - b["dests"][n][2]) <= within for n in a["dests"])
+            and all(i == j and all(abs(x - y) <= within for x, y in zip(r, s))
+                    for (i, r), (j, s) in zip(a["links"], b["links"])))
+
+
 @pytest.mark.slow
 def test_the_book_laid_out_part_by_part_is_the_book_laid_out_whole(built, content):
     """Every page's text (page numbers and running heads included), the contents' numbers, bookmarks, named
@@ -205,6 +225,23 @@ def test_the_book_laid_out_part_by_part_is_the_book_laid_out_whole(built, conten
     # the contents, Playing the Game, the Dungeon Generator, Creatures & Foes, Adventure Tables' third piece, Inspiration
     assert sorted(tailpieces) == [(-1, 0), (2, 0), (4, 0), (7, 0), (8, 2), (9, 0)]
     assert book_facts(data) == book_facts(whole_book(content, plates_faced(data), tailpieces))
+
+
+@pytest.mark.slow  # lays the large-print book out whole
+@pytest.mark.builds("large-print/rulebook/0")
+def test_a_large_print_book_whose_chapters_are_moved_across_is_the_book_laid_out_whole(content):
+    """Its chapters open on either side: each is laid out once, for a right-hand page, and one that lands on a
+    left-hand page is moved across by the 2 mm its margins differ, its running heads printed over the bound pages
+    from the strings its pages set. Every page's text, bookmarks, destinations, links and tags, and where each link
+    and destination sits, are those of the book laid out as one document."""
+    outputs, _ = SHARED.result("large-print/rulebook/0")
+    data = next(d for name, d in outputs.items() if name.startswith(rulebook.NAME) and "booklet" not in name)
+    reader = PdfReader(io.BytesIO(data))
+    chapters = [page for depth, _, page in pdf_outline(data) if depth == 0]
+    assert any(page % 2 == 1 for page in chapters)  # a chapter opens on a left-hand page (0-based odd)
+    whole = whole_book(content, plates_faced(data), rulebook.tailpieces_in(reader.named_destinations), "large-print")
+    assert book_facts(data) == book_facts(whole)
+    assert close(placed(data), placed(whole))
 
 
 @pytest.mark.slow

@@ -2,42 +2,19 @@
 
 from __future__ import annotations
 
-import io
-
-import pikepdf
 import pytest
 
 from dungeonpress import build
 from dungeonpress.products import options, tables
 from dungeonpress.products.options import parse
 from tests.conftest import SHARED
-from tests.test_products_rulebook import book_facts
+from tests.test_products_rulebook import book_facts, close, placed
 
 
 def booklet_pdf(content, theme: str, by_parts: bool, bleed: str | None = None) -> bytes:
     ctx = build.context_for(content, theme=theme)
     opts = parse(options.PrintShopOptions, {"bleed": bleed, "marks": "crop"} if bleed else {})
     return next(o.data for o in tables.build_tables_booklet(ctx, opts, by_parts=by_parts) if o.name == "tables.pdf")
-
-
-def placed(data: bytes) -> dict:
-    """Where a reader is taken: each named destination's (page, left, top), each link's (page, rectangle), in points."""
-    with pikepdf.open(io.BytesIO(data)) as pdf:
-        pages = {page.objgen: i for i, page in enumerate(pdf.pages)}
-        flat = pdf.Root.Names.Dests.Names
-        dests = {str(flat[i]): (pages[flat[i + 1][0].objgen], float(flat[i + 1][2]), float(flat[i + 1][3]))
-                 for i in range(0, len(flat), 2)}
-        links = [(i, tuple(float(v) for v in annot.Rect)) for i, page in enumerate(pdf.pages)
-                 for annot in page.obj.get("/Annots", [])]
-    return {"dests": dests, "links": links}
-
-
-def close(a: dict, b: dict, within: float = 0.01) -> bool:
-    return (a["dests"].keys() == b["dests"].keys() and len(a["links"]) == len(b["links"])
-            and all(a["dests"][n][0] == b["dests"][n][0] and abs(a["dests"][n][1] - b["dests"][n][1]) <= within
-                    and abs(a["dests"][n][2] - b["dests"][n][2]) <= within for n in a["dests"])
-            and all(i == j and all(abs(x - y) <= within for x, y in zip(r, s))
-                    for (i, r), (j, s) in zip(a["links"], b["links"])))
 
 
 def shared_booklet(theme: str) -> bytes:

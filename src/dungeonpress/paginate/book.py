@@ -330,7 +330,7 @@ def _laid(job: Job, rendered, data: bytes) -> LaidPart:
     boxes = [page._page_box for page in rendered.document.pages]
     return LaidPart(job.name, data, rendered.page_count, own, tuple(rendered.warnings), tuple(job.foreign), names,
                     end_room=round(end_room, 3), strings=tuple(_strings_set(box) for box in boxes) if job.heads else (),
-                    margins=tuple((round(box.margin_left, 3), round(box.margin_right, 3)) for box in boxes))
+                    margins=tuple((round(box.margin_left, 6), round(box.margin_right, 6)) for box in boxes))
 
 
 def _strings_set(page_box) -> tuple:
@@ -350,7 +350,8 @@ def in_process(lay_out, write):
 
 def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int = 0,
                  name: str = "the book", laid_out=None, plate=None, plate_page: str = "",
-                 plates_continue: bool = False, heads: bool = False, mirrored: bool = False) -> tuple[bytes, list]:
+                 plates_continue: bool = False, heads: bool = False, mirrored: bool = False,
+                 plate_strings: tuple = ()) -> tuple[bytes, list]:
     """The book bound from its parts, and every part as placed in it (LaidPart with its start, in order).
 
     `run(jobs) -> [[LaidPart, …] for each job]` lays jobs out (in this process: in_process; or in workers,
@@ -369,7 +370,7 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     heading before it, as a part that continues a chapter's are (a pack's filler pages, under their delve's title).
 
     `heads`: the parts print no running heads (their CSS leaves them out); the furniture prints them from the strings
-    each page of the book sets. `mirrored` (with `heads`): a left- and a right-hand page differ only in their margins,
+    each page of the book sets (a plate's page: `plate_strings`, ((name, text), …), laid out with the furniture). `mirrored` (with `heads`): a left- and a right-hand page differ only in their margins,
     so a part that opens on either side is laid out once, for a right-hand page, and moved across where it lands on a
     left-hand one (see the module's words).
     """
@@ -423,7 +424,7 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     strings = []  # each page's strings set (a plate sets none that reach the furniture)
     for blank, item in zip(blanks, placed):
         page_names += [plate_page if plates else None] * blank + list(item.page_names)
-        strings += [()] * blank + list(item.strings or [()] * item.pages)
+        strings += [plate_strings if plates else ()] * blank + list(item.strings or [()] * item.pages)
     numbered = [i for i, part in enumerate(parts) if part.numbered]
     second = [job(i, i in left, numbers, before=(placed[i].start - 1) % pad_to if pad_to else None)
               for i in numbered] + plates

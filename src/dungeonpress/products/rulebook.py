@@ -66,9 +66,11 @@ def build_rulebook(ctx: BuildContext, opts: RulebookOptions) -> list[Output]:
     ctx.tick(0, 3, "laying out the rulebook")
     worker = PartLayout(ctx.templates_dir, tuple(ctx.roots), ctx.max_pages, opts.pdf_x)
     run = ctx.run_parts or (lambda fn, jobs: [fn(job) for job in jobs])
+    mirrored = is_mirrored(ctx, opts)
     reading, laid = book.lay_out_book(parts, lambda jobs: run(worker, jobs), furniture=furniture_part(ctx, opts),
                                       cache=ctx.part_cache, pad_to=4, name=NAME,
-                                      laid_out=getattr(ctx.run_parts, "release", None), plate=plate_html(ctx, opts))
+                                      laid_out=getattr(ctx.run_parts, "release", None), plate=plate_html(ctx, opts),
+                                      heads=mirrored, mirrored=mirrored, plate_strings=PLATE_STRINGS)
     ctx.warnings.extend(warning for part in laid for warning in part.warnings)
     ctx.tick(1, 3, "imposing booklets")
 
@@ -109,6 +111,17 @@ TOC_NUMBERS_CSS = ('.toc a::after { content: leader(". ") attr(data-page); } '
 # A part prints no page numbers: where it falls is not known while it is laid out (paginate.book's
 # furniture stamps them, from book.css's own @page rules).
 NO_FOLIOS_CSS = "@page { @bottom-center { content: none; } }"
+# Nor, in a mirrored book (is_mirrored), its running heads: the furniture prints them, from the strings its pages set.
+NO_HEADS_CSS = "@page :left { @top-left { content: none; } } @page :right { @top-right { content: none; } }"
+PLATE_STRINGS = (("chapter", ""),)  # what a plate's page sets (book.css .plate): no running head
+
+
+def is_mirrored(ctx: BuildContext, opts: RulebookOptions) -> bool:
+    """Whether the book's chapters are laid out once wherever they fall (paginate.book's `mirrored`): in the themes
+    whose chapters open on either side, the heads printed over the bound pages, a chapter that lands on a left-hand
+    page moved across by the 2 mm its margins differ rather than laid out again; not with a bleed, whose printer's
+    marks must stay where they are."""
+    return ctx.theme in EITHER_SIDE_THEMES and not opts.page_css()
 
 
 def _shared(ctx: BuildContext, opts: RulebookOptions) -> dict:
@@ -123,12 +136,13 @@ def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = N
     from dungeonpress.paginate.book import Part
     shared = shared or _shared(ctx, opts)
     plated = has_plates(ctx)
+    unfurnished = [NO_FOLIOS_CSS] + ([NO_HEADS_CSS] if is_mirrored(ctx, opts) else [])
 
     def part(which, numbered=False, piece=None, tail_frame=False):
         def html(page_css: str, numbers: dict) -> str:
             pages = page_numbers(numbers)
             return html_from_template(ctx, "book.html.j2", part=which, piece=piece, toc_pages=pages if numbered else None,
-                                      part_css=" ".join([page_css, NO_FOLIOS_CSS] + ([TOC_NUMBERS_CSS] if numbered else [])),
+                                      part_css=" ".join([page_css, *unfurnished] + ([TOC_NUMBERS_CSS] if numbered else [])),
                                       tail_frame=tail_frame, **shared)
         return html
 
@@ -181,10 +195,11 @@ def plate_html(ctx: BuildContext, opts: RulebookOptions):
     if not has_plates(ctx):
         return None
     shared = _frame(ctx, opts)
+    unfurnished = [NO_FOLIOS_CSS] + ([NO_HEADS_CSS] if is_mirrored(ctx, opts) else [])
 
     def html(n: int, css: str, before: int) -> str:  # the n-th plate, before part `before`: the same wherever it goes
         return html_from_template(ctx, "book.html.j2", part="plate", plate=plate_view(ctx, PLATE_SEEDS[n % len(PLATE_SEEDS)]),
-                                  toc_pages=None, part_css=" ".join([css, NO_FOLIOS_CSS]), **shared)
+                                  toc_pages=None, part_css=" ".join([css, *unfurnished]), **shared)
     return html
 
 
