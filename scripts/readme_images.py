@@ -23,7 +23,7 @@ MAX_BYTES = 60_000
 # every picture against the build it makes anyway (tests/test_docs.py) and say when one is stale.
 PICTURES = {
     "rulebook": [("dungeoneer-rulebook.pdf", 0), ("dungeoneer-rulebook.pdf", 25), ("dungeoneer-rulebook.pdf", 26)],
-    "tables": [("tables.pdf", 4), ("tables.pdf", 5)],
+    "tables": [("tables.pdf", 3), ("tables.pdf", 4)],  # Loner core opens on a left-hand page
     "zine": [("dungeon-1234-zine-a4.pdf", 0)],
     "dungeon-booklet": [("dungeon-1234-a5.pdf", 0), ("dungeon-1234-a5.pdf", 1), ("dungeon-1234-a5.pdf", 2)],
     "sheets": [("sheet-dungeoneer-a4-print.pdf", 0), ("sheet-dungeoneer-a4-print.pdf", 1), ("sheet-paperogue-a4.pdf", 0)],

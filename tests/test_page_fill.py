@@ -327,9 +327,9 @@ def test_the_tables_booklets_spare_pages_hold_empty_tables_to_fill_in(tmp_path):
         data = shared_pdf(f"{theme}/tables/0", "tables.pdf")
         texts = page_texts(data)
         spare = [n for n, text in enumerate(texts, start=1) if text.startswith("Your Own Tables")]
-        # the pages before the back cover: two in the standard booklet; none in large print's, whose 136 pages are whole
-        # sheets since its tables turn the page with five rows (four or three where they are deep) on each side
-        count = {"standard": 2, "large-print": 0}[theme]
+        # the pages before the back cover: three in the standard booklet (68 pages), two in large print's (140), since
+        # each game opens a page
+        count = {"standard": 3, "large-print": 2}[theme]
         assert len(texts) % 4 == 0 and not any(text.startswith("Notes") for text in texts[-4:]), theme
         assert spare == list(range(len(texts) - count, len(texts))), theme
         if count:
@@ -418,16 +418,15 @@ def test_large_prints_appendix_f_and_the_encounter_check_fill_their_pages(tmp_pa
 def test_the_tables_booklets_bestiary_ends_on_a_full_page(theme, tmp_path):
     # were the bestiary at a glance's last rows above a half-white page (large print p137 50%, dyslexia-friendly p71
     # 43%): where its last page has room for four rows or more, the rest of it holds empty rows to write one's own
-    # creatures in, under the same three heads (dyslexia-friendly; large print's bestiary now ends on a full page)
+    # creatures in, under the same three heads (the standard booklet's p64). Opening a page of its own, the bestiary
+    # now ends on large print's p137 93% full and dyslexia-friendly's p72 67% full (two rows would fit: too few)
     data = shared_pdf(f"{theme}/tables/0", "tables.pdf")
     texts = page_texts(data)
     last = max(n for n, text in enumerate(texts, start=1) if "Bound by Any Bargain Spoken" in text)  # creature 66
     own = [n for n, text in enumerate(texts, start=1) if "Creatures of Your Own" in text]
-    assert own in ([], [last])
-    if theme == "dyslexia-friendly":
-        assert own == [last] and "Creature Concept Frailty" in texts[last - 1]
+    assert own == []
     fills = dict(page_fills(data, tmp_path))
-    assert fills[last] > 0.8, f"p{last} {100 * fills[last]:.0f}%"
+    assert fills[last] > {"large-print": 0.8, "dyslexia-friendly": 0.6}[theme], f"p{last} {100 * fills[last]:.0f}%"
 
 
 ZINE_MARGINS_MM, ZINE_EDGE_MM = 5, 4.5  # a zine page's margins; its running head stands above the top one

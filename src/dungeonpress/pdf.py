@@ -639,6 +639,24 @@ def measure(rendered: Rendered) -> tuple:
                  for page in rendered.document.pages)
 
 
+def strings_set(rendered: Rendered) -> tuple:
+    """Each page's strings (`string-set`), in order: ((name, text), …), as WeasyPrint collects them for its margin
+    boxes (layout/__init__.py, layout_document): what a running head on that page reads."""
+    pages = []
+    for page in rendered.document.pages:
+        found = []
+        for box in page._page_box.descendants():
+            if box.string_set and box.string_set != "none":
+                found.extend((name, text) for name, text in box.string_set)
+        pages.append(tuple(found))
+    return tuple(pages)
+
+
+def page_margins(rendered: Rendered) -> tuple:
+    """Each page's (left, right) margin in CSS px: which side of a spread its @page rules laid it out for."""
+    return tuple((page._page_box.margin_left, page._page_box.margin_right) for page in rendered.document.pages)
+
+
 def _flow_bottom(page_box) -> float:
     """The foot of the page's root box (the html element's part on the page), its last child's margin included: where
     the text on the page ends (the margin boxes follow the root among the page box's children)."""

@@ -327,20 +327,9 @@ def _laid(job: Job, rendered, data: bytes) -> LaidPart:
     own = {anchor: page for anchor, page in anchors.items() if anchor not in job.foreign}
     names = tuple(None if page.blank else page.name for page in measured)
     end_room = measured[-1].white_under_text if measured else 0.0
-    boxes = [page._page_box for page in rendered.document.pages]
     return LaidPart(job.name, data, rendered.page_count, own, tuple(rendered.warnings), tuple(job.foreign), names,
-                    end_room=round(end_room, 3), strings=tuple(_strings_set(box) for box in boxes) if job.heads else (),
-                    margins=tuple((round(box.margin_left, 6), round(box.margin_right, 6)) for box in boxes))
-
-
-def _strings_set(page_box) -> tuple:
-    """The strings (`string-set`) a laid-out page sets, in order: ((name, text), …), as WeasyPrint collects them for
-    its margin boxes (layout/__init__.py, layout_document)."""
-    found = []
-    for box in page_box.descendants():
-        if box.string_set and box.string_set != "none":
-            found.extend((name, text) for name, text in box.string_set)
-    return tuple(found)
+                    end_room=round(end_room, 3), strings=pdf.strings_set(rendered) if job.heads else (),
+                    margins=tuple((round(left, 6), round(right, 6)) for left, right in pdf.page_margins(rendered)))
 
 
 def in_process(lay_out, write):
@@ -461,7 +450,7 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     data = bind.bind([item.data for item in bound], drop_dests=[item.stand_ins for item in bound],
                      blank_before=before, furniture=folios.data,
                      stamped=[name is not None for name in page_names], continues=continues,
-                     shifts=_shifts(bound, before, folios, name))
+                     shifts=_shifts(bound, before, folios, name) if mirrored else None)
     return data, placed
 
 
