@@ -481,6 +481,17 @@ def test_a_mirrored_book_lays_each_chapter_out_once_and_moves_one_on_a_left_hand
         book.lay_out_book(parts, layouts, furniture=furniture, mirrored=True)
 
 
+def test_a_mirrored_page_moves_by_the_margins_difference_and_one_of_another_width_is_an_error():
+    def laid(name, *margins):
+        return book.LaidPart(name, b"", len(margins), {}, (), (), ("",) * len(margins), margins=margins)
+    folios = laid("furniture", (56.7, 34.0), (34.0, 56.7), (56.7, 34.0))  # right, left, right: as the book's pages are
+    # chapter 2 laid out right-hand page first, placed on pages 2-3: its pages move 22.7 px left, then right
+    assert book._shifts([laid("chapter 1", (56.7, 34.0)), laid("chapter 2", (56.7, 34.0), (34.0, 56.7))],
+                        [False, False], folios, "toy") == [(), (-17.025, 17.025)]
+    with pytest.raises(RenderError, match="toy: its chapter 2 was laid out 100.70 px of margins wide, for a page of 90.70"):
+        book._shifts([laid("chapter 1", (56.7, 34.0)), laid("chapter 2", (56.7, 44.0))], [False, False], folios, "toy")
+
+
 def test_the_furniture_sets_the_strings_each_page_of_the_book_set_quoted_as_css():
     html = book.furniture_html("<html><body></body></html>", ["", None],
                                [(("chapter", 'The "Deep" \\ End'),), ()])

@@ -359,9 +359,10 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     heading before it, as a part that continues a chapter's are (a pack's filler pages, under their delve's title).
 
     `heads`: the parts print no running heads (their CSS leaves them out); the furniture prints them from the strings
-    each page of the book sets (a plate's page: `plate_strings`, ((name, text), …), laid out with the furniture). `mirrored` (with `heads`): a left- and a right-hand page differ only in their margins,
-    so a part that opens on either side is laid out once, for a right-hand page, and moved across where it lands on a
-    left-hand one (see the module's words).
+    each page of the book sets (a plate's page: `plate_strings`, ((name, text), …), as plates are laid out with the
+    furniture). `mirrored` (with `heads`): a left- and a right-hand page differ only in their margins, so a part that
+    opens on either side is laid out once, for a right-hand page, and moved across where it lands on a left-hand one
+    (see the module's words).
     """
     if mirrored and not heads:
         raise ValueError("a mirrored book prints its running heads in the furniture")
@@ -410,7 +411,7 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     plates = [Job(f"plate {n + 1}", plate(n, part_css() + ("" if parts[i].opens == "left" else " " + LEFT_CSS), i),
                   continues=plates_continue) for n, i in enumerate(waits)] if plate else []
     page_names = []  # a plate is one page of the kind plate_page names (checked once it is laid out); None a blank page
-    strings = []  # each page's strings set (a plate sets none that reach the furniture)
+    strings = []  # the strings each page sets: a plate's page plate_strings, a blank page none
     for blank, item in zip(blanks, placed):
         page_names += [plate_page if plates else None] * blank + list(item.page_names)
         strings += [plate_strings if plates else ()] * blank + list(item.strings or [()] * item.pages)
