@@ -256,6 +256,12 @@ class Command:
         return self.run.__module__.rsplit(".", 1)[-1]
 
 
+# What a part of a book set with book.css (the rulebook, the tables booklet) leaves out of its pages: the page numbers,
+# which depend on where the part falls (paginate.book's furniture prints them); and, where the furniture prints them
+# too (paginate.book's `heads`), the running heads.
+BOOK_NO_FOLIOS_CSS = "@page { @bottom-center { content: none; } }"
+BOOK_NO_HEADS_CSS = "@page :left { @top-left { content: none; } } @page :right { @top-right { content: none; } }"
+
 # Each part of a book is read back (common.checked_pdf) on its first and last page only: a font whose glyphs lost
 # their text loses them on every page it sets, and at eight pages a part the rulebook's parts were read on over a
 # hundred pages where the book laid out whole reads eight (0.27 s of an 11.4 s build's CPU).

@@ -13,8 +13,8 @@ from dungeonpress.products import options
 from dungeonpress.views.chapter import Directive, directive_block
 from dungeonpress.views.notes import notes_view
 from dungeonpress.views.sheet import simple_sheet_view
-from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, PartLayout, html_from_template, \
-    layout
+from dungeonpress.products.common import BOOK_NO_FOLIOS_CSS, BOOK_NO_HEADS_CSS, BuildContext, Command, Inputs, Job, \
+    Output, PartLayout, html_from_template, layout
 
 PAPERS = options.PAPERS
 LAYOUTS = ("pages", "booklet")
@@ -108,11 +108,6 @@ def book_html(ctx: BuildContext, opts: RulebookOptions, plates_before: tuple = (
 # The contents' page numbers when the chapters are laid out apart: written by paginate.book, not target-counter.
 TOC_NUMBERS_CSS = ('.toc a::after { content: leader(". ") attr(data-page); } '
                    '.toc li.l1 a::after { content: leader(" ") attr(data-page); }')
-# A part prints no page numbers: where it falls is not known while it is laid out (paginate.book's
-# furniture stamps them, from book.css's own @page rules).
-NO_FOLIOS_CSS = "@page { @bottom-center { content: none; } }"
-# Nor, in a mirrored book (is_mirrored), its running heads: the furniture prints them, from the strings its pages set.
-NO_HEADS_CSS = "@page :left { @top-left { content: none; } } @page :right { @top-right { content: none; } }"
 PLATE_STRINGS = (("chapter", ""),)  # what a plate's page sets (book.css .plate): no running head
 
 
@@ -122,6 +117,12 @@ def is_mirrored(ctx: BuildContext, opts: RulebookOptions) -> bool:
     page moved across by the 2 mm its margins differ rather than laid out again; not with a bleed, whose printer's
     marks must stay where they are."""
     return ctx.theme in EITHER_SIDE_THEMES and not opts.page_css()
+
+
+def unfurnished(ctx: BuildContext, opts: RulebookOptions) -> list:
+    """The CSS that leaves out of a part what the furniture prints: the page numbers, and in a mirrored book the
+    running heads."""
+    return [BOOK_NO_FOLIOS_CSS] + ([BOOK_NO_HEADS_CSS] if is_mirrored(ctx, opts) else [])
 
 
 def _shared(ctx: BuildContext, opts: RulebookOptions) -> dict:
@@ -136,13 +137,13 @@ def book_parts(ctx: BuildContext, opts: RulebookOptions, shared: dict | None = N
     from dungeonpress.paginate.book import Part
     shared = shared or _shared(ctx, opts)
     plated = has_plates(ctx)
-    unfurnished = [NO_FOLIOS_CSS] + ([NO_HEADS_CSS] if is_mirrored(ctx, opts) else [])
+    left_out = unfurnished(ctx, opts)
 
     def part(which, numbered=False, piece=None, tail_frame=False):
         def html(page_css: str, numbers: dict) -> str:
             pages = page_numbers(numbers)
             return html_from_template(ctx, "book.html.j2", part=which, piece=piece, toc_pages=pages if numbered else None,
-                                      part_css=" ".join([page_css, *unfurnished] + ([TOC_NUMBERS_CSS] if numbered else [])),
+                                      part_css=" ".join([page_css, *left_out] + ([TOC_NUMBERS_CSS] if numbered else [])),
                                       tail_frame=tail_frame, **shared)
         return html
 
@@ -195,11 +196,11 @@ def plate_html(ctx: BuildContext, opts: RulebookOptions):
     if not has_plates(ctx):
         return None
     shared = _frame(ctx, opts)
-    unfurnished = [NO_FOLIOS_CSS] + ([NO_HEADS_CSS] if is_mirrored(ctx, opts) else [])
+    left_out = unfurnished(ctx, opts)
 
     def html(n: int, css: str, before: int) -> str:  # the n-th plate, before part `before`: the same wherever it goes
         return html_from_template(ctx, "book.html.j2", part="plate", plate=plate_view(ctx, PLATE_SEEDS[n % len(PLATE_SEEDS)]),
-                                  toc_pages=None, part_css=" ".join([css, *unfurnished]), **shared)
+                                  toc_pages=None, part_css=" ".join([css, *left_out]), **shared)
     return html
 
 

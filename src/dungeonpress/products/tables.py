@@ -10,8 +10,8 @@ from dungeonpress.views import tables as views
 from dungeonpress.views.notes import OWN_TABLE_ROWS, SPARE_ID, own_table, own_table_page
 from dungeonpress.products import options
 from dungeonpress.paginate.book import Refit
-from dungeonpress.products.common import BuildContext, Command, Inputs, Job, Output, PartLayout, layout, \
-    template_globals, write
+from dungeonpress.products.common import BOOK_NO_FOLIOS_CSS, BOOK_NO_HEADS_CSS, BuildContext, Command, Inputs, Job, \
+    Output, PartLayout, layout, template_globals, write
 
 # The spare pages that pad the booklet to a multiple of four (those not needed are dropped from the end): empty
 # tables to write one's own in, a d66 one, then a d6 and a 2d6, then another d66, rather than bare ruled notes (large
@@ -85,8 +85,7 @@ class Booklet:
 TEMPLATE = "tables.html.j2"
 # A part prints neither page numbers nor running heads: where it falls is not known while it is laid out, and the
 # furniture (paginate.book) prints both, the heads from the strings each page sets.
-NO_FURNITURE_CSS = ("@page { @bottom-center { content: none; } } @page :left { @top-left { content: none; } } "
-                    "@page :right { @top-right { content: none; } }")
+NO_FURNITURE_CSS = f"{BOOK_NO_FOLIOS_CSS} {BOOK_NO_HEADS_CSS}"
 # The contents' page numbers, printed from the numbers paginate.book gives (target-counter does not reach another part).
 CONTENTS_NUMBERS_CSS = '.contents .last::after { content: leader(". ") attr(data-page); }'
 
