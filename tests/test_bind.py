@@ -173,3 +173,35 @@ def drawn_glyphs(data: bytes) -> dict:
         glyphs = font["glyf"]
         drawn[objgen] = {gid for gid, name in enumerate(font.getGlyphOrder()) if glyphs[name].numberOfContours}
     return drawn
+
+
+def test_a_moved_page_takes_its_links_destinations_and_figures_with_it():
+    """A part laid out for the other side of a mirrored book is moved across by the binder (paginate.book): what it
+    draws, its links' rectangles, the destinations on its pages and its figures' bounding boxes (in CSS px, as
+    WeasyPrint writes them) move by the same amount; the part before it stays put."""
+    figure = "<svg width='40' height='20' role='img'><title>A box</title><rect width='40' height='20'/></svg>"
+    first = laid_out(stand_ins(["two"]) + "<h1 id='one'>One</h1><p><a href='#two'>To two</a></p>")
+    second = laid_out(stand_ins(["one"]) + f"<h1 id='two'>Two</h1><p><a href='#one'>Back</a></p>{figure}")
+
+    def facts(data):
+        with pikepdf.open(io.BytesIO(data)) as book:
+            flat = book.Root.Names.Dests.Names
+            pages = {page.objgen: i for i, page in enumerate(book.pages)}
+            dests = {str(flat[i]): float(flat[i + 1][2]) for i in range(0, len(flat), 2)}
+            rects = [float(a.Rect[0]) for page in book.pages for a in page.obj.get("/Annots", [])]
+            boxes, stack = [], [book.Root.StructTreeRoot]
+            while stack:
+                element = stack.pop()
+                if isinstance(element, pikepdf.Dictionary):
+                    if element.get("/S") == "/Figure":
+                        boxes.append((pages[element.Pg.objgen], float(element.A.BBox[0])))
+                    kids = element.get("/K")
+                    stack.extend(kids if isinstance(kids, pikepdf.Array) else [kids] if kids is not None else [])
+            return dests, rects, boxes
+    kept = facts(bind.bind([first, second], drop_dests=[["two"], ["one"]]))
+    moved = facts(bind.bind([first, second], drop_dests=[["two"], ["one"]], shifts=[(), (-6.0,)]))
+    assert moved[0] == {"one": kept[0]["one"], "two": kept[0]["two"] - 6.0}
+    assert moved[1] == [kept[1][0], kept[1][1] - 6.0]
+    assert len(kept[2]) == 1 and moved[2] == [(1, kept[2][0][1] - 8.0)]  # 6 pt are 8 CSS px
+    with pytest.raises(bind.BindError, match="nor its first part be moved"):
+        bind.bind([first, second], shifts=[(-6.0,), ()])

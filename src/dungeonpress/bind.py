@@ -67,12 +67,18 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: li
         offset = next_key
         for page in new_pages:
             _shift_struct_parents(page, offset)
+        moved = {page.obj.objgen: dx for page, dx in zip(new_pages, shifts[index]) if dx}
+        for page in new_pages:
+            if page.obj.objgen in moved:
+                _move_page(out, page, moved[page.obj.objgen], moved)
         part_tree = _structure(part)
         if (tree is None) != (part_tree is None):
             raise BindError(f"part {index + 1} is {'un' if part_tree is None else ''}tagged, unlike the first")
         if tree is not None:
             copied = out.copy_foreign(part_tree)
             _drop_stand_ins(_document(copied), len(drop_dests[index]))
+            if moved:
+                _move_figures(_document(copied), moved)
             document = _document(tree)
             for element in _as_list(_document(copied).get("/K")):
                 element.P = document
@@ -82,10 +88,6 @@ def bind(parts: list[bytes], *, drop_dests: list | None = None, blank_before: li
                 tree.ParentTree.Nums.append(int(nums[i]) + offset)
                 tree.ParentTree.Nums.append(nums[i + 1])
             next_key = offset + _next_key(copied)
-        moved = {page.obj.objgen: dx for page, dx in zip(new_pages, shifts[index]) if dx}
-        for page in new_pages:
-            if page.obj.objgen in moved:
-                _move_page(out, page, moved[page.obj.objgen], moved)
         for item in _top_outline(part):
             copied = out.copy_foreign(item)
             _move_outline(copied, moved)
@@ -135,6 +137,26 @@ def _move_page(out, page, dx: float, moved: dict) -> None:
         _move_dest(annot.get("/Dest"), moved)
         if "/A" in annot:
             _move_dest(annot.A.get("/D"), moved)
+
+
+def _move_figures(document, moved: dict) -> None:
+    """Move the bounding box of each figure on a moved page with it. WeasyPrint gives a Figure's /BBox in CSS px, as
+    its boxes are laid out (pdf/tags.py), so it moves by the page's move in px."""
+    stack = [document]
+    while stack:
+        element = stack.pop()
+        if not isinstance(element, pikepdf.Dictionary):
+            continue
+        page, attributes = element.get("/Pg"), element.get("/A")
+        dx = moved.get(page.objgen) if isinstance(page, pikepdf.Dictionary) else None
+        if dx and isinstance(attributes, pikepdf.Dictionary) and "/BBox" in attributes:
+            x1, y1, x2, y2 = (float(v) for v in attributes.BBox)
+            attributes.BBox = pikepdf.Array([x1 + dx / PT_PER_PX, y1, x2 + dx / PT_PER_PX, y2])
+        kids = element.get("/K")
+        stack.extend(kids if isinstance(kids, pikepdf.Array) else [kids] if kids is not None else [])
+
+
+PT_PER_PX = 0.75
 
 
 def _move_dest(dest, moved: dict) -> None:
