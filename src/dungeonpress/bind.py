@@ -152,11 +152,10 @@ def _move_figures(document, moved: dict) -> None:
         if dx and isinstance(attributes, pikepdf.Dictionary) and "/BBox" in attributes:
             x1, y1, x2, y2 = (float(v) for v in attributes.BBox)
             attributes.BBox = pikepdf.Array([x1 + dx / PT_PER_PX, y1, x2 + dx / PT_PER_PX, y2])
-        kids = element.get("/K")
-        stack.extend(kids if isinstance(kids, pikepdf.Array) else [kids] if kids is not None else [])
+        stack.extend(_as_list(element.get("/K")))
 
 
-PT_PER_PX = 0.75
+PT_PER_PX = 0.75  # a CSS px in PDF points
 
 
 def _move_dest(dest, moved: dict) -> None:

@@ -455,14 +455,12 @@ def lay_out_book(parts: list, run, *, furniture: Part, cache=None, pad_to: int =
     return data, placed
 
 
-PX_TO_PT = 0.75
-
-
 def _shifts(bound: list, blank_before: list, folios: LaidPart, name: str) -> list:
     """For each bound part, how far (PDF points, rightwards) each of its pages is moved to sit where the book's page
     there sits: the furniture's page, laid out on the right side, has the left margin the book's page has; a page
     laid out for the other side of a mirrored book is that far from it. RenderError where a page and the book's are
     not as wide inside their margins (it would have been laid out otherwise)."""
+    from dungeonpress.bind import PT_PER_PX
     shifts, at = [], 0
     for item, blank in zip(bound, blank_before):
         at += blank
@@ -471,7 +469,7 @@ def _shifts(bound: list, blank_before: list, folios: LaidPart, name: str) -> lis
             if abs((left + right) - (book_left + book_right)) > 0.01:
                 raise RenderError(f"{name}: its {item.name} was laid out {left + right:.2f} px of margins wide, for a "
                                   f"page of {book_left + book_right:.2f}")
-            moves.append(round((book_left - left) * PX_TO_PT, 4))
+            moves.append(round((book_left - left) * PT_PER_PX, 4))
         shifts.append(tuple(moves) if any(moves) else ())
         at += item.pages
     return shifts

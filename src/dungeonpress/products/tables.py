@@ -9,7 +9,7 @@ from dungeonpress.export import rolled_tables
 from dungeonpress.views import tables as views
 from dungeonpress.views.notes import OWN_TABLE_ROWS, SPARE_ID, own_table, own_table_page
 from dungeonpress.products import options
-from dungeonpress.paginate.book import Refit
+from dungeonpress.paginate.book import Refit, stand_ins
 from dungeonpress.products.common import BOOK_NO_FOLIOS_CSS, BOOK_NO_HEADS_CSS, BuildContext, Command, Inputs, Job, \
     Output, PartLayout, layout, template_globals, write
 
@@ -57,9 +57,15 @@ def build_tables_booklet(ctx: BuildContext, opts: options.PrintShopOptions, by_p
 class Booklet:
     """What the booklet shows, in order: the games' sections of tables (core first), and the bestiary at a glance."""
 
-    sections: list
-    bestiary: list
     context: dict  # the template's context (its globals, the sections, the bestiary, the spare pages)
+
+    @property
+    def sections(self) -> list:
+        return self.context["sections"]
+
+    @property
+    def bestiary(self) -> list:
+        return self.context["bestiary"]
 
     @classmethod
     def of(cls, ctx: BuildContext, opts: options.PrintShopOptions) -> "Booklet":
@@ -79,7 +85,7 @@ class Booklet:
             sections=sections, bestiary=bestiary, own_creatures=[], notes_pages=spare_pages(),
             digest=ctx.content.digest[:12], page_css=opts.page_css(), stacked_glance=ctx.theme == "large-print",
             moved=None)
-        return cls(sections, bestiary, context)
+        return cls(context)
 
 
 TEMPLATE = "tables.html.j2"
@@ -109,7 +115,6 @@ class PartHtml:
     def own_tables_html(self, own_creatures: int = 0, own_tables: dict | None = None, moved: list | None = None) -> str:
         """The part with `own_creatures` rows for creatures of one's own and the tables of one's own `own_tables`
         (anchor -> die) in it; or, with `moved`, those alone, each on its page (moved_own_tables)."""
-        from dungeonpress.paginate.book import stand_ins
         html = self.render(sections=with_own_tables(self.context["sections"], own_tables or {}),
                            own_creatures=list(range(own_creatures)), moved=moved)
         return html if moved else stand_ins(html)[0]  # as paginate.book made the part's first layout
